@@ -1,0 +1,240 @@
+package scnn
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Convolutions are linear in each parameter and input element, so central
+// differences are exact up to float32 rounding of the forward pass; a large
+// step (0.5) keeps that rounding (~1e-6 relative per output, summed in
+// float64) far below the 1e-3 tolerance.
+const linEps, linTol = 0.5, 1e-3
+
+func TestConv2DGradient(t *testing.T) {
+	for _, k := range []int{1, 3, 5} {
+		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
+			rng := newRNG(uint64(k))
+			c := must[*Conv2D](t)(NewConv2D("c", k, 3, 4, rng))
+			x := randTensor(rng, 2, 6, 5, 3)
+			r := randTensor(rng, 2, 6, 5, 4)
+			loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
+			loss()
+			dx := must[*Tensor](t)(c.Backward(r))
+			checkGrad(t, "W", c.W.Value, c.W.Grad, nil, linEps, linTol, loss)
+			checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
+			checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
+		})
+	}
+}
+
+func TestConv2DKernelSizes(t *testing.T) {
+	rng := newRNG(1)
+	for k := 1; k <= MaxKernel; k += 2 {
+		if _, err := NewConv2D("c", k, 1, 1, rng); err != nil {
+			t.Errorf("k=%d: %v", k, err)
+		}
+	}
+	for _, k := range []int{0, 2, 17, -1} {
+		if _, err := NewConv2D("c", k, 1, 1, rng); err == nil {
+			t.Errorf("k=%d accepted", k)
+		}
+	}
+}
+
+// A 1x1 convolution with an identity kernel copies its input: a direct check
+// that the GEMM and im2col layout agree with the documented one.
+func TestConv2DIdentity(t *testing.T) {
+	rng := newRNG(2)
+	c := must[*Conv2D](t)(NewConv2D("c", 3, 2, 2, rng))
+	clear(c.W.Value)
+	c.W.Value[((1*3+1)*2+0)*2+0] = 1 // centre tap, channel 0 -> 0
+	c.W.Value[((1*3+1)*2+1)*2+1] = 1
+	c.B.Value[1] = 10
+	x := randTensor(rng, 1, 4, 4, 2)
+	y := must[*Tensor](t)(c.Forward(x))
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 4; j++ {
+			if y.At(0, i, j, 0) != x.At(0, i, j, 0) || y.At(0, i, j, 1) != x.At(0, i, j, 1)+10 {
+				t.Fatalf("(%d,%d): got %v %v from %v %v", i, j, y.At(0, i, j, 0), y.At(0, i, j, 1), x.At(0, i, j, 0), x.At(0, i, j, 1))
+			}
+		}
+	}
+}
+
+func TestSymPresConvGradient(t *testing.T) {
+	for _, k := range []int{1, 3, 5} {
+		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
+			rng := newRNG(uint64(10 + k))
+			c := must[*SymPresConv](t)(NewSymPresConv("sp", k, 3, 2, rng))
+			x := randPacked(rng, 2, 7, 3)
+			r := randPacked(rng, 2, 7, 2)
+			loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
+			loss()
+			dx := must[*Tensor](t)(c.Backward(r))
+			checkGrad(t, "R", c.R.Value, c.R.Grad, nil, linEps, linTol, loss)
+			checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
+			// A stored off-diagonal element is two entries of the full map.
+			checkGrad(t, "x", x.Data, dx.Data, packedWeights(x), linEps, linTol, loss)
+		})
+	}
+}
+
+// The triangle-only spConv equals an ordinary convolution with the tied
+// kernel Q on the full map, forward and backward, and its dR equals the
+// paper's rule applied to the full convolution's dQ.
+func TestSymPresConvTriangleMatchesFull(t *testing.T) {
+	for _, k := range []int{1, 3, 5, 7} {
+		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
+			rng := newRNG(uint64(20 + k))
+			const b, l, cin, cout = 3, 11, 4, 5
+			sp := must[*SymPresConv](t)(NewSymPresConv("sp", k, cin, cout, rng))
+			randn(sp.B.Value, rng)
+			full := must[*Conv2D](t)(NewConv2D("full", k, cin, cout, rng))
+			copy(full.W.Value, sp.Kernel())
+			copy(full.B.Value, sp.B.Value)
+
+			xp := randPacked(rng, b, l, cin)
+			xd := must[*Tensor](t)(Unpack(xp))
+			yp := must[*Tensor](t)(sp.Forward(xp))
+			yd := must[*Tensor](t)(full.Forward(xd))
+			if a := MaxAbsAsymmetry(yd); a > 1e-5 {
+				t.Errorf("full convolution with tied kernel: asymmetry %.3g", a)
+			}
+			assertClose(t, "forward", must[*Tensor](t)(Unpack(yp)).Data, yd.Data, 1e-5)
+
+			dyp := randPacked(rng, b, l, cout)
+			dyd := must[*Tensor](t)(Unpack(dyp))
+			dxp := must[*Tensor](t)(sp.Backward(dyp))
+			dxd := must[*Tensor](t)(full.Backward(dyd))
+			assertClose(t, "dx", must[*Tensor](t)(Unpack(dxp)).Data, dxd.Data, 1e-5)
+			if a := MaxAbsAsymmetry(dxd); a > 1e-4 {
+				t.Errorf("full dx of a symmetric gradient is not symmetric: %.3g", a)
+			}
+
+			// Paper: dR[a,b] = dQ[a,b] + dQ[b,a] (a > b), dR[a,a] = dQ[a,a].
+			m := cin * cout
+			want := make([]float32, len(sp.R.Grad))
+			for a := 0; a < k; a++ {
+				for bb := 0; bb <= a; bb++ {
+					for i := 0; i < m; i++ {
+						v := full.W.Grad[(a*k+bb)*m+i]
+						if a != bb {
+							v += full.W.Grad[(bb*k+a)*m+i]
+						}
+						want[lowerIndex(a, bb)*m+i] = v
+					}
+				}
+			}
+			assertClose(t, "dR vs paper rule on dQ", sp.R.Grad, want, 1e-5)
+			assertClose(t, "db", sp.B.Grad, full.B.Grad, 1e-5)
+		})
+	}
+}
+
+func TestSymGenConvGradient(t *testing.T) {
+	for _, k := range []int{1, 3} {
+		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
+			rng := newRNG(uint64(30 + k))
+			c := must[*SymGenConv](t)(NewSymGenConv("sg", k, 3, 4, rng))
+			x := randTensor(rng, 2, 6, 3)
+			r := randPacked(rng, 2, 6, 4)
+			loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
+			loss()
+			dx := must[*Tensor](t)(c.Backward(r))
+			checkGrad(t, "S", c.S.Value, c.S.Grad, nil, linEps, linTol, loss)
+			checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
+			checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
+		})
+	}
+}
+
+// sgConv equals the explicit self-Cartesian product followed by an ordinary
+// convolution with the tied kernel W; that full output is symmetric; and dS
+// equals Theorem 2 (sum of the four, or two, tied dW entries) applied to the
+// full convolution's dW. For k = 1 this checks the outer-sum path.
+func TestSymGenConvMatchesSelfCartesianConv(t *testing.T) {
+	for _, k := range []int{1, 3, 5} {
+		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
+			rng := newRNG(uint64(40 + k))
+			const b, l, n, f = 3, 9, 4, 6
+			sg := must[*SymGenConv](t)(NewSymGenConv("sg", k, n, f, rng))
+			randn(sg.B.Value, rng)
+			full := must[*Conv2D](t)(NewConv2D("full", k, 2*n, f, rng))
+			copy(full.W.Value, sg.Kernel())
+			copy(full.B.Value, sg.B.Value)
+			x := randTensor(rng, b, l, n)
+			sc := &SelfCartesian{}
+			y := must[*Tensor](t)(sg.Forward(x))
+			yd := must[*Tensor](t)(full.Forward(must[*Tensor](t)(sc.Forward(x))))
+			if a := MaxAbsAsymmetry(yd); a > 1e-5 {
+				t.Errorf("self-Cartesian conv with tied kernel: asymmetry %.3g", a)
+			}
+			assertClose(t, "forward", must[*Tensor](t)(Unpack(y)).Data, yd.Data, 1e-5)
+
+			dyp := randPacked(rng, b, l, f)
+			dx := must[*Tensor](t)(sg.Backward(dyp))
+			dxd := must[*Tensor](t)(sc.Backward(must[*Tensor](t)(full.Backward(must[*Tensor](t)(Unpack(dyp))))))
+			assertClose(t, "dx", dx.Data, dxd.Data, 1e-5)
+
+			m := n * f
+			want := make([]float32, len(sg.S.Grad))
+			dw := full.W.Grad
+			for a := 0; a < k; a++ {
+				for bb := 0; bb <= a; bb++ {
+					for i := 0; i < m; i++ {
+						v := dw[(a*k+bb)*2*m+i] + dw[(a*k+bb)*2*m+m+i]
+						if a != bb {
+							v += dw[(bb*k+a)*2*m+i] + dw[(bb*k+a)*2*m+m+i]
+						}
+						want[lowerIndex(a, bb)*m+i] = v
+					}
+				}
+			}
+			assertClose(t, "dS vs Theorem 2 on dW", sg.S.Grad, want, 1e-5)
+			assertClose(t, "db", sg.B.Grad, full.B.Grad, 1e-5)
+		})
+	}
+}
+
+func TestSelfCartesian(t *testing.T) {
+	rng := newRNG(50)
+	x := randTensor(rng, 2, 5, 3)
+	sc := &SelfCartesian{}
+	y := must[*Tensor](t)(sc.Forward(x))
+	for b := 0; b < 2; b++ {
+		for i := 0; i < 5; i++ {
+			for j := 0; j < 5; j++ {
+				for k := 0; k < 3; k++ {
+					if y.At(b, i, j, k) != x.At(b, i, k) || y.At(b, i, j, 3+k) != x.At(b, j, k) {
+						t.Fatalf("y[%d,%d,%d] is not [x_i, x_j]", b, i, j)
+					}
+				}
+			}
+		}
+	}
+	r := randTensor(rng, 2, 5, 5, 6)
+	dx := must[*Tensor](t)(sc.Backward(r))
+	checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, func() float64 {
+		return fullDot(must[*Tensor](t)(sc.Forward(x)), r)
+	})
+}
+
+func TestFreeParameterCounts(t *testing.T) {
+	rng := newRNG(60)
+	for _, tc := range []struct{ c, n, f int }{{1, 80, 32}, {3, 4, 5}, {5, 64, 64}, {13, 10, 7}} {
+		sg := must[*SymGenConv](t)(NewSymGenConv("sg", tc.c, tc.n, tc.f, rng))
+		if got, want := len(sg.S.Value), tc.c*(tc.c+1)*tc.n*tc.f/2; got != want {
+			t.Errorf("sgConv C=%d n=%d F=%d: %d free kernel values, want C(C+1)nF/2 = %d", tc.c, tc.n, tc.f, got, want)
+		}
+		sp := must[*SymPresConv](t)(NewSymPresConv("sp", tc.c, tc.n, tc.f, rng))
+		if got, want := len(sp.R.Value), tc.c*(tc.c+1)*tc.n*tc.f/2; got != want {
+			t.Errorf("spConv C=%d m=%d F=%d: %d free kernel values, want C(C+1)mF/2 = %d", tc.c, tc.n, tc.f, got, want)
+		}
+		// Every free value is used: the tied kernel has exactly as many
+		// distinct positions as there are free values.
+		if got := CountTrainable(sp); got != len(sp.R.Value)+tc.f {
+			t.Errorf("CountTrainable(spConv) = %d", got)
+		}
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !cgo || purego
+
+package kern
+
+// In this build blas32 keeps its default, gonum's pure-Go implementation.
+const backend = "gonum"

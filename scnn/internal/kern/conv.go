@@ -1,0 +1,168 @@
+package kern
+
+// ConvGeom describes a stride-1 "same" convolution over a batch of maps.
+// With Packed set the maps are symmetric L x L maps (H = W = L) stored as
+// packed upper triangles, and only the output pixels i <= j are computed.
+type ConvGeom struct {
+	Packed     bool
+	B, H, W    int // batch and map size
+	Cin, Cout  int // channels
+	K          int // odd kernel size
+	Workers    int // goroutines; 0 means GOMAXPROCS
+	TilePixels int // output pixels per GEMM; 0 picks one from the kernel size
+}
+
+// Pixels is the number of stored pixels per sample: H*W, or L(L+1)/2 packed.
+func (g ConvGeom) Pixels() int {
+	if g.Packed {
+		return TriSize(g.H)
+	}
+	return g.H * g.W
+}
+
+// Rows is the im2col row length k*k*Cin.
+func (g ConvGeom) Rows() int { return g.K * g.K * g.Cin }
+
+func (g ConvGeom) tile() int {
+	if g.TilePixels > 0 {
+		return g.TilePixels
+	}
+	t := (1 << 20) / g.Rows() // about 4 MB of im2col per worker
+	return min(max(t, 64), 1024)
+}
+
+func (g ConvGeom) im2col(col, x []float32, pix0, n int) {
+	if g.Packed {
+		Im2colPacked(col, x, g.H, g.Cin, g.K, pix0, n)
+	} else {
+		Im2colDense(col, x, g.H, g.W, g.Cin, g.K, pix0, n)
+	}
+}
+
+// ConvForward computes, for every sample b and stored output pixel (i, j),
+//
+//	out[b,i,j,f] = bias[f] + sum_{a,b',c} x[b, i+a-pad, j+b'-pad, c] * w[((a*k+b')*Cin + c)*Cout + f]
+//
+// with x read as zero outside the map. w is the (k*k*Cin) x Cout kernel
+// matrix; bias may be nil. Work is split over (sample, tile) items.
+func ConvForward(g ConvGeom, out, x, w, bias []float32) {
+	np, kk, t := g.Pixels(), g.Rows(), g.tile()
+	tiles := (np + t - 1) / t
+	workers := Workers(g.Workers)
+	cols := make([][]float32, workers)
+	ParallelFor(g.B*tiles, workers, func(wk, item int) {
+		if cols[wk] == nil {
+			cols[wk] = make([]float32, t*kk)
+		}
+		b, p0 := item/tiles, (item%tiles)*t
+		n := min(t, np-p0)
+		col := cols[wk][:n*kk]
+		g.im2col(col, x[b*np*g.Cin:(b+1)*np*g.Cin], p0, n)
+		o := out[(b*np+p0)*g.Cout : (b*np+p0+n)*g.Cout]
+		beta := float32(0)
+		if bias != nil {
+			for r := 0; r < n; r++ {
+				copy(o[r*g.Cout:(r+1)*g.Cout], bias)
+			}
+			beta = 1
+		}
+		Gemm(false, false, n, g.Cout, kk, 1, col, kk, w, g.Cout, beta, o, g.Cout)
+	})
+}
+
+// ConvWeightGrad accumulates the kernel and bias gradients of ConvForward
+// given the output gradient dy:
+//
+//	dw[(a*k+b')*Cin + c, f] += sum_{b,i,j} s(i,j) * x[b, i+a-pad, j+b'-pad, c] * dy[b,i,j,f]
+//	db[f]                   += sum_{b,i,j} s(i,j) * dy[b,i,j,f]
+//
+// over stored pixels, with s = 1, except s(i,i) = 1/2 on the diagonal of a
+// packed map. For a packed map this sum U is the upper-triangle half: the
+// full-map gradient is U[a,b'] + U[b',a] (see scnn's SymPresConv). db may be
+// nil. Each worker accumulates privately and the results are added in
+// worker order, so the sum is deterministic for a given worker count.
+func ConvWeightGrad(g ConvGeom, dw, db, x, dy []float32) {
+	np, kk, t := g.Pixels(), g.Rows(), g.tile()
+	tiles := (np + t - 1) / t
+	workers := min(Workers(g.Workers), g.B*tiles)
+	type acc struct{ col, dyt, dw, db []float32 }
+	accs := make([]acc, workers)
+	ParallelFor(g.B*tiles, workers, func(wk, item int) {
+		a := &accs[wk]
+		if a.col == nil {
+			a.col = make([]float32, t*kk)
+			a.dw = make([]float32, kk*g.Cout)
+			a.db = make([]float32, g.Cout)
+			if g.Packed {
+				a.dyt = make([]float32, t*g.Cout)
+			}
+		}
+		b, p0 := item/tiles, (item%tiles)*t
+		n := min(t, np-p0)
+		col := a.col[:n*kk]
+		g.im2col(col, x[b*np*g.Cin:(b+1)*np*g.Cin], p0, n)
+		d := dy[(b*np+p0)*g.Cout : (b*np+p0+n)*g.Cout]
+		if g.Packed {
+			d = halveDiagonal(a.dyt[:n*g.Cout], d, g.H, g.Cout, p0, n)
+		}
+		Gemm(true, false, kk, g.Cout, n, 1, col, kk, d, g.Cout, 1, a.dw, g.Cout)
+		for r := 0; r < n; r++ {
+			row := d[r*g.Cout : (r+1)*g.Cout]
+			for f, v := range row {
+				a.db[f] += v
+			}
+		}
+	})
+	for _, a := range accs {
+		if a.dw == nil {
+			continue
+		}
+		for i, v := range a.dw {
+			dw[i] += v
+		}
+		if db != nil {
+			for i, v := range a.db {
+				db[i] += v
+			}
+		}
+	}
+}
+
+// halveDiagonal copies the n packed rows src (starting at packed pixel p0 of
+// an L x L map, C channels each) to dst, halving the rows with i == j.
+func halveDiagonal(dst, src []float32, l, c, p0, n int) []float32 {
+	copy(dst, src)
+	i, j := TriPos(l, p0)
+	for r := 0; r < n; r++ {
+		if i == j {
+			row := dst[r*c : (r+1)*c]
+			for f := range row {
+				row[f] *= 0.5
+			}
+		}
+		if j++; j == l {
+			i++
+			j = i
+		}
+	}
+	return dst
+}
+
+// FlipKernel writes the kernel matrix of the input-gradient convolution:
+//
+//	dst[((a*k+b)*Cout + f)*Cin + c] = w[(((k-1-a)*k + k-1-b)*Cin + c)*Cout + f]
+//
+// so that dx = ConvForward(dy, dst) with Cin and Cout swapped.
+func FlipKernel(dst, w []float32, k, cin, cout int) {
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			src := w[((k-1-a)*k+k-1-b)*cin*cout:]
+			d := dst[(a*k+b)*cout*cin:]
+			for c := 0; c < cin; c++ {
+				for f := 0; f < cout; f++ {
+					d[f*cin+c] = src[c*cout+f]
+				}
+			}
+		}
+	}
+}

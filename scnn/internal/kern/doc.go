@@ -1,0 +1,22 @@
+// Package kern holds the numerical kernels behind package scnn: GEMM through
+// gonum's BLAS interface, im2col for dense and packed-triangle feature maps,
+// and a deterministic parallel loop.
+//
+// Kernels work on flat []float32 slices and trust their inputs: shapes are
+// checked by the layers in package scnn, not here. Each kernel is documented
+// by the loop it computes. Out-of-range arguments are programmer errors and
+// may panic with an index error.
+//
+// # Layouts
+//
+// A dense map of B samples, H rows, W columns and C channels is stored NHWC:
+// element (b, i, j, c) is at ((b*H+i)*W+j)*C + c.
+//
+// A symmetric L x L map with C channels is stored packed: only the upper
+// triangle i <= j, row by row, so element (b, i, j, c) with i <= j is at
+// (b*P + Tri(L, i, j))*C + c with P = L(L+1)/2 and
+//
+//	Tri(L, i, j) = i*L - i*(i-1)/2 + (j - i).
+//
+// Element (b, i, j, c) with i > j is element (b, j, i, c).
+package kern

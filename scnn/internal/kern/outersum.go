@@ -1,0 +1,51 @@
+package kern
+
+// OuterSum writes the packed symmetric maps
+//
+//	y[s, Tri(L,i,j), f] = a[s,i,f] + a[s,j,f] + bias[f]   (i <= j)
+//
+// for B samples of L positions and F channels.
+func OuterSum(y, a, bias []float32, b, l, f int) {
+	p := 0
+	for s := 0; s < b; s++ {
+		as := a[s*l*f : (s+1)*l*f]
+		for i := 0; i < l; i++ {
+			ai := as[i*f : (i+1)*f]
+			for j := i; j < l; j++ {
+				aj := as[j*f : (j+1)*f]
+				out := y[p*f : (p+1)*f]
+				for k := range out {
+					out[k] = ai[k] + aj[k] + bias[k]
+				}
+				p++
+			}
+		}
+	}
+}
+
+// RowSums writes the row sums of B packed symmetric L x L x F maps:
+//
+//	r[s,i,f] = sum_j y[s, TriSym(L,i,j), f]
+func RowSums(r, y []float32, b, l, f int) {
+	clear(r[:b*l*f])
+	p := 0
+	for s := 0; s < b; s++ {
+		rs := r[s*l*f : (s+1)*l*f]
+		for i := 0; i < l; i++ {
+			ri := rs[i*f : (i+1)*f]
+			for j := i; j < l; j++ {
+				v := y[p*f : (p+1)*f]
+				rj := rs[j*f : (j+1)*f]
+				for k := range v {
+					ri[k] += v[k]
+				}
+				if j != i {
+					for k := range v {
+						rj[k] += v[k]
+					}
+				}
+				p++
+			}
+		}
+	}
+}

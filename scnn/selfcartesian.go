@@ -1,0 +1,58 @@
+package scnn
+
+import "fmt"
+
+// SelfCartesian is the self-Cartesian product of Maduranga et al.: a batch
+// of sequences x (B, L, n) becomes the dense map y (B, L, L, 2n) with
+//
+//	y[b,i,j,:] = [x[b,i,:], x[b,j,:]].
+//
+// y is not symmetric (y[j,i] swaps the two halves of y[i,j]); an sgConv
+// turns it into a symmetric map.
+type SelfCartesian struct {
+	n int
+}
+
+// Forward builds the product.
+func (s *SelfCartesian) Forward(x *Tensor) (*Tensor, error) {
+	if x.Layout != Dense || len(x.Shape) != 3 {
+		return nil, fmt.Errorf("scnn: self-Cartesian: input %s %v, want dense (B, L, n)", x.Layout, x.Shape)
+	}
+	b, l, n := x.Shape[0], x.Shape[1], x.Shape[2]
+	s.n = n
+	y := New(b, l, l, 2*n)
+	for s := 0; s < b; s++ {
+		xs := x.Data[s*l*n : (s+1)*l*n]
+		for i := 0; i < l; i++ {
+			for j := 0; j < l; j++ {
+				o := ((s*l+i)*l + j) * 2 * n
+				copy(y.Data[o:o+n], xs[i*n:(i+1)*n])
+				copy(y.Data[o+n:o+2*n], xs[j*n:(j+1)*n])
+			}
+		}
+	}
+	return y, nil
+}
+
+// Backward returns dL/dx[b,i,k] = sum_j dy[b,i,j,k] + sum_j dy[b,j,i,n+k].
+func (s *SelfCartesian) Backward(dy *Tensor) (*Tensor, error) {
+	if dy.Layout != Dense || len(dy.Shape) != 4 || dy.Shape[1] != dy.Shape[2] || dy.Shape[3]%2 != 0 {
+		return nil, fmt.Errorf("scnn: self-Cartesian: gradient %s %v, want dense (B, L, L, 2n)", dy.Layout, dy.Shape)
+	}
+	b, l, n := dy.Shape[0], dy.Shape[1], dy.Shape[3]/2
+	dx := New(b, l, n)
+	for s := 0; s < b; s++ {
+		for i := 0; i < l; i++ {
+			for j := 0; j < l; j++ {
+				g := dy.Data[((s*l+i)*l+j)*2*n:]
+				di := dx.Data[(s*l+i)*n : (s*l+i+1)*n]
+				dj := dx.Data[(s*l+j)*n : (s*l+j+1)*n]
+				for k := 0; k < n; k++ {
+					di[k] += g[k]
+					dj[k] += g[n+k]
+				}
+			}
+		}
+	}
+	return dx, nil
+}
