@@ -57,8 +57,8 @@ func (c *Conv2D) geom(x *Tensor, cin, cout int) kern.ConvGeom {
 // Forward applies the convolution to a dense (B, H, W, Cin) map and keeps x
 // for Backward.
 func (c *Conv2D) Forward(x *Tensor) (*Tensor, error) {
-	if x.Layout != Dense || len(x.Shape) != 4 || x.Shape[3] != c.Cin {
-		return nil, fmt.Errorf("scnn: %s: input %s %v, want dense (B, H, W, %d)", c.W.Name, x.Layout, x.Shape, c.Cin)
+	if x.Layout != RowMajor || len(x.Shape) != 4 || x.Shape[3] != c.Cin {
+		return nil, fmt.Errorf("scnn: %s: input %s %v, want row-major (B, H, W, %d)", c.W.Name, x.Layout, x.Shape, c.Cin)
 	}
 	c.x = x
 	y := New(x.Shape[0], x.Shape[1], x.Shape[2], c.Cout)
@@ -71,7 +71,7 @@ func (c *Conv2D) Backward(dy *Tensor) (*Tensor, error) {
 	if c.x == nil {
 		return nil, fmt.Errorf("scnn: %s: Backward before Forward", c.W.Name)
 	}
-	if dy.Layout != Dense || len(dy.Shape) != 4 || dy.Shape[0] != c.x.Shape[0] || dy.Shape[1] != c.x.Shape[1] || dy.Shape[2] != c.x.Shape[2] || dy.Shape[3] != c.Cout {
+	if dy.Layout != RowMajor || len(dy.Shape) != 4 || dy.Shape[0] != c.x.Shape[0] || dy.Shape[1] != c.x.Shape[1] || dy.Shape[2] != c.x.Shape[2] || dy.Shape[3] != c.Cout {
 		return nil, fmt.Errorf("scnn: %s: output gradient %v does not match output of input %v", c.W.Name, dy.Shape, c.x.Shape)
 	}
 	kern.ConvWeightGrad(c.geom(c.x, c.Cin, c.Cout), c.W.Grad, c.B.Grad, c.x.Data, dy.Data)

@@ -15,8 +15,8 @@ type SelfCartesian struct {
 
 // Forward builds the product.
 func (s *SelfCartesian) Forward(x *Tensor) (*Tensor, error) {
-	if x.Layout != Dense || len(x.Shape) != 3 {
-		return nil, fmt.Errorf("scnn: self-Cartesian: input %s %v, want dense (B, L, n)", x.Layout, x.Shape)
+	if x.Layout != RowMajor || len(x.Shape) != 3 {
+		return nil, fmt.Errorf("scnn: self-Cartesian: input %s %v, want row-major (B, L, n)", x.Layout, x.Shape)
 	}
 	b, l, n := x.Shape[0], x.Shape[1], x.Shape[2]
 	s.n = n
@@ -36,8 +36,8 @@ func (s *SelfCartesian) Forward(x *Tensor) (*Tensor, error) {
 
 // Backward returns dL/dx[b,i,k] = sum_j dy[b,i,j,k] + sum_j dy[b,j,i,n+k].
 func (s *SelfCartesian) Backward(dy *Tensor) (*Tensor, error) {
-	if dy.Layout != Dense || len(dy.Shape) != 4 || dy.Shape[1] != dy.Shape[2] || dy.Shape[3]%2 != 0 {
-		return nil, fmt.Errorf("scnn: self-Cartesian: gradient %s %v, want dense (B, L, L, 2n)", dy.Layout, dy.Shape)
+	if dy.Layout != RowMajor || len(dy.Shape) != 4 || dy.Shape[1] != dy.Shape[2] || dy.Shape[3]%2 != 0 {
+		return nil, fmt.Errorf("scnn: self-Cartesian: gradient %s %v, want row-major (B, L, L, 2n)", dy.Layout, dy.Shape)
 	}
 	b, l, n := dy.Shape[0], dy.Shape[1], dy.Shape[3]/2
 	dx := New(b, l, n)

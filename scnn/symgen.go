@@ -72,8 +72,8 @@ func (c *SymGenConv) Kernel() []float32 {
 
 // Forward maps sequences (B, L, n) to the packed symmetric (B, L, L, F).
 func (c *SymGenConv) Forward(x *Tensor) (*Tensor, error) {
-	if x.Layout != Dense || len(x.Shape) != 3 || x.Shape[2] != c.N {
-		return nil, fmt.Errorf("scnn: %s: input %s %v, want dense (B, L, %d)", c.S.Name, x.Layout, x.Shape, c.N)
+	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != c.N {
+		return nil, fmt.Errorf("scnn: %s: input %s %v, want row-major (B, L, %d)", c.S.Name, x.Layout, x.Shape, c.N)
 	}
 	c.x = x
 	b, l := x.Shape[0], x.Shape[1]

@@ -11,11 +11,11 @@ import (
 type Layout uint8
 
 const (
-	// Dense is row-major (C order) over Shape: the element at index
+	// RowMajor stores elements in row-major (C) order over Shape: the element at index
 	// (i0, i1, ..., in) is at sum_k ik*Strides[k], with the last stride 1.
 	// Maps are channels-last: a batch of 2D maps is (B, H, W, C) and a batch
 	// of sequences (B, L, C).
-	Dense Layout = iota
+	RowMajor Layout = iota
 	// Packed holds a batch of symmetric L x L maps, Shape (B, L, L, C), by
 	// their upper triangles only: element (b, i, j, c) with i <= j is at
 	//
@@ -30,8 +30,8 @@ const (
 
 func (l Layout) String() string {
 	switch l {
-	case Dense:
-		return "dense"
+	case RowMajor:
+		return "row-major"
 	case Packed:
 		return "packed"
 	}
@@ -50,7 +50,7 @@ type Tensor struct {
 // New returns a zero dense tensor of the given shape. It panics on a
 // negative dimension; use FromData to check input.
 func New(shape ...int) *Tensor {
-	t, err := newTensor(nil, Dense, shape)
+	t, err := newTensor(nil, RowMajor, shape)
 	if err != nil {
 		panic(err)
 	}
@@ -69,7 +69,7 @@ func NewPacked(b, l, c int) *Tensor {
 
 // FromData wraps data as a dense tensor of the given shape, without copying.
 func FromData(data []float32, shape ...int) (*Tensor, error) {
-	return newTensor(data, Dense, shape)
+	return newTensor(data, RowMajor, shape)
 }
 
 // FromPackedData wraps data as a packed (b, l, l, c) tensor.
@@ -166,8 +166,8 @@ func SameShape(a, b *Tensor) bool {
 // Pack returns the packed upper triangle of a dense (B, L, L, C) tensor.
 // The lower triangle is ignored: Pack is exact only for symmetric maps.
 func Pack(t *Tensor) (*Tensor, error) {
-	if t.Layout != Dense || len(t.Shape) != 4 || t.Shape[1] != t.Shape[2] {
-		return nil, fmt.Errorf("scnn: Pack needs a dense (B, L, L, C) tensor, got %s %v", t.Layout, t.Shape)
+	if t.Layout != RowMajor || len(t.Shape) != 4 || t.Shape[1] != t.Shape[2] {
+		return nil, fmt.Errorf("scnn: Pack needs a row-major (B, L, L, C) tensor, got %s %v", t.Layout, t.Shape)
 	}
 	b, l, c := t.Shape[0], t.Shape[1], t.Shape[3]
 	p := NewPacked(b, l, c)

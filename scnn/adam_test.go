@@ -1,0 +1,165 @@
+package scnn
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestAdamFirstStep(t *testing.T) {
+	// The first bias-corrected step moves each weight by LR*sign(g)
+	// (up to eps), whatever |g|.
+	p := newParam("w", true, true, 3)
+	copy(p.Value, []float32{1, 2, 3})
+	copy(p.Grad, []float32{0.5, -20, 1e-3})
+	a := NewAdam([]*Param{p}, 0.1, 0)
+	a.Step()
+	want := []float32{0.9, 2.1, 2.9}
+	for i := range want {
+		if math.Abs(float64(p.Value[i]-want[i])) > 1e-5 {
+			t.Errorf("w[%d] = %v, want %v", i, p.Value[i], want[i])
+		}
+	}
+}
+
+func TestAdamMinimisesQuadraticWithDecay(t *testing.T) {
+	// f(w) = sum (w - 3)², L2 1: minimum of f + 0.5 w² at 2w-6+w = 0, w = 2.
+	p := newParam("w", true, true, 4)
+	a := NewAdam([]*Param{p}, 0.05, 1)
+	for it := 0; it < 3000; it++ {
+		a.ZeroGrad()
+		for i, w := range p.Value {
+			p.Grad[i] = 2 * (w - 3)
+		}
+		a.Step()
+	}
+	for i, w := range p.Value {
+		if math.Abs(float64(w)-2) > 1e-2 {
+			t.Errorf("w[%d] = %v, want 2", i, w)
+		}
+	}
+}
+
+func TestAdamStateRoundTrip(t *testing.T) {
+	p := newParam("w", true, true, 2)
+	a := NewAdam([]*Param{p}, 0.1, 0)
+	p.Grad[0], p.Grad[1] = 1, -2
+	a.Step()
+	a.Step()
+	var buf bytes.Buffer
+	if err := WriteParams(&buf, nil, a.State()); err != nil {
+		t.Fatal(err)
+	}
+	_, arrays, err := ReadParams(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newParam("w", true, true, 2)
+	copy(q.Value, p.Value)
+	b := NewAdam([]*Param{q}, 0.1, 0)
+	if err := b.SetState(arrays); err != nil {
+		t.Fatal(err)
+	}
+	copy(q.Grad, p.Grad)
+	a.Step()
+	b.Step()
+	if b.T != 3 || maxAbsDiff(p.Value, q.Value) != 0 {
+		t.Errorf("restored optimiser diverged: T=%d, %v vs %v", b.T, q.Value, p.Value)
+	}
+}
+
+func TestParamsRoundTripAndCorruption(t *testing.T) {
+	rng := newRNG(90)
+	sp := must[*SymPresConv](t)(NewSymPresConv("sp", 3, 2, 4, rng))
+	bn := NewBatchNorm2D("bn", 4)
+	randn(bn.RunMean.Value, rng)
+	params := append(sp.Params(), bn.Params()...)
+	arch := []byte(`{"model":"test"}`)
+	var buf bytes.Buffer
+	if err := WriteParams(&buf, arch, params); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.Bytes()
+	gotArch, arrays, err := ReadParams(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(gotArch) != string(arch) {
+		t.Errorf("arch %q", gotArch)
+	}
+	sp2 := must[*SymPresConv](t)(NewSymPresConv("sp", 3, 2, 4, newRNG(1)))
+	bn2 := NewBatchNorm2D("bn", 4)
+	if err := AssignParams(append(sp2.Params(), bn2.Params()...), arrays); err != nil {
+		t.Fatal(err)
+	}
+	if maxAbsDiff(sp2.R.Value, sp.R.Value) != 0 || maxAbsDiff(bn2.RunMean.Value, bn.RunMean.Value) != 0 {
+		t.Error("values differ after round trip")
+	}
+	if !arrays[0].Trainable || !arrays[0].Decay || arrays[4].Trainable {
+		t.Error("flags lost")
+	}
+	// Wrong model.
+	if err := AssignParams(sp2.Params(), arrays); !errors.Is(err, ErrMismatch) {
+		t.Errorf("extra arrays: %v", err)
+	}
+	// Flipped bit -> checksum; truncation -> corrupt; bad magic; version.
+	bad := append([]byte(nil), file...)
+	bad[len(bad)-10] ^= 1
+	if _, _, err := ReadParams(bytes.NewReader(bad)); !errors.Is(err, ErrChecksum) {
+		t.Errorf("flipped bit: %v", err)
+	}
+	if _, _, err := ReadParams(bytes.NewReader(file[:len(file)-7])); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("truncated: %v", err)
+	}
+	if _, _, err := ReadParams(bytes.NewReader([]byte("PK\x03\x04 zip file"))); !errors.Is(err, ErrFormat) {
+		t.Errorf("bad magic: %v", err)
+	}
+	v2 := append([]byte(nil), file...)
+	v2[8] = 2
+	if _, _, err := ReadParams(bytes.NewReader(v2)); !errors.Is(err, ErrVersion) {
+		t.Errorf("version 2: %v", err)
+	}
+}
+
+// The layout documented in io.go, checked byte by byte on a tiny file.
+func TestParamsByteLayout(t *testing.T) {
+	p := &Param{Name: "ab", Shape: []int{2}, Value: []float32{1, -2}, Trainable: true}
+	var buf bytes.Buffer
+	if err := WriteParams(&buf, []byte("X"), []*Param{p}); err != nil {
+		t.Fatal(err)
+	}
+	want := []byte("SCNNPRM\x00" + "\x01\x00\x00\x00" + "\x01\x00\x00\x00X" + "\x01\x00\x00\x00" +
+		"\x02\x00ab" + "\x01" + "\x01" + "\x02\x00\x00\x00" + "\x00\x00\x80\x3f" + "\x00\x00\x00\xc0")
+	got := buf.Bytes()
+	if !bytes.Equal(got[:len(got)-4], want) {
+		t.Errorf("got  % x\nwant % x", got[:len(got)-4], want)
+	}
+}
+
+func FuzzReadParams(f *testing.F) {
+	var buf bytes.Buffer
+	p := &Param{Name: "w", Shape: []int{2, 2}, Value: []float32{1, 2, 3, 4}, Trainable: true, Decay: true}
+	WriteParams(&buf, []byte("{}"), []*Param{p})
+	f.Add(buf.Bytes())
+	f.Add([]byte("SCNNPRM\x00\x01\x00\x00\x00\xff\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		arch, arrays, err := ReadParams(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		// A file that reads must write back to the same bytes.
+		var ps []*Param
+		for _, a := range arrays {
+			ps = append(ps, &Param{Name: a.Name, Shape: a.Shape, Value: a.Values, Trainable: a.Trainable, Decay: a.Decay})
+		}
+		var out bytes.Buffer
+		if err := WriteParams(&out, arch, ps); err != nil {
+			t.Fatal(err)
+		}
+		// (ReadParams stops at the checksum; data may run on.)
+		if !bytes.HasPrefix(data, out.Bytes()) {
+			t.Fatalf("rewrite differs")
+		}
+	})
+}

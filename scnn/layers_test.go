@@ -1,0 +1,212 @@
+package scnn
+
+import (
+	"math"
+	"testing"
+)
+
+// Nonlinear layers: central differences with step 1e-2 in float32 carry a
+// truncation error O(eps²) ~ 1e-4 and a rounding error ~ 1e-7/1e-2 ~ 1e-5
+// relative; 2e-2 leaves room for both with sums of a few hundred terms.
+const nlEps, nlTol = 1e-2, 2e-2
+
+func TestBatchNormGradient(t *testing.T) {
+	for _, packed := range []bool{false, true} {
+		for _, train := range []bool{true, false} {
+			name := map[bool]string{false: "rowmajor", true: "packed"}[packed] + map[bool]string{false: "/infer", true: "/train"}[train]
+			t.Run(name, func(t *testing.T) {
+				rng := newRNG(70)
+				bn := NewBatchNorm2D("bn", 3)
+				randn(bn.Gamma.Value, rng)
+				randn(bn.Beta.Value, rng)
+				for i := range bn.RunVar.Value {
+					bn.RunVar.Value[i] = 0.5 + float32(i)
+					bn.RunMean.Value[i] = 0.1 * float32(i)
+				}
+				var x, r *Tensor
+				if packed {
+					x, r = randPacked(rng, 3, 5, 3), randPacked(rng, 3, 5, 3)
+				} else {
+					x, r = randTensor(rng, 3, 5, 5, 3), randTensor(rng, 3, 5, 5, 3)
+				}
+				lengths := []int{5, 3, 4}
+				mean, vr := append([]float32(nil), bn.RunMean.Value...), append([]float32(nil), bn.RunVar.Value...)
+				loss := func() float64 {
+					copy(bn.RunMean.Value, mean)
+					copy(bn.RunVar.Value, vr)
+					return fullDot(must[*Tensor](t)(bn.Forward(x, lengths, train)), r)
+				}
+				loss()
+				dx := must[*Tensor](t)(bn.Backward(r))
+				var scale []float64
+				if packed {
+					scale = packedWeights(x)
+				}
+				checkGrad(t, "gamma", bn.Gamma.Value, bn.Gamma.Grad, nil, nlEps, nlTol, loss)
+				checkGrad(t, "beta", bn.Beta.Value, bn.Beta.Grad, nil, nlEps, nlTol, loss)
+				checkGrad(t, "x", x.Data, dx.Data, scale, nlEps, nlTol, loss)
+			})
+		}
+	}
+}
+
+// Batchnorm of a packed triangle (off-diagonal weighted twice) equals
+// batchnorm of the full symmetric map, forward, backward and running stats;
+// padding neither enters the statistics nor leaves the zero.
+func TestBatchNormPackedEqualsFull(t *testing.T) {
+	rng := newRNG(71)
+	xp := randPacked(rng, 4, 9, 5)
+	lengths := []int{9, 6, 7, 2}
+	xd := must[*Tensor](t)(Unpack(xp))
+	bp, bd := NewBatchNorm2D("p", 5), NewBatchNorm2D("d", 5)
+	randn(bp.Gamma.Value, rng)
+	copy(bd.Gamma.Value, bp.Gamma.Value)
+	yp := must[*Tensor](t)(bp.Forward(xp, lengths, true))
+	yd := must[*Tensor](t)(bd.Forward(xd, lengths, true))
+	assertClose(t, "forward", must[*Tensor](t)(Unpack(yp)).Data, yd.Data, 1e-5)
+	assertClose(t, "running mean", bp.RunMean.Value, bd.RunMean.Value, 1e-6)
+	assertClose(t, "running var", bp.RunVar.Value, bd.RunVar.Value, 1e-6)
+	for s, n := range lengths {
+		for i := 0; i < 9; i++ {
+			for j := 0; j < 9; j++ {
+				if (i >= n || j >= n) && yd.At(s, i, j, 0) != 0 {
+					t.Fatalf("padding (%d,%d,%d) not zero", s, i, j)
+				}
+			}
+		}
+	}
+	dyp := randPacked(rng, 4, 9, 5)
+	dxp := must[*Tensor](t)(bp.Backward(dyp))
+	dxd := must[*Tensor](t)(bd.Backward(must[*Tensor](t)(Unpack(dyp))))
+	assertClose(t, "dx", must[*Tensor](t)(Unpack(dxp)).Data, dxd.Data, 1e-5)
+	assertClose(t, "dgamma", bp.Gamma.Grad, bd.Gamma.Grad, 1e-5)
+	assertClose(t, "dbeta", bp.Beta.Grad, bd.Beta.Grad, 1e-5)
+
+	// Changing padded values changes nothing.
+	xd2 := xd.Clone()
+	for s, n := range lengths {
+		for i := 0; i < 9; i++ {
+			for j := 0; j < 9; j++ {
+				if i >= n || j >= n {
+					xd2.Set(1e3, s, i, j, 1)
+				}
+			}
+		}
+	}
+	bd2 := NewBatchNorm2D("d2", 5)
+	copy(bd2.Gamma.Value, bp.Gamma.Value)
+	yd2 := must[*Tensor](t)(bd2.Forward(xd2, lengths, true))
+	if d := maxAbsDiff(yd2.Data, yd.Data); d != 0 {
+		t.Errorf("padding values changed the output by %g", d)
+	}
+}
+
+func TestDenseGradient(t *testing.T) {
+	rng := newRNG(72)
+	d := must[*Dense](t)(NewDense("d", 4, 3, rng))
+	x, r := randTensor(rng, 2, 5, 4), randTensor(rng, 2, 5, 3)
+	loss := func() float64 { return fullDot(must[*Tensor](t)(d.Forward(x)), r) }
+	loss()
+	dx := must[*Tensor](t)(d.Backward(r))
+	checkGrad(t, "W", d.W.Value, d.W.Grad, nil, linEps, linTol, loss)
+	checkGrad(t, "b", d.B.Value, d.B.Grad, nil, linEps, linTol, loss)
+	checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
+}
+
+func TestActivationGradients(t *testing.T) {
+	rng := newRNG(73)
+	x, r := randTensor(rng, 2, 3, 3, 2), randTensor(rng, 2, 3, 3, 2)
+	for i := range x.Data { // keep ReLU inputs away from the kink
+		if math.Abs(float64(x.Data[i])) < 0.05 {
+			x.Data[i] = 0.5
+		}
+	}
+	relu, sig := &ReLU{}, &Sigmoid{}
+	lr := func() float64 { return fullDot(relu.Forward(x), r) }
+	lr()
+	checkGrad(t, "relu", x.Data, must[*Tensor](t)(relu.Backward(r)).Data, nil, nlEps, nlTol, lr)
+	ls := func() float64 { return fullDot(sig.Forward(x), r) }
+	ls()
+	checkGrad(t, "sigmoid", x.Data, must[*Tensor](t)(sig.Backward(r)).Data, nil, nlEps, nlTol, ls)
+	if y := sig.Forward(must[*Tensor](t)(FromData([]float32{0, 100, -100}, 3))).Data; y[0] != 0.5 || y[1] != 1 || y[2] <= 0 || y[2] > 1e-40 {
+		t.Errorf("sigmoid(0, 100, -100) = %v", y)
+	}
+}
+
+func TestConcat(t *testing.T) {
+	rng := newRNG(74)
+	a, b := randPacked(rng, 2, 4, 3), randPacked(rng, 2, 4, 2)
+	c := &Concat{}
+	y := must[*Tensor](t)(c.Forward(a, b))
+	if y.Layout != Packed || y.Shape[3] != 5 {
+		t.Fatalf("got %s %v", y.Layout, y.Shape)
+	}
+	if y.At(1, 3, 2, 4) != b.At(1, 2, 3, 1) || y.At(0, 1, 2, 0) != a.At(0, 1, 2, 0) {
+		t.Error("wrong placement")
+	}
+	parts := must[[]*Tensor](t)(c.Backward(y))
+	if maxAbsDiff(parts[0].Data, a.Data) != 0 || maxAbsDiff(parts[1].Data, b.Data) != 0 {
+		t.Error("Backward does not split back")
+	}
+	if _, err := c.Forward(a, randTensor(rng, 2, 4, 4, 2)); err == nil {
+		t.Error("mixed layouts accepted")
+	}
+}
+
+func TestWeightedBCE(t *testing.T) {
+	// Hand-made: one sample, L = 3, pairs (0,1) (0,2) (1,2).
+	z := must[*Tensor](t)(FromData([]float32{
+		0, 0, 2,
+		9, 0, -1,
+		9, 9, 0}, 1, 3, 3, 1))
+	labels := []float32{0, 1, 0, 0, 0, 1, 0, 0, 0}
+	mask := []float32{0, 1, 1, 0, 0, 0, 0, 0, 0} // (1,2) masked out
+	loss, grad := func() (float64, *Tensor) {
+		l, g, err := WeightedBCE{PosWeight: 5}.Forward(z, labels, mask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, g
+	}()
+	want := (5*math.Log(2) + math.Log(1+math.Exp(2))) / 2
+	if math.Abs(loss-want) > 1e-12 {
+		t.Errorf("loss %v, want %v", loss, want)
+	}
+	if g := grad.At(0, 0, 1, 0); math.Abs(float64(g)-5*(0.5-1)/2) > 1e-7 {
+		t.Errorf("grad (0,1) = %v", g)
+	}
+	if grad.At(0, 1, 0, 0) != 0 || grad.At(0, 1, 2, 0) != 0 {
+		t.Error("gradient outside the counted upper triangle")
+	}
+
+	// Finite differences, row-major and packed.
+	rng := newRNG(75)
+	const b, l = 2, 6
+	lab, msk := make([]float32, b*l*l), make([]float32, b*l*l)
+	for i := range lab {
+		lab[i] = float32(rng.IntN(2))
+		msk[i] = 1
+		if rng.IntN(5) == 0 {
+			msk[i] = 0
+		}
+	}
+	for _, zt := range []*Tensor{randTensor(rng, b, l, l, 1), randPacked(rng, b, l, 1)} {
+		lossf := func() float64 {
+			v, _, err := WeightedBCE{PosWeight: 5}.Forward(zt, lab, msk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		_, g, _ := WeightedBCE{PosWeight: 5}.Forward(zt, lab, msk)
+		var scale []float64
+		if zt.Layout == Packed {
+			scale = packedWeights(zt)
+		}
+		checkGrad(t, "logits/"+zt.Layout.String(), zt.Data, g.Data, scale, 1e-3, 1e-3, lossf)
+	}
+	z.Data[1] = float32(math.NaN())
+	if _, _, err := (WeightedBCE{PosWeight: 5}).Forward(z, labels, mask); err == nil {
+		t.Error("NaN logit accepted")
+	}
+}

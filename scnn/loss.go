@@ -1,0 +1,73 @@
+package scnn
+
+import (
+	"fmt"
+	"math"
+)
+
+// WeightedBCE is the binary cross-entropy of contact maps over the pairs
+// i < j, with positive-class weight PosWeight, computed from logits z:
+//
+//	loss = (1/N) sum_{b, i<j, mask=1} PosWeight*y*softplus(-z) + (1-y)*softplus(z)
+//
+// where N is the number of counted pairs and softplus(z) = log(1+exp(z)) =
+// -log(1 - sigmoid(z)). Pairs with mask 0 (padding, residues without
+// coordinates) contribute nothing.
+//
+// For a row-major output (an ordinary CNN, not symmetric) the gradient is
+// the derivative at (i, j), i < j, and zero elsewhere. For a packed output
+// (an SCNN, symmetric) the gradient is symmetrised: half of it at (i, j)
+// and half at (j, i), which leaves every parameter gradient unchanged
+// because the output is symmetric, and keeps all backward maps symmetric.
+type WeightedBCE struct {
+	PosWeight float64
+}
+
+func softplus(z float64) float64 { return max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) }
+
+// Forward returns the mean loss and dL/dz for logits z (B, L, L, 1),
+// row-major or packed; labels and mask are row-major B x L x L.
+// It returns an error if a logit is NaN or infinite.
+func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tensor, error) {
+	if len(z.Shape) != 4 || z.Shape[1] != z.Shape[2] || z.Shape[3] != 1 {
+		return 0, nil, fmt.Errorf("scnn: loss: logits %v, want (B, L, L, 1)", z.Shape)
+	}
+	b, l := z.Shape[0], z.Shape[1]
+	if len(labels) != b*l*l || len(mask) != b*l*l {
+		return 0, nil, fmt.Errorf("scnn: loss: %d labels and %d mask values for %d x %d x %d", len(labels), len(mask), b, l, l)
+	}
+	grad := ZerosLike(z)
+	idx := func(s, i, j int) int { return (s*l+i)*l + j }
+	half := 1.0
+	if z.Layout == Packed {
+		idx = func(s, i, j int) int { return s*z.Strides[0] + (i*l - i*(i-1)/2 + j - i) }
+		half = 0.5
+	}
+	n, sum := 0, 0.0
+	for s := 0; s < b; s++ {
+		for i := 0; i < l; i++ {
+			for j := i + 1; j < l; j++ {
+				m := (s*l+i)*l + j
+				if mask[m] == 0 {
+					continue
+				}
+				p := idx(s, i, j)
+				zz, y := float64(z.Data[p]), float64(labels[m])
+				if math.IsNaN(zz) || math.IsInf(zz, 0) {
+					return 0, nil, fmt.Errorf("scnn: loss: logit of sample %d pair (%d,%d) is %v", s, i, j, zz)
+				}
+				sum += w.PosWeight*y*softplus(-zz) + (1-y)*softplus(zz)
+				sg := 1 / (1 + math.Exp(-zz))
+				grad.Data[p] = float32(half * (w.PosWeight*y*(sg-1) + (1-y)*sg))
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0, grad, nil
+	}
+	for i := range grad.Data {
+		grad.Data[i] /= float32(n)
+	}
+	return sum / float64(n), grad, nil
+}

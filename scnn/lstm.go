@@ -1,0 +1,223 @@
+package scnn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
+)
+
+// BiLSTM is a bidirectional LSTM over a padded batch of sequences
+// x (B, L, In) with per-sample lengths. The forward direction reads
+// t = 0..len-1, the backward direction t = len-1..0; the output (B, L, 2H)
+// holds [h_fwd(t), h_bwd(t)] at t < len and zeros at padding, so padding
+// never changes a valid output. Each direction is a standard LSTM
+// (gates i, f, g, o in that order in the 4H axis):
+//
+//	z = x_t Wx + h_prev Wh + b
+//	i, f, o = sigmoid(z_i), sigmoid(z_f), sigmoid(z_o);  g = tanh(z_g)
+//	c = f*c_prev + i*g;  h = o*tanh(c)
+type BiLSTM struct {
+	In, Hidden int
+	Fwd, Bwd   *LSTMDirection
+}
+
+// LSTMDirection is one direction of a BiLSTM.
+type LSTMDirection struct {
+	Wx, Wh, B *Param // (In, 4H), (H, 4H), (4H)
+	reverse   bool
+
+	x       *Tensor
+	lengths []int
+	gates   []float32 // (B, L, 4H) activations i, f, g, o
+	c, h    []float32 // (B, L, H)
+}
+
+// NewBiLSTM returns a BiLSTM with Glorot input and recurrent weights and
+// forget-gate bias 1.
+func NewBiLSTM(name string, in, hidden int, rng *rand.Rand) (*BiLSTM, error) {
+	if in < 1 || hidden < 1 {
+		return nil, fmt.Errorf("%s: bad sizes in %d hidden %d", name, in, hidden)
+	}
+	mk := func(dir string, reverse bool) *LSTMDirection {
+		d := &LSTMDirection{reverse: reverse,
+			Wx: newParam(name+"."+dir+".Wx", true, true, in, 4*hidden),
+			Wh: newParam(name+"."+dir+".Wh", true, true, hidden, 4*hidden),
+			B:  newParam(name+"."+dir+".b", true, false, 4*hidden)}
+		glorotUniform(d.Wx.Value, in, 4*hidden, Glorot, rng)
+		glorotUniform(d.Wh.Value, hidden, 4*hidden, Glorot, rng)
+		for k := hidden; k < 2*hidden; k++ {
+			d.B.Value[k] = 1
+		}
+		return d
+	}
+	return &BiLSTM{In: in, Hidden: hidden, Fwd: mk("fwd", false), Bwd: mk("bwd", true)}, nil
+}
+
+// Params returns the parameters of both directions.
+func (l *BiLSTM) Params() []*Param {
+	return []*Param{l.Fwd.Wx, l.Fwd.Wh, l.Fwd.B, l.Bwd.Wx, l.Bwd.Wh, l.Bwd.B}
+}
+
+func checkLengths(lengths []int, b, l int) error {
+	if len(lengths) != b {
+		return fmt.Errorf("%d lengths for a batch of %d", len(lengths), b)
+	}
+	for s, n := range lengths {
+		if n < 0 || n > l {
+			return fmt.Errorf("length %d of sample %d outside 0..%d", n, s, l)
+		}
+	}
+	return nil
+}
+
+// Forward runs both directions.
+func (l *BiLSTM) Forward(x *Tensor, lengths []int) (*Tensor, error) {
+	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != l.In {
+		return nil, fmt.Errorf("scnn: BiLSTM: input %s %v, want row-major (B, L, %d)", x.Layout, x.Shape, l.In)
+	}
+	b, n, h := x.Shape[0], x.Shape[1], l.Hidden
+	if err := checkLengths(lengths, b, n); err != nil {
+		return nil, fmt.Errorf("scnn: BiLSTM: %w", err)
+	}
+	y := New(b, n, 2*h)
+	for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
+		d.forward(x, lengths, h)
+		for p := 0; p < b*n; p++ {
+			copy(y.Data[p*2*h+k*h:p*2*h+(k+1)*h], d.h[p*h:(p+1)*h])
+		}
+	}
+	return y, nil
+}
+
+func sig64(z float32) float32 { return float32(1 / (1 + math.Exp(-float64(z)))) }
+
+func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) {
+	b, n, in := x.Shape[0], x.Shape[1], x.Shape[2]
+	d.x, d.lengths = x, lengths
+	d.gates = make([]float32, b*n*4*h)
+	d.c = make([]float32, b*n*h)
+	d.h = make([]float32, b*n*h)
+	xg := make([]float32, b*n*4*h)
+	for p := 0; p < b*n; p++ {
+		copy(xg[p*4*h:(p+1)*4*h], d.B.Value)
+	}
+	kern.Gemm(false, false, b*n, 4*h, in, 1, x.Data, in, d.Wx.Value, 4*h, 1, xg, 4*h)
+	z := make([]float32, 4*h)
+	zeros := make([]float32, h)
+	for s := 0; s < b; s++ {
+		hprev, cprev := zeros, zeros
+		for step := 0; step < lengths[s]; step++ {
+			t := step
+			if d.reverse {
+				t = lengths[s] - 1 - step
+			}
+			p := s*n + t
+			copy(z, xg[p*4*h:(p+1)*4*h])
+			for k, hv := range hprev {
+				if hv == 0 {
+					continue
+				}
+				row := d.Wh.Value[k*4*h : (k+1)*4*h]
+				for q := range z {
+					z[q] += hv * row[q]
+				}
+			}
+			g := d.gates[p*4*h : (p+1)*4*h]
+			c, hh := d.c[p*h:(p+1)*h], d.h[p*h:(p+1)*h]
+			for k := 0; k < h; k++ {
+				ig, fg := sig64(z[k]), sig64(z[h+k])
+				gg := float32(math.Tanh(float64(z[2*h+k])))
+				og := sig64(z[3*h+k])
+				g[k], g[h+k], g[2*h+k], g[3*h+k] = ig, fg, gg, og
+				c[k] = fg*cprev[k] + ig*gg
+				hh[k] = og * float32(math.Tanh(float64(c[k])))
+			}
+			hprev, cprev = hh, c
+		}
+	}
+}
+
+// Backward adds the parameter gradients and returns dL/dx.
+func (l *BiLSTM) Backward(dy *Tensor) (*Tensor, error) {
+	if l.Fwd.x == nil {
+		return nil, fmt.Errorf("scnn: BiLSTM: Backward before Forward")
+	}
+	x := l.Fwd.x
+	b, n, h := x.Shape[0], x.Shape[1], l.Hidden
+	if dy.Layout != RowMajor || len(dy.Shape) != 3 || dy.Shape[0] != b || dy.Shape[1] != n || dy.Shape[2] != 2*h {
+		return nil, fmt.Errorf("scnn: BiLSTM: gradient %v, want (%d, %d, %d)", dy.Shape, b, n, 2*h)
+	}
+	dx := ZerosLike(x)
+	for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
+		dh := make([]float32, b*n*h)
+		for p := 0; p < b*n; p++ {
+			copy(dh[p*h:(p+1)*h], dy.Data[p*2*h+k*h:p*2*h+(k+1)*h])
+		}
+		d.backward(dh, dx, h)
+	}
+	return dx, nil
+}
+
+func (d *LSTMDirection) backward(dhOut []float32, dx *Tensor, h int) {
+	x := d.x
+	b, n, in := x.Shape[0], x.Shape[1], x.Shape[2]
+	dxg := make([]float32, b*n*4*h)
+	dhn := make([]float32, h)
+	dcn := make([]float32, h)
+	for s := 0; s < b; s++ {
+		clear(dhn)
+		clear(dcn)
+		ln := d.lengths[s]
+		for step := ln - 1; step >= 0; step-- {
+			t, tp := step, step-1
+			if d.reverse {
+				t, tp = ln-1-step, ln-step
+			}
+			p := s*n + t
+			g := d.gates[p*4*h : (p+1)*4*h]
+			c := d.c[p*h : (p+1)*h]
+			dz := dxg[p*4*h : (p+1)*4*h]
+			var cprev, hprev []float32
+			if step > 0 {
+				cprev, hprev = d.c[(s*n+tp)*h:(s*n+tp+1)*h], d.h[(s*n+tp)*h:(s*n+tp+1)*h]
+			}
+			for k := 0; k < h; k++ {
+				ig, fg, gg, og := g[k], g[h+k], g[2*h+k], g[3*h+k]
+				dh := dhOut[p*h+k] + dhn[k]
+				tc := float32(math.Tanh(float64(c[k])))
+				dc := dh*og*(1-tc*tc) + dcn[k]
+				cp := float32(0)
+				if cprev != nil {
+					cp = cprev[k]
+				}
+				dz[k] = dc * gg * ig * (1 - ig)
+				dz[h+k] = dc * cp * fg * (1 - fg)
+				dz[2*h+k] = dc * ig * (1 - gg*gg)
+				dz[3*h+k] = dh * tc * og * (1 - og)
+				dcn[k] = dc * fg
+			}
+			// dWh += hprev^T dz;  dhn = dz Wh^T.
+			for k := 0; k < h; k++ {
+				row := d.Wh.Value[k*4*h : (k+1)*4*h]
+				grow := d.Wh.Grad[k*4*h : (k+1)*4*h]
+				var acc float32
+				for q, v := range dz {
+					acc += v * row[q]
+					if hprev != nil {
+						grow[q] += hprev[k] * v
+					}
+				}
+				dhn[k] = acc
+			}
+		}
+	}
+	kern.Gemm(true, false, in, 4*h, b*n, 1, x.Data, in, dxg, 4*h, 1, d.Wx.Grad, 4*h)
+	for p := 0; p < b*n; p++ {
+		for q, v := range dxg[p*4*h : (p+1)*4*h] {
+			d.B.Grad[q] += v
+		}
+	}
+	kern.Gemm(false, true, b*n, in, 4*h, 1, dxg, 4*h, d.Wx.Value, 4*h, 1, dx.Data, in)
+}

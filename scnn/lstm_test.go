@@ -1,0 +1,97 @@
+package scnn
+
+import (
+	"math"
+	"testing"
+)
+
+func TestBiLSTMGradient(t *testing.T) {
+	rng := newRNG(80)
+	l := must[*BiLSTM](t)(NewBiLSTM("lstm", 3, 4, rng))
+	x := randTensor(rng, 3, 6, 3)
+	lengths := []int{6, 4, 1}
+	r := randTensor(rng, 3, 6, 8)
+	loss := func() float64 { return fullDot(must[*Tensor](t)(l.Forward(x, lengths)), r) }
+	loss()
+	dx := must[*Tensor](t)(l.Backward(r))
+	for _, p := range l.Params() {
+		checkGrad(t, p.Name, p.Value, p.Grad, nil, nlEps, nlTol, loss)
+	}
+	checkGrad(t, "x", x.Data, dx.Data, nil, nlEps, nlTol, loss)
+	for s, n := range lengths {
+		for tt := n; tt < 6; tt++ {
+			for k := 0; k < 3; k++ {
+				if dx.At(s, tt, k) != 0 {
+					t.Fatalf("gradient at padding (%d,%d)", s, tt)
+				}
+			}
+		}
+	}
+}
+
+// With the two directions' weights swapped, reversing a sequence swaps the
+// forward and backward outputs (reversed in time).
+func TestBiLSTMReverse(t *testing.T) {
+	rng := newRNG(81)
+	l := must[*BiLSTM](t)(NewBiLSTM("lstm", 3, 5, rng))
+	r := &BiLSTM{In: 3, Hidden: 5, Fwd: &LSTMDirection{Wx: l.Bwd.Wx, Wh: l.Bwd.Wh, B: l.Bwd.B},
+		Bwd: &LSTMDirection{Wx: l.Fwd.Wx, Wh: l.Fwd.Wh, B: l.Fwd.B, reverse: true}}
+	const n = 7
+	x := randTensor(rng, 1, n, 3)
+	xr := New(1, n, 3)
+	for tt := 0; tt < n; tt++ {
+		copy(xr.Data[tt*3:(tt+1)*3], x.Data[(n-1-tt)*3:(n-tt)*3])
+	}
+	y := must[*Tensor](t)(l.Forward(x, []int{n}))
+	yr := must[*Tensor](t)(r.Forward(xr, []int{n}))
+	for tt := 0; tt < n; tt++ {
+		for k := 0; k < 5; k++ {
+			if y.At(0, tt, k) != yr.At(0, n-1-tt, 5+k) || y.At(0, tt, 5+k) != yr.At(0, n-1-tt, k) {
+				t.Fatalf("t=%d k=%d: outputs not swapped", tt, k)
+			}
+		}
+	}
+	// With shared weights, the backward direction of x is not the forward
+	// direction: the check above is not vacuous.
+	if y.At(0, 0, 0) == y.At(0, n-1, 5) {
+		t.Error("degenerate weights")
+	}
+}
+
+// Padding a batch (longer L, other samples) does not change valid outputs
+// or input gradients. Values agree to float32 rounding, not bit for bit:
+// the input projections are one GEMM over the batch, and BLAS blocking (so
+// the summation order) depends on the matrix size.
+func TestBiLSTMPaddingInvariance(t *testing.T) {
+	rng := newRNG(82)
+	l := must[*BiLSTM](t)(NewBiLSTM("lstm", 2, 3, rng))
+	x := randTensor(rng, 1, 5, 2)
+	y := must[*Tensor](t)(l.Forward(x, []int{5}))
+	r := randTensor(rng, 1, 5, 6)
+	dx := must[*Tensor](t)(l.Backward(r))
+
+	xp := randTensor(rng, 2, 9, 2) // sample 1 is x padded with noise
+	copy(xp.Data[9*2:9*2+10], x.Data)
+	yp := must[*Tensor](t)(l.Forward(xp, []int{9, 5}))
+	rp := randTensor(rng, 2, 9, 6)
+	copy(rp.Data[9*6:9*6+30], r.Data)
+	dxp := must[*Tensor](t)(l.Backward(rp))
+	for tt := 0; tt < 9; tt++ {
+		for k := 0; k < 6; k++ {
+			want := float32(0)
+			if tt < 5 {
+				want = y.At(0, tt, k)
+			}
+			if math.Abs(float64(yp.At(1, tt, k)-want)) > 1e-6 {
+				t.Fatalf("t=%d k=%d: padded %v, alone %v", tt, k, yp.At(1, tt, k), want)
+			}
+		}
+	}
+	for tt := 0; tt < 5; tt++ {
+		for k := 0; k < 2; k++ {
+			if math.Abs(float64(dxp.At(1, tt, k)-dx.At(0, tt, k))) > 1e-6 {
+				t.Fatalf("dx t=%d: padded %v, alone %v", tt, dxp.At(1, tt, k), dx.At(0, tt, k))
+			}
+		}
+	}
+}

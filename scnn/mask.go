@@ -1,0 +1,65 @@
+package scnn
+
+import "fmt"
+
+// positionWeights returns, for each stored pixel of a batch of L x L maps
+// (dense (B, L, L, C) or packed), how many entries of the full map it counts
+// for among the valid ones: a pixel (i, j) of sample b is valid when i and j
+// are below lengths[b] (the chain length; the rest is padding). Row-major pixels
+// count 1; packed off-diagonal pixels count 2 and diagonal ones 1, so sums
+// over a packed triangle equal sums over the full map. nil lengths means
+// every pixel is valid.
+func positionWeights(x *Tensor, lengths []int) ([]float32, error) {
+	if len(x.Shape) != 4 || x.Shape[1] != x.Shape[2] {
+		return nil, fmt.Errorf("scnn: want a (B, L, L, C) map, got %v", x.Shape)
+	}
+	b, l := x.Shape[0], x.Shape[1]
+	if lengths != nil && len(lengths) != b {
+		return nil, fmt.Errorf("scnn: %d lengths for a batch of %d", len(lengths), b)
+	}
+	n := x.Len() / x.Shape[3]
+	w := make([]float32, n)
+	p := 0
+	for s := 0; s < b; s++ {
+		ls := l
+		if lengths != nil {
+			ls = lengths[s]
+			if ls < 0 || ls > l {
+				return nil, fmt.Errorf("scnn: length %d of sample %d outside 0..%d", ls, s, l)
+			}
+		}
+		for i := 0; i < l; i++ {
+			j0 := 0
+			if x.Layout == Packed {
+				j0 = i
+			}
+			for j := j0; j < l; j++ {
+				switch {
+				case i >= ls || j >= ls:
+				case x.Layout == Packed && i != j:
+					w[p] = 2
+				default:
+					w[p] = 1
+				}
+				p++
+			}
+		}
+	}
+	return w, nil
+}
+
+// MaskSequences zeroes the positions t >= lengths[b] of a dense (B, L, C)
+// batch of sequences in place.
+func MaskSequences(x *Tensor, lengths []int) error {
+	if x.Layout != RowMajor || len(x.Shape) != 3 || len(lengths) != x.Shape[0] {
+		return fmt.Errorf("scnn: MaskSequences: %s %v with %d lengths", x.Layout, x.Shape, len(lengths))
+	}
+	l, c := x.Shape[1], x.Shape[2]
+	for b, n := range lengths {
+		if n < 0 || n > l {
+			return fmt.Errorf("scnn: length %d of sample %d outside 0..%d", n, b, l)
+		}
+		clear(x.Data[(b*l+n)*c : (b+1)*l*c])
+	}
+	return nil
+}
