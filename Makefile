@@ -21,7 +21,7 @@ vet:
 
 # Benchmarks: conv forward+backward GFLOP/s, full vs symmetric.
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./scnn/
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./scnn/
 
 clean:
 	$(GO) clean ./...

@@ -1,0 +1,42 @@
+// Package scnn is a small float32 neural-network library for contact-map
+// prediction with Symmetry-Structured Convolutional Neural Networks:
+//
+//	K. D. G. Maduranga, V. Zadorozhnyy, Q. Ye. Symmetry-structured
+//	convolutional neural networks. Neural Computing and Applications 35,
+//	4421–4434 (2023). arXiv:2203.02056.
+//
+// A contact map is symmetric, and so is every 2D feature map of an SCNN:
+//
+//   - SelfCartesian turns 1D features x (B, L, n) into y (B, L, L, 2n),
+//     y[i,j] = [x_i, x_j].
+//   - SymGenConv (sgConv) convolves a self-Cartesian product with a kernel
+//     tied so the output is symmetric (W[a,b] = W[b,a], W[a,b,k] =
+//     W[a,b,n+k]); its gradient follows the paper's Theorem 2. At kernel
+//     size 1 it is computed as an outer sum a_i + a_j.
+//   - SymPresConv (spConv) convolves a symmetric map with a spatially
+//     symmetric kernel, Q[a,b] = Q[b,a], and so keeps it symmetric.
+//
+// Symmetric maps are stored packed (Layout Packed): the upper triangle
+// only, so they take about half the memory, and the symmetric convolutions
+// compute only output pixels i <= j, forward and backward, so they take
+// about half the FLOPs of an ordinary convolution with the same kernel.
+// Because the network output is symmetric, the loss gradient can be
+// symmetrised without changing any parameter gradient; WeightedBCE does so
+// for packed outputs, and every backward map is then symmetric and packed
+// too. BatchNorm2D weights off-diagonal pixels of a packed map twice, so its
+// statistics equal those of the full map.
+//
+// Ordinary layers (Conv2D, Dense, BiLSTM, BatchNorm2D on row-major maps)
+// build the paper's baseline CNN. Every layer has a hand-written backward
+// pass: Forward keeps what Backward needs, and Backward adds to the
+// parameter gradients and returns the input gradient. Adam with L2 decay
+// updates the trainable params; WriteParams and ReadParams store them in a
+// versioned binary format (see io.go) together with a caller-defined
+// architecture record.
+//
+// Convolutions are im2col + sgemm through gonum's BLAS interface, backed by
+// OpenBLAS (gonum.org/v1/netlib, cgo) in the default build and by gonum's
+// pure-Go BLAS with the purego build tag or without cgo. Work is split over
+// (sample, pixel tile) items dealt statically to goroutines, so results are
+// deterministic for a given worker count.
+package scnn

@@ -1,0 +1,161 @@
+package kern
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func randSlice(n int, rng *rand.Rand) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v
+}
+
+// naiveConv is the loop ConvForward documents, on one dense H x W map.
+func naiveConv(x, w, bias []float32, h, wd, cin, cout, k int) []float32 {
+	pad := k / 2
+	out := make([]float32, h*wd*cout)
+	for i := 0; i < h; i++ {
+		for j := 0; j < wd; j++ {
+			for f := 0; f < cout; f++ {
+				s := float64(bias[f])
+				for a := 0; a < k; a++ {
+					for b := 0; b < k; b++ {
+						p, q := i+a-pad, j+b-pad
+						if p < 0 || p >= h || q < 0 || q >= wd {
+							continue
+						}
+						for c := 0; c < cin; c++ {
+							s += float64(x[(p*wd+q)*cin+c]) * float64(w[((a*k+b)*cin+c)*cout+f])
+						}
+					}
+				}
+				out[(i*wd+j)*cout+f] = float32(s)
+			}
+		}
+	}
+	return out
+}
+
+func maxDiff(a, b []float32) float64 {
+	m := 0.0
+	for i := range a {
+		m = max(m, math.Abs(float64(a[i]-b[i])))
+	}
+	return m
+}
+
+func TestConvForwardDenseMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, k := range []int{1, 3, 5, 15} {
+		const b, h, w, cin, cout = 3, 9, 7, 3, 4
+		x := randSlice(b*h*w*cin, rng)
+		wt := randSlice(k*k*cin*cout, rng)
+		bias := randSlice(cout, rng)
+		out := make([]float32, b*h*w*cout)
+		// A small tile forces several tiles per sample.
+		g := ConvGeom{B: b, H: h, W: w, Cin: cin, Cout: cout, K: k, Workers: 3, TilePixels: 10}
+		ConvForward(g, out, x, wt, bias)
+		for s := 0; s < b; s++ {
+			want := naiveConv(x[s*h*w*cin:(s+1)*h*w*cin], wt, bias, h, w, cin, cout, k)
+			if d := maxDiff(out[s*h*w*cout:(s+1)*h*w*cout], want); d > 1e-4 {
+				t.Errorf("k=%d sample %d: max diff %g", k, s, d)
+			}
+		}
+	}
+}
+
+func TestConvForwardPackedMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, k := range []int{1, 3, 7} {
+		const b, l, cin, cout = 2, 10, 3, 2
+		np := TriSize(l)
+		xp := randSlice(b*np*cin, rng)
+		// Spatially symmetric kernel.
+		wt := make([]float32, k*k*cin*cout)
+		m := cin * cout
+		for a := 0; a < k; a++ {
+			for bb := 0; bb <= a; bb++ {
+				v := randSlice(m, rng)
+				copy(wt[(a*k+bb)*m:], v)
+				copy(wt[(bb*k+a)*m:], v)
+			}
+		}
+		bias := randSlice(cout, rng)
+		out := make([]float32, b*np*cout)
+		ConvForward(ConvGeom{Packed: true, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2, TilePixels: 7}, out, xp, wt, bias)
+		for s := 0; s < b; s++ {
+			xd := make([]float32, l*l*cin)
+			Unpack(xd, xp[s*np*cin:(s+1)*np*cin], l, cin)
+			want := naiveConv(xd, wt, bias, l, l, cin, cout, k)
+			got := make([]float32, l*l*cout)
+			Unpack(got, out[s*np*cout:(s+1)*np*cout], l, cout)
+			if d := maxDiff(got, want); d > 1e-4 {
+				t.Errorf("k=%d sample %d: max diff %g", k, s, d)
+			}
+		}
+	}
+}
+
+// The weight gradient does not depend on tiling or the worker count beyond
+// float32 rounding, and is bit-identical for a repeated worker count.
+func TestConvWeightGradDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	const b, l, cin, cout, k = 4, 12, 3, 5, 3
+	x := randSlice(b*TriSize(l)*cin, rng)
+	dy := randSlice(b*TriSize(l)*cout, rng)
+	run := func(workers, tile int) []float32 {
+		dw := make([]float32, k*k*cin*cout)
+		ConvWeightGrad(ConvGeom{Packed: true, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: workers, TilePixels: tile}, dw, nil, x, dy)
+		return dw
+	}
+	a, a2, c := run(2, 16), run(2, 16), run(1, 1000)
+	if maxDiff(a, a2) != 0 {
+		t.Error("same worker count, different result")
+	}
+	if d := maxDiff(a, c); d > 1e-4 {
+		t.Errorf("tiling changed the result by %g", d)
+	}
+}
+
+func TestTriIndexing(t *testing.T) {
+	for _, l := range []int{1, 2, 5, 17} {
+		p := 0
+		for i := 0; i < l; i++ {
+			for j := i; j < l; j++ {
+				if Tri(l, i, j) != p || TriSym(l, j, i) != p {
+					t.Fatalf("L=%d (%d,%d): Tri %d, want %d", l, i, j, Tri(l, i, j), p)
+				}
+				if a, b := TriPos(l, p); a != i || b != j {
+					t.Fatalf("L=%d TriPos(%d) = (%d,%d)", l, p, a, b)
+				}
+				p++
+			}
+		}
+		if p != TriSize(l) {
+			t.Fatalf("TriSize(%d) = %d, want %d", l, TriSize(l), p)
+		}
+	}
+}
+
+func TestFlipKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const k, cin, cout = 3, 2, 3
+	w := randSlice(k*k*cin*cout, rng)
+	f := make([]float32, len(w))
+	FlipKernel(f, w, k, cin, cout)
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			for c := 0; c < cin; c++ {
+				for o := 0; o < cout; o++ {
+					if f[((a*k+b)*cout+o)*cin+c] != w[(((k-1-a)*k+k-1-b)*cin+c)*cout+o] {
+						t.Fatal("flip mismatch")
+					}
+				}
+			}
+		}
+	}
+}
