@@ -7,3 +7,5 @@ require (
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/netlib v0.0.0-20230729102104-8b8060e7531f
 )
+
+require github.com/biogo/biogo v1.0.4 // indirect
