@@ -6,6 +6,8 @@ import (
 
 	"github.com/biogo/biogo/alphabet"
 	"github.com/biogo/biogo/seq/linear"
+
+	"github.com/contactmap/contactmap/internal/seqalign"
 )
 
 // Vec is a point in Å.
@@ -113,7 +115,7 @@ func (c *Chain) Align() ([]*Residue, error) {
 	if len(obs) == 0 {
 		return out, nil
 	}
-	pairs, err := alignGlobal(ref, obs)
+	pairs, err := seqalign.Global(ref, obs)
 	if err != nil {
 		return nil, fmt.Errorf("chain %s: %w", c.ID, err)
 	}

@@ -1,0 +1,153 @@
+package features
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+)
+
+// ErrMSA marks a malformed alignment.
+var ErrMSA = errors.New("bad multiple sequence alignment")
+
+// Alignment is an MSA reduced to the query's columns: Rows[0] is the
+// query (no gaps), every row has len(Rows[0]) characters, upper-case
+// residues or '-'.
+type Alignment struct {
+	Rows []string
+}
+
+// Query returns the first row.
+func (a *Alignment) Query() string { return a.Rows[0] }
+
+// ReadMSA reads an alignment file, format by extension: .a3m (A3M:
+// lower-case letters and '.' are insertions and are dropped), .aln
+// (PSICOV: one aligned sequence per line), anything else aligned FASTA
+// (columns where the query has a gap or a lower-case letter are dropped).
+// The query is the first sequence.
+func ReadMSA(path string) (*Alignment, error) {
+	f, err := fileio.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rows []string
+	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst"))) {
+	case ".aln":
+		rows, err = readLines(f)
+	case ".a3m":
+		var recs []fastaRecord
+		if recs, err = readFasta(f); err == nil {
+			for _, r := range recs {
+				rows = append(rows, strings.Map(func(c rune) rune {
+					if c == '.' || c >= 'a' && c <= 'z' {
+						return -1
+					}
+					return c
+				}, r.Seq))
+			}
+		}
+	default:
+		var recs []fastaRecord
+		if recs, err = readFasta(f); err == nil {
+			for _, r := range recs {
+				rows = append(rows, r.Seq)
+			}
+			rows, err = queryColumns(rows)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	a, err := newAlignment(rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+func readLines(r io.Reader) ([]string, error) {
+	var rows []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	for sc.Scan() {
+		if t := strings.TrimSpace(sc.Text()); t != "" {
+			rows = append(rows, t)
+		}
+	}
+	return rows, sc.Err()
+}
+
+// queryColumns keeps the columns where the query (row 0) has an
+// upper-case residue.
+func queryColumns(rows []string) ([]string, error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no sequences", ErrMSA)
+	}
+	q := rows[0]
+	var keep []int
+	for i := 0; i < len(q); i++ {
+		if q[i] >= 'A' && q[i] <= 'Z' {
+			keep = append(keep, i)
+		}
+	}
+	out := make([]string, len(rows))
+	b := make([]byte, len(keep))
+	for k, r := range rows {
+		if len(r) != len(q) {
+			return nil, fmt.Errorf("%w: sequence %d has %d columns, the query %d", ErrMSA, k+1, len(r), len(q))
+		}
+		for j, i := range keep {
+			b[j] = r[i]
+		}
+		out[k] = string(b)
+	}
+	return out, nil
+}
+
+func newAlignment(rows []string) (*Alignment, error) {
+	if len(rows) == 0 || len(rows[0]) == 0 {
+		return nil, fmt.Errorf("%w: no sequences", ErrMSA)
+	}
+	l := len(rows[0])
+	out := make([]string, len(rows))
+	for k, r := range rows {
+		if len(r) != l {
+			return nil, fmt.Errorf("%w: sequence %d has %d columns, the query %d", ErrMSA, k+1, len(r), l)
+		}
+		b := []byte(strings.ToUpper(r))
+		for i, c := range b {
+			switch {
+			case c == '.' || c == '-':
+				b[i] = '-'
+			case c >= 'A' && c <= 'Z':
+			default:
+				return nil, fmt.Errorf("%w: sequence %d column %d: character %q", ErrMSA, k+1, i+1, c)
+			}
+		}
+		if k == 0 && strings.Contains(string(b), "-") {
+			return nil, fmt.Errorf("%w: the query (first sequence) has gaps", ErrMSA)
+		}
+		out[k] = string(b)
+	}
+	return &Alignment{Rows: out}, nil
+}
+
+// FindMSA returns the alignment file for chain id in dir (<id>.a3m, .aln,
+// .fasta, .fa, .afa, possibly .gz), or "" if there is none.
+func FindMSA(dir, id string) string {
+	for _, ext := range []string{".a3m", ".aln", ".fasta", ".fa", ".afa"} {
+		for _, z := range []string{"", ".gz"} {
+			p := filepath.Join(dir, id+ext+z)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p
+			}
+		}
+	}
+	return ""
+}
