@@ -2,12 +2,38 @@
 GO ?= go
 GOFLAGS ?=
 
-.PHONY: all build test test-purego vet bench fuzz clean
+LIST    ?= data/pisces/cullpdb_pc25_res3.0_R1.0_d180920_chains14051.gz
+PDBDIR  ?= data/pdb
+FEATURES ?= features
+WORKERS ?= 2
+
+.PHONY: all build test vet bench fuzz clean features features-ss features-msa
 
 all: build
 
 build:
-	$(GO) build $(GOFLAGS) ./...
+	$(GO) build $(GOFLAGS) -o contactmap ./cmd/contactmap
+
+# The full length-25-100 PDB25 set from the bundled data, sequence-only
+# features (every chain; PSIPRED covers only some of them).
+features: build
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --out $(FEATURES) --workers $(WORKERS)
+
+# The same with PSIPRED predictions (chains without one are skipped).
+features-ss: build
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --ss data/ss/psipred.fasta --out $(FEATURES)-ss --workers $(WORKERS)
+
+# MSA mode: the chains of the list that have a bundled alignment.
+features-msa: build
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --msa-dir data/msa --min-len 1 --max-len 100000 --out $(FEATURES)-msa --workers $(WORKERS)
+
+# Short fuzzing of every parser (the seeds run in make test anyway).
+fuzz:
+	$(GO) test ./pisces -run '^$$' -fuzz FuzzReader -fuzztime 20s
+	$(GO) test ./pdb -run '^$$' -fuzz FuzzReadPDB -fuzztime 20s
+	$(GO) test ./pdb -run '^$$' -fuzz FuzzReadMMCIF -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzDecode -fuzztime 20s
+	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
 
 # The README's test command: vet, the default (OpenBLAS, cgo) build, and the
 # pure-Go gonum BLAS build, which must pass the same tests.
@@ -25,3 +51,4 @@ bench:
 
 clean:
 	$(GO) clean ./...
+	rm -f contactmap

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/features"
+)
+
+// parseShard parses "i/n" with 0 <= i < n.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
+	}
+	return i, n, nil
+}
+
+func runFeatures(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("features", flag.ContinueOnError)
+	var cfg features.Config
+	fs.StringVar(&cfg.List, "list", "", "PISCES chain list (plain or gzip)")
+	fs.StringVar(&cfg.PDBDir, "pdb-dir", "", "local PDB mirror (divided xy/pdbXXXX.ent.gz, xy/XXXX.cif.gz, or flat)")
+	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions: PSIPRED FASTA file, or directory of <ID>.ss2/.horiz (default: sequence-only estimate)")
+	fs.StringVar(&cfg.MSADir, "msa-dir", "", "directory of alignments <ID>.a3m|.aln|.fasta; chains without one are skipped")
+	fs.StringVar(&cfg.Out, "out", "", "output directory")
+	fs.IntVar(&cfg.MinLen, "min-len", 25, "minimum chain length (PISCES length)")
+	fs.IntVar(&cfg.MaxLen, "max-len", 100, "maximum chain length (PISCES length)")
+	shard := fs.String("shard", "0/1", "process shard i of n (0-based: list entries with index % n == i)")
+	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "parallel chains")
+	cb := fs.Bool("cb", false, "contacts by virtual C-beta (CASP) instead of C-alpha (the paper)")
+	fs.Float64Var(&cfg.Cutoff, "cutoff", pdb.ContactCutoff, "contact distance cutoff, Å")
+	seed := fs.Uint64("seed", 1, "seed of the train/validation/test split")
+	merge := fs.String("merge", "", "merge the shard manifests of this directory into manifest.tsv and exit")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *merge != "" {
+		rep, err := features.MergeShards(*merge)
+		if err != nil {
+			return err
+		}
+		printSummary(rep)
+		return nil
+	}
+	if cfg.List == "" || cfg.PDBDir == "" || cfg.Out == "" {
+		fs.Usage()
+		return fmt.Errorf("--list, --pdb-dir and --out are required")
+	}
+	var err error
+	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
+		return err
+	}
+	cfg.Seed = *seed
+	if *cb {
+		cfg.Def = pdb.CBeta
+	}
+	var bar *progress.Bar
+	cfg.OnStart = func(n int) { bar = progress.New(n, "features") }
+	cfg.OnChain = func(string) { bar.Add(1) }
+	rep, err := features.Run(ctx, cfg)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d chains: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
+		len(rep.Entries)+len(rep.Skips), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
+	printSummary(rep)
+	return nil
+}
+
+func printSummary(rep *features.Report) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	splits := map[string]int{}
+	modes := map[string]int{}
+	for _, e := range rep.Entries {
+		splits[e.Split]++
+		modes[e.Mode]++
+	}
+	fmt.Fprintln(tw, "split\tchains\t")
+	for _, s := range []string{features.Train, features.Validation, features.Test} {
+		fmt.Fprintf(tw, "%s\t%d\t\n", s, splits[s])
+	}
+	fmt.Fprintf(tw, "total\t%d\t\n", len(rep.Entries))
+	tw.Flush()
+	for m, n := range modes {
+		fmt.Printf("feature mode %s: %d chains\n", m, n)
+	}
+	if len(rep.Skips) == 0 {
+		return
+	}
+	reasons := map[string]int{}
+	for _, s := range rep.Skips {
+		reasons[s.Reason]++
+	}
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		return reasons[keys[a]] > reasons[keys[b]] || reasons[keys[a]] == reasons[keys[b]] && keys[a] < keys[b]
+	})
+	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "skipped\treason")
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%d\t%s\n", reasons[k], k)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,181 @@
+package features
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/contactmap/contactmap/internal/seqalign"
+	"github.com/contactmap/contactmap/pdb"
+)
+
+// ValidSequence checks a one-letter protein sequence: upper-case letters
+// only (X and other non-standard codes are allowed and read as unknown).
+func ValidSequence(seq string) error {
+	if seq == "" {
+		return fmt.Errorf("empty sequence")
+	}
+	for i := 0; i < len(seq); i++ {
+		if c := seq[i]; c < 'A' || c > 'Z' {
+			return fmt.Errorf("invalid residue %q at position %d", c, i+1)
+		}
+	}
+	return nil
+}
+
+// Compute builds the features of a chain from its sequence, an optional
+// secondary-structure prediction (nil: EstimateSS) and an optional MSA
+// (nil: sequence-only profile, no co-evolution). It never sees
+// coordinates.
+func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
+	seq = strings.ToUpper(seq)
+	if err := ValidSequence(seq); err != nil {
+		return nil, fmt.Errorf("features: %s: %w", id, err)
+	}
+	l := len(seq)
+	c := &Chain{ID: id, Seq: seq, HasSS: ss != nil, HasMSA: aln != nil}
+	if ss == nil {
+		ss = EstimateSS(seq)
+	}
+	if len(ss) != l {
+		return nil, fmt.Errorf("features: %s: secondary structure has %d residues, the sequence %d", id, len(ss), l)
+	}
+	c.OneD = make([]float32, l*N1D)
+	for i := 0; i < l; i++ {
+		row := c.OneD[i*N1D : (i+1)*N1D]
+		a := int(aaIndex[seq[i]])
+		prof := blosumProfile[20]
+		if a >= 0 {
+			prof = blosumProfile[a]
+			row[23] = float32(kyteDoolittle[a] / 4.5)
+		}
+		for k := 0; k < 20; k++ {
+			row[k] = float32(prof[k])
+		}
+		copy(row[20:23], ss[i][:])
+		if l > 1 {
+			row[24] = float32(i) / float32(l-1)
+		}
+	}
+	p := l * (l + 1) / 2
+	c.TwoD = make([]float32, p*N2D)
+	k := 0
+	for i := 0; i < l; i++ {
+		for j := i; j < l; j++ {
+			ai, aj := aaIndex[seq[i]], aaIndex[seq[j]]
+			if ai >= 0 && aj >= 0 {
+				c.TwoD[k*N2D+2] = float32(-contactEnergy[ai][aj] / 4)
+			}
+			k++
+		}
+	}
+	if aln != nil {
+		if err := addMSA(c, aln); err != nil {
+			return nil, fmt.Errorf("features: %s: %w", id, err)
+		}
+	}
+	return c, nil
+}
+
+// addMSA maps the alignment's query onto the chain and fills the profile
+// and co-evolution channels where they overlap.
+func addMSA(c *Chain, aln *Alignment) error {
+	query := aln.Query()
+	var pairs [][2]int
+	var err error
+	if len(query) <= c.L() {
+		pairs, err = seqalign.Fitted(c.Seq, query)
+	} else {
+		pairs, err = seqalign.Global(c.Seq, query)
+	}
+	if err != nil {
+		return err
+	}
+	same := 0
+	for _, pr := range pairs {
+		if c.Seq[pr[0]] == query[pr[1]] {
+			same++
+		}
+	}
+	if len(pairs) == 0 || 10*same < 7*len(pairs) || 2*len(pairs) < min(len(query), c.L()) {
+		return fmt.Errorf("%w: MSA query does not match the chain (%d aligned, %d identical)", ErrMSA, len(pairs), same)
+	}
+	co, err := ComputeCoevolution(aln)
+	if err != nil {
+		return err
+	}
+	lq := co.L
+	for _, pr := range pairs {
+		row := c.OneD[pr[0]*N1D:]
+		for a := 0; a < 20; a++ {
+			row[a] = float32(co.Profile[pr[1]*20+a])
+		}
+	}
+	for ch, score := range [][]float64{co.DCA, co.MI} {
+		mean, sd := offDiagonalStats(score, lq)
+		for _, pi := range pairs {
+			for _, pj := range pairs {
+				i, j := pi[0], pj[0]
+				if i >= j {
+					continue
+				}
+				v := 0.0
+				if sd > 0 {
+					v = (score[pi[1]*lq+pj[1]] - mean) / sd
+				}
+				c.TwoD[packedIndex(c.L(), i, j)*N2D+ch] = float32(v)
+			}
+		}
+	}
+	return nil
+}
+
+func offDiagonalStats(s []float64, l int) (mean, sd float64) {
+	n := 0.0
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			mean += s[i*l+j]
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	mean /= n
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			d := s[i*l+j] - mean
+			sd += d * d
+		}
+	}
+	return mean, math.Sqrt(sd / n)
+}
+
+// packedIndex is the index of pair (i, j), i <= j, in packed order.
+func packedIndex(l, i, j int) int { return i*l - i*(i-1)/2 + (j - i) }
+
+// AddLabels sets the contact labels and mask of c from the chain's
+// residues aligned to its SEQRES (pdb.Chain.Align).
+func AddLabels(c *Chain, res []*pdb.Residue, def pdb.Definition, cutoff float64) error {
+	l := c.L()
+	if len(res) != l {
+		return fmt.Errorf("features: %s: %d aligned residues for %d positions", c.ID, len(res), l)
+	}
+	contact, mask := pdb.ContactMap(res, def, cutoff)
+	p := l * (l + 1) / 2
+	c.Contacts, c.Mask = make([]uint8, p), make([]uint8, p)
+	k := 0
+	for i := 0; i < l; i++ {
+		for j := i; j < l; j++ {
+			if contact[i*l+j] {
+				c.Contacts[k] = 1
+			}
+			if mask[i*l+j] {
+				c.Mask[k] = 1
+			}
+			k++
+		}
+	}
+	c.HasLabels, c.Def, c.Cutoff = true, def, float32(cutoff)
+	return nil
+}

@@ -1,0 +1,395 @@
+package features
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pdb"
+)
+
+const (
+	dataDir  = "../../data"
+	smallLst = "testdata/small.list"
+)
+
+func readChain(t *testing.T, code, chain string) (*pdb.Chain, []*pdb.Residue) {
+	t.Helper()
+	s, _, err := pdb.Mirror{Dir: dataDir + "/pdb"}.Read(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Chain(chain)
+	res, err := c.Align()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, res
+}
+
+func TestComputeChannelLayout(t *testing.T) {
+	c, err := Compute("T_A", "ALKWX", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HasMSA || c.HasSS || c.Mode() != "seq" {
+		t.Errorf("mode %s", c.Mode())
+	}
+	for i := 0; i < 5; i++ {
+		row := c.OneD[i*N1D : (i+1)*N1D]
+		var p, s float64
+		for k := 0; k < 20; k++ {
+			p += float64(row[k])
+		}
+		s = float64(row[20] + row[21] + row[22])
+		if math.Abs(p-1) > 1e-5 || math.Abs(s-1) > 1e-5 {
+			t.Errorf("residue %d: profile sums to %v, SS to %v", i, p, s)
+		}
+		if want := float32(i) / 4; row[24] != want {
+			t.Errorf("residue %d: position %v, want %v", i, row[24], want)
+		}
+	}
+	// The BLOSUM62 profile of W puts most mass on W; hydropathy of W is -0.9/4.5.
+	w := c.OneD[3*N1D : 4*N1D]
+	if best := argmax(w[:20]); AminoAcids[best] != 'W' || math.Abs(float64(w[23])+0.2) > 1e-6 {
+		t.Errorf("W row: argmax %c, hydropathy %v", AminoAcids[best], w[23])
+	}
+	// X: background profile, zero hydropathy and potential.
+	if x := c.OneD[4*N1D:]; x[23] != 0 || math.Abs(float64(x[10])-background[10]) > 1e-6 {
+		t.Errorf("X row %v", x[:24])
+	}
+	// Contact potential of L-L is -(-7.37)/4; no MSA -> channels 0 and 1 zero.
+	if v := c.TwoD[packedIndex(5, 1, 1)*N2D+2]; math.Abs(float64(v)-7.37/4) > 1e-6 {
+		t.Errorf("L-L potential %v", v)
+	}
+	if v := c.TwoD[packedIndex(5, 0, 2)*N2D+2]; math.Abs(float64(v)-1.31/4) > 1e-6 {
+		t.Errorf("A-K potential %v, want %v", v, 1.31/4)
+	}
+	for k := 0; k < len(c.TwoD); k += N2D {
+		if c.TwoD[k] != 0 || c.TwoD[k+1] != 0 {
+			t.Fatal("co-evolution channels set without an MSA")
+		}
+	}
+	if _, err := Compute("bad", "AC1D", nil, nil); err == nil {
+		t.Error("invalid residue accepted")
+	}
+}
+
+func argmax(v []float32) int {
+	b := 0
+	for i := range v {
+		if v[i] > v[b] {
+			b = i
+		}
+	}
+	return b
+}
+
+// Features come from the sequence alone: moving every atom changes the
+// labels but not one feature value.
+func TestFeaturesIgnoreCoordinates(t *testing.T) {
+	ch, res := readChain(t, "1ENH", "A")
+	a, err := Compute("1ENH_A", ch.Sequence(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AddLabels(a, res, pdb.CAlpha, 8); err != nil {
+		t.Fatal(err)
+	}
+	moved := make([]*pdb.Residue, len(res))
+	for i, r := range res {
+		if r == nil {
+			continue
+		}
+		cp := *r
+		cp.Atoms = map[string]pdb.Vec{}
+		for name, v := range r.Atoms {
+			cp.Atoms[name] = pdb.Vec{v[0] * 1.5, v[1] * 1.5, v[2] * 1.5}
+		}
+		moved[i] = &cp
+	}
+	b, _ := Compute("1ENH_A", ch.Sequence(), nil, nil)
+	AddLabels(b, moved, pdb.CAlpha, 8)
+	if !equalF(a.OneD, b.OneD) || !equalF(a.TwoD, b.TwoD) {
+		t.Error("features changed with the coordinates")
+	}
+	if bytes.Equal(a.Contacts, b.Contacts) {
+		t.Error("labels did not change: the test is vacuous")
+	}
+}
+
+func equalF(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// With a real MSA the co-evolution channel carries contact information:
+// its top L/5 pairs at separation >= 6 are contacts far more often than
+// chance.
+func TestMSAFeaturesFindContacts(t *testing.T) {
+	for _, id := range []string{"1CTF_A", "2O9S_A"} {
+		t.Run(id, func(t *testing.T) {
+			ch, res := readChain(t, id[:4], id[5:])
+			aln, err := ReadMSA(dataDir + "/msa/" + id + ".fasta")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Compute(id, ch.Sequence(), nil, aln)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.HasMSA || c.Mode() != "msa" {
+				t.Fatal("mode")
+			}
+			AddLabels(c, res, pdb.CAlpha, 8)
+			l := c.L()
+			type ps struct {
+				k int
+				s float32
+			}
+			var pairs []ps
+			base, n := 0, 0
+			for i := 0; i < l; i++ {
+				for j := i + 6; j < l; j++ {
+					k := packedIndex(l, i, j)
+					if c.Mask[k] == 1 {
+						pairs = append(pairs, ps{k, c.TwoD[k*N2D]})
+						base += int(c.Contacts[k])
+						n++
+					}
+				}
+			}
+			sort.Slice(pairs, func(a, b int) bool { return pairs[a].s > pairs[b].s })
+			hit := 0
+			for _, p := range pairs[:l/5] {
+				hit += int(c.Contacts[p.k])
+			}
+			prec, chance := float64(hit)/float64(l/5), float64(base)/float64(n)
+			t.Logf("top-L/5 precision %.2f, chance %.2f (Neff from %d sequences)", prec, chance, len(aln.Rows))
+			if prec < 3*chance || prec < 0.3 {
+				t.Errorf("co-evolution channel uninformative: precision %.2f, chance %.2f", prec, chance)
+			}
+		})
+	}
+}
+
+func TestMSAReaders(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(s), 0o644)
+		return p
+	}
+	for _, tc := range []struct{ name, text string }{
+		{"x.fasta", ">q\nAC-DE\n>s1\nAWKD-\n>s2\n-CGDE\n"},
+		{"x.a3m", ">q\nACDE\n>s1\nAWkD-\n>s2\n-CgDE\n"},
+		{"x.aln", "ACDE\nAWD-\n-CDE\n"},
+	} {
+		a, err := ReadMSA(write(tc.name, tc.text))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if a.Query() != "ACDE" || len(a.Rows) != 3 || a.Rows[1] != "AWD-" && a.Rows[1] != "AWKD" {
+			t.Errorf("%s: rows %q", tc.name, a.Rows)
+		}
+	}
+	if _, err := ReadMSA(write("bad.aln", "ACDE\nAC\n")); !errors.Is(err, ErrMSA) {
+		t.Errorf("ragged alignment: %v", err)
+	}
+	if _, err := ReadMSA(write("bad2.aln", "AC-E\nACDE\n")); !errors.Is(err, ErrMSA) {
+		t.Errorf("gapped query: %v", err)
+	}
+}
+
+func TestSSReaders(t *testing.T) {
+	ss2 := "# PSIPRED VFORMAT (PSIPRED V4.0)\n\n   1 M C   0.900  0.050  0.050\n   2 K H   0.100  0.800  0.100\n"
+	s, err := ReadSS2(strings.NewReader(ss2))
+	if err != nil || len(s) != 2 || s[1] != [3]float32{0.8, 0.1, 0.1} || s[0][2] != 0.9 {
+		t.Errorf("ss2: %v %v", s, err)
+	}
+	h, err := ReadHoriz(strings.NewReader("Conf: 99\nPred: CH\n  AA: MK\n\nConf: 9\nPred: E\n  AA: L\n"))
+	if err != nil || len(h) != 3 || h[2] != [3]float32{0, 1, 0} {
+		t.Errorf("horiz: %v %v", h, err)
+	}
+	src, err := OpenSSSource(dataDir + "/ss/psipred.fasta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok, err := src.Lookup("1A2X_B")
+	if err != nil || !ok || len(p) != 31 || p[0] != [3]float32{0, 0, 1} || p[1] != [3]float32{1, 0, 0} {
+		t.Errorf("1A2X_B: %d residues %v %v", len(p), ok, err)
+	}
+	e := EstimateSS("EEEEEEEAAAAALLLLVVVIIIVVV")
+	if e[3][0] <= e[3][1] || e[20][1] <= e[20][0] {
+		t.Errorf("estimate: helix formers %v, strand formers %v", e[3], e[20])
+	}
+}
+
+func TestFileRoundTripAndErrors(t *testing.T) {
+	ch, res := readChain(t, "1ENH", "A")
+	c, _ := Compute("1ENH_A", ch.Sequence(), EstimateSS(ch.Sequence()), nil)
+	AddLabels(c, res, pdb.CBeta, 8)
+	var buf bytes.Buffer
+	if err := Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != c.ID || got.Seq != c.Seq || !got.HasSS || got.HasMSA || got.Def != pdb.CBeta || got.Cutoff != 8 ||
+		!equalF(got.OneD, c.OneD) || !equalF(got.TwoD, c.TwoD) || !bytes.Equal(got.Contacts, c.Contacts) || !bytes.Equal(got.Mask, c.Mask) {
+		t.Error("round trip changed the content")
+	}
+	// Deterministic bytes (shards and single runs must agree).
+	var again bytes.Buffer
+	Write(&again, c)
+	if !bytes.Equal(buf.Bytes(), again.Bytes()) {
+		t.Error("two writes of the same chain differ")
+	}
+	raw := decompress(t, buf.Bytes())
+	if string(raw[:8]) != "CMAPFEAT" || raw[8] != 1 || raw[12] != flagSS|flagLabels {
+		t.Errorf("header % x", raw[:16])
+	}
+	bad := append([]byte(nil), raw...)
+	bad[100] ^= 0xff
+	if _, err := decode(bad); !errors.Is(err, ErrChecksum) {
+		t.Errorf("flipped byte: %v", err)
+	}
+	if _, err := decode([]byte("not a feature file")); !errors.Is(err, ErrFormat) {
+		t.Errorf("garbage: %v", err)
+	}
+}
+
+func decompress(t *testing.T, z []byte) []byte {
+	t.Helper()
+	b, err := decompressBytes(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func decompressBytes(z []byte) ([]byte, error) {
+	r, err := fileio.NewReader(bytes.NewReader(z))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+func TestSplit(t *testing.T) {
+	counts := map[string]int{}
+	const n = 20000
+	for i := 0; i < n; i++ {
+		code := string([]byte{'1' + byte(i%9), 'A' + byte(i/9%26), 'A' + byte(i/234%26), '0' + byte(i/6084%10)})
+		s := SplitOf(code, 1)
+		if SplitOf(code, 1) != s {
+			t.Fatal("not deterministic")
+		}
+		counts[s]++
+	}
+	for s, want := range map[string]float64{Train: 880.0 / 1173, Validation: 220.0 / 1173, Test: 73.0 / 1173} {
+		if got := float64(counts[s]) / n; math.Abs(got-want) > 0.015 {
+			t.Errorf("%s: fraction %.3f, want %.3f", s, got, want)
+		}
+	}
+	if SplitOf("1ABC", 1) == SplitOf("1ABC", 2) && SplitOf("2XYZ", 1) == SplitOf("2XYZ", 2) && SplitOf("3DEF", 1) == SplitOf("3DEF", 2) && SplitOf("4GHI", 1) == SplitOf("4GHI", 2) {
+		t.Error("the seed does not change the split")
+	}
+}
+
+// A small real list: present chains, a missing file, a missing chain and a
+// chain with too few resolved residues; re-runs fill in only what is
+// missing; shards merge to the single run, byte for byte.
+func TestRunSkipsReusesAndShards(t *testing.T) {
+	out := t.TempDir()
+	cfg := Config{List: smallLst, PDBDir: dataDir + "/pdb", Out: out, MinLen: 25, MaxLen: 100, Workers: 2, Seed: 1}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, s := range rep.Skips {
+		reasons[s.ID] = s.Reason
+	}
+	want := map[string]string{"9ZZZ_A": ReasonMissingFile, "1ENH_Q": ReasonMissingChain, "1G1S_D": ReasonFewResolved}
+	for id, r := range want {
+		if reasons[id] != r {
+			t.Errorf("%s: skipped for %q, want %q", id, reasons[id], r)
+		}
+	}
+	if rep.Written != 3 || len(rep.Entries) != 3 {
+		t.Fatalf("%d written, %d entries", rep.Written, len(rep.Entries))
+	}
+	// Re-run: nothing recomputed; remove one file: only it is written.
+	rep2, _ := Run(context.Background(), cfg)
+	if rep2.Written != 0 || rep2.Reused != 3 {
+		t.Errorf("re-run wrote %d, reused %d", rep2.Written, rep2.Reused)
+	}
+	os.Remove(filepath.Join(out, FileName("1CTF_A")))
+	rep3, _ := Run(context.Background(), cfg)
+	if rep3.Written != 1 || rep3.Reused != 2 {
+		t.Errorf("after removing one file: wrote %d, reused %d", rep3.Written, rep3.Reused)
+	}
+	// Shards.
+	sh := t.TempDir()
+	for i := 0; i < 3; i++ {
+		c := cfg
+		c.Out, c.Shard, c.Shards = sh, i, 3
+		if _, err := Run(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := MergeShards(sh); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"manifest.tsv", "skipped.tsv", FileName("1ENH_A"), FileName("1CTF_A"), FileName("2O9S_A")} {
+		a, _ := os.ReadFile(filepath.Join(out, name))
+		b, _ := os.ReadFile(filepath.Join(sh, name))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the single run and the merged shards", name)
+		}
+	}
+	os.Remove(filepath.Join(sh, "manifest.shard-1-of-3.tsv"))
+	if _, err := MergeShards(sh); err == nil {
+		t.Error("merge with a missing shard succeeded")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	c, _ := Compute("F_A", "ACDEF", nil, nil)
+	var buf bytes.Buffer
+	Write(&buf, c)
+	raw, err := decompressBytes(buf.Bytes())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Add([]byte("CMAPFEAT\x01\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := decode(data)
+		if err != nil {
+			return
+		}
+		if len(c.OneD) != c.L()*N1D || len(c.TwoD) != c.L()*(c.L()+1)/2*N2D {
+			t.Fatal("inconsistent chain accepted")
+		}
+	})
+}

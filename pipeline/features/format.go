@@ -1,0 +1,265 @@
+package features
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pdb"
+)
+
+// Feature file, version 1: a zstd stream whose content is, little-endian,
+//
+//	offset  size     field
+//	0       8        magic "CMAPFEAT"
+//	8       4        uint32 version (1)
+//	12      4        uint32 flags: bit 0 features from an MSA, bit 1 secondary
+//	                 structure from a prediction, bit 2 labels present
+//	16      2        uint16 n; then n bytes: chain ID, e.g. "1ENH_A"
+//	        4        uint32 L, chain length (SEQRES)
+//	        L        sequence, one-letter codes
+//	        2        uint16 n1, 1D channels (25)
+//	        2        uint16 n2, 2D channels (3)
+//	        4*L*n1   float32 1D features, row-major L x n1
+//	        4*P*n2   float32 2D features of the pairs i <= j, row by row
+//	                 (P = L(L+1)/2), n2 values per pair
+//	        (if labels)
+//	        1        uint8 contact definition: 0 C-alpha, 1 C-beta
+//	        4        float32 distance cutoff, Å
+//	        P        uint8 per pair i <= j: 1 contact, 0 not
+//	        P        uint8 per pair i <= j: 1 if both residues have the atoms
+//	end     4        uint32 CRC-32 (IEEE) of all preceding content bytes
+const (
+	fileMagic   = "CMAPFEAT"
+	FileVersion = 1
+	N1D         = 25
+	N2D         = 3
+	flagMSA     = 1
+	flagSS      = 2
+	flagLabels  = 4
+	maxLength   = 1 << 14
+)
+
+// Sentinel errors of Read.
+var (
+	ErrFormat   = errors.New("not a contactmap feature file")
+	ErrVersion  = errors.New("unsupported feature file version")
+	ErrCorrupt  = errors.New("corrupt feature file")
+	ErrChecksum = errors.New("feature file checksum mismatch")
+)
+
+// Chain is the content of one feature file.
+type Chain struct {
+	ID     string
+	Seq    string
+	HasMSA bool      // profile and co-evolution from an MSA
+	HasSS  bool      // secondary structure from a prediction, not EstimateSS
+	OneD   []float32 // L x N1D
+	TwoD   []float32 // packed pairs i <= j, N2D each
+
+	HasLabels bool
+	Def       pdb.Definition
+	Cutoff    float32
+	Contacts  []uint8 // packed pairs i <= j
+	Mask      []uint8 // packed pairs i <= j
+}
+
+// L is the chain length.
+func (c *Chain) L() int { return len(c.Seq) }
+
+// Mode names the inputs the features came from: "msa+ss", "msa", "ss" or
+// "seq". A model trained on one mode must not be used on another.
+func (c *Chain) Mode() string { return ModeName(c.HasMSA, c.HasSS) }
+
+// ModeName is Mode for explicit flags.
+func ModeName(msa, ss bool) string {
+	switch {
+	case msa && ss:
+		return "msa+ss"
+	case msa:
+		return "msa"
+	case ss:
+		return "ss"
+	}
+	return "seq"
+}
+
+// Write writes c compressed.
+func Write(w io.Writer, c *Chain) error {
+	l := c.L()
+	p := l * (l + 1) / 2
+	if len(c.OneD) != l*N1D || len(c.TwoD) != p*N2D {
+		return fmt.Errorf("features: %s: %d 1D and %d 2D values for L=%d", c.ID, len(c.OneD), len(c.TwoD), l)
+	}
+	if c.HasLabels && (len(c.Contacts) != p || len(c.Mask) != p) {
+		return fmt.Errorf("features: %s: %d labels and %d mask values for L=%d", c.ID, len(c.Contacts), len(c.Mask), l)
+	}
+	// One encoder goroutine: the output bytes are then a function of the
+	// content alone, so shards and single runs write identical files.
+	zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return err
+	}
+	h := crc32.NewIEEE()
+	bw := bufio.NewWriter(io.MultiWriter(zw, h))
+	le := binary.LittleEndian
+	var b [4]byte
+	u32 := func(v uint32) { le.PutUint32(b[:], v); bw.Write(b[:4]) }
+	u16 := func(v uint16) { le.PutUint16(b[:], v); bw.Write(b[:2]) }
+	bw.WriteString(fileMagic)
+	u32(FileVersion)
+	var flags uint32
+	if c.HasMSA {
+		flags |= flagMSA
+	}
+	if c.HasSS {
+		flags |= flagSS
+	}
+	if c.HasLabels {
+		flags |= flagLabels
+	}
+	u32(flags)
+	u16(uint16(len(c.ID)))
+	bw.WriteString(c.ID)
+	u32(uint32(l))
+	bw.WriteString(c.Seq)
+	u16(N1D)
+	u16(N2D)
+	for _, v := range c.OneD {
+		u32(math.Float32bits(v))
+	}
+	for _, v := range c.TwoD {
+		u32(math.Float32bits(v))
+	}
+	if c.HasLabels {
+		bw.WriteByte(byte(c.Def))
+		u32(math.Float32bits(c.Cutoff))
+		bw.Write(c.Contacts)
+		bw.Write(c.Mask)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	le.PutUint32(b[:], h.Sum32())
+	if _, err := zw.Write(b[:4]); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// Read reads a compressed feature file.
+func Read(r io.Reader) (*Chain, error) {
+	zr, err := zstd.NewReader(r, zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	data, err := io.ReadAll(io.LimitReader(zr, 1<<30))
+	if err != nil {
+		return nil, fmt.Errorf("features: decompressing: %w: %w", ErrCorrupt, err)
+	}
+	return decode(data)
+}
+
+func decode(data []byte) (*Chain, error) {
+	if len(data) < 8 || string(data[:8]) != fileMagic {
+		return nil, fmt.Errorf("features: %w", ErrFormat)
+	}
+	if len(data) < 4 {
+		return nil, fmt.Errorf("features: %w: too short", ErrCorrupt)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, fmt.Errorf("features: %w", ErrChecksum)
+	}
+	rd := bytes.NewReader(body[8:])
+	le := binary.LittleEndian
+	fail := func(what string) error { return fmt.Errorf("features: reading %s: %w", what, ErrCorrupt) }
+	var ver, flags, l uint32
+	var nid, n1, n2 uint16
+	if binary.Read(rd, le, &ver) != nil {
+		return nil, fail("version")
+	}
+	if ver != FileVersion {
+		return nil, fmt.Errorf("features: version %d (this build reads %d): %w", ver, FileVersion, ErrVersion)
+	}
+	if binary.Read(rd, le, &flags) != nil || flags&^7 != 0 {
+		return nil, fail("flags")
+	}
+	if binary.Read(rd, le, &nid) != nil {
+		return nil, fail("ID length")
+	}
+	id := make([]byte, nid)
+	if _, err := io.ReadFull(rd, id); err != nil {
+		return nil, fail("ID")
+	}
+	if binary.Read(rd, le, &l) != nil || l == 0 || l > maxLength {
+		return nil, fail("length")
+	}
+	seq := make([]byte, l)
+	if _, err := io.ReadFull(rd, seq); err != nil {
+		return nil, fail("sequence")
+	}
+	if binary.Read(rd, le, &n1) != nil || binary.Read(rd, le, &n2) != nil || n1 != N1D || n2 != N2D {
+		return nil, fail("channel counts")
+	}
+	c := &Chain{ID: string(id), Seq: string(seq), HasMSA: flags&flagMSA != 0, HasSS: flags&flagSS != 0, HasLabels: flags&flagLabels != 0}
+	p := int(l) * (int(l) + 1) / 2
+	c.OneD = make([]float32, int(l)*N1D)
+	c.TwoD = make([]float32, p*N2D)
+	if binary.Read(rd, le, c.OneD) != nil {
+		return nil, fail("1D features")
+	}
+	if binary.Read(rd, le, c.TwoD) != nil {
+		return nil, fail("2D features")
+	}
+	if c.HasLabels {
+		var def uint8
+		if binary.Read(rd, le, &def) != nil || def > 1 || binary.Read(rd, le, &c.Cutoff) != nil {
+			return nil, fail("label header")
+		}
+		c.Def = pdb.Definition(def)
+		c.Contacts, c.Mask = make([]uint8, p), make([]uint8, p)
+		if _, err := io.ReadFull(rd, c.Contacts); err != nil {
+			return nil, fail("labels")
+		}
+		if _, err := io.ReadFull(rd, c.Mask); err != nil {
+			return nil, fail("mask")
+		}
+	}
+	if rd.Len() != 0 {
+		return nil, fail("end (trailing bytes)")
+	}
+	return c, nil
+}
+
+// WriteFile writes c to path atomically.
+func WriteFile(path string, c *Chain) error {
+	return fileio.WriteAtomic(path, func(w io.Writer) error { return Write(w, c) })
+}
+
+// ReadFile reads a feature file.
+func ReadFile(path string) (*Chain, error) {
+	f, err := fileio.Open(path) // decompresses
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", path, ErrCorrupt, err)
+	}
+	c, err := decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}

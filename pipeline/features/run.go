@@ -1,0 +1,441 @@
+package features
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pisces"
+)
+
+// Config configures a features run.
+type Config struct {
+	List           string // PISCES list
+	PDBDir         string // local PDB mirror
+	SS             string // secondary-structure predictions (file or directory); "" for EstimateSS
+	MSADir         string // alignments <ID>.{a3m,aln,fasta}; "" for none. When set, chains without one are skipped.
+	Out            string // output directory
+	MinLen, MaxLen int    // PISCES length filter
+	Shard, Shards  int    // process list entries with index % Shards == Shard
+	Workers        int
+	Def            pdb.Definition
+	Cutoff         float64
+	Seed           uint64 // split seed
+
+	OnStart func(total int)  // called once with the number of chains of this shard
+	OnChain func(id string)  // called after each chain
+	Log     func(msg string) // warnings; nil discards
+}
+
+// ManifestEntry is one row of manifest.tsv.
+type ManifestEntry struct {
+	ID, PDB, Chain string
+	Length         int
+	Resolved       int // SEQRES positions with C-alpha coordinates
+	Split, Mode    string
+	SHA256, File   string
+}
+
+// Skip is one chain that could not be used.
+type Skip struct{ ID, Reason, Detail string }
+
+// Skip reasons.
+const (
+	ReasonMissingFile  = "missing file"
+	ReasonMissingChain = "missing chain"
+	ReasonBadRecord    = "bad record"
+	ReasonNotProtein   = "not a protein chain"
+	ReasonAlignment    = "SEQRES does not match coordinates"
+	ReasonFewResolved  = "too few resolved residues"
+	ReasonNoSS         = "no secondary-structure prediction"
+	ReasonSSMismatch   = "secondary structure does not fit the sequence"
+	ReasonNoMSA        = "no MSA"
+	ReasonBadMSA       = "unusable MSA"
+	ReasonFeatures     = "feature computation failed"
+)
+
+// Report is the outcome of a run.
+type Report struct {
+	Entries []ManifestEntry
+	Skips   []Skip
+	Written int // feature files written
+	Reused  int // valid files already present
+}
+
+// MinResolvedFraction and MinResolved: a chain needs C-alpha coordinates
+// for at least half its SEQRES positions and at least 20 residues.
+const (
+	MinResolvedFraction = 0.5
+	MinResolved         = 20
+)
+
+// FileName is the feature file name of a chain ID.
+func FileName(id string) string { return id + ".feat.zst" }
+
+// ShardSuffix names per-shard manifests: "" when not sharded.
+func (c Config) ShardSuffix() string {
+	if c.Shards <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(".shard-%d-of-%d", c.Shard, c.Shards)
+}
+
+// Run computes the feature files of the list's chains in cfg.Out, reusing
+// valid files already there, and writes the manifest and skip report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Shards < 1 {
+		cfg.Shards = 1
+	}
+	if cfg.Shard < 0 || cfg.Shard >= cfg.Shards {
+		return nil, fmt.Errorf("features: shard %d outside 0..%d", cfg.Shard, cfg.Shards-1)
+	}
+	if cfg.Cutoff == 0 {
+		cfg.Cutoff = pdb.ContactCutoff
+	}
+	if cfg.Workers < 1 {
+		cfg.Workers = 1
+	}
+	list, err := pisces.ReadFile(cfg.List)
+	if err != nil {
+		return nil, err
+	}
+	list = pisces.Filter{MinLength: cfg.MinLen, MaxLength: cfg.MaxLen}.Apply(list)
+	var mine []pisces.Entry
+	for i, e := range list {
+		if i%cfg.Shards == cfg.Shard {
+			mine = append(mine, e)
+		}
+	}
+	var ss *SSSource
+	if cfg.SS != "" {
+		if ss, err = OpenSSSource(cfg.SS); err != nil {
+			return nil, fmt.Errorf("features: secondary structure: %w", err)
+		}
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+	if cfg.OnStart != nil {
+		cfg.OnStart(len(mine))
+	}
+	type result struct {
+		entry  *ManifestEntry
+		skip   *Skip
+		reused bool
+	}
+	results := make([]result, len(mine))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mirror := pdb.Mirror{Dir: cfg.PDBDir}
+			for i := range jobs {
+				e, sk, reused := processChain(cfg, mirror, ss, mine[i])
+				results[i] = result{e, sk, reused}
+				if cfg.OnChain != nil {
+					mu.Lock()
+					cfg.OnChain(chainID(mine[i]))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range mine {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep := &Report{}
+	for _, r := range results {
+		switch {
+		case r.skip != nil:
+			rep.Skips = append(rep.Skips, *r.skip)
+		case r.entry != nil:
+			rep.Entries = append(rep.Entries, *r.entry)
+			if r.reused {
+				rep.Reused++
+			} else {
+				rep.Written++
+			}
+		}
+	}
+	sortReport(rep)
+	suffix := cfg.ShardSuffix()
+	if err := WriteManifest(filepath.Join(cfg.Out, "manifest"+suffix+".tsv"), rep.Entries); err != nil {
+		return nil, err
+	}
+	if err := WriteSkips(filepath.Join(cfg.Out, "skipped"+suffix+".tsv"), rep.Skips); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+func sortReport(rep *Report) {
+	sort.Slice(rep.Entries, func(a, b int) bool { return rep.Entries[a].ID < rep.Entries[b].ID })
+	sort.Slice(rep.Skips, func(a, b int) bool { return rep.Skips[a].ID < rep.Skips[b].ID })
+}
+
+func chainID(e pisces.Entry) string { return e.PDB + "_" + e.Chain }
+
+func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) (*ManifestEntry, *Skip, bool) {
+	id := chainID(e)
+	skip := func(reason string, err error) (*ManifestEntry, *Skip, bool) {
+		d := ""
+		if err != nil {
+			d = err.Error()
+		}
+		return nil, &Skip{ID: id, Reason: reason, Detail: d}, false
+	}
+	wantMSA, wantSS := cfg.MSADir != "", ss != nil
+	path := filepath.Join(cfg.Out, FileName(id))
+	if c, err := ReadFile(path); err == nil && c.ID == id && c.HasLabels && c.HasMSA == wantMSA && c.HasSS == wantSS && c.Def == cfg.Def && c.Cutoff == float32(cfg.Cutoff) {
+		if me, err := manifestEntry(cfg, e, c, path); err == nil {
+			return me, nil, true
+		}
+	}
+	s, _, err := mirror.Read(e.PDB)
+	if err != nil {
+		if errors.Is(err, pdb.ErrNotFound) {
+			return skip(ReasonMissingFile, err)
+		}
+		return skip(ReasonBadRecord, err)
+	}
+	ch := s.Chain(e.Chain)
+	if ch == nil {
+		return skip(ReasonMissingChain, fmt.Errorf("%s has chains %s", e.PDB, chainList(s)))
+	}
+	if !ch.IsProtein() {
+		return skip(ReasonNotProtein, nil)
+	}
+	res, err := ch.Align()
+	if err != nil {
+		return skip(ReasonAlignment, err)
+	}
+	seq := ch.Sequence()
+	resolved := 0
+	for _, r := range res {
+		if r != nil && r.Has("CA") {
+			resolved++
+		}
+	}
+	if float64(resolved) < MinResolvedFraction*float64(len(seq)) || resolved < MinResolved {
+		return skip(ReasonFewResolved, fmt.Errorf("%d of %d residues have C-alpha coordinates", resolved, len(seq)))
+	}
+	var pred SS
+	if ss != nil {
+		p, ok, err := ss.Lookup(id)
+		switch {
+		case err != nil:
+			return skip(ReasonSSMismatch, err)
+		case !ok:
+			return skip(ReasonNoSS, nil)
+		case len(p) != len(seq):
+			return skip(ReasonSSMismatch, fmt.Errorf("prediction has %d residues, SEQRES %d", len(p), len(seq)))
+		}
+		pred = p
+	}
+	var aln *Alignment
+	if wantMSA {
+		p := FindMSA(cfg.MSADir, id)
+		if p == "" {
+			return skip(ReasonNoMSA, nil)
+		}
+		if aln, err = ReadMSA(p); err != nil {
+			return skip(ReasonBadMSA, err)
+		}
+	}
+	c, err := Compute(id, seq, pred, aln)
+	if err != nil {
+		if errors.Is(err, ErrMSA) {
+			return skip(ReasonBadMSA, err)
+		}
+		return skip(ReasonFeatures, err)
+	}
+	if err := AddLabels(c, res, cfg.Def, cfg.Cutoff); err != nil {
+		return skip(ReasonFeatures, err)
+	}
+	if err := WriteFile(path, c); err != nil {
+		return skip(ReasonFeatures, err)
+	}
+	me, err := manifestEntry(cfg, e, c, path)
+	if err != nil {
+		return skip(ReasonFeatures, err)
+	}
+	return me, nil, false
+}
+
+func chainList(s *pdb.Structure) string {
+	var ids []string
+	for _, c := range s.Chains {
+		ids = append(ids, c.ID)
+	}
+	return strings.Join(ids, ",")
+}
+
+func manifestEntry(cfg Config, e pisces.Entry, c *Chain, path string) (*ManifestEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	resolved := 0
+	l := c.L()
+	for i := 0; i < l; i++ {
+		// position i has coordinates when it has a masked-in pair
+		for j := 0; j < l; j++ {
+			if i != j && c.Mask[packedIndex(l, min(i, j), max(i, j))] == 1 {
+				resolved++
+				break
+			}
+		}
+	}
+	return &ManifestEntry{ID: c.ID, PDB: e.PDB, Chain: e.Chain, Length: l, Resolved: resolved,
+		Split: SplitOf(e.PDB, cfg.Seed), Mode: c.Mode(), SHA256: hex.EncodeToString(h.Sum(nil)), File: FileName(c.ID)}, nil
+}
+
+var manifestHeader = []string{"id", "pdb", "chain", "length", "resolved", "split", "mode", "sha256", "file"}
+
+// WriteManifest writes entries as TSV (with a header) atomically.
+func WriteManifest(path string, entries []ManifestEntry) error {
+	return fileio.WriteAtomic(path, func(w io.Writer) error {
+		fmt.Fprintln(w, strings.Join(manifestHeader, "\t"))
+		for _, e := range entries {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", e.ID, e.PDB, e.Chain, e.Length, e.Resolved, e.Split, e.Mode, e.SHA256, e.File)
+		}
+		return nil
+	})
+}
+
+// ReadManifest reads a manifest written by WriteManifest.
+func ReadManifest(path string) ([]ManifestEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []ManifestEntry
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		fs := strings.Split(sc.Text(), "\t")
+		if line == 1 {
+			if strings.Join(fs, "\t") != strings.Join(manifestHeader, "\t") {
+				return nil, fmt.Errorf("%s line 1: not a manifest header", path)
+			}
+			continue
+		}
+		if len(fs) != len(manifestHeader) {
+			return nil, fmt.Errorf("%s line %d: %d fields, want %d", path, line, len(fs), len(manifestHeader))
+		}
+		n, err1 := strconv.Atoi(fs[3])
+		r, err2 := strconv.Atoi(fs[4])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s line %d: bad length or resolved count", path, line)
+		}
+		out = append(out, ManifestEntry{ID: fs[0], PDB: fs[1], Chain: fs[2], Length: n, Resolved: r, Split: fs[5], Mode: fs[6], SHA256: fs[7], File: fs[8]})
+	}
+	return out, sc.Err()
+}
+
+// WriteSkips writes the skip report as TSV atomically.
+func WriteSkips(path string, skips []Skip) error {
+	return fileio.WriteAtomic(path, func(w io.Writer) error {
+		fmt.Fprintln(w, "id\treason\tdetail")
+		for _, s := range skips {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", s.ID, s.Reason, strings.ReplaceAll(s.Detail, "\t", " "))
+		}
+		return nil
+	})
+}
+
+func readSkips(path string) ([]Skip, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Skip
+	for k, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		if k == 0 || line == "" {
+			continue
+		}
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("%s line %d: want 3 fields", path, k+1)
+		}
+		out = append(out, Skip{ID: f[0], Reason: f[1], Detail: f[2]})
+	}
+	return out, nil
+}
+
+// MergeShards combines the shard manifests and skip reports of dir
+// (manifest.shard-*-of-N.tsv) into manifest.tsv and skipped.tsv, sorted by
+// chain ID as a single run writes them. All N shards must be present.
+func MergeShards(dir string) (*Report, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "manifest.shard-*-of-*.tsv"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("features: no shard manifests in %s", dir)
+	}
+	var n int
+	seen := map[int]bool{}
+	for _, f := range files {
+		var i, m int
+		if _, err := fmt.Sscanf(filepath.Base(f), "manifest.shard-%d-of-%d.tsv", &i, &m); err != nil {
+			return nil, fmt.Errorf("features: %s: bad shard manifest name", f)
+		}
+		if n != 0 && m != n {
+			return nil, fmt.Errorf("features: shard manifests of %d and %d shards in %s", n, m, dir)
+		}
+		n = m
+		seen[i] = true
+	}
+	for i := 0; i < n; i++ {
+		if !seen[i] {
+			return nil, fmt.Errorf("features: shard %d of %d has no manifest in %s (not run or failed)", i, n, dir)
+		}
+	}
+	rep := &Report{}
+	for i := 0; i < n; i++ {
+		suffix := fmt.Sprintf(".shard-%d-of-%d", i, n)
+		es, err := ReadManifest(filepath.Join(dir, "manifest"+suffix+".tsv"))
+		if err != nil {
+			return nil, err
+		}
+		sk, err := readSkips(filepath.Join(dir, "skipped"+suffix+".tsv"))
+		if err != nil {
+			return nil, err
+		}
+		rep.Entries = append(rep.Entries, es...)
+		rep.Skips = append(rep.Skips, sk...)
+	}
+	sortReport(rep)
+	if err := WriteManifest(filepath.Join(dir, "manifest.tsv"), rep.Entries); err != nil {
+		return nil, err
+	}
+	return rep, WriteSkips(filepath.Join(dir, "skipped.tsv"), rep.Skips)
+}
