@@ -7,7 +7,10 @@ PDBDIR  ?= data/pdb
 FEATURES ?= features
 WORKERS ?= 2
 
-.PHONY: all build test vet bench fuzz clean features features-ss features-msa
+EPOCHS  ?= 30
+RUNS    ?= runs
+
+.PHONY: all build test vet bench fuzz clean features features-ss features-msa train
 
 all: build
 
@@ -26,6 +29,14 @@ features-ss: build
 # MSA mode: the chains of the list that have a bundled alignment.
 features-msa: build
 	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --msa-dir data/msa --min-len 1 --max-len 100000 --out $(FEATURES)-msa --workers $(WORKERS)
+
+# Train the default CNN and SCNN from scratch on features/ and evaluate
+# both on the test split: runs/{cnn,scnn}/ (model.scnn, train_log.tsv,
+# curves.png, checkpoint.scnn) and runs/report.{md,json}.
+train: features
+	./contactmap train --features $(FEATURES) --model cnn --out $(RUNS)/cnn --epochs $(EPOCHS) --workers $(WORKERS)
+	./contactmap train --features $(FEATURES) --model scnn --out $(RUNS)/scnn --epochs $(EPOCHS) --workers $(WORKERS)
+	./contactmap eval --features $(FEATURES) --split test --model $(RUNS)/cnn/model.scnn --model $(RUNS)/scnn/model.scnn --out $(RUNS)/report
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:

@@ -10,6 +10,8 @@ require (
 	gonum.org/v1/netlib v0.0.0-20230729102104-8b8060e7531f
 )
 
+require golang.org/x/image v0.47.0
+
 require (
 	github.com/biogo/biogo v1.0.4
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect

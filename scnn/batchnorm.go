@@ -12,15 +12,18 @@ import (
 //	y = 0                                              at padding.
 //
 // In training mode mean and var are the batch statistics (biased variance)
-// and the running statistics move towards them by Momentum (running var
-// takes the unbiased estimate); in inference mode the running statistics
-// are used. On a packed map every off-diagonal pixel is weighted twice, so
+// and the running statistics move towards them by max(Momentum, 1/t) at
+// the t-th update (running var takes the unbiased estimate): a cumulative
+// average over the first 1/Momentum batches, then an exponential one, so
+// the initial values (0 and 1) do not linger. In inference mode the
+// running statistics are used. On a packed map every off-diagonal pixel is weighted twice, so
 // the statistics equal those of the full symmetric map.
 type BatchNorm2D struct {
 	C           int
 	Gamma, Beta *Param // (C)
 	RunMean     *Param // (C), state
 	RunVar      *Param // (C), state
+	Updates     *Param // (1), state: number of running-statistics updates
 	Momentum    float64
 	Eps         float64
 
@@ -38,7 +41,8 @@ func NewBatchNorm2D(name string, c int) *BatchNorm2D {
 		Gamma:   newParam(name+".gamma", true, false, c),
 		Beta:    newParam(name+".beta", true, false, c),
 		RunMean: newParam(name+".running_mean", false, false, c),
-		RunVar:  newParam(name+".running_var", false, false, c)}
+		RunVar:  newParam(name+".running_var", false, false, c),
+		Updates: newParam(name+".updates", false, false, 1)}
 	for i := 0; i < c; i++ {
 		bn.Gamma.Value[i] = 1
 		bn.RunVar.Value[i] = 1
@@ -48,7 +52,7 @@ func NewBatchNorm2D(name string, c int) *BatchNorm2D {
 
 // Params returns gamma, beta and the running statistics.
 func (bn *BatchNorm2D) Params() []*Param {
-	return []*Param{bn.Gamma, bn.Beta, bn.RunMean, bn.RunVar}
+	return []*Param{bn.Gamma, bn.Beta, bn.RunMean, bn.RunVar, bn.Updates}
 }
 
 // Forward normalises x; lengths (nil: all valid) marks the valid region.
@@ -90,7 +94,8 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 				vr[k] += float64(wp) * d * d
 			}
 		}
-		m := bn.Momentum
+		bn.Updates.Value[0]++
+		m := max(bn.Momentum, 1/float64(bn.Updates.Value[0]))
 		for k := range vr {
 			vr[k] /= n
 			unbiased := vr[k]

@@ -210,3 +210,27 @@ func TestWeightedBCE(t *testing.T) {
 		t.Error("NaN logit accepted")
 	}
 }
+
+func TestMaskPixels(t *testing.T) {
+	rng := newRNG(76)
+	p := randPacked(rng, 2, 5, 2)
+	d := must[*Tensor](t)(Unpack(p))
+	lengths := []int{5, 3}
+	if err := MaskPixels(p, lengths); err != nil {
+		t.Fatal(err)
+	}
+	if err := MaskPixels(d, lengths); err != nil {
+		t.Fatal(err)
+	}
+	if maxAbsDiff(must[*Tensor](t)(Unpack(p)).Data, d.Data) != 0 {
+		t.Error("packed and row-major masks differ")
+	}
+	for i := 0; i < 5; i++ {
+		for j := 0; j < 5; j++ {
+			v, valid := d.At(1, i, j, 1), i < 3 && j < 3
+			if valid == (v == 0) {
+				t.Fatalf("(%d,%d) valid=%v value %v", i, j, valid, v)
+			}
+		}
+	}
+}

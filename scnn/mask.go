@@ -63,3 +63,23 @@ func MaskSequences(x *Tensor, lengths []int) error {
 	}
 	return nil
 }
+
+// MaskPixels zeroes, in place, the pixels (i, j) of a batch of L x L maps
+// (row-major or packed) with i or j >= lengths[b]. It is linear, so its
+// backward pass is MaskPixels on the gradient. Models apply it where a
+// layer writes nonzero values into the padding (the self-Cartesian
+// product, an outer-sum sgConv), so that padding never reaches valid
+// pixels through a convolution.
+func MaskPixels(x *Tensor, lengths []int) error {
+	w, err := positionWeights(x, lengths)
+	if err != nil {
+		return err
+	}
+	c := x.Shape[3]
+	for p, wp := range w {
+		if wp == 0 {
+			clear(x.Data[p*c : (p+1)*c])
+		}
+	}
+	return nil
+}

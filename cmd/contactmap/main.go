@@ -5,6 +5,8 @@
 //
 //	contactmap features --list LIST --pdb-dir DIR --out DIR [flags]
 //	contactmap features --merge DIR
+//	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume]
+//	contactmap eval --model M [--model M2] --features DIR --split test [--out REPORT]
 //
 // Run "contactmap <command> -h" for the flags of a command.
 package main
@@ -19,6 +21,8 @@ import (
 
 var commands = map[string]func(ctx context.Context, args []string) error{
 	"features": runFeatures,
+	"train":    runTrain,
+	"eval":     runEval,
 }
 
 func usage() {
@@ -26,6 +30,8 @@ func usage() {
 
 commands:
   features   PISCES list + PDB mirror -> feature files, manifest, skip report
+  train      train a CNN or SCNN contact model on feature files
+  eval       evaluate models and baselines on a split
 
 Run "contactmap <command> -h" for a command's flags.`)
 }

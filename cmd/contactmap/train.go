@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pipeline/train"
+)
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+func runTrain(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	var o train.Options
+	fs.StringVar(&o.Features, "features", "features", "feature directory (with manifest.tsv)")
+	fs.StringVar(&o.Out, "out", "", "run directory (model, checkpoint, log, plot); default runs/<model>")
+	kind := fs.String("model", "scnn", "cnn or scnn")
+	config := fs.String("config", "default", "default (small, trains in minutes) or paper (the paper's parameter budget)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed (initialisation and data order)")
+	fs.IntVar(&o.MaxEpochs, "epochs", 40, "maximum epochs")
+	fs.IntVar(&o.Patience, "patience", 6, "stop after this many epochs without a better validation loss")
+	fs.Float64Var(&o.LR, "lr", 0, "learning rate (default: 1e-3 CNN, 2e-3 SCNN)")
+	fs.IntVar(&o.Workers, "workers", runtime.GOMAXPROCS(0), "goroutines per convolution (results depend on it)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue from the run directory's checkpoint")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var err error
+	if o.Arch, err = train.ArchByName(*kind, *config); err != nil {
+		return err
+	}
+	if o.Out == "" {
+		o.Out = filepath.Join("runs", *kind)
+	}
+	for _, k := range []string{train.CNN, train.SCNN} {
+		a, _ := train.ArchByName(k, *config)
+		m, err := train.NewModel(a, 0)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s (%s configuration): %d trainable parameters\n", k, *config, m.Trainable())
+	}
+	var bar *progress.Bar
+	var sum float64
+	var n int
+	o.OnEpochStart = func(epoch, batches int) {
+		bar = progress.New(batches, fmt.Sprintf("epoch %d", epoch))
+		sum, n = 0, 0
+	}
+	o.OnBatch = func(loss float64) {
+		sum += loss
+		n++
+		bar.Describe(fmt.Sprintf("loss %.4f", sum/float64(n)))
+		bar.Add(1)
+	}
+	o.OnEpochEnd = func(e train.EpochLog) {
+		bar.Finish()
+		fmt.Printf("epoch %3d  train loss %.4f  val loss %.4f  val accuracy %.3f  val long top-L/5 %.3f  lr %.2g  %.0fs\n",
+			e.Epoch, e.TrainLoss, e.ValLoss, e.ValAcc, e.ValLongL5, e.LR, e.Seconds)
+	}
+	start := time.Now()
+	res, err := train.Train(ctx, o)
+	if errors.Is(err, train.ErrInterrupted) {
+		fmt.Fprintf(os.Stderr, "interrupted: checkpoint saved in %s; continue with --resume\n", o.Out)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: %s; best epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
+		*kind, res.Stop, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
+	return nil
+}
+
+func runEval(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	var models multiFlag
+	fs.Var(&models, "model", "model file (repeatable)")
+	feat := fs.String("features", "features", "feature directory")
+	split := fs.String("split", "test", "train, validation, test or all")
+	out := fs.String("out", "", "write OUT.md and OUT.json")
+	baselines := fs.Bool("baselines", true, "add the near-diagonal and random baselines")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if len(models) == 0 && !*baselines {
+		return fmt.Errorf("nothing to evaluate: give --model")
+	}
+	samples, _, err := train.LoadSplit(*feat, *split)
+	if err != nil {
+		return err
+	}
+	rep := &train.Report{Split: *split, Features: *feat, Chains: len(samples)}
+	for _, path := range models {
+		m, err := train.LoadModel(path)
+		if err != nil {
+			return err
+		}
+		s, err := train.EvaluateModel(m, samples, 10)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		epochs, secs := train.RunInfo(path)
+		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: m.Arch.Kind,
+			Config: m.Arch.Config, Params: m.Trainable(), Epochs: epochs, BestEpoch: m.Arch.Epoch, TrainSec: secs, Summary: s})
+	}
+	if *baselines {
+		rep.Rows = append(rep.Rows, train.EvaluateBaselines(samples)...)
+	}
+	if err := rep.Markdown(os.Stdout); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+			return err
+		}
+		return train.WriteReport(*out, rep)
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package train
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// ReportRow is one predictor's line of an evaluation report.
+type ReportRow struct {
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind,omitempty"`
+	Config    string  `json:"config,omitempty"`
+	Params    int     `json:"params"`
+	Epochs    int     `json:"epochs,omitempty"`
+	BestEpoch int     `json:"best_epoch,omitempty"`
+	TrainSec  float64 `json:"train_seconds,omitempty"`
+	Summary   Summary `json:"metrics"`
+}
+
+// Report is the evaluation of several predictors on one split.
+type Report struct {
+	Split    string      `json:"split"`
+	Features string      `json:"features"`
+	Chains   int         `json:"chains"`
+	Rows     []ReportRow `json:"rows"`
+}
+
+// EvaluateModel scores a model on samples.
+func EvaluateModel(m *Model, samples []*Sample, batchSize int) (Summary, error) {
+	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
+		return Summary{}, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
+	}
+	r, err := evaluate(m, samples, batchSize, scnn.WeightedBCE{PosWeight: 5})
+	if err != nil {
+		return Summary{}, err
+	}
+	return r.Summary, nil
+}
+
+// EvaluateBaselines scores the near-diagonal and random predictors.
+func EvaluateBaselines(samples []*Sample) []ReportRow {
+	var diag, rnd []ChainMetrics
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, s := range samples {
+		b := NewBatch([]*Sample{s}, false)
+		l := s.L()
+		lab, msk := chainSlice(b.Labels, 0, l, l), chainSlice(b.Mask, 0, l, l)
+		diag = append(diag, Evaluate(s.ID, l, NearDiagonalBaseline(l), lab, msk))
+		rnd = append(rnd, Evaluate(s.ID, l, RandomBaseline(l, rng), lab, msk))
+	}
+	return []ReportRow{
+		{Name: "baseline: |i-j| <= 2", Summary: Summarize(diag)},
+		{Name: "baseline: random scores", Summary: Summarize(rnd)},
+	}
+}
+
+// RunInfo reads the training log next to a model file: epochs run and
+// total training seconds (0, 0 if there is none).
+func RunInfo(modelPath string) (epochs int, seconds float64) {
+	f, err := os.Open(filepath.Join(filepath.Dir(modelPath), LogFile))
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) < 7 || fs[0] == "epoch" {
+			continue
+		}
+		if v, err := strconv.ParseFloat(fs[6], 64); err == nil {
+			epochs++
+			seconds += v
+		}
+	}
+	return epochs, seconds
+}
+
+// WriteReport writes path.md (a Markdown table) and path.json.
+func WriteReport(path string, r *Report) error {
+	if err := fileio.WriteAtomic(path+".json", func(w io.Writer) error {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(r)
+	}); err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(path+".md", func(w io.Writer) error { return r.Markdown(w) })
+}
+
+// Markdown writes the report as tables.
+func (r *Report) Markdown(w io.Writer) error {
+	fmt.Fprintf(w, "Evaluation on the %s split of %s (%d chains), averaged per chain.\n\n", r.Split, r.Features, r.Chains)
+	fmt.Fprintln(w, "| predictor | params | epochs (best) | train time | PPV | sensitivity | accuracy (PPV+Sen)/2 |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, row := range r.Rows {
+		ep, tt, ps := "", "", ""
+		if row.Epochs > 0 {
+			ep = fmt.Sprintf("%d (%d)", row.Epochs, row.BestEpoch)
+			tt = fmt.Sprintf("%.1f min", row.TrainSec/60)
+		}
+		if row.Params > 0 {
+			ps = fmt.Sprint(row.Params)
+		}
+		s := row.Summary
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %.3f | %.3f | %.3f |\n", row.Name, ps, ep, tt, s.PPV, s.Sens, s.Accuracy)
+	}
+	fmt.Fprint(w, "\nPrecision of the top-L/k predicted pairs by sequence separation (short 6-11, medium 12-23, long >= 24):\n\n")
+	fmt.Fprint(w, "| predictor |")
+	for _, rg := range Ranges {
+		for _, k := range TopFractions {
+			fmt.Fprintf(w, " %s L/%d |", rg.Name, k)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, "|---|")
+	for range len(Ranges) * len(TopFractions) {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	for _, row := range r.Rows {
+		fmt.Fprintf(w, "| %s |", row.Name)
+		for ri := range Ranges {
+			for fi := range TopFractions {
+				fmt.Fprintf(w, " %.3f |", row.Summary.TopL[ri][fi])
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}

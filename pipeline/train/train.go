@@ -1,0 +1,402 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// Options configure a training run.
+type Options struct {
+	Features  string // feature directory (manifest.tsv)
+	Out       string // run directory: model, checkpoint, log, plot
+	Arch      Arch
+	Seed      uint64
+	MaxEpochs int     // default 40
+	BatchSize int     // default 10
+	LR        float64 // default 1e-3 (CNN) or 2e-3 (SCNN), as in the paper
+	L2        float64 // default 1e-5
+	PosWeight float64 // default 5
+	Patience  int     // early stopping: epochs without a better validation loss (default 6)
+	Plateau   int     // halve the learning rate after this many epochs without improvement (default 2)
+	MinLR     float64 // default 1e-5
+	Workers   int     // convolution goroutines (results depend on it); default GOMAXPROCS
+	Resume    bool
+	MaxTrain  int // use at most this many training chains (0: all); for tests
+	// Splits to train and validate on (default "train" and "validation";
+	// "all" uses every chain).
+	TrainSplit, ValSplit string
+
+	OnEpochStart func(epoch, batches int)
+	OnBatch      func(loss float64)
+	OnEpochEnd   func(EpochLog)
+}
+
+// EpochLog is one line of the training log.
+type EpochLog struct {
+	Epoch     int     `json:"epoch"`
+	TrainLoss float64 `json:"train_loss"`
+	ValLoss   float64 `json:"val_loss"`
+	ValAcc    float64 `json:"val_accuracy"`    // the paper's (PPV+Sens)/2
+	ValLongL5 float64 `json:"val_long_top_l5"` // long-range top-L/5 precision
+	LR        float64 `json:"lr"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// state is what a checkpoint stores besides parameters and Adam moments.
+type state struct {
+	Epoch     int        `json:"epoch"`      // current epoch (1-based)
+	NextBatch int        `json:"next_batch"` // first batch of Epoch not yet done
+	LossSum   float64    `json:"loss_sum"`   // training loss so far in Epoch
+	LossN     int        `json:"loss_n"`
+	BestVal   float64    `json:"best_val"`
+	BestEpoch int        `json:"best_epoch"`
+	Bad       int        `json:"bad_epochs"` // since the best
+	Flat      int        `json:"flat_epochs"`
+	LR        float64    `json:"lr"`
+	Log       []EpochLog `json:"log"`
+	Seconds   float64    `json:"seconds"` // training time before this session
+	Done      bool       `json:"done"`
+	Stop      string     `json:"stop,omitempty"`
+	Arch      Arch       `json:"arch"`
+}
+
+// Result summarises a finished run.
+type Result struct {
+	Model     string // path of the best model
+	Arch      Arch
+	Params    int
+	BestEpoch int
+	Epochs    int
+	Seconds   float64
+	Stop      string // why training stopped
+	Log       []EpochLog
+}
+
+// ErrInterrupted is returned when the context is cancelled; a checkpoint
+// has been written and Resume continues the run.
+var ErrInterrupted = errors.New("training interrupted; checkpoint saved")
+
+// Paths inside the run directory.
+const (
+	ModelFile      = "model.scnn"
+	CheckpointFile = "checkpoint.scnn"
+	LogFile        = "train_log.tsv"
+	PlotFile       = "curves.png"
+)
+
+func (o *Options) defaults() {
+	if o.MaxEpochs == 0 {
+		o.MaxEpochs = 40
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = 10
+	}
+	if o.LR == 0 {
+		o.LR = 1e-3
+		if o.Arch.Kind == SCNN {
+			o.LR = 2e-3
+		}
+	}
+	if o.L2 == 0 {
+		o.L2 = 1e-5
+	}
+	if o.PosWeight == 0 {
+		o.PosWeight = 5
+	}
+	if o.Patience == 0 {
+		o.Patience = 6
+	}
+	if o.Plateau == 0 {
+		o.Plateau = 2
+	}
+	if o.MinLR == 0 {
+		o.MinLR = 1e-5
+	}
+	if o.TrainSplit == "" {
+		o.TrainSplit = "train"
+	}
+	if o.ValSplit == "" {
+		o.ValSplit = "validation"
+	}
+}
+
+// Train runs (or resumes) training and evaluation on the validation split
+// each epoch, keeping the model with the lowest validation loss.
+func Train(ctx context.Context, o Options) (*Result, error) {
+	o.defaults()
+	trainSet, mode, err := LoadSplit(o.Features, o.TrainSplit)
+	if err != nil {
+		return nil, err
+	}
+	valSet, vmode, err := LoadSplit(o.Features, o.ValSplit)
+	if err != nil {
+		return nil, err
+	}
+	if vmode != mode {
+		return nil, fmt.Errorf("train: validation features are %s, training features %s", vmode, mode)
+	}
+	if o.MaxTrain > 0 && len(trainSet) > o.MaxTrain {
+		trainSet = trainSet[:o.MaxTrain]
+	}
+	o.Arch.Mode, o.Arch.Seed = mode, o.Seed
+	o.Arch.Data = filepath.Clean(o.Features)
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, err
+	}
+	o.Arch.Version = CodeVersion()
+	m, err := NewModel(o.Arch, o.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if o.Workers > 0 {
+		m.SetWorkers(o.Workers)
+	}
+	opt := scnn.NewAdam(m.Params(), o.LR, o.L2)
+	st := &state{Epoch: 1, BestVal: math.Inf(1), LR: o.LR, Arch: o.Arch}
+	ckpt := filepath.Join(o.Out, CheckpointFile)
+	if o.Resume {
+		if err := loadCheckpoint(ckpt, m, opt, st); err != nil {
+			return nil, fmt.Errorf("train: resume: %w", err)
+		}
+		if st.Arch.Kind != o.Arch.Kind || st.Arch.Config != o.Arch.Config {
+			return nil, fmt.Errorf("train: resume: checkpoint is a %s/%s run, asked for %s/%s", st.Arch.Kind, st.Arch.Config, o.Arch.Kind, o.Arch.Config)
+		}
+		o.Arch = st.Arch
+		m.Arch = st.Arch
+	}
+	start := time.Now()
+	elapsed := func() float64 { return st.Seconds + time.Since(start).Seconds() }
+	loss := scnn.WeightedBCE{PosWeight: o.PosWeight}
+	for !st.Done && st.Epoch <= o.MaxEpochs {
+		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
+		batches := Batches(trainSet, o.BatchSize, rng)
+		if o.OnEpochStart != nil {
+			o.OnEpochStart(st.Epoch, len(batches))
+		}
+		epochStart := time.Now()
+		for bi := st.NextBatch; bi < len(batches); bi++ {
+			if ctx.Err() != nil {
+				st.NextBatch = bi
+				st.Seconds = elapsed()
+				if err := saveCheckpoint(ckpt, m, opt, st); err != nil {
+					return nil, err
+				}
+				return nil, ErrInterrupted
+			}
+			samples := pick(trainSet, batches[bi])
+			b := NewBatch(samples, m.Packed())
+			opt.ZeroGrad()
+			logits, err := m.Forward(b, true)
+			if err != nil {
+				return nil, err
+			}
+			v, g, err := loss.Forward(logits, b.Labels, b.Mask)
+			if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				err = fmt.Errorf("loss is %v", v)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("train: epoch %d batch %d (%s): %w", st.Epoch, bi+1, strings.Join(b.IDs, " "), err)
+			}
+			if err := m.Backward(g); err != nil {
+				return nil, err
+			}
+			opt.LR = st.LR
+			opt.Step()
+			st.LossSum += v
+			st.LossN++
+			if o.OnBatch != nil {
+				o.OnBatch(v)
+			}
+		}
+		// End of epoch: validate, log, keep the best, decay, stop early.
+		vs, err := evaluate(m, valSet, o.BatchSize, loss)
+		if err != nil {
+			return nil, err
+		}
+		e := EpochLog{Epoch: st.Epoch, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValLoss: vs.Loss,
+			ValAcc: vs.Summary.Accuracy, ValLongL5: vs.Summary.TopL[2][2], LR: st.LR, Seconds: time.Since(epochStart).Seconds()}
+		st.Log = append(st.Log, e)
+		if vs.Loss < st.BestVal {
+			st.BestVal, st.BestEpoch, st.Bad, st.Flat = vs.Loss, st.Epoch, 0, 0
+			m.Arch.Epoch = st.Epoch
+			if err := m.Save(filepath.Join(o.Out, ModelFile)); err != nil {
+				return nil, err
+			}
+		} else {
+			st.Bad++
+			st.Flat++
+			if st.Flat >= o.Plateau && st.LR > o.MinLR {
+				st.LR = max(st.LR/2, o.MinLR)
+				st.Flat = 0
+			}
+		}
+		if o.OnEpochEnd != nil {
+			o.OnEpochEnd(e)
+		}
+		switch {
+		case st.Bad >= o.Patience:
+			st.Done, st.Stop = true, fmt.Sprintf("early stop: no better validation loss for %d epochs", o.Patience)
+		case st.Epoch >= o.MaxEpochs:
+			st.Done, st.Stop = true, fmt.Sprintf("reached %d epochs", o.MaxEpochs)
+		}
+		st.Epoch++
+		st.NextBatch, st.LossSum, st.LossN = 0, 0, 0
+		st.Seconds = elapsed()
+		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
+			return nil, err
+		}
+		if err := Plot(filepath.Join(o.Out, PlotFile), st.Log, o.Arch.Kind); err != nil {
+			return nil, err
+		}
+		if err := saveCheckpoint(ckpt, m, opt, st); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Model: filepath.Join(o.Out, ModelFile), Arch: o.Arch, Params: m.Trainable(), BestEpoch: st.BestEpoch,
+		Epochs: len(st.Log), Seconds: st.Seconds, Stop: st.Stop, Log: st.Log}, nil
+}
+
+func pick(s []*Sample, idx []int) []*Sample {
+	out := make([]*Sample, len(idx))
+	for i, k := range idx {
+		out[i] = s[k]
+	}
+	return out
+}
+
+type evalResult struct {
+	Loss    float64
+	Summary Summary
+	Chains  []ChainMetrics
+}
+
+// evaluate runs the model in inference mode over samples in length-sorted
+// batches and returns the pair-weighted mean loss and the metrics.
+func evaluate(m *Model, samples []*Sample, batchSize int, loss scnn.WeightedBCE) (*evalResult, error) {
+	order := Batches(samples, batchSize, rand.New(rand.NewPCG(0, 0)))
+	res := &evalResult{}
+	pairs := 0.0
+	for _, idx := range order {
+		b := NewBatch(pick(samples, idx), m.Packed())
+		logits, err := m.Forward(b, false)
+		if err != nil {
+			return nil, err
+		}
+		v, _, err := loss.Forward(logits, b.Labels, b.Mask)
+		if err != nil {
+			return nil, err
+		}
+		n := countPairs(b)
+		res.Loss += v * n
+		pairs += n
+		for k, p := range Probabilities(logits, b.Lengths) {
+			l := b.Lengths[k]
+			lab, msk := chainSlice(b.Labels, k, b.L, l), chainSlice(b.Mask, k, b.L, l)
+			res.Chains = append(res.Chains, Evaluate(b.IDs[k], l, p, lab, msk))
+		}
+	}
+	if pairs > 0 {
+		res.Loss /= pairs
+	}
+	res.Summary = Summarize(res.Chains)
+	return res, nil
+}
+
+func countPairs(b *Batch) float64 {
+	n := 0.0
+	for s := range b.Lengths {
+		for i := 0; i < b.L; i++ {
+			for j := i + 1; j < b.L; j++ {
+				n += float64(b.Mask[(s*b.L+i)*b.L+j])
+			}
+		}
+	}
+	return n
+}
+
+// chainSlice extracts sample k's l x l block of a B x L x L array.
+func chainSlice(v []float32, k, bl, l int) []float32 {
+	out := make([]float32, l*l)
+	for i := 0; i < l; i++ {
+		copy(out[i*l:(i+1)*l], v[(k*bl+i)*bl:(k*bl+i)*bl+l])
+	}
+	return out
+}
+
+// Probabilities turns logits (B, L, L, 1), row-major or packed, into each
+// chain's L x L probability matrix (row-major). A CNN's map is not
+// symmetric; its upper triangle is its prediction.
+func Probabilities(logits *scnn.Tensor, lengths []int) [][]float32 {
+	out := make([][]float32, len(lengths))
+	for k, l := range lengths {
+		p := make([]float32, l*l)
+		for i := 0; i < l; i++ {
+			for j := 0; j < l; j++ {
+				p[i*l+j] = float32(1 / (1 + math.Exp(-float64(logits.At(k, i, j, 0)))))
+			}
+		}
+		out[k] = p
+	}
+	return out
+}
+
+func writeLog(path string, log []EpochLog) error {
+	return fileio.WriteAtomic(path, func(w io.Writer) error {
+		fmt.Fprintln(w, "epoch\ttrain_loss\tval_loss\tval_accuracy\tval_long_top_l5\tlr\tseconds")
+		for _, e := range log {
+			fmt.Fprintf(w, "%d\t%.6f\t%.6f\t%.4f\t%.4f\t%g\t%.1f\n", e.Epoch, e.TrainLoss, e.ValLoss, e.ValAcc, e.ValLongL5, e.LR, e.Seconds)
+		}
+		return nil
+	})
+}
+
+func saveCheckpoint(path string, m *Model, opt *scnn.Adam, st *state) error {
+	rec, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	params := append(m.Params(), opt.State()...)
+	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, rec, params) })
+}
+
+func loadCheckpoint(path string, m *Model, opt *scnn.Adam, st *state) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rec, arrays, err := scnn.ReadParams(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := json.Unmarshal(rec, st); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var mine, adam []scnn.Array
+	for _, a := range arrays {
+		if strings.HasPrefix(a.Name, "adam.") {
+			adam = append(adam, a)
+		} else {
+			mine = append(mine, a)
+		}
+	}
+	if err := scnn.AssignParams(m.Params(), mine); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := opt.SetState(adam); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+var (
+	tinyOnce sync.Once
+	tinyDir  string
+	tinyErr  error
+)
+
+// tinyFeatures builds the features of 14 real short chains (testdata/tiny.list)
+// once per test binary.
+func tinyFeatures(t *testing.T) string {
+	t.Helper()
+	tinyOnce.Do(func() {
+		tinyDir, tinyErr = os.MkdirTemp("", "contactmap-tiny")
+		if tinyErr != nil {
+			return
+		}
+		_, tinyErr = features.Run(context.Background(), features.Config{List: "testdata/tiny.list", PDBDir: "../../data/pdb",
+			Out: tinyDir, MinLen: 1, MaxLen: 1000, Workers: 2, Seed: 1})
+	})
+	if tinyErr != nil {
+		t.Fatal(tinyErr)
+	}
+	return tinyDir
+}
+
+func tinyOptions(t *testing.T, kind string) Options {
+	a := DefaultArch(kind)
+	a.Blocks, a.Width, a.Head, a.HeadWidth, a.LSTMHidden = [][]int{{5, 3}, {3}}, 6, []int{3, 3}, 6, 6
+	return Options{Features: tinyFeatures(t), Out: t.TempDir(), Arch: a, Seed: 7, MaxEpochs: 6, Patience: 100,
+		Workers: 2, TrainSplit: "all", ValSplit: "all", BatchSize: 5}
+}
+
+func TestTinyTrainingLossDrops(t *testing.T) {
+	for _, kind := range []string{CNN, SCNN} {
+		t.Run(kind, func(t *testing.T) {
+			o := tinyOptions(t, kind) // the paper's learning rates
+			o.MaxEpochs = 10
+			res, err := Train(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, last := res.Log[0].TrainLoss, res.Log[len(res.Log)-1].TrainLoss
+			t.Logf("%s: train loss %.4f -> %.4f, validation %.4f -> %.4f", kind, first, last, res.Log[0].ValLoss, res.Log[len(res.Log)-1].ValLoss)
+			if !(last < 0.8*first) {
+				t.Errorf("loss did not drop markedly: %.4f -> %.4f", first, last)
+			}
+			for _, f := range []string{ModelFile, CheckpointFile, LogFile, PlotFile} {
+				if st, err := os.Stat(filepath.Join(o.Out, f)); err != nil || st.Size() == 0 {
+					t.Errorf("%s missing: %v", f, err)
+				}
+			}
+			m, err := LoadModel(res.Model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Arch.Mode != "seq" || m.Arch.Data == "" || m.Trainable() != res.Params {
+				t.Errorf("model file arch %+v", m.Arch)
+			}
+		})
+	}
+}
+
+// A run interrupted mid-epoch and resumed from its checkpoint ends with the
+// same parameters, bit for bit, as an uninterrupted run.
+func TestResumeMatchesUninterrupted(t *testing.T) {
+	full := tinyOptions(t, SCNN)
+	full.MaxEpochs = 3
+	if _, err := Train(context.Background(), full); err != nil {
+		t.Fatal(err)
+	}
+	part := tinyOptions(t, SCNN)
+	part.MaxEpochs = 3
+	ctx, cancel := context.WithCancel(context.Background())
+	batches := 0
+	part.OnBatch = func(float64) {
+		if batches++; batches == 4 { // in epoch 2 (3 batches per epoch)
+			cancel()
+		}
+	}
+	if _, err := Train(ctx, part); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	part.OnBatch = nil
+	part.Resume = true
+	if _, err := Train(context.Background(), part); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{ModelFile, CheckpointFile} {
+		a, _ := os.ReadFile(filepath.Join(full.Out, f))
+		b, _ := os.ReadFile(filepath.Join(part.Out, f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			// The checkpoint records wall-clock seconds; compare parameters.
+			ma, errA := LoadModel(filepath.Join(full.Out, ModelFile))
+			mb, errB := LoadModel(filepath.Join(part.Out, ModelFile))
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
+			for i, p := range ma.Params() {
+				q := mb.Params()[i]
+				for k := range p.Value {
+					if p.Value[k] != q.Value[k] {
+						t.Fatalf("%s: %s[%d] differs after resume: %v vs %v", f, p.Name, k, p.Value[k], q.Value[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+// SCNN predictions are exactly symmetric; both models give a chain the
+// same prediction alone and padded in a batch (inference mode).
+func TestPredictionsSymmetricAndPaddingInvariant(t *testing.T) {
+	samples, _, err := LoadSplit(tinyFeatures(t), "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{CNN, SCNN} {
+		m, err := NewModel(tinyOptions(t, kind).Arch, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Give batchnorm non-trivial running statistics.
+		if _, err := m.Forward(NewBatch(samples[:6], m.Packed()), true); err != nil {
+			t.Fatal(err)
+		}
+		batch := NewBatch(samples[:6], m.Packed())
+		logits, err := m.Forward(batch, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs := Probabilities(logits, batch.Lengths)
+		if kind == SCNN {
+			full, _ := scnn.Unpack(logits)
+			if a := scnn.MaxAbsAsymmetry(full); a != 0 {
+				t.Errorf("SCNN logits asymmetric by %g", a)
+			}
+			for k, p := range probs {
+				l := batch.Lengths[k]
+				for i := 0; i < l; i++ {
+					for j := 0; j < l; j++ {
+						if p[i*l+j] != p[j*l+i] {
+							t.Fatalf("SCNN probability (%d,%d) != (%d,%d)", i, j, j, i)
+						}
+					}
+				}
+			}
+		}
+		for k := range samples[:6] {
+			alone := NewBatch(samples[k:k+1], m.Packed())
+			lg, err := m.Forward(alone, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pa := Probabilities(lg, alone.Lengths)[0]
+			worst := 0.0
+			for i := range pa {
+				worst = math.Max(worst, math.Abs(float64(pa[i]-probs[k][i])))
+			}
+			if worst > 1e-5 {
+				t.Errorf("%s %s: padding changed the prediction by %g", kind, samples[k].ID, worst)
+			}
+		}
+	}
+}
+
+func TestArchitecturesAndParameterCounts(t *testing.T) {
+	counts := map[string]int{}
+	for _, cfg := range []string{"default", "paper"} {
+		for _, kind := range []string{CNN, SCNN} {
+			a, err := ArchByName(kind, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewModel(a, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts[cfg+kind] = m.Trainable()
+		}
+	}
+	t.Logf("trainable parameters: %v", counts)
+	if c := float64(counts["papercnn"]); math.Abs(c-2.465e6)/2.465e6 > 0.15 {
+		t.Errorf("paper CNN has %v parameters, want 2.465M within 15%%", c)
+	}
+	for _, cfg := range []string{"default", "paper"} {
+		if r := float64(counts[cfg+"scnn"]) / float64(counts[cfg+"cnn"]); r > 0.75 {
+			t.Errorf("%s: SCNN/CNN parameter ratio %.2f", cfg, r)
+		}
+	}
+	if _, err := ArchByName("rnn", "default"); err == nil {
+		t.Error("unknown kind accepted")
+	}
+}
