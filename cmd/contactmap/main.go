@@ -7,6 +7,7 @@
 //	contactmap features --merge DIR
 //	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume]
 //	contactmap eval --model M [--model M2] --features DIR --split test [--out REPORT]
+//	contactmap predict [--model M] [--pdb-dir DIR] [--out DIR] 1ENH_A 1ctf seqs.fasta -
 //
 // Run "contactmap <command> -h" for the flags of a command.
 package main
@@ -23,6 +24,7 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"features": runFeatures,
 	"train":    runTrain,
 	"eval":     runEval,
+	"predict":  runPredict,
 }
 
 func usage() {
@@ -32,6 +34,7 @@ commands:
   features   PISCES list + PDB mirror -> feature files, manifest, skip report
   train      train a CNN or SCNN contact model on feature files
   eval       evaluate models and baselines on a split
+  predict    contact maps for PDB IDs, structure files or sequences
 
 Run "contactmap <command> -h" for a command's flags.`)
 }

@@ -33,3 +33,20 @@ func readFasta(r io.Reader) ([]fastaRecord, error) {
 		out = append(out, fastaRecord{Name: ls.Name(), Desc: ls.Description(), Seq: strings.TrimSpace(string(b))})
 	}
 }
+
+// Sequence is a named sequence read from FASTA.
+type Sequence struct{ Name, Seq string }
+
+// ReadSequences reads the records of a FASTA stream (biogo's reader);
+// sequences are upper-cased and a trailing '*' is dropped.
+func ReadSequences(r io.Reader) ([]Sequence, error) {
+	recs, err := readFasta(r)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Sequence, len(recs))
+	for i, rec := range recs {
+		out[i] = Sequence{Name: rec.Name, Seq: strings.TrimSuffix(strings.ToUpper(rec.Seq), "*")}
+	}
+	return out, nil
+}

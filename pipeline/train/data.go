@@ -91,7 +91,7 @@ func NewBatch(samples []*Sample, packed bool) *Batch {
 						b.X2.Set(s.TwoD[p*features.N2D+c], k, j, i, c)
 					}
 				}
-				if s.Mask[p] == 1 {
+				if s.HasLabels && s.Mask[p] == 1 {
 					for _, ij := range [][2]int{{i, j}, {j, i}} {
 						o := (k*l+ij[0])*l + ij[1]
 						b.Mask[o] = 1

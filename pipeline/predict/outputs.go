@@ -1,0 +1,120 @@
+package predict
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Pair is one scored residue pair, 0-based, I < J.
+type Pair struct {
+	I, J int
+	P    float32
+}
+
+// SortedPairs returns the pairs i < j of an L x L matrix by decreasing
+// probability (ties by i, then j).
+func SortedPairs(p []float32, l int) []Pair {
+	out := make([]Pair, 0, l*(l-1)/2)
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			out = append(out, Pair{i, j, p[i*l+j]})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].P > out[b].P })
+	return out
+}
+
+// WriteRR writes a CASP RR file.
+func WriteRR(w io.Writer, target, method, seq string, p []float32) error {
+	l := len(seq)
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "PFRMAT RR\nTARGET %s\nAUTHOR contactmap\nMETHOD %s\nMODEL  1\n", target, method)
+	for i := 0; i < l; i += 50 {
+		fmt.Fprintln(bw, seq[i:min(i+50, l)])
+	}
+	for _, q := range SortedPairs(p, l) {
+		fmt.Fprintf(bw, "%d %d 0 8 %.6f\n", q.I+1, q.J+1, q.P)
+	}
+	fmt.Fprintln(bw, "END")
+	return bw.Flush()
+}
+
+// ReadRR reads the sequence and pairs (0-based) of an RR file.
+func ReadRR(r io.Reader) (seq string, pairs []Pair, err error) {
+	sc := bufio.NewScanner(r)
+	line := 0
+	var sb strings.Builder
+	ended := false
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		f := strings.Fields(t)
+		switch {
+		case t == "":
+		case t == "END":
+			ended = true
+		case len(f) > 0 && (f[0] == "PFRMAT" || f[0] == "TARGET" || f[0] == "AUTHOR" || f[0] == "METHOD" || f[0] == "MODEL" || f[0] == "REMARK"):
+		case len(f) == 5:
+			i, e1 := strconv.Atoi(f[0])
+			j, e2 := strconv.Atoi(f[1])
+			p, e3 := strconv.ParseFloat(f[4], 32)
+			if e1 != nil || e2 != nil || e3 != nil || i < 1 || j <= i || p < 0 || p > 1 {
+				return "", nil, fmt.Errorf("rr line %d: bad contact %q", line, t)
+			}
+			pairs = append(pairs, Pair{i - 1, j - 1, float32(p)})
+		case len(f) == 1 && len(pairs) == 0:
+			sb.WriteString(t)
+		default:
+			return "", nil, fmt.Errorf("rr line %d: unexpected %q", line, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", nil, err
+	}
+	if !ended {
+		return "", nil, fmt.Errorf("rr: no END")
+	}
+	return sb.String(), pairs, nil
+}
+
+// WriteNPY writes an L x L float32 matrix as a NumPy .npy file (format
+// 1.0: magic, version, header length, a Python dict header padded with
+// spaces and a newline to a multiple of 64 bytes, then the data).
+func WriteNPY(w io.Writer, p []float32, l int) error {
+	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", l, l)
+	total := 10 + len(header) + 1
+	pad := (64 - total%64) % 64
+	header += strings.Repeat(" ", pad) + "\n"
+	bw := bufio.NewWriter(w)
+	bw.WriteString("\x93NUMPY\x01\x00")
+	var b [4]byte
+	binary.LittleEndian.PutUint16(b[:2], uint16(len(header)))
+	bw.Write(b[:2])
+	bw.WriteString(header)
+	for _, v := range p[:l*l] {
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+		bw.Write(b[:])
+	}
+	return bw.Flush()
+}
+
+// WriteTSV writes the matrix as L lines of L tab-separated values.
+func WriteTSV(w io.Writer, p []float32, l int) error {
+	bw := bufio.NewWriter(w)
+	for i := 0; i < l; i++ {
+		for j := 0; j < l; j++ {
+			if j > 0 {
+				bw.WriteByte('\t')
+			}
+			bw.WriteString(strconv.FormatFloat(float64(p[i*l+j]), 'g', 6, 32))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
