@@ -10,7 +10,7 @@ WORKERS ?= 2
 EPOCHS  ?= 30
 RUNS    ?= runs
 
-.PHONY: all build test vet bench fuzz clean features features-ss features-msa train
+.PHONY: all build test vet bench fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -37,6 +37,16 @@ train: features
 	./contactmap train --features $(FEATURES) --model cnn --out $(RUNS)/cnn --epochs $(EPOCHS) --workers $(WORKERS)
 	./contactmap train --features $(FEATURES) --model scnn --out $(RUNS)/scnn --epochs $(EPOCHS) --workers $(WORKERS)
 	./contactmap eval --features $(FEATURES) --split test --model $(RUNS)/cnn/model.scnn --model $(RUNS)/scnn/model.scnn --out $(RUNS)/report
+	mkdir -p models
+	cp $(RUNS)/cnn/model.scnn models/cnn.scnn
+	cp $(RUNS)/scnn/model.scnn models/scnn.scnn
+
+# The main job on the bundled data with the shipped models: features,
+# predictions for a few chains (RR, .npy, PNG in predictions/), and the
+# evaluation table of both models and the baselines on the test split.
+demo: features
+	./contactmap predict --model models/scnn.scnn --out predictions 1ENH_A 1CTF_A 2O9S_A
+	./contactmap eval --features $(FEATURES) --split test --model models/cnn.scnn --model models/scnn.scnn
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:
