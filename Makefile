@@ -10,7 +10,7 @@ WORKERS ?= 2
 EPOCHS  ?= 30
 RUNS    ?= runs
 
-.PHONY: all build test vet bench fuzz clean features features-ss features-msa train demo
+.PHONY: all build test test-slurm vet bench fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -61,6 +61,11 @@ fuzz:
 test: vet
 	$(GO) test $(GOFLAGS) ./...
 	$(GO) test $(GOFLAGS) -tags purego ./scnn/...
+
+# The pipeline as SLURM array jobs on a one-node cluster started on
+# localhost (root only; skips otherwise). Uses models/scnn.scnn.
+test-slurm:
+	bash scripts/slurm/test-slurm.sh
 
 vet:
 	@test -z "$$(gofmt -l .)" || (echo "gofmt needed:"; gofmt -l .; exit 1)
