@@ -114,7 +114,7 @@ func panel(img *image.RGBA, r image.Rectangle, title string, ss []series, unit b
 				}
 			}
 		}
-		text(img, r.Max.X-170, r.Min.Y+14+14*k, "— "+s.name, s.col)
+		text(img, r.Max.X-170, r.Min.Y+14+14*k, "- "+s.name, s.col)
 	}
 }
 
