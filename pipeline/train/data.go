@@ -105,14 +105,18 @@ func NewBatch(samples []*Sample, packed bool) *Batch {
 	return b
 }
 
-// Batches groups sample indices into batches of at most size chains of
-// similar length: the samples are ordered by length with a seeded random
-// tie-break, cut into consecutive batches, and the batch order shuffled.
-// Similar lengths keep padding (wasted work) small. The result depends
-// only on the lengths, size and rng.
-func Batches(samples []*Sample, size int, rng *rand.Rand) [][]int {
+// Batches groups sample indices into batches of at most size chains in a
+// seeded random order (byLength false), or of similar length (byLength
+// true: ordered by length with a random tie-break, cut into consecutive
+// batches, batch order shuffled), which keeps padding small. Training uses
+// random batches: with length-sorted batches the batchnorm statistics of
+// a batch encode its chains' length, which a model can learn to use in
+// training but inference (running statistics) cannot provide.
+func Batches(samples []*Sample, size int, rng *rand.Rand, byLength bool) [][]int {
 	idx := rng.Perm(len(samples))
-	sort.SliceStable(idx, func(a, b int) bool { return samples[idx[a]].L() < samples[idx[b]].L() })
+	if byLength {
+		sort.SliceStable(idx, func(a, b int) bool { return samples[idx[a]].L() < samples[idx[b]].L() })
+	}
 	var out [][]int
 	for i := 0; i < len(idx); i += size {
 		out = append(out, idx[i:min(i+size, len(idx))])

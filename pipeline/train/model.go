@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 
@@ -30,7 +31,10 @@ type Arch struct {
 	Width      int     `json:"width"`       // output channels of each convolution in a block
 	Head       []int   `json:"head"`        // kernel sizes after the re-injection; the last outputs 1 channel
 	HeadWidth  int     `json:"head_width"`
-	Mode       string  `json:"feature_mode"` // feature mode of the training data
+	// SepChannels adds that many fixed channels of sequence separation
+	// (see separationMap) to the 2D features, in both model kinds.
+	SepChannels int    `json:"sep_channels,omitempty"`
+	Mode        string `json:"feature_mode"` // feature mode of the training data
 	// Provenance, filled by training.
 	Data    string `json:"data,omitempty"`
 	Version string `json:"code_version,omitempty"`
@@ -43,13 +47,13 @@ type Arch struct {
 // trainable parameters).
 func DefaultArch(kind string) Arch {
 	return Arch{Kind: kind, Config: "default", N1D: features.N1D, N2D: features.N2D, LSTMHidden: 16, LSTMOut: 15,
-		Blocks: [][]int{{7, 5, 3}, {5, 3}, {3}}, Width: 8, Head: []int{3, 3}, HeadWidth: 8}
+		Blocks: [][]int{{7, 5, 3}, {5, 3}, {3}}, Width: 8, Head: []int{3, 3}, HeadWidth: 8, SepChannels: 3}
 }
 
 // PaperArch: blocks (13, 9, 5), (9, 5), (5) of width 54, head (5, 5).
 func PaperArch(kind string) Arch {
 	return Arch{Kind: kind, Config: "paper", N1D: features.N1D, N2D: features.N2D, LSTMHidden: 64, LSTMOut: 15,
-		Blocks: [][]int{{13, 9, 5}, {9, 5}, {5}}, Width: 54, Head: []int{5, 5}, HeadWidth: 54}
+		Blocks: [][]int{{13, 9, 5}, {9, 5}, {5}}, Width: 54, Head: []int{5, 5}, HeadWidth: 54, SepChannels: 3}
 }
 
 // ArchByName returns DefaultArch or PaperArch.
@@ -90,6 +94,7 @@ type Model struct {
 	sc1    scnn.SelfCartesian
 	sg1    *scnn.SymGenConv // SCNN: replaces sc1
 	pairBN *scnn.BatchNorm2D
+	catSep scnn.Concat // 2D features + separation channels
 	cat2   scnn.Concat // + 2D features
 	blocks []*block
 	sc2    scnn.SelfCartesian // re-injection of x1
@@ -114,7 +119,8 @@ func NewModel(a Arch, seed uint64) (*Model, error) {
 		return nil, err
 	}
 	n1 := a.N1D + a.LSTMOut
-	in := 2*n1 + a.N2D
+	n2 := a.N2D + a.SepChannels
+	in := 2*n1 + n2
 	m.pairBN = scnn.NewBatchNorm2D("pair.bn", 2*n1)
 	sym := a.Kind == SCNN
 	if sym {
@@ -143,7 +149,7 @@ func NewModel(a Arch, seed uint64) (*Model, error) {
 		m.blocks = append(m.blocks, b)
 		in = a.Width * len(ks)
 	}
-	in += 2*a.N1D + a.N2D
+	in += 2*a.N1D + n2
 	for hi, k := range a.Head {
 		name := fmt.Sprintf("head%d.k%d", hi+1, k)
 		if hi == len(a.Head)-1 {
@@ -324,7 +330,13 @@ func (m *Model) Forward(b *Batch, train bool) (*scnn.Tensor, error) {
 	if pair, err = m.pairBN.Forward(pair, b.Lengths, train); err != nil {
 		return nil, err
 	}
-	y, err := m.cat2.Forward(pair, b.X2)
+	x2 := b.X2
+	if m.Arch.SepChannels > 0 {
+		if x2, err = m.catSep.Forward(x2, separationMap(b, m.Arch.SepChannels)); err != nil {
+			return nil, err
+		}
+	}
+	y, err := m.cat2.Forward(pair, x2)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +349,7 @@ func (m *Model) Forward(b *Batch, train bool) (*scnn.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if re, err = m.cat3.Forward(re, b.X2); err != nil {
+	if re, err = m.cat3.Forward(re, x2); err != nil {
 		return nil, err
 	}
 	if y, err = m.cat4.Forward(y, re); err != nil {
@@ -441,4 +453,46 @@ func LoadModel(path string) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
+}
+
+// separationMap returns the fixed symmetric pair channels of a batch, in
+// its layout, zero at padding: for d = |i-j|,
+//
+//	0: log(1+d) / log(101)   1: 1 if d < 6   2: 1 if d >= 24
+//
+// An sgConv on a self-Cartesian product sees x_i and x_j only through
+// a_i + a_j, so unlike a CNN it cannot form the separation from position
+// features; these channels give it to both model kinds alike.
+func separationMap(b *Batch, n int) *scnn.Tensor {
+	nb, l := len(b.Lengths), b.L
+	var t *scnn.Tensor
+	if b.X2.Layout == scnn.Packed {
+		t = scnn.NewPacked(nb, l, n)
+	} else {
+		t = scnn.New(nb, l, l, n)
+	}
+	for s, ls := range b.Lengths {
+		for i := 0; i < ls; i++ {
+			for j := 0; j < ls; j++ {
+				if t.Layout == scnn.Packed && j < i {
+					continue
+				}
+				d := j - i
+				if d < 0 {
+					d = -d
+				}
+				v := [3]float32{float32(math.Log1p(float64(d)) / math.Log(101)), 0, 0}
+				if d < 6 {
+					v[1] = 1
+				}
+				if d >= 24 {
+					v[2] = 1
+				}
+				for c := 0; c < n && c < 3; c++ {
+					t.Set(v[c], s, i, j, c)
+				}
+			}
+		}
+	}
+	return t
 }

@@ -33,7 +33,8 @@ type Options struct {
 	MinLR     float64 // default 1e-5
 	Workers   int     // convolution goroutines (results depend on it); default GOMAXPROCS
 	Resume    bool
-	MaxTrain  int // use at most this many training chains (0: all); for tests
+	MaxTrain  int  // use at most this many training chains (0: all); for tests
+	Random    bool // random batches instead of similar lengths (slower: more padding; see Batches)
 	// Splits to train and validate on (default "train" and "validation";
 	// "all" uses every chain).
 	TrainSplit, ValSplit string
@@ -176,12 +177,12 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		o.Arch = st.Arch
 		m.Arch = st.Arch
 	}
-	start := time.Now()
-	elapsed := func() float64 { return st.Seconds + time.Since(start).Seconds() }
+	start, before := time.Now(), st.Seconds
+	elapsed := func() float64 { return before + time.Since(start).Seconds() }
 	loss := scnn.WeightedBCE{PosWeight: o.PosWeight}
 	for !st.Done && st.Epoch <= o.MaxEpochs {
 		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
-		batches := Batches(trainSet, o.BatchSize, rng)
+		batches := Batches(trainSet, o.BatchSize, rng, !o.Random)
 		if o.OnEpochStart != nil {
 			o.OnEpochStart(st.Epoch, len(batches))
 		}
@@ -285,7 +286,7 @@ type evalResult struct {
 // evaluate runs the model in inference mode over samples in length-sorted
 // batches and returns the pair-weighted mean loss and the metrics.
 func evaluate(m *Model, samples []*Sample, batchSize int, loss scnn.WeightedBCE) (*evalResult, error) {
-	order := Batches(samples, batchSize, rand.New(rand.NewPCG(0, 0)))
+	order := Batches(samples, batchSize, rand.New(rand.NewPCG(0, 0)), true) // inference: batching does not matter
 	res := &evalResult{}
 	pairs := 0.0
 	for _, idx := range order {
