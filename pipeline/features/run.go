@@ -34,9 +34,8 @@ type Config struct {
 	Cutoff         float64
 	Seed           uint64 // split seed
 
-	OnStart func(total int)  // called once with the number of chains of this shard
-	OnChain func(id string)  // called after each chain
-	Log     func(msg string) // warnings; nil discards
+	OnStart func(total int) // called once with the number of chains of this shard
+	OnChain func(id string) // called after each chain
 }
 
 // ManifestEntry is one row of manifest.tsv.
