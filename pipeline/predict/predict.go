@@ -174,8 +174,8 @@ func checkMode(mode string, cfg Config) error {
 }
 
 // Run resolves the inputs and predicts every target, writing outputs to
-// cfg.Out. It returns one outcome per target (or failed input), in input
-// order; a failed input never stops the others.
+// cfg.Out. It returns one outcome per input that failed to resolve, then
+// one per target in input order; a failed input never stops the others.
 func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if cfg.Shards < 1 {
 		cfg.Shards = 1
