@@ -1,7 +1,11 @@
 package train
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
@@ -31,9 +35,17 @@ func LoadSplit(dir, split string) ([]*Sample, string, error) {
 		if split != "all" && e.Split != split {
 			continue
 		}
-		c, err := features.ReadFile(filepath.Join(dir, e.File))
+		path := filepath.Join(dir, e.File)
+		raw, err := os.ReadFile(path)
 		if err != nil {
 			return nil, "", fmt.Errorf("train: %w", err)
+		}
+		if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != e.SHA256 {
+			return nil, "", fmt.Errorf("train: %s: checksum differs from manifest.tsv (file changed after the features run?)", path)
+		}
+		c, err := features.Read(bytes.NewReader(raw))
+		if err != nil {
+			return nil, "", fmt.Errorf("train: %s: %w", path, err)
 		}
 		if !c.HasLabels {
 			return nil, "", fmt.Errorf("train: %s has no labels", e.File)

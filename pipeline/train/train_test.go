@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -204,5 +205,25 @@ func TestArchitecturesAndParameterCounts(t *testing.T) {
 	}
 	if _, err := ArchByName("rnn", "default"); err == nil {
 		t.Error("unknown kind accepted")
+	}
+}
+
+func TestLoadSplitVerifiesChecksums(t *testing.T) {
+	src := tinyFeatures(t)
+	dir := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join(src, "*"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644)
+	}
+	if _, _, err := LoadSplit(dir, "all"); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := features.ReadManifest(filepath.Join(dir, "manifest.tsv"))
+	// Replace one file by another chain's valid file: only the checksum can tell.
+	a, _ := os.ReadFile(filepath.Join(dir, entries[1].File))
+	os.WriteFile(filepath.Join(dir, entries[0].File), a, 0o644)
+	if _, _, err := LoadSplit(dir, "all"); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("swapped file accepted: %v", err)
 	}
 }
