@@ -15,7 +15,7 @@ RUNS    ?= runs
 all: build
 
 build:
-	$(GO) build $(GOFLAGS) -o contactmap ./cmd/contactmap
+	$(GO) build $(GOFLAGS) -buildvcs=auto -o contactmap ./cmd/contactmap
 
 # The full length-25-100 PDB25 set from the bundled data, sequence-only
 # features (every chain; PSIPRED covers only some of them).
@@ -38,8 +38,9 @@ train: features
 	./contactmap train --features $(FEATURES) --model scnn --out $(RUNS)/scnn --epochs $(EPOCHS) --workers $(WORKERS)
 	./contactmap eval --features $(FEATURES) --split test --model $(RUNS)/cnn/model.scnn --model $(RUNS)/scnn/model.scnn --out $(RUNS)/report
 	mkdir -p models
-	cp $(RUNS)/cnn/model.scnn models/cnn.scnn
-	cp $(RUNS)/scnn/model.scnn models/scnn.scnn
+	for k in cnn scnn; do cp $(RUNS)/$$k/model.scnn models/$$k.scnn; \
+		cp $(RUNS)/$$k/train_log.tsv models/$$k.train_log.tsv; cp $(RUNS)/$$k/curves.png models/$$k.curves.png; done
+	cp $(RUNS)/report.md $(RUNS)/report.json models/
 
 # The main job on the bundled data with the shipped models: features,
 # predictions for a few chains (RR, .npy, PNG in predictions/), and the

@@ -83,6 +83,11 @@ func WriteAtomic(path string, write func(w io.Writer) error) error {
 		tmp.Close()
 		return err
 	}
+	// CreateTemp makes the file 0600; outputs are meant to be shared.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err

@@ -39,6 +39,9 @@ func TestWriteAtomic(t *testing.T) {
 	if err := WriteAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, "old"); return err }); err != nil {
 		t.Fatal(err)
 	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
 	// A failing writer leaves the old file and no temporary file.
 	boom := errors.New("boom")
 	err := WriteAtomic(p, func(w io.Writer) error { io.WriteString(w, "partial new content"); return boom })

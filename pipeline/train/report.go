@@ -59,17 +59,21 @@ func EvaluateBaselines(samples []*Sample) []ReportRow {
 		rnd = append(rnd, Evaluate(s.ID, l, RandomBaseline(l, rng), lab, msk))
 	}
 	return []ReportRow{
-		{Name: "baseline: |i-j| <= 2", Summary: Summarize(diag)},
+		{Name: "baseline: contact iff sep <= 2", Summary: Summarize(diag)},
 		{Name: "baseline: random scores", Summary: Summarize(rnd)},
 	}
 }
 
-// RunInfo reads the training log next to a model file: epochs run and
-// total training seconds (0, 0 if there is none).
+// RunInfo reads the training log of a model file: epochs run and total
+// training seconds (0, 0 if there is none). The log is train_log.tsv in
+// the model's run directory, or <model>.train_log.tsv beside a shipped
+// model (models/scnn.scnn -> models/scnn.train_log.tsv).
 func RunInfo(modelPath string) (epochs int, seconds float64) {
 	f, err := os.Open(filepath.Join(filepath.Dir(modelPath), LogFile))
 	if err != nil {
-		return 0, 0
+		if f, err = os.Open(strings.TrimSuffix(modelPath, filepath.Ext(modelPath)) + "." + LogFile); err != nil {
+			return 0, 0
+		}
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
