@@ -99,22 +99,13 @@ func (m *tinySCNN) fullForward(t *testing.T, x1d, x2d *Tensor, lengths []int) *T
 func TestSymmetryAfterAdam(t *testing.T) {
 	rng := newRNG(100)
 	m := newTinySCNN(t, rng)
-	const b, l = 3, 10
 	lengths := []int{10, 7, 9}
-	x1d := randTensor(rng, b, l, 4)
-	must[struct{}](t)(struct{}{}, MaskSequences(x1d, lengths))
-	x2d := randPacked(rng, b, l, 2)
-	labels, mask := make([]float32, b*l*l), make([]float32, b*l*l)
-	for s, n := range lengths {
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				mask[(s*l+i)*l+j] = 1
-				if i-j < 3 && j-i < 3 {
-					labels[(s*l+i)*l+j] = 1
-				}
-			}
+	x1d, x2d, labels, mask := tinyBatch(t, rng, lengths, 10, func(i, j int) float32 {
+		if i-j < 3 && j-i < 3 {
+			return 1
 		}
-	}
+		return 0
+	})
 	opt := NewAdam(m.params(), 2e-3, 1e-5)
 	loss := WeightedBCE{PosWeight: 5}
 	first, last := 0.0, 0.0
@@ -172,20 +163,9 @@ func TestTinySCNNGradient(t *testing.T) {
 	rng := newRNG(101)
 	m := newTinySCNN(t, rng)
 	m.linear = true
-	const b, l = 2, 6
+	const l = 6
 	lengths := []int{6, 4}
-	x1d := randTensor(rng, b, l, 4)
-	must[struct{}](t)(struct{}{}, MaskSequences(x1d, lengths))
-	x2d := randPacked(rng, b, l, 2)
-	labels, mask := make([]float32, b*l*l), make([]float32, b*l*l)
-	for s, n := range lengths {
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				mask[(s*l+i)*l+j] = 1
-				labels[(s*l+i)*l+j] = float32(rng.IntN(2))
-			}
-		}
-	}
+	x1d, x2d, labels, mask := tinyBatch(t, rng, lengths, l, func(int, int) float32 { return float32(rng.IntN(2)) })
 	loss := func() float64 {
 		v, _, err := WeightedBCE{PosWeight: 5}.Forward(m.forward(t, x1d, x2d, lengths, true), labels, mask)
 		if err != nil {
@@ -217,4 +197,26 @@ func TestTinySCNNGradient(t *testing.T) {
 		}
 		return loss()
 	})
+}
+
+// tinyBatch makes a padded batch for tinySCNN: random 1D features (4
+// channels, zero at padding), random symmetric 2D features (2 channels),
+// labels from label(i, j) and a mask of the valid pairs.
+func tinyBatch(t *testing.T, rng *rand.Rand, lengths []int, l int, label func(i, j int) float32) (x1d, x2d *Tensor, labels, mask []float32) {
+	b := len(lengths)
+	x1d = randTensor(rng, b, l, 4)
+	if err := MaskSequences(x1d, lengths); err != nil {
+		t.Fatal(err)
+	}
+	x2d = randPacked(rng, b, l, 2)
+	labels, mask = make([]float32, b*l*l), make([]float32, b*l*l)
+	for s, n := range lengths {
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				mask[(s*l+i)*l+j] = 1
+				labels[(s*l+i)*l+j] = label(i, j)
+			}
+		}
+	}
+	return x1d, x2d, labels, mask
 }
