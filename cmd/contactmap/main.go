@@ -15,6 +15,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/contactmap/contactmap/internal/blasenv"
 	"os"
 	"os/signal"
 	"syscall"
@@ -40,6 +41,7 @@ Run "contactmap <command> -h" for a command's flags.`)
 }
 
 func main() {
+	blasenv.Reexec()
 	if len(os.Args) < 2 {
 		usage()
 		os.Exit(2)

@@ -5,6 +5,7 @@ package kern
 /*
 #cgo LDFLAGS: -lopenblas
 void openblas_set_num_threads(int num_threads);
+char* openblas_get_corename(void);
 */
 import "C"
 
@@ -22,3 +23,8 @@ func init() {
 	C.openblas_set_num_threads(1)
 	blas32.Use(netlib.Implementation{})
 }
+
+// BLASCore names the kernel set OpenBLAS chose for this CPU at load time
+// (for example "SkylakeX", "Haswell", or "Prescott" when it did not
+// recognise the CPU model). It can be set with OPENBLAS_CORETYPE.
+func BLASCore() string { return C.GoString(C.openblas_get_corename()) }

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+)
+
+// side is one implementation timed in a case: the Go worker (this
+// program) or the PyTorch reference.
+type side struct {
+	Label string // "go", "go-sym", "torch"
+	Torch bool
+	Task  task
+}
+
+// benchCase is one comparison: its sides run interleaved.
+type benchCase struct {
+	Group string // sgemm, conv, train, infer, sweep
+	Name  string
+	FLOPs float64 // floating-point operations of one run (see report.go)
+	Sides []side
+}
+
+// sideResult is what a side measured.
+type sideResult struct {
+	Label    string    `json:"label"`
+	Params   int       `json:"params"`
+	Backend  string    `json:"backend,omitempty"`
+	Seconds  []float64 `json:"seconds"` // after warm-up, in run order
+	Median   float64   `json:"median_seconds"`
+	PeakRSS  int64     `json:"peak_rss"`
+	StartRSS int64     `json:"start_rss"`
+}
+
+type caseResult struct {
+	Group string       `json:"group"`
+	Name  string       `json:"name"`
+	FLOPs float64      `json:"flops"`
+	Sides []sideResult `json:"sides"`
+}
+
+// side returns the result labelled l, or nil.
+func (c *caseResult) side(l string) *sideResult {
+	for i := range c.Sides {
+		if c.Sides[i].Label == l {
+			return &c.Sides[i]
+		}
+	}
+	return nil
+}
+
+// runner starts worker processes.
+type runner struct {
+	Self   string // this program, for Go workers
+	Python string
+	Script string // torch_ref.py
+	Arch   func(model, config string) (string, error)
+}
+
+func (r runner) command(s side) (*exec.Cmd, error) {
+	t := s.Task
+	args := []string{"--task", t.Kind, "--batch", strconv.Itoa(t.B), "--length", strconv.Itoa(t.L),
+		"--k", strconv.Itoa(t.K), "--cin", strconv.Itoa(t.Cin), "--cout", strconv.Itoa(t.Cout)}
+	if !s.Torch {
+		args = append([]string{"worker", "--model", t.Model, "--config", t.Config, "--sym=" + strconv.FormatBool(t.Sym)}, args...)
+		return exec.Command(r.Self, args...), nil
+	}
+	if t.Sym {
+		return nil, fmt.Errorf("bench: the PyTorch reference has no packed symmetric layer")
+	}
+	if t.Kind == "train" || t.Kind == "infer" {
+		arch, err := r.Arch(t.Model, t.Config)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--arch", arch)
+	}
+	args = append(args, "--threads", strconv.Itoa(gomaxprocs()))
+	return exec.Command(r.Python, append([]string{r.Script}, args...)...), nil
+}
+
+// proc is a running worker.
+type proc struct {
+	label string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Scanner
+}
+
+func (p *proc) ask(cmd string) (workerReply, error) {
+	var r workerReply
+	if cmd != "" {
+		if _, err := fmt.Fprintln(p.in, cmd); err != nil {
+			return r, fmt.Errorf("bench: %s worker: %w", p.label, err)
+		}
+	}
+	if !p.out.Scan() {
+		err := p.out.Err()
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return r, fmt.Errorf("bench: %s worker exited: %w", p.label, err)
+	}
+	if err := json.Unmarshal(p.out.Bytes(), &r); err != nil {
+		return r, fmt.Errorf("bench: %s worker: bad reply %q: %w", p.label, p.out.Text(), err)
+	}
+	if r.Error != "" {
+		return r, fmt.Errorf("bench: %s worker: %s", p.label, r.Error)
+	}
+	return r, nil
+}
+
+func (p *proc) stop() {
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		p.cmd.Process.Kill()
+	}
+}
+
+// run measures one case: its sides start one after another (each waits
+// for the previous one to be ready), warm up, then take turns run by run,
+// reps times, so that slow drifts of the machine reach every side alike.
+func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
+	res := caseResult{Group: c.Group, Name: c.Name, FLOPs: c.FLOPs}
+	var procs []*proc
+	defer func() {
+		for _, p := range procs {
+			p.stop()
+		}
+	}()
+	for _, s := range c.Sides {
+		cmd, err := r.command(s)
+		if err != nil {
+			return res, err
+		}
+		cmd.Stderr = os.Stderr
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return res, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return res, err
+		}
+		if err := cmd.Start(); err != nil {
+			return res, fmt.Errorf("bench: start %s worker: %w", s.Label, err)
+		}
+		p := &proc{label: s.Label, cmd: cmd, in: in, out: bufio.NewScanner(out)}
+		procs = append(procs, p)
+		ready, err := p.ask("")
+		if err != nil {
+			return res, err
+		}
+		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version})
+	}
+	for round := 0; round < warmup+reps; round++ {
+		for i, p := range procs {
+			rep, err := p.ask("run")
+			if err != nil {
+				return res, err
+			}
+			if round >= warmup {
+				res.Sides[i].Seconds = append(res.Sides[i].Seconds, rep.Seconds)
+			}
+		}
+	}
+	for i, p := range procs {
+		rep, err := p.ask("mem")
+		if err != nil {
+			return res, err
+		}
+		res.Sides[i].PeakRSS = rep.PeakRSS
+		res.Sides[i].Median = median(res.Sides[i].Seconds)
+	}
+	return res, nil
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

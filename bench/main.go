@@ -1,0 +1,178 @@
+// Command bench measures contactmap's networks against a PyTorch
+// reference on this machine: `make bench` runs it and writes
+// bench/results.md (tables) and bench/results.json (every timing).
+//
+// Each case starts one worker process per side (this program with the
+// worker subcommand, or torch_ref.py), warms every side up, then runs the
+// sides in turn (Go, PyTorch, Go, PyTorch, ...) and reports the median.
+// Peak memory is each worker's VmHWM: the whole process, runtime and
+// libraries included (a PyTorch process starts at about 240 MB).
+//
+// Usage:
+//
+//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-out bench/results.md]
+//	bench worker --task train|infer|conv|sgemm [flags]   (used by the harness)
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/blasenv"
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pipeline/train"
+)
+
+func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
+
+func main() {
+	blasenv.Reexec()
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		if err := workerMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := harnessMain(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func workerMain(args []string) error {
+	fs := flag.NewFlagSet("bench worker", flag.ContinueOnError)
+	var t task
+	fs.StringVar(&t.Kind, "task", "", "train, infer, conv or sgemm")
+	fs.StringVar(&t.Model, "model", train.CNN, "cnn or scnn")
+	fs.StringVar(&t.Config, "config", "default", "default or paper")
+	fs.BoolVar(&t.Sym, "sym", false, "conv: symmetric packed layer")
+	fs.IntVar(&t.B, "batch", 10, "batch size")
+	fs.IntVar(&t.L, "length", 100, "chain length")
+	fs.IntVar(&t.K, "k", 3, "kernel size")
+	fs.IntVar(&t.Cin, "cin", 64, "input channels")
+	fs.IntVar(&t.Cout, "cout", 64, "output channels")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return runWorker(t, os.Stdin, os.Stdout)
+}
+
+// cases lists every comparison of a full run, in the order they run.
+func cases(torch bool) []benchCase {
+	const b, l, c = 10, 100, 64
+	var cs []benchCase
+	withTorch := func(s []side, t task) []side {
+		if torch {
+			s = append(s, side{Label: "torch", Torch: true, Task: t})
+		}
+		return s
+	}
+	for _, k := range []int{3, 5} {
+		t := task{Kind: "sgemm", B: b, L: l, K: k, Cin: c, Cout: c}
+		cs = append(cs, benchCase{Group: "sgemm", Name: fmt.Sprintf("M%d_N%d_K%d", b*l*l, c, k*k*c),
+			FLOPs: 2 * float64(b*l*l) * float64(c) * float64(k*k*c), Sides: withTorch([]side{{Label: "go", Task: t}}, t)})
+	}
+	for _, k := range []int{3, 5} {
+		t := task{Kind: "conv", B: b, L: l, K: k, Cin: c, Cout: c}
+		st := t
+		st.Sym = true
+		cs = append(cs, benchCase{Group: "conv", Name: fmt.Sprintf("k%d_%dx%d", k, c, c),
+			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
+			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t)})
+	}
+	models := [][2]string{{"default", train.CNN}, {"default", train.SCNN}, {"paper", train.CNN}, {"paper", train.SCNN}}
+	for _, kind := range []string{"train", "infer"} {
+		for _, m := range models {
+			a, _ := train.ArchByName(m[1], m[0])
+			t := task{Kind: kind, Model: m[1], Config: m[0], B: b, L: l}
+			f := a.ConvFLOPs(b, l)
+			if kind == "train" {
+				f *= 3
+			}
+			cs = append(cs, benchCase{Group: kind, Name: m[0] + "/" + m[1], FLOPs: f, Sides: withTorch([]side{{Label: "go", Task: t}}, t)})
+		}
+	}
+	for _, m := range models {
+		a, _ := train.ArchByName(m[1], m[0])
+		for _, ll := range []int{100, 300, 500} {
+			t := task{Kind: "infer", Model: m[1], Config: m[0], B: 1, L: ll}
+			cs = append(cs, benchCase{Group: "sweep", Name: fmt.Sprintf("%s/%s/L%d", m[0], m[1], ll),
+				FLOPs: a.ConvFLOPs(1, ll), Sides: withTorch([]side{{Label: "go", Task: t}}, t)})
+		}
+	}
+	return cs
+}
+
+func harnessMain(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	reps := fs.Int("reps", 5, "timed runs per side after the warm-up")
+	warmup := fs.Int("warmup", 1, "untimed runs per side first")
+	only := fs.String("only", "", "run only the cases whose group/name matches this regular expression")
+	torch := fs.Bool("torch", true, "run the PyTorch reference (needs python3-torch)")
+	python := fs.String("python", "/usr/bin/python3", "Python with torch")
+	script := fs.String("script", "bench/torch_ref.py", "the PyTorch reference worker")
+	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *reps < 1 {
+		return fmt.Errorf("bench: -reps %d: want at least 1", *reps)
+	}
+	re, err := regexp.Compile(*only)
+	if err != nil {
+		return fmt.Errorf("bench: -only: %w", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	r := runner{Self: self, Python: *python, Script: *script, Arch: func(model, config string) (string, error) {
+		a, err := train.ArchByName(model, config)
+		if err != nil {
+			return "", err
+		}
+		raw, err := json.Marshal(a)
+		return string(raw), err
+	}}
+	var todo []benchCase
+	for _, c := range cases(*torch) {
+		if re.MatchString(c.Group + "/" + c.Name) {
+			todo = append(todo, c)
+		}
+	}
+	if len(todo) == 0 {
+		return fmt.Errorf("bench: no case matches %q", *only)
+	}
+	rep := report{Machine: describeMachine(), Reps: *reps, Warmup: *warmup, Started: time.Now().UTC()}
+	bar := progress.New(len(todo), "bench")
+	for _, c := range todo {
+		bar.Describe(c.Group + " " + c.Name)
+		res, err := r.run(c, *warmup, *reps)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", c.Group, c.Name, err)
+		}
+		fmt.Fprintln(os.Stderr, res.summary())
+		rep.Cases = append(rep.Cases, res)
+		bar.Add(1)
+	}
+	bar.Finish()
+	rep.Seconds = time.Since(rep.Started).Seconds()
+	md := rep.markdown()
+	fmt.Print(md)
+	if err := fileio.WriteAtomic(*out, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(jsonPath(*out), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	})
+}

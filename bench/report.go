@@ -1,0 +1,303 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// machine describes where the numbers come from.
+type machine struct {
+	CPU      string `json:"cpu"`
+	Cores    int    `json:"cores"`
+	Threads  int    `json:"threads"` // GOMAXPROCS, and torch.set_num_threads
+	MemTotal string `json:"mem_total"`
+	OS       string `json:"os"`
+	Kernel   string `json:"kernel"`
+	Go       string `json:"go"`
+	OpenBLAS string `json:"openblas"`
+	BLASCore string `json:"openblas_core"`
+	Torch    string `json:"torch"`
+}
+
+type report struct {
+	Machine machine      `json:"machine"`
+	Reps    int          `json:"reps"`
+	Warmup  int          `json:"warmup"`
+	Started time.Time    `json:"started"`
+	Seconds float64      `json:"seconds"`
+	Cases   []caseResult `json:"cases"`
+}
+
+func firstLine(path, prefix string) string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			return strings.Trim(strings.TrimSpace(strings.TrimLeft(rest, " \t:=")), `"`)
+		}
+	}
+	return ""
+}
+
+func commandOutput(name string, args ...string) string {
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func describeMachine() machine {
+	m := machine{
+		CPU:      firstLine("/proc/cpuinfo", "model name"),
+		Cores:    runtime.NumCPU(),
+		Threads:  gomaxprocs(),
+		MemTotal: firstLine("/proc/meminfo", "MemTotal"),
+		OS:       firstLine("/etc/os-release", "PRETTY_NAME"),
+		Kernel:   strings.TrimSpace(firstLine("/proc/sys/kernel/osrelease", "")),
+		Go:       runtime.Version(),
+		OpenBLAS: commandOutput("dpkg-query", "-W", "-f", "${Package} ${Version}", "libopenblas0-pthread"),
+		BLASCore: scnn.BLASCore(),
+		Torch:    commandOutput("/usr/bin/python3", "-c", "import torch; print(torch.__version__)"),
+	}
+	if flags := firstLine("/proc/cpuinfo", "flags"); flags != "" {
+		var simd []string
+		for _, f := range []string{"avx2", "fma", "avx512f"} {
+			if strings.Contains(" "+flags+" ", " "+f+" ") {
+				simd = append(simd, f)
+			}
+		}
+		m.CPU += " (" + strings.Join(simd, ", ") + ")"
+	}
+	return m
+}
+
+func jsonPath(md string) string { return strings.TrimSuffix(md, ".md") + ".json" }
+
+// gflops is FLOPs per second in units of 1e9.
+func gflops(f, sec float64) float64 {
+	if sec <= 0 {
+		return 0
+	}
+	return f / sec / 1e9
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.0f", float64(b)/(1<<20)) }
+
+func ratio(a, b float64) string {
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+// summary is the line printed as each case completes.
+func (c caseResult) summary() string {
+	var parts []string
+	for _, s := range c.Sides {
+		parts = append(parts, fmt.Sprintf("%s %.4gs (%.1f GFLOP/s, peak %s MiB)", s.Label, s.Median, gflops(c.FLOPs, s.Median), mib(s.PeakRSS)))
+	}
+	return fmt.Sprintf("%-6s %-22s %s", c.Group, c.Name, strings.Join(parts, "  "))
+}
+
+func (r *report) find(group, name string) *caseResult {
+	for i := range r.Cases {
+		if r.Cases[i].Group == group && r.Cases[i].Name == name {
+			return &r.Cases[i]
+		}
+	}
+	return nil
+}
+
+// med returns the median seconds of side label in case group/name, or 0.
+func (r *report) med(group, name, label string) float64 {
+	if c := r.find(group, name); c != nil {
+		if s := c.side(label); s != nil {
+			return s.Median
+		}
+	}
+	return 0
+}
+
+func (r *report) peak(group, name, label string) int64 {
+	if c := r.find(group, name); c != nil {
+		if s := c.side(label); s != nil {
+			return s.PeakRSS
+		}
+	}
+	return 0
+}
+
+func sec(s float64) string {
+	if s <= 0 {
+		return "-"
+	}
+	if s < 1 {
+		return fmt.Sprintf("%.0f ms", s*1000)
+	}
+	return fmt.Sprintf("%.2f s", s)
+}
+
+func (r *report) markdown() string {
+	var b strings.Builder
+	m := r.Machine
+	fmt.Fprintf(&b, "# contactmap benchmark: Go vs PyTorch\n\n")
+	fmt.Fprintf(&b, "Written by `make bench` (bench/main.go) on %s, %.0f min in all. ", r.Started.Format("2006-01-02"), r.Seconds/60)
+	fmt.Fprintf(&b, "Every number is the median of %d timed runs per side after %d warm-up run(s), sides interleaved run by run (Go, PyTorch, Go, PyTorch, ...); all timings are in results.json.\n\n", r.Reps, r.Warmup)
+	fmt.Fprintf(&b, "Machine: %s, %d cores, %s, %s (kernel %s). Go %s with %s, %s kernels (one BLAS thread per goroutine, %d goroutines); PyTorch %s, CPU, %d threads. Batch 10, L = 100 unless stated; inputs are synthetic (timing does not depend on the values).\n\n",
+		m.CPU, m.Cores, m.MemTotal, m.OS, m.Kernel, m.Go, m.OpenBLAS, m.BLASCore, m.Threads, m.Torch, m.Threads)
+
+	b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/train Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
+
+	models := []string{"default/cnn", "default/scnn", "paper/cnn", "paper/scnn"}
+	for _, g := range []struct{ group, title string }{{"train", "Training step (forward + loss + backward + Adam)"}, {"infer", "Inference (forward + sigmoid), batch 10"}} {
+		if r.find(g.group, models[0]) == nil && r.find(g.group, models[2]) == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "## %s\n\n", g.title)
+		b.WriteString("| model | params | GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | PyTorch GFLOP/s | SCNN/CNN Go | SCNN/CNN PyTorch | Go peak MiB | PyTorch peak MiB |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, name := range models {
+			c := r.find(g.group, name)
+			if c == nil {
+				continue
+			}
+			gs, ts := r.med(g.group, name, "go"), r.med(g.group, name, "torch")
+			sc := "-"
+			st := "-"
+			if strings.HasSuffix(name, "/scnn") {
+				cnn := strings.TrimSuffix(name, "scnn") + "cnn"
+				sc = ratio(gs, r.med(g.group, cnn, "go"))
+				st = ratio(ts, r.med(g.group, cnn, "torch"))
+			}
+			params := 0
+			if s := c.side("go"); s != nil {
+				params = s.Params
+			}
+			if s := c.side("torch"); s != nil && s.Params != params {
+				fmt.Fprintf(&b, "<!-- %s: PyTorch has %d trainable parameters, Go %d -->\n", name, s.Params, params)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, params, c.FLOPs/1e9,
+				sec(gs), sec(ts), ratio(gs, ts), gflops(c.FLOPs, gs), gf(c.FLOPs, ts), sc, st,
+				mib(r.peak(g.group, name, "go")), mibOr(r.peak(g.group, name, "torch")))
+		}
+		b.WriteString("\n")
+	}
+
+	if r.find("sgemm", "M100000_N64_K576") != nil || r.find("conv", "k3_64x64") != nil {
+		b.WriteString("## Convolution layers vs the sgemm ceiling\n\n")
+		b.WriteString("sgemm: C (M x N) = A (M x K) B (K x N) with M = B·L·L = 100000 pixels, N = 64, K = k·k·64: the GEMM of a 64 -> 64 convolution over the whole batch. Go: OpenBLAS, rows split over the goroutines; PyTorch: torch.mm.\n\n")
+		b.WriteString("| shape | Go (OpenBLAS) | GFLOP/s | PyTorch mm | GFLOP/s |\n|---|---:|---:|---:|---:|\n")
+		for _, k := range []int{3, 5} {
+			name := fmt.Sprintf("M100000_N64_K%d", k*k*64)
+			c := r.find("sgemm", name)
+			if c == nil {
+				continue
+			}
+			gs, ts := r.med("sgemm", name, "go"), r.med("sgemm", name, "torch")
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s |\n", name, sec(gs), gflops(c.FLOPs, gs), sec(ts), gf(c.FLOPs, ts))
+		}
+		b.WriteString("\nOne 64 -> 64 convolution layer, forward + backward (input and kernel gradients), batch 10, L = 100. Full: 3 GEMMs of the shape above. Symmetric (spConv, packed): the same on the L(L+1)/2 upper-triangle pixels; \"executed\" GFLOP/s counts only those. % of sgemm compares executed GFLOP/s with Go's sgemm on the same K.\n\n")
+		b.WriteString("| layer | Go full | GFLOP/s | % of sgemm | Go symmetric | executed GFLOP/s | % of sgemm | sym/full | PyTorch full | GFLOP/s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, k := range []int{3, 5} {
+			name := fmt.Sprintf("k%d_64x64", k)
+			c := r.find("conv", name)
+			if c == nil {
+				continue
+			}
+			ceil := gflops(2*100000*64*float64(k*k*64), r.med("sgemm", fmt.Sprintf("M100000_N64_K%d", k*k*64), "go"))
+			full, sym, ts := r.med("conv", name, "go"), r.med("conv", name, "go-sym"), r.med("conv", name, "torch")
+			symFLOPs := c.FLOPs * 5050 / 10000
+			fmt.Fprintf(&b, "| %dx%d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s |\n", k, k, sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), ceil),
+				sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), ceil), ratio(sym, full), sec(ts), gf(c.FLOPs, ts))
+		}
+		b.WriteString("\n")
+	}
+
+	var sweep []caseResult
+	for _, c := range r.Cases {
+		if c.Group == "sweep" {
+			sweep = append(sweep, c)
+		}
+	}
+	if len(sweep) > 0 {
+		b.WriteString("## Inference on one chain of length L\n\n")
+		b.WriteString("| model | L | GFLOP | Go | PyTorch | Go/PyTorch | Go peak MiB | PyTorch peak MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, c := range sweep {
+			name := c.Name[:strings.LastIndex(c.Name, "/")]
+			l := c.Name[strings.LastIndex(c.Name, "/L")+2:]
+			gs, ts := r.med("sweep", c.Name, "go"), r.med("sweep", c.Name, "torch")
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, l, c.FLOPs/1e9, sec(gs), sec(ts), ratio(gs, ts),
+				mib(r.peak("sweep", c.Name, "go")), mibOr(r.peak("sweep", c.Name, "torch")))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(r.targets())
+	return b.String()
+}
+
+func gf(f, s float64) string {
+	if s <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", gflops(f, s))
+}
+
+func mibOr(v int64) string {
+	if v <= 0 {
+		return "-"
+	}
+	return mib(v)
+}
+
+func pct(a, b float64) string {
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*a/b)
+}
+
+// targets states where each target of the performance issue stands.
+func (r *report) targets() string {
+	var b strings.Builder
+	b.WriteString("## Targets\n\n| target | measured | met |\n|---|---|---|\n")
+	row := func(name, measured string, ok bool, known bool) {
+		mark := "no"
+		if !known {
+			mark, measured = "not measured", "-"
+		} else if ok {
+			mark = "yes"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, measured, mark)
+	}
+	for _, cfg := range []string{"default", "paper"} {
+		g, t := r.med("train", cfg+"/cnn", "go"), r.med("train", cfg+"/cnn", "torch")
+		row(fmt.Sprintf("Go CNN step <= 1.25x PyTorch CNN step (%s)", cfg), ratio(g, t)+"x", g <= 1.25*t, g > 0 && t > 0)
+		s := r.med("train", cfg+"/scnn", "go")
+		row(fmt.Sprintf("Go SCNN step <= 0.55x Go CNN step (%s)", cfg), ratio(s, g)+"x", s <= 0.55*g, s > 0 && g > 0)
+		row(fmt.Sprintf("Go SCNN step < PyTorch CNN step (%s)", cfg), ratio(s, t)+"x", s < t, s > 0 && t > 0)
+	}
+	for _, k := range []int{3, 5} {
+		c := r.find("conv", fmt.Sprintf("k%d_64x64", k))
+		ceil := gflops(2*100000*64*float64(k*k*64), r.med("sgemm", fmt.Sprintf("M100000_N64_K%d", k*k*64), "go"))
+		var f float64
+		if c != nil {
+			f = gflops(c.FLOPs, r.med("conv", c.Name, "go"))
+		}
+		row(fmt.Sprintf("%dx%d conv fwd+bwd >= 60%% of sgemm GFLOP/s", k, k), pct(f, ceil), f >= 0.6*ceil, f > 0 && ceil > 0)
+	}
+	for _, m := range []string{"default/cnn", "default/scnn", "paper/cnn", "paper/scnn"} {
+		p := r.peak("sweep", m+"/L500", "go")
+		row(fmt.Sprintf("L = 500 inference <= 4 GiB (%s)", m), mib(p)+" MiB", p <= 4<<30, p > 0)
+	}
+	b.WriteString("\n")
+	return b.String()
+}

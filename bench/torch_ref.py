@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""PyTorch reference worker for contactmap's `make bench`.
+
+It builds the same network as pipeline/train (model.go) from the
+architecture record the Go harness passes as JSON, on synthetic inputs of
+the same shapes, and times one task per "run" line read from stdin:
+
+  train   forward + weighted BCE + backward + Adam (L2 1e-5), batch B, length L
+  infer   forward in eval mode under torch.inference_mode, then sigmoid
+  conv    one k x k convolution Cin -> Cout, forward + backward
+  sgemm   C (M x N) = A (M x K) B (K x N) with torch.mm
+
+Protocol (one JSON object per output line):
+  start -> {"ready": true, "params": trainable, "rss_start": bytes}
+  "run" -> {"seconds": s}
+  "mem" -> {"peak_rss": bytes}      (VmHWM of this process)
+  EOF   -> exit
+
+The SCNN is written the way a PyTorch user would: spConv kernels are
+gathered from the free parameters R[a >= b] each step and applied by an
+ordinary (full-map) convolution; the 1x1 sgConv is the outer sum
+y[i,j] = A[i] + A[j] + b, A = x S. Trainable parameter counts equal the
+Go model's (the LSTM's second bias vector, b_hh, is frozen at zero because
+the Go LSTM has one bias per gate).
+"""
+
+import argparse
+import json
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def peak_rss():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def current_rss():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def self_cartesian(x):
+    """(B, L, n) -> (B, 2n, L, L) with y[:, :, i, j] = [x_i, x_j]."""
+    b, l, n = x.shape
+    xi = x.transpose(1, 2).unsqueeze(3).expand(b, n, l, l)
+    xj = x.transpose(1, 2).unsqueeze(2).expand(b, n, l, l)
+    return torch.cat([xi, xj], dim=1)
+
+
+class OuterSum(nn.Module):
+    """1x1 sgConv on a self-Cartesian product: y[i,j] = A[i] + A[j] + b."""
+
+    def __init__(self, n, f):
+        super().__init__()
+        self.lin = nn.Linear(n, f, bias=False)
+        self.bias = nn.Parameter(torch.zeros(f))
+
+    def forward(self, x):
+        a = self.lin(x).transpose(1, 2)  # (B, F, L)
+        return a.unsqueeze(3) + a.unsqueeze(2) + self.bias.view(1, -1, 1, 1)
+
+
+class SymConv(nn.Module):
+    """spConv: kernel Q[a, b] = Q[b, a] = R[a >= b], applied in full."""
+
+    def __init__(self, k, cin, cout):
+        super().__init__()
+        self.k = k
+        t = k * (k + 1) // 2
+        self.R = nn.Parameter(torch.empty(t, cout, cin))
+        nn.init.uniform_(self.R, -0.05, 0.05)
+        self.bias = nn.Parameter(torch.zeros(cout))
+        idx = [max(a, b) * (max(a, b) + 1) // 2 + min(a, b) for a in range(k) for b in range(k)]
+        self.register_buffer("idx", torch.tensor(idx))
+
+    def forward(self, x):
+        w = self.R[self.idx]  # (k*k, cout, cin)
+        w = w.view(self.k, self.k, w.shape[1], w.shape[2]).permute(2, 3, 0, 1)
+        return F.conv2d(x, w, self.bias, padding=self.k // 2)
+
+
+def make_conv(sym, k, cin, cout):
+    if sym:
+        return SymConv(k, cin, cout)
+    return nn.Conv2d(cin, cout, k, padding=k // 2)
+
+
+class Block(nn.Module):
+    def __init__(self, sym, ks, cin, width):
+        super().__init__()
+        self.convs = nn.ModuleList([make_conv(sym, k, cin, width) for k in ks])
+        self.bn = nn.BatchNorm2d(width * len(ks))
+
+    def forward(self, x):
+        ys = [c(x) for c in self.convs]
+        y = ys[0] if len(ys) == 1 else torch.cat(ys, dim=1)
+        return F.relu(self.bn(y))
+
+
+def separation(l, n):
+    i = torch.arange(l).view(-1, 1)
+    d = (i - i.t()).abs().float()
+    chans = [torch.log1p(d) / torch.log(torch.tensor(101.0)), (d < 6).float(), (d >= 24).float()]
+    return torch.stack(chans[:n], dim=0)  # (n, L, L)
+
+
+class ContactNet(nn.Module):
+    def __init__(self, a):
+        super().__init__()
+        sym = a["kind"] == "scnn"
+        self.sym = sym
+        n1d, h = a["n1d"], a["lstm_hidden"]
+        self.lstm = nn.LSTM(n1d, h, batch_first=True, bidirectional=True)
+        for name, p in self.lstm.named_parameters():
+            if name.startswith("bias_hh"):
+                p.data.zero_()
+                p.requires_grad_(False)
+        self.dense = nn.Linear(2 * h, a["lstm_out"])
+        n1 = n1d + a["lstm_out"]
+        sep = a.get("sep_channels", 0)
+        n2 = a["n2d"] + sep
+        self.sep = sep
+        if sym:
+            self.sg1 = OuterSum(n1, 2 * n1)
+            self.sg2 = OuterSum(n1d, 2 * n1d)
+        self.pair_bn = nn.BatchNorm2d(2 * n1)
+        cin = 2 * n1 + n2
+        blocks = []
+        for ks in a["blocks"]:
+            blocks.append(Block(sym, ks, cin, a["width"]))
+            cin = a["width"] * len(ks)
+        self.blocks = nn.ModuleList(blocks)
+        cin += 2 * n1d + n2
+        head = []
+        for k in a["head"][:-1]:
+            head.append(Block(sym, [k], cin, a["head_width"]))
+            cin = a["head_width"]
+        self.head = nn.ModuleList(head)
+        self.final = make_conv(sym, a["head"][-1], cin, 1)
+
+    def pair(self, sg, x):
+        if self.sym:
+            return sg(x)
+        return self_cartesian(x)
+
+    def forward(self, x1, x2):
+        h, _ = self.lstm(x1)
+        x40 = torch.cat([x1, self.dense(h)], dim=2)
+        p = self.pair_bn(self.pair(getattr(self, "sg1", None), x40))
+        b, l = x1.shape[0], x1.shape[1]
+        if self.sep:
+            x2 = torch.cat([x2, separation(l, self.sep).unsqueeze(0).expand(b, -1, -1, -1)], dim=1)
+        y = torch.cat([p, x2], dim=1)
+        for blk in self.blocks:
+            y = blk(y)
+        re = torch.cat([self.pair(getattr(self, "sg2", None), x1), x2], dim=1)
+        y = torch.cat([y, re], dim=1)
+        for blk in self.head:
+            y = blk(y)
+        return self.final(y)
+
+
+def trainable(m):
+    return sum(p.numel() for p in m.parameters() if p.requires_grad)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--task", required=True, choices=["train", "infer", "conv", "sgemm"])
+    ap.add_argument("--arch", help="architecture record (JSON) for train and infer")
+    ap.add_argument("--batch", type=int, default=10)
+    ap.add_argument("--length", type=int, default=100)
+    ap.add_argument("--k", type=int, default=3)
+    ap.add_argument("--cin", type=int, default=64)
+    ap.add_argument("--cout", type=int, default=64)
+    ap.add_argument("--m", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rss_start = current_rss()
+    b, l = args.batch, args.length
+    params = 0
+
+    if args.task in ("train", "infer"):
+        a = json.loads(args.arch)
+        model = ContactNet(a)
+        params = trainable(model)
+        x1 = torch.randn(b, l, a["n1d"])
+        x2 = torch.randn(b, a["n2d"], l, l)
+        x2 = (x2 + x2.transpose(2, 3)) / 2
+        labels = (torch.rand(b, 1, l, l) < 0.1).float()
+        labels = torch.maximum(labels, labels.transpose(2, 3))
+        upper = torch.triu(torch.ones(l, l), diagonal=1).expand(b, 1, l, l)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
+        pos_weight = torch.tensor(5.0)
+
+        if args.task == "train":
+            model.train()
+
+            def run():
+                opt.zero_grad(set_to_none=False)
+                z = model(x1, x2)
+                loss = F.binary_cross_entropy_with_logits(z, labels, weight=upper, pos_weight=pos_weight, reduction="sum") / upper.sum()
+                loss.backward()
+                opt.step()
+        else:
+            model.eval()
+
+            def run():
+                with torch.inference_mode():
+                    torch.sigmoid(model(x1, x2))
+    elif args.task == "conv":
+        conv = nn.Conv2d(args.cin, args.cout, args.k, padding=args.k // 2)
+        x = torch.randn(b, args.cin, l, l, requires_grad=True)
+        dy = torch.randn(b, args.cout, l, l)
+
+        def run():
+            conv.zero_grad(set_to_none=False)
+            x.grad = None
+            y = conv(x)
+            y.backward(dy)
+    else:
+        m = args.m or b * l * l
+        A = torch.randn(m, args.k * args.k * args.cin)
+        B = torch.randn(args.k * args.k * args.cin, args.cout)
+        C = torch.empty(m, args.cout)
+
+        def run():
+            torch.mm(A, B, out=C)
+
+    print(json.dumps({"ready": True, "params": params, "rss_start": rss_start, "version": torch.__version__}), flush=True)
+    for line in sys.stdin:
+        cmd = line.strip()
+        if cmd == "run":
+            t0 = time.perf_counter()
+            run()
+            print(json.dumps({"seconds": time.perf_counter() - t0}), flush=True)
+        elif cmd == "mem":
+            print(json.dumps({"peak_rss": peak_rss()}), flush=True)
+        else:
+            print(json.dumps({"error": "unknown command %r" % cmd}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/scnn"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// task is what one worker process times. The Go worker and the PyTorch
+// worker (torch_ref.py) take the same flags and speak the same protocol:
+// one JSON line when ready, then one JSON line per command read from stdin
+// ("run": time one task, "mem": peak resident memory).
+type task struct {
+	Kind   string // train, infer, conv, sgemm
+	Model  string // cnn or scnn (train, infer)
+	Config string // default or paper (train, infer)
+	Sym    bool   // conv: symmetric (packed) layer
+	B, L   int
+	K      int // conv, sgemm: kernel size
+	Cin    int
+	Cout   int
+}
+
+// workerReply is one line of the protocol.
+type workerReply struct {
+	Ready    bool    `json:"ready,omitempty"`
+	Params   int     `json:"params,omitempty"`
+	RSSStart int64   `json:"rss_start,omitempty"`
+	Seconds  float64 `json:"seconds,omitempty"`
+	PeakRSS  int64   `json:"peak_rss,omitempty"`
+	Version  string  `json:"version,omitempty"`
+	Error    string  `json:"error,omitempty"`
+}
+
+// procStatus reads a "Vm...:  N kB" line of /proc/self/status in bytes.
+func procStatus(field string) int64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				kb, _ := strconv.ParseInt(f[0], 10, 64)
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+// runWorker builds the task and answers commands until stdin closes.
+func runWorker(t task, in io.Reader, out io.Writer) error {
+	start := procStatus("VmRSS")
+	run, params, err := buildTask(t)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(out)
+	if err := enc.Encode(workerReply{Ready: true, Params: params, RSSStart: start, Version: scnn.BLASBackend()}); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		var r workerReply
+		switch cmd := strings.TrimSpace(sc.Text()); cmd {
+		case "run":
+			t0 := time.Now()
+			if err := run(); err != nil {
+				return err
+			}
+			r.Seconds = time.Since(t0).Seconds()
+		case "mem":
+			r.PeakRSS = procStatus("VmHWM")
+		default:
+			r.Error = fmt.Sprintf("unknown command %q", cmd)
+		}
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+func buildTask(t task) (func() error, int, error) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	switch t.Kind {
+	case "train", "infer":
+		return buildModelTask(t, rng)
+	case "conv":
+		return buildConvTask(t, rng)
+	case "sgemm":
+		return buildSgemmTask(t, rng), 0, nil
+	}
+	return nil, 0, fmt.Errorf("bench: unknown task %q", t.Kind)
+}
+
+func fillNormal(v []float32, rng *rand.Rand) {
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+}
+
+// syntheticBatch is a batch of b chains of length l with random features
+// and about 10% contacts: timing does not depend on the values.
+func syntheticBatch(b, l int, a train.Arch, packed bool, rng *rand.Rand) *train.Batch {
+	bt := &train.Batch{L: l, X1: scnn.New(b, l, a.N1D)}
+	for s := 0; s < b; s++ {
+		bt.IDs = append(bt.IDs, fmt.Sprintf("synthetic%d", s))
+		bt.Lengths = append(bt.Lengths, l)
+	}
+	fillNormal(bt.X1.Data, rng)
+	if packed {
+		bt.X2 = scnn.NewPacked(b, l, a.N2D)
+	} else {
+		bt.X2 = scnn.New(b, l, l, a.N2D)
+	}
+	bt.Labels = make([]float32, b*l*l)
+	bt.Mask = make([]float32, b*l*l)
+	for s := 0; s < b; s++ {
+		for i := 0; i < l; i++ {
+			for j := i; j < l; j++ {
+				for c := 0; c < a.N2D; c++ {
+					v := float32(rng.NormFloat64())
+					bt.X2.Set(v, s, i, j, c)
+					if !packed {
+						bt.X2.Set(v, s, j, i, c)
+					}
+				}
+				y := float32(0)
+				if rng.Float64() < 0.1 {
+					y = 1
+				}
+				for _, o := range []int{(s*l+i)*l + j, (s*l+j)*l + i} {
+					bt.Labels[o], bt.Mask[o] = y, 1
+				}
+			}
+		}
+	}
+	return bt
+}
+
+func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
+	a, err := train.ArchByName(t.Model, t.Config)
+	if err != nil {
+		return nil, 0, err
+	}
+	m, err := train.NewModel(a, 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	b := syntheticBatch(t.B, t.L, a, m.Packed(), rng)
+	if t.Kind == "infer" {
+		return func() error {
+			logits, err := m.Forward(b, false)
+			if err != nil {
+				return err
+			}
+			train.Probabilities(logits, b.Lengths)
+			return nil
+		}, m.Trainable(), nil
+	}
+	opt := scnn.NewAdam(m.Params(), 1e-3, 1e-5)
+	loss := scnn.WeightedBCE{PosWeight: 5}
+	return func() error {
+		opt.ZeroGrad()
+		logits, err := m.Forward(b, true)
+		if err != nil {
+			return err
+		}
+		v, g, err := loss.Forward(logits, b.Labels, b.Mask)
+		if err != nil {
+			return err
+		}
+		if math.IsNaN(v) {
+			return fmt.Errorf("bench: loss is NaN")
+		}
+		if err := m.Backward(g); err != nil {
+			return err
+		}
+		opt.Step()
+		return nil
+	}, m.Trainable(), nil
+}
+
+// convLayer is Conv2D or SymPresConv.
+type convLayer interface {
+	Forward(*scnn.Tensor) (*scnn.Tensor, error)
+	Backward(*scnn.Tensor) (*scnn.Tensor, error)
+	Params() []*scnn.Param
+}
+
+func buildConvTask(t task, rng *rand.Rand) (func() error, int, error) {
+	var c convLayer
+	var x, dy *scnn.Tensor
+	var err error
+	if t.Sym {
+		c, err = scnn.NewSymPresConv("bench", t.K, t.Cin, t.Cout, rng)
+		x, dy = scnn.NewPacked(t.B, t.L, t.Cin), scnn.NewPacked(t.B, t.L, t.Cout)
+	} else {
+		c, err = scnn.NewConv2D("bench", t.K, t.Cin, t.Cout, rng)
+		x, dy = scnn.New(t.B, t.L, t.L, t.Cin), scnn.New(t.B, t.L, t.L, t.Cout)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	fillNormal(x.Data, rng)
+	fillNormal(dy.Data, rng)
+	n := 0
+	for _, p := range c.Params() {
+		n += len(p.Value)
+	}
+	return func() error {
+		for _, p := range c.Params() {
+			clear(p.Grad)
+		}
+		if _, err := c.Forward(x); err != nil {
+			return err
+		}
+		_, err := c.Backward(dy)
+		return err
+	}, n, nil
+}
+
+// buildSgemmTask times C (M x N) = A (M x K) B (K x N), row-major, M =
+// B*L*L, K = k*k*Cin, N = Cout: the GEMM of a convolution over the whole
+// batch at once. The rows are split between GOMAXPROCS goroutines, each
+// calling the single-threaded BLAS the convolutions use.
+func buildSgemmTask(t task, rng *rand.Rand) func() error {
+	m, k, n := t.B*t.L*t.L, t.K*t.K*t.Cin, t.Cout
+	a, b, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+	fillNormal(a, rng)
+	fillNormal(b, rng)
+	workers := gomaxprocs()
+	return func() error {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			r0, r1 := m*w/workers, m*(w+1)/workers
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, r1-r0, n, k, 1, a[r0*k:], k, b, n, 0, c[r0*n:], n)
+			}()
+		}
+		wg.Wait()
+		return nil
+	}
+}

@@ -1,0 +1,50 @@
+package scnn
+
+import (
+	"slices"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
+	"golang.org/x/sys/cpu"
+)
+
+// BLASBackend names the sgemm behind the convolutions: "openblas" in the
+// default cgo build, "gonum" (pure Go) with the purego tag or without cgo.
+func BLASBackend() string { return kern.Backend() }
+
+// BLASCore names the kernel set OpenBLAS chose at load time (for example
+// "SkylakeX", "Haswell", "Prescott"), or "" in the pure-Go build.
+func BLASCore() string { return kern.BLASCore() }
+
+// PreferredBLASCore returns the OPENBLAS_CORETYPE value that suits this CPU
+// better than the kernel set OpenBLAS chose, or "" if its choice is fine.
+//
+// OpenBLAS picks its kernels from the CPU model number. On virtual
+// machines that report an unlisted model (seen: "Intel(R) Xeon(R)
+// Processor" with AVX-512, where OpenBLAS 0.3.21 falls back to its SSE3
+// "Prescott" kernels) sgemm runs several times slower than the CPU allows.
+// OpenBLAS reads OPENBLAS_CORETYPE only when it is loaded, so a program
+// must set it before it starts; the commands re-execute themselves with it
+// (internal/blasenv).
+func PreferredBLASCore() string {
+	avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD
+	avx2 := cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX
+	return preferredCore(BLASCore(), avx512, avx2)
+}
+
+// preferredCore is PreferredBLASCore's rule: OpenBLAS kernel sets that use
+// AVX-512 or AVX2 are kept; an older set is replaced by SkylakeX on a CPU
+// with AVX-512 (F, BW, DQ, VL, CD), by Haswell on one with AVX2 and FMA.
+func preferredCore(current string, avx512, avx2 bool) string {
+	if current == "" {
+		return ""
+	}
+	wide := []string{"SkylakeX", "Cooperlake", "SapphireRapids"}
+	modern := append([]string{"Haswell", "Zen"}, wide...)
+	switch {
+	case avx512 && !slices.Contains(wide, current):
+		return "SKYLAKEX"
+	case !avx512 && avx2 && !slices.Contains(modern, current):
+		return "HASWELL"
+	}
+	return ""
+}
