@@ -22,6 +22,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/blasenv"
@@ -59,8 +60,20 @@ func workerMain(args []string) error {
 	fs.IntVar(&t.K, "k", 3, "kernel size")
 	fs.IntVar(&t.Cin, "cin", 64, "input channels")
 	fs.IntVar(&t.Cout, "cout", 64, "output channels")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the worker's life to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	return runWorker(t, os.Stdin, os.Stdout)
 }

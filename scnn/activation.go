@@ -11,11 +11,14 @@ type ReLU struct{ y *Tensor }
 // Forward applies max(0, x).
 func (r *ReLU) Forward(x *Tensor) *Tensor {
 	y := ZerosLike(x)
-	for i, v := range x.Data {
-		if v > 0 {
-			y.Data[i] = v
+	forChunks(len(x.Data), func(_, lo, hi int) {
+		out := y.Data[lo:hi]
+		for i, v := range x.Data[lo:hi] {
+			if v > 0 {
+				out[i] = v
+			}
 		}
-	}
+	})
 	r.y = y
 	return y
 }
@@ -26,11 +29,14 @@ func (r *ReLU) Backward(dy *Tensor) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: ReLU: gradient does not match the last forward")
 	}
 	dx := ZerosLike(dy)
-	for i, v := range r.y.Data {
-		if v > 0 {
-			dx.Data[i] = dy.Data[i]
+	forChunks(len(dy.Data), func(_, lo, hi int) {
+		out, d := dx.Data[lo:hi], dy.Data[lo:hi]
+		for i, v := range r.y.Data[lo:hi] {
+			if v > 0 {
+				out[i] = d[i]
+			}
 		}
-	}
+	})
 	return dx, nil
 }
 

@@ -29,8 +29,9 @@ type BatchNorm2D struct {
 
 	train bool
 	w     []float32 // position weights of the last input
-	xhat  []float32
-	inv   []float64 // 1/sqrt(var+eps) per channel
+	mean  []float32 // per channel: xhat = (x - mean) * inv
+	inv   []float32
+	scale []float64 // gamma / sqrt(var+eps) per channel
 	x     *Tensor
 }
 
@@ -65,33 +66,57 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 		return nil, fmt.Errorf("%s: %w", bn.Gamma.Name, err)
 	}
 	c := bn.C
+	rows := len(w)
 	mean := make([]float64, c)
 	vr := make([]float64, c)
 	if train {
-		sum := make([]float64, c)
+		// Per-chunk partial sums, combined in chunk order (deterministic).
+		nch := (rows + chunkRows - 1) / chunkRows
+		part := make([]float64, nch*(c+1))
+		forChunks(rows, func(ch, lo, hi int) {
+			acc := part[ch*(c+1) : (ch+1)*(c+1)]
+			for p := lo; p < hi; p++ {
+				wp := float64(w[p])
+				if wp == 0 {
+					continue
+				}
+				acc[c] += wp
+				for k, v := range x.Data[p*c : (p+1)*c] {
+					acc[k] += wp * float64(v)
+				}
+			}
+		})
 		n := 0.0
-		for p, wp := range w {
-			if wp == 0 {
-				continue
+		for ch := 0; ch < nch; ch++ {
+			acc := part[ch*(c+1) : (ch+1)*(c+1)]
+			for k := range mean {
+				mean[k] += acc[k]
 			}
-			n += float64(wp)
-			for k, v := range x.Data[p*c : (p+1)*c] {
-				sum[k] += float64(wp) * float64(v)
-			}
+			n += acc[c]
 		}
 		if n == 0 {
 			return nil, fmt.Errorf("scnn: %s: no valid pixels in the batch", bn.Gamma.Name)
 		}
 		for k := range mean {
-			mean[k] = sum[k] / n
+			mean[k] /= n
 		}
-		for p, wp := range w {
-			if wp == 0 {
-				continue
+		clear(part)
+		forChunks(rows, func(ch, lo, hi int) {
+			acc := part[ch*(c+1) : (ch+1)*(c+1)]
+			for p := lo; p < hi; p++ {
+				wp := float64(w[p])
+				if wp == 0 {
+					continue
+				}
+				for k, v := range x.Data[p*c : (p+1)*c] {
+					d := float64(v) - mean[k]
+					acc[k] += wp * d * d
+				}
 			}
-			for k, v := range x.Data[p*c : (p+1)*c] {
-				d := float64(v) - mean[k]
-				vr[k] += float64(wp) * d * d
+		})
+		for ch := 0; ch < nch; ch++ {
+			for k := range vr {
+				vr[k] += part[ch*(c+1)+k]
 			}
 		}
 		bn.Updates.Value[0]++
@@ -112,24 +137,40 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 		}
 	}
 	inv := make([]float64, c)
+	mean32, inv32 := make([]float32, c), make([]float32, c)
 	for k := range inv {
 		inv[k] = 1 / math.Sqrt(vr[k]+bn.Eps)
+		mean32[k], inv32[k] = float32(mean[k]), float32(inv[k])
 	}
-	y := ZerosLike(x)
-	xhat := make([]float32, len(x.Data))
-	for p, wp := range w {
-		if wp == 0 {
-			continue
-		}
-		for k := 0; k < c; k++ {
-			h := float32((float64(x.Data[p*c+k]) - mean[k]) * inv[k])
-			xhat[p*c+k] = h
-			y.Data[p*c+k] = bn.Gamma.Value[k]*h + bn.Beta.Value[k]
-		}
+	y, err := newTensor(nil, x.Layout, x.Shape)
+	if err != nil {
+		return nil, err
 	}
-	bn.train, bn.w, bn.xhat, bn.inv, bn.x = train, w, xhat, inv, x
+	gamma, beta := bn.Gamma.Value, bn.Beta.Value
+	forChunks(rows, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			out := y.Data[p*c : (p+1)*c]
+			if w[p] == 0 {
+				clear(out)
+				continue
+			}
+			in := x.Data[p*c : (p+1)*c]
+			for k := range out {
+				out[k] = gamma[k]*xhat(in[k], mean32[k], inv32[k]) + beta[k]
+			}
+		}
+	})
+	scale := make([]float64, c)
+	for k := range scale {
+		scale[k] = float64(gamma[k]) * inv[k]
+	}
+	bn.train, bn.w, bn.mean, bn.inv, bn.scale, bn.x = train, w, mean32, inv32, scale, x
 	return y, nil
 }
+
+// xhat is the normalised input, computed the same way in Forward and
+// Backward (which recomputes it from the kept input instead of storing it).
+func xhat(x, mean, inv float32) float32 { return (x - mean) * inv }
 
 // Backward adds dL/dgamma and dL/dbeta and returns dL/dx (zero at padding).
 func (bn *BatchNorm2D) Backward(dy *Tensor) (*Tensor, error) {
@@ -139,38 +180,64 @@ func (bn *BatchNorm2D) Backward(dy *Tensor) (*Tensor, error) {
 	if !SameShape(dy, bn.x) {
 		return nil, fmt.Errorf("scnn: %s: gradient %s %v, input was %s %v", bn.Gamma.Name, dy.Layout, dy.Shape, bn.x.Layout, bn.x.Shape)
 	}
-	c := bn.C
+	c, rows := bn.C, len(bn.w)
+	nch := (rows + chunkRows - 1) / chunkRows
+	part := make([]float64, nch*(2*c+1)) // per chunk: sum w dy, sum w dy xhat, sum w
+	forChunks(rows, func(ch, lo, hi int) {
+		acc := part[ch*(2*c+1) : (ch+1)*(2*c+1)]
+		for p := lo; p < hi; p++ {
+			wp := float64(bn.w[p])
+			if wp == 0 {
+				continue
+			}
+			acc[2*c] += wp
+			d, x := dy.Data[p*c:(p+1)*c], bn.x.Data[p*c:(p+1)*c]
+			for k := range d {
+				g := wp * float64(d[k])
+				acc[k] += g
+				acc[c+k] += g * float64(xhat(x[k], bn.mean[k], bn.inv[k]))
+			}
+		}
+	})
 	sdy := make([]float64, c)   // sum w dy
 	sdyxh := make([]float64, c) // sum w dy xhat
 	n := 0.0
-	for p, wp := range bn.w {
-		if wp == 0 {
-			continue
-		}
-		n += float64(wp)
+	for ch := 0; ch < nch; ch++ {
+		acc := part[ch*(2*c+1) : (ch+1)*(2*c+1)]
 		for k := 0; k < c; k++ {
-			g := float64(wp) * float64(dy.Data[p*c+k])
-			sdy[k] += g
-			sdyxh[k] += g * float64(bn.xhat[p*c+k])
+			sdy[k] += acc[k]
+			sdyxh[k] += acc[c+k]
 		}
+		n += acc[2*c]
 	}
 	for k := 0; k < c; k++ {
 		bn.Gamma.Grad[k] += float32(sdyxh[k])
 		bn.Beta.Grad[k] += float32(sdy[k])
 	}
-	dx := ZerosLike(bn.x)
-	for p, wp := range bn.w {
-		if wp == 0 {
-			continue
-		}
-		for k := 0; k < c; k++ {
-			g := float64(bn.Gamma.Value[k]) * bn.inv[k]
-			d := float64(dy.Data[p*c+k])
-			if bn.train {
-				d -= (sdy[k] + float64(bn.xhat[p*c+k])*sdyxh[k]) / n
-			}
-			dx.Data[p*c+k] = float32(g * d)
+	// dx = g * (dy - (sdy + xhat sdyxh)/n) in training mode, g * dy otherwise.
+	scale, a, b := make([]float32, c), make([]float32, c), make([]float32, c)
+	for k := 0; k < c; k++ {
+		scale[k] = float32(bn.scale[k])
+		if bn.train {
+			a[k], b[k] = float32(sdy[k]/n), float32(sdyxh[k]/n)
 		}
 	}
+	dx, err := newTensor(nil, bn.x.Layout, bn.x.Shape)
+	if err != nil {
+		return nil, err
+	}
+	forChunks(rows, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			out := dx.Data[p*c : (p+1)*c]
+			if bn.w[p] == 0 {
+				clear(out)
+				continue
+			}
+			d, x := dy.Data[p*c:(p+1)*c], bn.x.Data[p*c:(p+1)*c]
+			for k := range out {
+				out[k] = scale[k] * (d[k] - a[k] - xhat(x[k], bn.mean[k], bn.inv[k])*b[k])
+			}
+		}
+	})
 	return dx, nil
 }

@@ -33,14 +33,16 @@ func (c *Concat) Forward(xs ...*Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	off := 0
-	for i, x := range xs {
-		w := c.widths[i]
-		for p := 0; p < rows; p++ {
-			copy(y.Data[p*total+off:p*total+off+w], x.Data[p*w:(p+1)*w])
+	forChunks(rows, func(_, lo, hi int) {
+		off := 0
+		for i, x := range xs {
+			w := c.widths[i]
+			for p := lo; p < hi; p++ {
+				copy(y.Data[p*total+off:p*total+off+w], x.Data[p*w:(p+1)*w])
+			}
+			off += w
 		}
-		off += w
-	}
+	})
 	return y, nil
 }
 
@@ -63,9 +65,11 @@ func (c *Concat) Backward(dy *Tensor) ([]*Tensor, error) {
 		if err != nil {
 			return nil, err
 		}
-		for p := 0; p < rows; p++ {
-			copy(t.Data[p*w:(p+1)*w], dy.Data[p*total+off:p*total+off+w])
-		}
+		forChunks(rows, func(_, lo, hi int) {
+			for p := lo; p < hi; p++ {
+				copy(t.Data[p*w:(p+1)*w], dy.Data[p*total+off:p*total+off+w])
+			}
+		})
 		out[i] = t
 		off += w
 	}

@@ -74,10 +74,7 @@ func (c *Conv2D) Backward(dy *Tensor) (*Tensor, error) {
 	if dy.Layout != RowMajor || len(dy.Shape) != 4 || dy.Shape[0] != c.x.Shape[0] || dy.Shape[1] != c.x.Shape[1] || dy.Shape[2] != c.x.Shape[2] || dy.Shape[3] != c.Cout {
 		return nil, fmt.Errorf("scnn: %s: output gradient %v does not match output of input %v", c.W.Name, dy.Shape, c.x.Shape)
 	}
-	kern.ConvWeightGrad(c.geom(c.x, c.Cin, c.Cout), c.W.Grad, c.B.Grad, c.x.Data, dy.Data)
-	flip := make([]float32, len(c.W.Value))
-	kern.FlipKernel(flip, c.W.Value, c.K, c.Cin, c.Cout)
 	dx := ZerosLike(c.x)
-	kern.ConvForward(c.geom(dy, c.Cout, c.Cin), dx.Data, dy.Data, flip, nil)
+	kern.ConvBackward(c.geom(c.x, c.Cin, c.Cout), dx.Data, c.W.Grad, c.B.Grad, c.x.Data, dy.Data, c.W.Value)
 	return dx, nil
 }

@@ -11,20 +11,26 @@ import (
 // float64) far below the 1e-3 tolerance.
 const linEps, linTol = 0.5, 1e-3
 
+// Channel pairs: 3 -> 4 runs im2col forward; 5 -> 2 (Cout <= Cin/2) the
+// output-side forward (kern.ConvGeom.UseOutputSide).
+var gradChannels = [][2]int{{3, 4}, {5, 2}}
+
 func TestConv2DGradient(t *testing.T) {
 	for _, k := range []int{1, 3, 5} {
-		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
-			rng := newRNG(uint64(k))
-			c := must[*Conv2D](t)(NewConv2D("c", k, 3, 4, rng))
-			x := randTensor(rng, 2, 6, 5, 3)
-			r := randTensor(rng, 2, 6, 5, 4)
-			loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
-			loss()
-			dx := must[*Tensor](t)(c.Backward(r))
-			checkGrad(t, "W", c.W.Value, c.W.Grad, nil, linEps, linTol, loss)
-			checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
-			checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
-		})
+		for _, ch := range gradChannels {
+			t.Run(fmt.Sprintf("k%d/%dto%d", k, ch[0], ch[1]), func(t *testing.T) {
+				rng := newRNG(uint64(k))
+				c := must[*Conv2D](t)(NewConv2D("c", k, ch[0], ch[1], rng))
+				x := randTensor(rng, 2, 6, 5, ch[0])
+				r := randTensor(rng, 2, 6, 5, ch[1])
+				loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
+				loss()
+				dx := must[*Tensor](t)(c.Backward(r))
+				checkGrad(t, "W", c.W.Value, c.W.Grad, nil, linEps, linTol, loss)
+				checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
+				checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
+			})
+		}
 	}
 }
 
@@ -64,19 +70,21 @@ func TestConv2DIdentity(t *testing.T) {
 
 func TestSymPresConvGradient(t *testing.T) {
 	for _, k := range []int{1, 3, 5} {
-		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
-			rng := newRNG(uint64(10 + k))
-			c := must[*SymPresConv](t)(NewSymPresConv("sp", k, 3, 2, rng))
-			x := randPacked(rng, 2, 7, 3)
-			r := randPacked(rng, 2, 7, 2)
-			loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
-			loss()
-			dx := must[*Tensor](t)(c.Backward(r))
-			checkGrad(t, "R", c.R.Value, c.R.Grad, nil, linEps, linTol, loss)
-			checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
-			// A stored off-diagonal element is two entries of the full map.
-			checkGrad(t, "x", x.Data, dx.Data, packedWeights(x), linEps, linTol, loss)
-		})
+		for _, ch := range gradChannels {
+			t.Run(fmt.Sprintf("k%d/%dto%d", k, ch[0], ch[1]), func(t *testing.T) {
+				rng := newRNG(uint64(10 + k))
+				c := must[*SymPresConv](t)(NewSymPresConv("sp", k, ch[0], ch[1], rng))
+				x := randPacked(rng, 2, 7, ch[0])
+				r := randPacked(rng, 2, 7, ch[1])
+				loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
+				loss()
+				dx := must[*Tensor](t)(c.Backward(r))
+				checkGrad(t, "R", c.R.Value, c.R.Grad, nil, linEps, linTol, loss)
+				checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
+				// A stored off-diagonal element is two entries of the full map.
+				checkGrad(t, "x", x.Data, dx.Data, packedWeights(x), linEps, linTol, loss)
+			})
+		}
 	}
 }
 
@@ -85,50 +93,53 @@ func TestSymPresConvGradient(t *testing.T) {
 // paper's rule applied to the full convolution's dQ.
 func TestSymPresConvTriangleMatchesFull(t *testing.T) {
 	for _, k := range []int{1, 3, 5, 7} {
-		t.Run(fmt.Sprintf("k%d", k), func(t *testing.T) {
-			rng := newRNG(uint64(20 + k))
-			const b, l, cin, cout = 3, 11, 4, 5
-			sp := must[*SymPresConv](t)(NewSymPresConv("sp", k, cin, cout, rng))
-			randn(sp.B.Value, rng)
-			full := must[*Conv2D](t)(NewConv2D("full", k, cin, cout, rng))
-			copy(full.W.Value, sp.Kernel())
-			copy(full.B.Value, sp.B.Value)
+		for _, ch := range [][2]int{{4, 5}, {8, 3}} {
+			t.Run(fmt.Sprintf("k%d/%dto%d", k, ch[0], ch[1]), func(t *testing.T) {
+				rng := newRNG(uint64(20 + k))
+				const b, l = 3, 11
+				cin, cout := ch[0], ch[1]
+				sp := must[*SymPresConv](t)(NewSymPresConv("sp", k, cin, cout, rng))
+				randn(sp.B.Value, rng)
+				full := must[*Conv2D](t)(NewConv2D("full", k, cin, cout, rng))
+				copy(full.W.Value, sp.Kernel())
+				copy(full.B.Value, sp.B.Value)
 
-			xp := randPacked(rng, b, l, cin)
-			xd := must[*Tensor](t)(Unpack(xp))
-			yp := must[*Tensor](t)(sp.Forward(xp))
-			yd := must[*Tensor](t)(full.Forward(xd))
-			if a := MaxAbsAsymmetry(yd); a > 1e-5 {
-				t.Errorf("full convolution with tied kernel: asymmetry %.3g", a)
-			}
-			assertClose(t, "forward", must[*Tensor](t)(Unpack(yp)).Data, yd.Data, 1e-5)
+				xp := randPacked(rng, b, l, cin)
+				xd := must[*Tensor](t)(Unpack(xp))
+				yp := must[*Tensor](t)(sp.Forward(xp))
+				yd := must[*Tensor](t)(full.Forward(xd))
+				if a := MaxAbsAsymmetry(yd); a > 1e-5 {
+					t.Errorf("full convolution with tied kernel: asymmetry %.3g", a)
+				}
+				assertClose(t, "forward", must[*Tensor](t)(Unpack(yp)).Data, yd.Data, 1e-5)
 
-			dyp := randPacked(rng, b, l, cout)
-			dyd := must[*Tensor](t)(Unpack(dyp))
-			dxp := must[*Tensor](t)(sp.Backward(dyp))
-			dxd := must[*Tensor](t)(full.Backward(dyd))
-			assertClose(t, "dx", must[*Tensor](t)(Unpack(dxp)).Data, dxd.Data, 1e-5)
-			if a := MaxAbsAsymmetry(dxd); a > 1e-4 {
-				t.Errorf("full dx of a symmetric gradient is not symmetric: %.3g", a)
-			}
+				dyp := randPacked(rng, b, l, cout)
+				dyd := must[*Tensor](t)(Unpack(dyp))
+				dxp := must[*Tensor](t)(sp.Backward(dyp))
+				dxd := must[*Tensor](t)(full.Backward(dyd))
+				assertClose(t, "dx", must[*Tensor](t)(Unpack(dxp)).Data, dxd.Data, 1e-5)
+				if a := MaxAbsAsymmetry(dxd); a > 1e-4 {
+					t.Errorf("full dx of a symmetric gradient is not symmetric: %.3g", a)
+				}
 
-			// Paper: dR[a,b] = dQ[a,b] + dQ[b,a] (a > b), dR[a,a] = dQ[a,a].
-			m := cin * cout
-			want := make([]float32, len(sp.R.Grad))
-			for a := 0; a < k; a++ {
-				for bb := 0; bb <= a; bb++ {
-					for i := 0; i < m; i++ {
-						v := full.W.Grad[(a*k+bb)*m+i]
-						if a != bb {
-							v += full.W.Grad[(bb*k+a)*m+i]
+				// Paper: dR[a,b] = dQ[a,b] + dQ[b,a] (a > b), dR[a,a] = dQ[a,a].
+				m := cin * cout
+				want := make([]float32, len(sp.R.Grad))
+				for a := 0; a < k; a++ {
+					for bb := 0; bb <= a; bb++ {
+						for i := 0; i < m; i++ {
+							v := full.W.Grad[(a*k+bb)*m+i]
+							if a != bb {
+								v += full.W.Grad[(bb*k+a)*m+i]
+							}
+							want[lowerIndex(a, bb)*m+i] = v
 						}
-						want[lowerIndex(a, bb)*m+i] = v
 					}
 				}
-			}
-			assertClose(t, "dR vs paper rule on dQ", sp.R.Grad, want, 1e-5)
-			assertClose(t, "db", sp.B.Grad, full.B.Grad, 1e-5)
-		})
+				assertClose(t, "dR vs paper rule on dQ", sp.R.Grad, want, 1e-5)
+				assertClose(t, "db", sp.B.Grad, full.B.Grad, 1e-5)
+			})
+		}
 	}
 }
 

@@ -95,7 +95,8 @@ func (c *SymPresConv) Backward(dy *Tensor) (*Tensor, error) {
 	k, m := c.K, c.Cin*c.Cout
 	u := make([]float32, k*k*m)
 	du := make([]float32, c.Cout)
-	kern.ConvWeightGrad(c.geom(c.x, c.Cin, c.Cout), u, du, c.x.Data, dy.Data)
+	dx := ZerosLike(c.x)
+	kern.ConvBackward(c.geom(c.x, c.Cin, c.Cout), dx.Data, u, du, c.x.Data, dy.Data, c.Kernel())
 	// dQ[a,b] = U[a,b] + U[b,a]; dR[a>b] = dQ[a,b] + dQ[b,a] = 2(U[a,b] + U[b,a]);
 	// dR[a,a] = dQ[a,a] = 2 U[a,a].
 	for a := 0; a < k; a++ {
@@ -116,9 +117,5 @@ func (c *SymPresConv) Backward(dy *Tensor) (*Tensor, error) {
 	for f, v := range du {
 		c.B.Grad[f] += 2 * v
 	}
-	flip := make([]float32, k*k*m)
-	kern.FlipKernel(flip, c.Kernel(), k, c.Cin, c.Cout)
-	dx := ZerosLike(c.x)
-	kern.ConvForward(c.geom(dy, c.Cout, c.Cin), dx.Data, dy.Data, flip, nil)
 	return dx, nil
 }

@@ -45,7 +45,14 @@ func (g ConvGeom) im2col(col, x []float32, pix0, n int) {
 //
 // with x read as zero outside the map. w is the (k*k*Cin) x Cout kernel
 // matrix; bias may be nil. Work is split over (sample, tile) items.
+//
+// Layers with Cout much smaller than Cin use the output-side method (see
+// convForwardOut); the others im2col and sgemm per tile.
 func ConvForward(g ConvGeom, out, x, w, bias []float32) {
+	if g.UseOutputSide() {
+		convForwardOut(g, out, x, w, bias)
+		return
+	}
 	np, kk, t := g.Pixels(), g.Rows(), g.tile()
 	tiles := (np + t - 1) / t
 	workers := Workers(g.Workers)

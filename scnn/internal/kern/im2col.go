@@ -12,22 +12,20 @@ func Im2colDense(col, x []float32, h, w, c, k, pix0, n int) {
 	for r := 0; r < n; r++ {
 		i, j := (pix0+r)/w, (pix0+r)%w
 		row := col[r*kk : (r+1)*kk]
+		// Columns q = j+b-pad inside the map for b in [b0, b1): one
+		// contiguous run of x per kernel row.
+		b0, b1 := max(0, pad-j), min(k, w-j+pad)
 		for a := 0; a < k; a++ {
 			p := i + a - pad
 			seg := row[a*k*c : (a+1)*k*c]
-			if p < 0 || p >= h {
+			if p < 0 || p >= h || b0 >= b1 {
 				clear(seg)
 				continue
 			}
-			for b := 0; b < k; b++ {
-				q := j + b - pad
-				dst := seg[b*c : (b+1)*c]
-				if q < 0 || q >= w {
-					clear(dst)
-					continue
-				}
-				copy(dst, x[(p*w+q)*c:(p*w+q+1)*c])
-			}
+			clear(seg[:b0*c])
+			src := (p*w + j + b0 - pad) * c
+			copy(seg[b0*c:b1*c], x[src:src+(b1-b0)*c])
+			clear(seg[b1*c:])
 		}
 	}
 }
@@ -54,20 +52,21 @@ func Im2colPacked(col, x []float32, l, c, k, pix0, n int) {
 				continue
 			}
 			rowP := p*l - p*(p-1)/2 - p // Tri(l, p, q) = rowP + q for q >= p
-			for b := 0; b < k; b++ {
+			// b in [b0, b1): q inside the map; b >= bu: q >= p, stored in
+			// row p of the triangle, contiguous.
+			b0, b1 := max(0, pad-j), min(k, l-j+pad)
+			bu := min(max(b0, p-j+pad), b1)
+			clear(seg[:b0*c])
+			for b := b0; b < bu; b++ {
 				q := j + b - pad
-				dst := seg[b*c : (b+1)*c]
-				switch {
-				case q < 0 || q >= l:
-					clear(dst)
-				case q >= p:
-					t := rowP + q
-					copy(dst, x[t*c:(t+1)*c])
-				default:
-					t := q*l - q*(q-1)/2 + (p - q)
-					copy(dst, x[t*c:(t+1)*c])
-				}
+				t := q*l - q*(q-1)/2 + (p - q)
+				copy(seg[b*c:(b+1)*c], x[t*c:(t+1)*c])
 			}
+			if bu < b1 {
+				t := rowP + j + bu - pad
+				copy(seg[bu*c:b1*c], x[t*c:(t+b1-bu)*c])
+			}
+			clear(seg[max(b1, b0)*c:])
 		}
 		if j++; j == l {
 			i++

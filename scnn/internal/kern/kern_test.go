@@ -70,7 +70,7 @@ func TestConvForwardDenseMatchesNaive(t *testing.T) {
 
 func TestConvForwardPackedMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	for _, k := range []int{1, 3, 7} {
+	for _, k := range []int{1, 3, 7, 15} {
 		const b, l, cin, cout = 2, 10, 3, 2
 		np := TriSize(l)
 		xp := randSlice(b*np*cin, rng)

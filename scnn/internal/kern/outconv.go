@@ -1,0 +1,220 @@
+package kern
+
+// Output-side convolution (the "kn2row" method of Vasudevan, Anderson and
+// Gregg, "Parallel multi channel convolution using general matrix
+// multiplication", ASAP 2017). im2col copies k*k*Cin values per pixel,
+// which dominates when Cout is much smaller than Cin (the contact models'
+// blocks map 86 channels to 8). Instead, the forward pass multiplies each
+// input pixel by every kernel position at once,
+//
+//	Z[q, (a*k+b)*Cout + f] = sum_c x[q, c] * w[((a*k+b)*Cin + c)*Cout + f]
+//
+// one GEMM straight on the input (M = pixels, K = Cin, N = k*k*Cout, no
+// copy), then gathers out[p, f] = bias[f] + sum_{a,b} Z[p + (a-pad, b-pad),
+// (a*k+b)*Cout + f]. The backward pass needs only the im2col of dy (k*k*Cout
+// per pixel), which serves both gradients.
+
+// zBudget bounds the Z buffer of one worker (floats).
+var zBudget = 8 << 20 // a variable so tests can force several bands
+
+// outBand returns the output rows per work item of the output-side
+// forward pass: as many as fit the Z budget with their halo (pad rows
+// above and below), at least 1.
+func (g ConvGeom) outBand() int {
+	pad := g.K / 2
+	rows := zBudget / (g.W * g.K * g.K * g.Cout) // rows of Z that fit
+	return max(min(rows-2*pad, g.H), 1)
+}
+
+// UseOutputSide reports whether ConvForward uses the output-side method:
+// for k > 1 when Cout <= Cin/2 and the halo rows it recomputes cost at
+// most a quarter of the GEMM.
+func (g ConvGeom) UseOutputSide() bool {
+	band := g.outBand()
+	return g.K > 1 && 2*g.Cout <= g.Cin && (band == g.H || 4*2*(g.K/2) <= band)
+}
+
+// outWeights reorders w ((k*k*Cin) x Cout) into Wr (Cin x k*k*Cout):
+//
+//	Wr[c*N + (a*k+b)*Cout + f] = w[((a*k+b)*Cin + c)*Cout + f],  N = k*k*Cout
+func outWeights(wr, w []float32, kk, cin, cout int) {
+	n := kk * cout
+	for pos := 0; pos < kk; pos++ {
+		for c := 0; c < cin; c++ {
+			copy(wr[c*n+pos*cout:c*n+(pos+1)*cout], w[(pos*cin+c)*cout:(pos*cin+c+1)*cout])
+		}
+	}
+}
+
+// rowStart is the index of the first stored pixel of row i: i*W, or
+// Tri(L, i, i) packed.
+func (g ConvGeom) rowStart(i int) int {
+	if g.Packed {
+		return Tri(g.H, i, i)
+	}
+	return i * g.W
+}
+
+// convForwardOut is ConvForward by the output-side method.
+func convForwardOut(g ConvGeom, out, x, w, bias []float32) {
+	np, kk, pad := g.Pixels(), g.K*g.K, g.K/2
+	n := kk * g.Cout
+	wr := make([]float32, g.Cin*n)
+	outWeights(wr, w, kk, g.Cin, g.Cout)
+	band := g.outBand()
+	bands := (g.H + band - 1) / band
+	workers := Workers(g.Workers)
+	zs := make([][]float32, workers)
+	ParallelFor(g.B*bands, workers, func(wk, item int) {
+		s, i0 := item/bands, (item%bands)*band
+		i1 := min(i0+band, g.H)
+		r0, r1 := max(0, i0-pad), min(g.H, i1+pad)
+		q0, q1 := g.rowStart(r0), g.rowStart(r1)
+		if r1 == g.H {
+			q1 = np
+		}
+		if zs[wk] == nil {
+			zs[wk] = make([]float32, (band+2*pad)*g.W*n)
+		}
+		z := zs[wk][:(q1-q0)*n]
+		xs := x[s*np*g.Cin:]
+		Gemm(false, false, q1-q0, n, g.Cin, 1, xs[q0*g.Cin:], g.Cin, wr, n, 0, z, n)
+		os := out[s*np*g.Cout:]
+		for i := i0; i < i1; i++ {
+			j0 := 0
+			if g.Packed {
+				j0 = i
+			}
+			for j := j0; j < g.W; j++ {
+				o := os[(g.rowStart(i)+j-j0)*g.Cout : (g.rowStart(i)+j-j0+1)*g.Cout]
+				if bias != nil {
+					copy(o, bias)
+				} else {
+					clear(o)
+				}
+				for a := 0; a < g.K; a++ {
+					p := i + a - pad
+					if p < 0 || p >= g.H {
+						continue
+					}
+					for b := 0; b < g.K; b++ {
+						q := j + b - pad
+						if q < 0 || q >= g.W {
+							continue
+						}
+						var zi int
+						if g.Packed {
+							zi = TriSym(g.H, p, q) - q0
+						} else {
+							zi = p*g.W + q - q0
+						}
+						src := z[zi*n+(a*g.K+b)*g.Cout : zi*n+(a*g.K+b+1)*g.Cout]
+						for f, v := range src {
+							o[f] += v
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// ConvBackward computes both gradients of ConvForward from one im2col of
+// dy per tile: the input gradient
+//
+//	dx[b,i,j,c] = sum_{a,b',f} dy[b, i-a+pad, j-b'+pad, f] * w[((a*k+b')*Cin + c)*Cout + f]
+//
+// on the stored pixels, and adds the kernel and bias gradients of
+// ConvWeightGrad to dw and db (db may be nil). On a packed map the kernel
+// gradient V it adds differs from ConvWeightGrad's U position by position,
+// but V[a,b] + V[b,a] = U[a,b] + U[b,a], the full map's gradient, which is
+// all a spatially symmetric kernel uses (see scnn's SymPresConv). With Cout much smaller than Cin this
+// copies k*k*Cout values per pixel instead of the k*k*Cin of
+// ConvWeightGrad's im2col of x. dx is overwritten.
+//
+// Derivation: with Y = im2col(dy), Y[q, (a,b), f] = dy[q + (a-pad, b-pad), f],
+// dx = Y * flip(w) (the transposed convolution), and
+// dw[flip(a,b)] = sum_q x[q]^T Y[q, (a,b)], since x[q + (a'-pad, b'-pad)]
+// dy[q] summed over q equals x[q] dy[q - (a'-pad, b'-pad)] summed over q.
+func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
+	np, kk := g.Pixels(), g.K*g.K
+	n := kk * g.Cout // im2col row of dy
+	flip := make([]float32, len(w))
+	FlipKernel(flip, w, g.K, g.Cin, g.Cout)
+	gy := g
+	gy.Cin, gy.Cout = g.Cout, g.Cin // geometry of the im2col of dy
+	t := gy.tile()
+	tiles := (np + t - 1) / t
+	workers := min(Workers(g.Workers), g.B*tiles)
+	type acc struct{ col, gw, db []float32 }
+	accs := make([]acc, workers)
+	ParallelFor(g.B*tiles, workers, func(wk, item int) {
+		a := &accs[wk]
+		if a.col == nil {
+			a.col = make([]float32, t*n)
+			a.gw = make([]float32, g.Cin*n)
+			a.db = make([]float32, g.Cout)
+		}
+		s, p0 := item/tiles, (item%tiles)*t
+		rows := min(t, np-p0)
+		col := a.col[:rows*n]
+		gy.im2col(col, dy[s*np*g.Cout:(s+1)*np*g.Cout], p0, rows)
+		// dx tile = Y * flip.
+		Gemm(false, false, rows, g.Cin, n, 1, col, n, flip, g.Cin, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
+		d := dy[(s*np+p0)*g.Cout : (s*np+p0+rows)*g.Cout]
+		xt := x[(s*np+p0)*g.Cin : (s*np+p0+rows)*g.Cin]
+		if g.Packed {
+			// Halve the diagonal rows of Y (dx no longer needs them) and
+			// of the bias sum.
+			i, j := TriPos(g.H, p0)
+			for r := 0; r < rows; r++ {
+				if i == j {
+					row := col[r*n : (r+1)*n]
+					for k := range row {
+						row[k] *= 0.5
+					}
+					for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
+						a.db[f] += 0.5 * v
+					}
+				} else {
+					for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
+						a.db[f] += v
+					}
+				}
+				if j++; j == g.H {
+					i++
+					j = i
+				}
+			}
+		} else {
+			for r := 0; r < rows; r++ {
+				for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
+					a.db[f] += v
+				}
+			}
+		}
+		// G (Cin x k*k*Cout) += x_tile^T Y.
+		Gemm(true, false, g.Cin, n, rows, 1, xt, g.Cin, col, n, 1, a.gw, n)
+	})
+	// dw[((k-1-a)*k + k-1-b)*Cin + c, f] += G[c, (a*k+b)*Cout + f], summed
+	// over workers in order.
+	for _, a := range accs {
+		if a.gw == nil {
+			continue
+		}
+		for pos := 0; pos < kk; pos++ {
+			fp := kk - 1 - pos // flipped position (a,b) -> (k-1-a, k-1-b)
+			for c := 0; c < g.Cin; c++ {
+				dst := dw[(fp*g.Cin+c)*g.Cout : (fp*g.Cin+c+1)*g.Cout]
+				for f, v := range a.gw[c*n+pos*g.Cout : c*n+(pos+1)*g.Cout] {
+					dst[f] += v
+				}
+			}
+		}
+		if db != nil {
+			for f, v := range a.db {
+				db[f] += v
+			}
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package kern
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// symKernel returns a random spatially symmetric k x k x cin x cout kernel.
+func symKernel(k, cin, cout int, rng *rand.Rand) []float32 {
+	wt := make([]float32, k*k*cin*cout)
+	m := cin * cout
+	for a := 0; a < k; a++ {
+		for b := 0; b <= a; b++ {
+			v := randSlice(m, rng)
+			copy(wt[(a*k+b)*m:], v)
+			copy(wt[(b*k+a)*m:], v)
+		}
+	}
+	return wt
+}
+
+// The output-side forward pass equals the naive loop, dense and packed,
+// with one band per map and with several (small Z budget: halo rows).
+func TestConvForwardOutputSide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const b, l, cin, cout = 2, 11, 6, 2
+	defer func(z int) { zBudget = z }(zBudget)
+	for _, several := range []bool{false, true} {
+		for _, k := range []int{3, 5} {
+			zBudget = 8 << 20
+			if several { // bands of 3 rows plus halo
+				zBudget = (3 + 2*(k/2)) * l * k * k * cout
+			}
+			for _, packed := range []bool{false, true} {
+				t.Run(fmt.Sprintf("several=%v/k%d/packed=%v", several, k, packed), func(t *testing.T) {
+					g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2}
+					if !several && !g.UseOutputSide() {
+						t.Fatalf("geometry %+v does not take the output-side path", g)
+					}
+					if several && g.outBand() != 3 {
+						t.Fatalf("band of %d rows, want 3", g.outBand())
+					}
+					wt := symKernel(k, cin, cout, rng) // symmetric, so packed is valid too
+					bias := randSlice(cout, rng)
+					np := g.Pixels()
+					x := randSlice(b*np*cin, rng)
+					out := make([]float32, b*np*cout)
+					for i := range out {
+						out[i] = 99 // must be overwritten
+					}
+					convForwardOut(g, out, x, wt, bias)
+					for s := 0; s < b; s++ {
+						xd, got := x[s*np*cin:(s+1)*np*cin], out[s*np*cout:(s+1)*np*cout]
+						if packed {
+							xd = make([]float32, l*l*cin)
+							Unpack(xd, x[s*np*cin:(s+1)*np*cin], l, cin)
+							got = make([]float32, l*l*cout)
+							Unpack(got, out[s*np*cout:(s+1)*np*cout], l, cout)
+						}
+						want := naiveConv(xd, wt, bias, l, l, cin, cout, k)
+						if d := maxDiff(got, want); d > 1e-4 {
+							t.Errorf("sample %d: max diff %g", s, d)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// symSum returns u[a,b] + u[b,a] for a k x k x m kernel u.
+func symSum(u []float32, k, m int) []float32 {
+	out := make([]float32, len(u))
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			for i := 0; i < m; i++ {
+				out[(a*k+b)*m+i] = u[(a*k+b)*m+i] + u[(b*k+a)*m+i]
+			}
+		}
+	}
+	return out
+}
+
+// ConvBackward's kernel gradient equals ConvWeightGrad's (on a packed map up to
+// the spatial transpose: U + U^T is what the triangle determines) and its input
+// gradient equals the transposed convolution (ConvForward of dy with the
+// flipped kernel), dense and packed, for several tilings and worker counts.
+func TestConvBackwardMatchesWeightGradAndTransposedConv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const b, l = 3, 9
+	for _, ch := range [][2]int{{5, 2}, {3, 4}} {
+		cin, cout := ch[0], ch[1]
+		for _, k := range []int{1, 3, 5} {
+			for _, packed := range []bool{false, true} {
+				for _, tw := range [][2]int{{7, 1}, {13, 2}, {0, 3}} {
+					name := fmt.Sprintf("%dto%d/k%d/packed=%v/tile%d/workers%d", cin, cout, k, packed, tw[0], tw[1])
+					t.Run(name, func(t *testing.T) {
+						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: tw[1], TilePixels: tw[0]}
+						np := g.Pixels()
+						wt := symKernel(k, cin, cout, rng)
+						x, dy := randSlice(b*np*cin, rng), randSlice(b*np*cout, rng)
+						dw, db := make([]float32, len(wt)), make([]float32, cout)
+						dx := make([]float32, b*np*cin)
+						ConvBackward(g, dx, dw, db, x, dy, wt)
+						wantW, wantB := make([]float32, len(wt)), make([]float32, cout)
+						ConvWeightGrad(g, wantW, wantB, x, dy)
+						if packed {
+							// Only U + U^T (spatial transpose) is defined by
+							// the triangle: compare that.
+							dw, wantW = symSum(dw, k, cin*cout), symSum(wantW, k, cin*cout)
+						}
+						if d := maxDiff(dw, wantW); d > 1e-3 {
+							t.Errorf("kernel gradient: max diff %g", d)
+						}
+						if d := maxDiff(db, wantB); d > 1e-4 {
+							t.Errorf("bias gradient: max diff %g", d)
+						}
+						flip := make([]float32, len(wt))
+						FlipKernel(flip, wt, k, cin, cout)
+						gt := g
+						gt.Cin, gt.Cout = cout, cin
+						wantX := make([]float32, len(dx))
+						ConvForward(gt, wantX, dy, flip, nil)
+						if d := maxDiff(dx, wantX); d > 1e-4 {
+							t.Errorf("input gradient: max diff %g", d)
+						}
+					})
+				}
+			}
+		}
+	}
+}
