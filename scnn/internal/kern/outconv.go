@@ -92,31 +92,78 @@ func convForwardOut(g ConvGeom, out, x, w, bias []float32) {
 				} else {
 					clear(o)
 				}
-				for a := 0; a < g.K; a++ {
-					p := i + a - pad
-					if p < 0 || p >= g.H {
-						continue
-					}
-					for b := 0; b < g.K; b++ {
-						q := j + b - pad
-						if q < 0 || q >= g.W {
-							continue
-						}
-						var zi int
-						if g.Packed {
-							zi = TriSym(g.H, p, q) - q0
-						} else {
-							zi = p*g.W + q - q0
-						}
-						src := z[zi*n+(a*g.K+b)*g.Cout : zi*n+(a*g.K+b+1)*g.Cout]
-						for f, v := range src {
-							o[f] += v
-						}
-					}
-				}
+				g.gatherPixel(o, z, i, j, q0, n)
 			}
 		}
 	})
+}
+
+// gatherPixel adds to o the Z entries of output pixel (i, j):
+//
+//	o[f] += Z[(i+a-pad, j+b-pad) - q0, (a*k+b)*Cout + f]  for the (a, b) inside the map
+//
+// where the pixel index is row-major (dense) or packed (TriSym) and q0 is
+// the index of Z's first pixel. Consecutive b step through Z by n + Cout.
+func (g ConvGeom) gatherPixel(o, z []float32, i, j, q0, n int) {
+	pad, cout := g.K/2, g.Cout
+	b0, b1 := max(0, pad-j), min(g.K, g.W-j+pad)
+	step := n + cout
+	for a := 0; a < g.K; a++ {
+		p := i + a - pad
+		if p < 0 || p >= g.H {
+			continue
+		}
+		bu := b0 // b < bu: q < p, mirrored (packed only)
+		var zrow int
+		if g.Packed {
+			bu = min(max(b0, p-j+pad), b1)
+			for b := b0; b < bu; b++ {
+				q := j + b - pad
+				zi := TriSym(g.H, p, q) - q0
+				addTo(o, z[zi*n+(a*g.K+b)*cout:][:len(o)])
+			}
+			zrow = Tri(g.H, p, p) - p // + q: packed index of (p, q >= p)
+		} else {
+			zrow = p * g.W
+		}
+		if bu >= b1 {
+			continue
+		}
+		base := (zrow+j+bu-pad-q0)*n + (a*g.K+bu)*cout
+		if cout == 8 {
+			add8(o, z[base:], step, b1-bu)
+			continue
+		}
+		for b := bu; b < b1; b, base = b+1, base+step {
+			addTo(o, z[base:base+len(o)])
+		}
+	}
+}
+
+// addTo adds src to o elementwise; len(src) == len(o).
+func addTo(o, src []float32) {
+	src = src[:len(o)]
+	for f, v := range src {
+		o[f] += v
+	}
+}
+
+// add8 adds cnt rows of 8 values of z, step apart from z[0], to o[:8].
+func add8(o, z []float32, step, cnt int) {
+	o = o[:8]
+	s0, s1, s2, s3, s4, s5, s6, s7 := o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]
+	for r := 0; r < cnt; r++ {
+		v := z[r*step : r*step+8]
+		s0 += v[0]
+		s1 += v[1]
+		s2 += v[2]
+		s3 += v[3]
+		s4 += v[4]
+		s5 += v[5]
+		s6 += v[6]
+		s7 += v[7]
+	}
+	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = s0, s1, s2, s3, s4, s5, s6, s7
 }
 
 // ConvBackward computes both gradients of ConvForward from one im2col of

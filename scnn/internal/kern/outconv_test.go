@@ -24,46 +24,50 @@ func symKernel(k, cin, cout int, rng *rand.Rand) []float32 {
 // with one band per map and with several (small Z budget: halo rows).
 func TestConvForwardOutputSide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	const b, l, cin, cout = 2, 11, 6, 2
+	const b, l = 2, 11
 	defer func(z int) { zBudget = z }(zBudget)
-	for _, several := range []bool{false, true} {
-		for _, k := range []int{3, 5} {
-			zBudget = 8 << 20
-			if several { // bands of 3 rows plus halo
-				zBudget = (3 + 2*(k/2)) * l * k * k * cout
-			}
-			for _, packed := range []bool{false, true} {
-				t.Run(fmt.Sprintf("several=%v/k%d/packed=%v", several, k, packed), func(t *testing.T) {
-					g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2}
-					if !several && !g.UseOutputSide() {
-						t.Fatalf("geometry %+v does not take the output-side path", g)
-					}
-					if several && g.outBand() != 3 {
-						t.Fatalf("band of %d rows, want 3", g.outBand())
-					}
-					wt := symKernel(k, cin, cout, rng) // symmetric, so packed is valid too
-					bias := randSlice(cout, rng)
-					np := g.Pixels()
-					x := randSlice(b*np*cin, rng)
-					out := make([]float32, b*np*cout)
-					for i := range out {
-						out[i] = 99 // must be overwritten
-					}
-					convForwardOut(g, out, x, wt, bias)
-					for s := 0; s < b; s++ {
-						xd, got := x[s*np*cin:(s+1)*np*cin], out[s*np*cout:(s+1)*np*cout]
-						if packed {
-							xd = make([]float32, l*l*cin)
-							Unpack(xd, x[s*np*cin:(s+1)*np*cin], l, cin)
-							got = make([]float32, l*l*cout)
-							Unpack(got, out[s*np*cout:(s+1)*np*cout], l, cout)
+	// Cout 8 takes the unrolled gather (add8).
+	for _, ch := range [][2]int{{6, 2}, {16, 8}} {
+		cin, cout := ch[0], ch[1]
+		for _, several := range []bool{false, true} {
+			for _, k := range []int{3, 5} {
+				zBudget = 8 << 20
+				if several { // bands of 3 rows plus halo
+					zBudget = (3 + 2*(k/2)) * l * k * k * cout
+				}
+				for _, packed := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%dto%d/several=%v/k%d/packed=%v", cin, cout, several, k, packed), func(t *testing.T) {
+						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2}
+						if !several && !g.UseOutputSide() {
+							t.Fatalf("geometry %+v does not take the output-side path", g)
 						}
-						want := naiveConv(xd, wt, bias, l, l, cin, cout, k)
-						if d := maxDiff(got, want); d > 1e-4 {
-							t.Errorf("sample %d: max diff %g", s, d)
+						if several && g.outBand() != 3 {
+							t.Fatalf("band of %d rows, want 3", g.outBand())
 						}
-					}
-				})
+						wt := symKernel(k, cin, cout, rng) // symmetric, so packed is valid too
+						bias := randSlice(cout, rng)
+						np := g.Pixels()
+						x := randSlice(b*np*cin, rng)
+						out := make([]float32, b*np*cout)
+						for i := range out {
+							out[i] = 99 // must be overwritten
+						}
+						convForwardOut(g, out, x, wt, bias)
+						for s := 0; s < b; s++ {
+							xd, got := x[s*np*cin:(s+1)*np*cin], out[s*np*cout:(s+1)*np*cout]
+							if packed {
+								xd = make([]float32, l*l*cin)
+								Unpack(xd, x[s*np*cin:(s+1)*np*cin], l, cin)
+								got = make([]float32, l*l*cout)
+								Unpack(got, out[s*np*cout:(s+1)*np*cout], l, cout)
+							}
+							want := naiveConv(xd, wt, bias, l, l, cin, cout, k)
+							if d := maxDiff(got, want); d > 1e-4 {
+								t.Errorf("sample %d: max diff %g", s, d)
+							}
+						}
+					})
+				}
 			}
 		}
 	}
