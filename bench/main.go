@@ -101,24 +101,34 @@ func cases(torch bool) []benchCase {
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
 			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t)})
 	}
-	models := [][2]string{{"default", train.CNN}, {"default", train.SCNN}, {"paper", train.CNN}, {"paper", train.SCNN}}
+	// One case per configuration: the CNN and the SCNN, Go and PyTorch,
+	// interleaved, so that every ratio compares runs made side by side.
+	modelSides := func(t task) []side {
+		var s []side
+		for _, kind := range []string{train.CNN, train.SCNN} {
+			t.Model = kind
+			s = append(s, side{Label: "go/" + kind, Task: t})
+			if torch {
+				s = append(s, side{Label: "torch/" + kind, Torch: true, Task: t})
+			}
+		}
+		return s
+	}
 	for _, kind := range []string{"train", "infer"} {
-		for _, m := range models {
-			a, _ := train.ArchByName(m[1], m[0])
-			t := task{Kind: kind, Model: m[1], Config: m[0], B: b, L: l}
+		for _, cfg := range []string{"default", "paper"} {
+			a, _ := train.ArchByName(train.CNN, cfg)
 			f := a.ConvFLOPs(b, l)
 			if kind == "train" {
 				f *= 3
 			}
-			cs = append(cs, benchCase{Group: kind, Name: m[0] + "/" + m[1], FLOPs: f, Sides: withTorch([]side{{Label: "go", Task: t}}, t)})
+			cs = append(cs, benchCase{Group: kind, Name: cfg, FLOPs: f, Sides: modelSides(task{Kind: kind, Config: cfg, B: b, L: l})})
 		}
 	}
-	for _, m := range models {
-		a, _ := train.ArchByName(m[1], m[0])
+	for _, cfg := range []string{"default", "paper"} {
+		a, _ := train.ArchByName(train.CNN, cfg)
 		for _, ll := range []int{100, 300, 500} {
-			t := task{Kind: "infer", Model: m[1], Config: m[0], B: 1, L: ll}
-			cs = append(cs, benchCase{Group: "sweep", Name: fmt.Sprintf("%s/%s/L%d", m[0], m[1], ll),
-				FLOPs: a.ConvFLOPs(1, ll), Sides: withTorch([]side{{Label: "go", Task: t}}, t)})
+			cs = append(cs, benchCase{Group: "sweep", Name: fmt.Sprintf("%s/L%d", cfg, ll),
+				FLOPs: a.ConvFLOPs(1, ll), Sides: modelSides(task{Kind: "infer", Config: cfg, B: 1, L: ll})})
 		}
 	}
 	return cs

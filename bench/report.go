@@ -157,37 +157,36 @@ func (r *report) markdown() string {
 
 	b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/train Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
 
-	models := []string{"default/cnn", "default/scnn", "paper/cnn", "paper/scnn"}
 	for _, g := range []struct{ group, title string }{{"train", "Training step (forward + loss + backward + Adam)"}, {"infer", "Inference (forward + sigmoid), batch 10"}} {
-		if r.find(g.group, models[0]) == nil && r.find(g.group, models[2]) == nil {
+		if r.find(g.group, "default") == nil && r.find(g.group, "paper") == nil {
 			continue
 		}
 		fmt.Fprintf(&b, "## %s\n\n", g.title)
 		b.WriteString("| model | params | GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | PyTorch GFLOP/s | SCNN/CNN Go | SCNN/CNN PyTorch | Go peak MiB | PyTorch peak MiB |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-		for _, name := range models {
-			c := r.find(g.group, name)
+		for _, cfg := range []string{"default", "paper"} {
+			c := r.find(g.group, cfg)
 			if c == nil {
 				continue
 			}
-			gs, ts := r.med(g.group, name, "go"), r.med(g.group, name, "torch")
-			sc := "-"
-			st := "-"
-			if strings.HasSuffix(name, "/scnn") {
-				cnn := strings.TrimSuffix(name, "scnn") + "cnn"
-				sc = ratio(gs, r.med(g.group, cnn, "go"))
-				st = ratio(ts, r.med(g.group, cnn, "torch"))
+			for _, kind := range []string{"cnn", "scnn"} {
+				gs, ts := r.med(g.group, cfg, "go/"+kind), r.med(g.group, cfg, "torch/"+kind)
+				sc, st := "-", "-"
+				if kind == "scnn" {
+					sc = ratio(gs, r.med(g.group, cfg, "go/cnn"))
+					st = ratio(ts, r.med(g.group, cfg, "torch/cnn"))
+				}
+				params := 0
+				if s := c.side("go/" + kind); s != nil {
+					params = s.Params
+				}
+				if s := c.side("torch/" + kind); s != nil && s.Params != params {
+					fmt.Fprintf(&b, "<!-- %s %s: PyTorch has %d trainable parameters, Go %d -->\n", cfg, kind, s.Params, params)
+				}
+				fmt.Fprintf(&b, "| %s %s | %d | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), params, c.FLOPs/1e9,
+					sec(gs), sec(ts), ratio(gs, ts), gflops(c.FLOPs, gs), gf(c.FLOPs, ts), sc, st,
+					mib(r.peak(g.group, cfg, "go/"+kind)), mibOr(r.peak(g.group, cfg, "torch/"+kind)))
 			}
-			params := 0
-			if s := c.side("go"); s != nil {
-				params = s.Params
-			}
-			if s := c.side("torch"); s != nil && s.Params != params {
-				fmt.Fprintf(&b, "<!-- %s: PyTorch has %d trainable parameters, Go %d -->\n", name, s.Params, params)
-			}
-			fmt.Fprintf(&b, "| %s | %d | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, params, c.FLOPs/1e9,
-				sec(gs), sec(ts), ratio(gs, ts), gflops(c.FLOPs, gs), gf(c.FLOPs, ts), sc, st,
-				mib(r.peak(g.group, name, "go")), mibOr(r.peak(g.group, name, "torch")))
 		}
 		b.WriteString("\n")
 	}
@@ -232,11 +231,12 @@ func (r *report) markdown() string {
 		b.WriteString("## Inference on one chain of length L\n\n")
 		b.WriteString("| model | L | GFLOP | Go | PyTorch | Go/PyTorch | Go peak MiB | PyTorch peak MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, c := range sweep {
-			name := c.Name[:strings.LastIndex(c.Name, "/")]
-			l := c.Name[strings.LastIndex(c.Name, "/L")+2:]
-			gs, ts := r.med("sweep", c.Name, "go"), r.med("sweep", c.Name, "torch")
-			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, l, c.FLOPs/1e9, sec(gs), sec(ts), ratio(gs, ts),
-				mib(r.peak("sweep", c.Name, "go")), mibOr(r.peak("sweep", c.Name, "torch")))
+			cfg, l, _ := strings.Cut(c.Name, "/L")
+			for _, kind := range []string{"cnn", "scnn"} {
+				gs, ts := r.med("sweep", c.Name, "go/"+kind), r.med("sweep", c.Name, "torch/"+kind)
+				fmt.Fprintf(&b, "| %s %s | %s | %.1f | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), l, c.FLOPs/1e9, sec(gs), sec(ts), ratio(gs, ts),
+					mib(r.peak("sweep", c.Name, "go/"+kind)), mibOr(r.peak("sweep", c.Name, "torch/"+kind)))
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -279,9 +279,9 @@ func (r *report) targets() string {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, measured, mark)
 	}
 	for _, cfg := range []string{"default", "paper"} {
-		g, t := r.med("train", cfg+"/cnn", "go"), r.med("train", cfg+"/cnn", "torch")
+		g, t := r.med("train", cfg, "go/cnn"), r.med("train", cfg, "torch/cnn")
 		row(fmt.Sprintf("Go CNN step <= 1.25x PyTorch CNN step (%s)", cfg), ratio(g, t)+"x", g <= 1.25*t, g > 0 && t > 0)
-		s := r.med("train", cfg+"/scnn", "go")
+		s := r.med("train", cfg, "go/scnn")
 		row(fmt.Sprintf("Go SCNN step <= 0.55x Go CNN step (%s)", cfg), ratio(s, g)+"x", s <= 0.55*g, s > 0 && g > 0)
 		row(fmt.Sprintf("Go SCNN step < PyTorch CNN step (%s)", cfg), ratio(s, t)+"x", s < t, s > 0 && t > 0)
 	}
@@ -295,8 +295,9 @@ func (r *report) targets() string {
 		row(fmt.Sprintf("%dx%d conv fwd+bwd >= 60%% of sgemm GFLOP/s", k, k), pct(f, ceil), f >= 0.6*ceil, f > 0 && ceil > 0)
 	}
 	for _, m := range []string{"default/cnn", "default/scnn", "paper/cnn", "paper/scnn"} {
-		p := r.peak("sweep", m+"/L500", "go")
-		row(fmt.Sprintf("L = 500 inference <= 4 GiB (%s)", m), mib(p)+" MiB", p <= 4<<30, p > 0)
+		cfg, kind, _ := strings.Cut(m, "/")
+		p := r.peak("sweep", cfg+"/L500", "go/"+kind)
+		row(fmt.Sprintf("L = 500 inference <= 4 GiB (%s %s)", cfg, strings.ToUpper(kind)), mib(p)+" MiB", p <= 4<<30, p > 0)
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -19,11 +19,17 @@ var zBudget = 8 << 20 // a variable so tests can force several bands
 
 // outBand returns the output rows per work item of the output-side
 // forward pass: as many as fit the Z budget with their halo (pad rows
-// above and below), at least 1.
+// above and below), at least 1, and few enough that a batch smaller than
+// the worker count still gives every worker a band.
 func (g ConvGeom) outBand() int {
 	pad := g.K / 2
 	rows := zBudget / (g.W * g.K * g.K * g.Cout) // rows of Z that fit
-	return max(min(rows-2*pad, g.H), 1)
+	band := max(min(rows-2*pad, g.H), 1)
+	if w := Workers(g.Workers); g.B < w {
+		per := (w + g.B - 1) / g.B // bands wanted per map
+		band = min(band, (g.H+per-1)/per)
+	}
+	return max(band, 1)
 }
 
 // UseOutputSide reports whether ConvForward uses the output-side method:
