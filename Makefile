@@ -10,7 +10,7 @@ WORKERS ?= 2
 EPOCHS  ?= 30
 RUNS    ?= runs
 
-.PHONY: all build test test-slurm vet bench fuzz clean features features-ss features-msa train demo
+.PHONY: all build test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -74,9 +74,28 @@ vet:
 	$(GO) vet ./...
 
 # Benchmarks: conv forward+backward GFLOP/s, full vs symmetric.
-bench:
+# Go vs PyTorch on this machine (see bench/main.go): training steps,
+# inference, conv layers and the sgemm ceiling, written to
+# bench/results.md and bench/results.json. About 30 minutes;
+# BENCH_ARGS='-only train/default -reps 5' runs a part.
+PYTHON ?= /usr/bin/python3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BENCH_ARGS ?=
+
+bench: bench-deps
+	$(GO) build $(GOFLAGS) -o contactmap-bench ./bench
+	./contactmap-bench -python $(PYTHON) $(BENCH_ARGS)
+
+# Debian's python3-torch (CPU) is the reference; installed when missing.
+bench-deps:
+	@$(PYTHON) -c 'import torch' 2>/dev/null || { \
+		echo "make bench: installing Debian's python3-torch for the PyTorch reference"; \
+		$(SUDO) apt-get install -y python3-torch || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-torch; }; }
+
+# The Go micro-benchmarks of the scnn layers (go test -bench).
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./scnn/
 
 clean:
 	$(GO) clean ./...
-	rm -f contactmap
+	rm -f contactmap contactmap-bench

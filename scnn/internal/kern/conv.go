@@ -27,7 +27,9 @@ func (g ConvGeom) tile() int {
 	if g.TilePixels > 0 {
 		return g.TilePixels
 	}
-	t := (1 << 20) / g.Rows() // about 4 MB of im2col per worker
+	// About 16 MB of im2col per worker: every GEMM call packs the whole
+	// kernel matrix again, so a tile must be tall enough to pay for that.
+	t := (4 << 20) / g.Rows()
 	return min(max(t, 64), 1024)
 }
 

@@ -17,16 +17,22 @@ package kern
 // zBudget bounds the Z buffer of one worker (floats).
 var zBudget = 8 << 20 // a variable so tests can force several bands
 
+// minBandItems is the number of work items the output-side forward pass
+// makes at least, splitting maps into bands when the batch is smaller, so
+// that a single chain keeps several workers busy. It is a constant, not
+// the worker count: the bands decide which GEMM computes each value, and
+// results must not depend on the number of workers.
+const minBandItems = 4
+
 // outBand returns the output rows per work item of the output-side
 // forward pass: as many as fit the Z budget with their halo (pad rows
-// above and below), at least 1, and few enough that a batch smaller than
-// the worker count still gives every worker a band.
+// above and below), at least 1, and few enough for minBandItems items.
 func (g ConvGeom) outBand() int {
 	pad := g.K / 2
 	rows := zBudget / (g.W * g.K * g.K * g.Cout) // rows of Z that fit
 	band := max(min(rows-2*pad, g.H), 1)
-	if w := Workers(g.Workers); g.B < w {
-		per := (w + g.B - 1) / g.B // bands wanted per map
+	if g.B < minBandItems {
+		per := (minBandItems + g.B - 1) / g.B // bands wanted per map
 		band = min(band, (g.H+per-1)/per)
 	}
 	return max(band, 1)

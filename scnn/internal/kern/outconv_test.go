@@ -24,7 +24,7 @@ func symKernel(k, cin, cout int, rng *rand.Rand) []float32 {
 // with one band per map and with several (small Z budget: halo rows).
 func TestConvForwardOutputSide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	const b, l = 2, 11
+	const b, l = minBandItems, 11 // no band split for small batches
 	defer func(z int) { zBudget = z }(zBudget)
 	// Cout 8 takes the unrolled gather (add8).
 	for _, ch := range [][2]int{{6, 2}, {16, 8}} {
@@ -132,6 +132,35 @@ func TestConvBackwardMatchesWeightGradAndTransposedConv(t *testing.T) {
 					})
 				}
 			}
+		}
+	}
+}
+
+// A batch smaller than minBandItems is split into bands, the same ones
+// whatever the worker count, and the results are identical across worker
+// counts.
+func TestConvForwardOutputSideSmallBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	const l, cin, cout, k = 40, 16, 8, 3
+	x := randSlice(l*l*cin, rng)
+	wt := randSlice(k*k*cin*cout, rng)
+	var first []float32
+	for _, workers := range []int{1, 2, 3, 8} {
+		g := ConvGeom{B: 1, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: workers}
+		if !g.UseOutputSide() || g.outBand() != l/minBandItems {
+			t.Fatalf("workers %d: output side %v, band %d, want %d", workers, g.UseOutputSide(), g.outBand(), l/minBandItems)
+		}
+		out := make([]float32, l*l*cout)
+		ConvForward(g, out, x, wt, nil)
+		if first == nil {
+			first = out
+			if d := maxDiff(out, naiveConv(x, wt, make([]float32, cout), l, l, cin, cout, k)); d > 1e-4 {
+				t.Fatalf("max diff %g from the naive loop", d)
+			}
+			continue
+		}
+		if d := maxDiff(out, first); d != 0 {
+			t.Errorf("workers %d: differs by %g from 1 worker", workers, d)
 		}
 	}
 }

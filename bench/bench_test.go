@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{3}, 3},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		if got := median(tc.in); got != tc.want {
+			t.Errorf("median(%v) = %g, want %g", tc.in, got, tc.want)
+		}
+	}
+	v := []float64{3, 1, 2}
+	median(v)
+	if v[0] != 3 || v[1] != 1 {
+		t.Error("median reordered its argument")
+	}
+}
+
+// The Go worker speaks the protocol the harness expects: a ready line with
+// the parameter count, then one reply per command, in order.
+func TestWorkerProtocol(t *testing.T) {
+	for _, tc := range []struct {
+		task   task
+		params int
+	}{
+		{task{Kind: "conv", B: 1, L: 6, K: 3, Cin: 4, Cout: 2}, 3*3*4*2 + 2},
+		{task{Kind: "conv", Sym: true, B: 1, L: 6, K: 3, Cin: 4, Cout: 2}, 6*4*2 + 2},
+		{task{Kind: "sgemm", B: 1, L: 4, K: 1, Cin: 3, Cout: 2}, 0},
+		{task{Kind: "train", Model: "scnn", Config: "default", B: 2, L: 12}, 52412},
+		{task{Kind: "infer", Model: "cnn", Config: "default", B: 1, L: 12}, 75664},
+	} {
+		t.Run(tc.task.Kind, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			go func() {
+				err := runWorker(tc.task, strings.NewReader("run\nrun\nmem\nbogus\n"), pw)
+				pw.CloseWithError(err)
+			}()
+			sc := bufio.NewScanner(pr)
+			var replies []workerReply
+			for sc.Scan() {
+				var r workerReply
+				if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+					t.Fatalf("reply %q: %v", sc.Text(), err)
+				}
+				replies = append(replies, r)
+			}
+			if err := sc.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if len(replies) != 5 {
+				t.Fatalf("%d replies, want 5: %+v", len(replies), replies)
+			}
+			if !replies[0].Ready || replies[0].Params != tc.params {
+				t.Errorf("ready reply %+v, want %d parameters", replies[0], tc.params)
+			}
+			for _, r := range replies[1:3] {
+				if r.Seconds <= 0 {
+					t.Errorf("run reply %+v has no time", r)
+				}
+			}
+			if replies[3].PeakRSS <= 0 {
+				t.Errorf("mem reply %+v has no peak", replies[3])
+			}
+			if replies[4].Error == "" {
+				t.Error("an unknown command got no error")
+			}
+		})
+	}
+}
+
+func TestWorkerUnknownTask(t *testing.T) {
+	if err := runWorker(task{Kind: "nonsense"}, strings.NewReader(""), io.Discard); err == nil {
+		t.Error("unknown task accepted")
+	}
+}
+
+// The report shows every case's medians, the ratios between sides run
+// together, and the targets' verdicts from them.
+func TestReportMarkdown(t *testing.T) {
+	side := func(label string, sec float64, peak int64) sideResult {
+		return sideResult{Label: label, Params: 10, Median: sec, Seconds: []float64{sec}, PeakRSS: peak}
+	}
+	r := report{Reps: 5, Warmup: 1, Cases: []caseResult{
+		{Group: "train", Name: "default", FLOPs: 1e9, Sides: []sideResult{
+			side("go/cnn", 1.0, 100<<20), side("torch/cnn", 0.5, 200<<20), side("go/scnn", 0.5, 50<<20), side("torch/scnn", 0.6, 200<<20)}},
+		{Group: "sweep", Name: "paper/L500", FLOPs: 1e9, Sides: []sideResult{
+			side("go/cnn", 2, 5<<30), side("go/scnn", 1, 1<<30)}},
+	}}
+	md := r.markdown()
+	for _, want := range []string{
+		"| default CNN | 10 | 1.0 | 1.00 s | 500 ms | 2.00 | 1.0 | 2.0 | - | - | 100 | 200 |",
+		"| default SCNN | 10 | 1.0 | 500 ms | 600 ms | 0.83 | 2.0 | 1.7 | 0.50 | 1.20 | 50 | 200 |",
+		"| Go CNN step <= 1.25x PyTorch CNN step (default) | 2.00x | no |",
+		"| Go SCNN step <= 0.55x Go CNN step (default) | 0.50x | yes |",
+		"| Go SCNN step < PyTorch CNN step (default) | 1.00x | no |",
+		"| L = 500 inference <= 4 GiB (paper CNN) | 5120 MiB | no |",
+		"| L = 500 inference <= 4 GiB (paper SCNN) | 1024 MiB | yes |",
+		"| Go CNN step <= 1.25x PyTorch CNN step (paper) | - | not measured |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}
