@@ -23,6 +23,37 @@ func (r *ReLU) Forward(x *Tensor) *Tensor {
 	return y
 }
 
+// ForwardInPlace is Forward writing max(0, x) over x itself, for a caller
+// that no longer needs x (saves an allocation and a pass over memory).
+func (r *ReLU) ForwardInPlace(x *Tensor) *Tensor {
+	forChunks(len(x.Data), func(_, lo, hi int) {
+		v := x.Data[lo:hi]
+		for i := range v {
+			if !(v[i] > 0) {
+				v[i] = 0
+			}
+		}
+	})
+	r.y = x
+	return x
+}
+
+// BackwardInPlace is Backward writing the result over dy itself.
+func (r *ReLU) BackwardInPlace(dy *Tensor) (*Tensor, error) {
+	if r.y == nil || !SameShape(dy, r.y) {
+		return nil, fmt.Errorf("scnn: ReLU: gradient does not match the last forward")
+	}
+	forChunks(len(dy.Data), func(_, lo, hi int) {
+		d := dy.Data[lo:hi]
+		for i, v := range r.y.Data[lo:hi] {
+			if !(v > 0) {
+				d[i] = 0
+			}
+		}
+	})
+	return dy, nil
+}
+
 // Backward passes dy where the output was positive.
 func (r *ReLU) Backward(dy *Tensor) (*Tensor, error) {
 	if r.y == nil || !SameShape(dy, r.y) {

@@ -48,30 +48,12 @@ func (c *Concat) Forward(xs ...*Tensor) (*Tensor, error) {
 
 // Backward splits dy into the gradients of the inputs.
 func (c *Concat) Backward(dy *Tensor) ([]*Tensor, error) {
-	r := len(dy.Shape)
-	total := 0
-	for _, w := range c.widths {
-		total += w
+	if len(c.widths) == 0 {
+		return nil, fmt.Errorf("scnn: Concat: Backward before Forward")
 	}
-	if total == 0 || dy.Shape[r-1] != total {
-		return nil, fmt.Errorf("scnn: Concat: gradient %v does not match the last forward (%d channels)", dy.Shape, total)
+	parts, err := SplitChannels(dy, c.widths...)
+	if err != nil {
+		return nil, fmt.Errorf("scnn: Concat: gradient does not match the last forward: %w", err)
 	}
-	rows := dy.Len() / total
-	out := make([]*Tensor, len(c.widths))
-	off := 0
-	for i, w := range c.widths {
-		shape := append(append([]int(nil), dy.Shape[:r-1]...), w)
-		t, err := newTensor(nil, dy.Layout, shape)
-		if err != nil {
-			return nil, err
-		}
-		forChunks(rows, func(_, lo, hi int) {
-			for p := lo; p < hi; p++ {
-				copy(t.Data[p*w:(p+1)*w], dy.Data[p*total+off:p*total+off+w])
-			}
-		})
-		out[i] = t
-		off += w
-	}
-	return out, nil
+	return parts, nil
 }

@@ -57,13 +57,20 @@ func (c *Conv2D) geom(x *Tensor, cin, cout int) kern.ConvGeom {
 // Forward applies the convolution to a dense (B, H, W, Cin) map and keeps x
 // for Backward.
 func (c *Conv2D) Forward(x *Tensor) (*Tensor, error) {
-	if x.Layout != RowMajor || len(x.Shape) != 4 || x.Shape[3] != c.Cin {
-		return nil, fmt.Errorf("scnn: %s: input %s %v, want row-major (B, H, W, %d)", c.W.Name, x.Layout, x.Shape, c.Cin)
+	if err := c.checkInput(x); err != nil {
+		return nil, err
 	}
 	c.x = x
 	y := New(x.Shape[0], x.Shape[1], x.Shape[2], c.Cout)
 	kern.ConvForward(c.geom(x, c.Cin, c.Cout), y.Data, x.Data, c.W.Value, c.B.Value)
 	return y, nil
+}
+
+func (c *Conv2D) checkInput(x *Tensor) error {
+	if x.Layout != RowMajor || len(x.Shape) != 4 || x.Shape[3] != c.Cin {
+		return fmt.Errorf("scnn: %s: input %s %v, want row-major (B, H, W, %d)", c.W.Name, x.Layout, x.Shape, c.Cin)
+	}
+	return nil
 }
 
 // Backward adds dL/dW and dL/dB to the gradients and returns dL/dx.
@@ -78,3 +85,6 @@ func (c *Conv2D) Backward(dy *Tensor) (*Tensor, error) {
 	kern.ConvBackward(c.geom(c.x, c.Cin, c.Cout), dx.Data, c.W.Grad, c.B.Grad, c.x.Data, dy.Data, c.W.Value)
 	return dx, nil
 }
+
+// OutChannels is Cout.
+func (c *Conv2D) OutChannels() int { return c.Cout }

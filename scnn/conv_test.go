@@ -249,3 +249,52 @@ func TestFreeParameterCounts(t *testing.T) {
 		}
 	}
 }
+
+// ForwardBranches equals Concat of the separate Forward results, dense and
+// packed, on the shared-im2col path (Cout > Cin/2) and the output-side one,
+// and leaves every convolution ready for Backward on the same input.
+func TestForwardBranches(t *testing.T) {
+	for _, ch := range [][2]int{{3, 4}, {6, 2}} {
+		for _, packed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%dto%d/packed=%v", ch[0], ch[1], packed), func(t *testing.T) {
+				rng := newRNG(30)
+				cin, cout := ch[0], ch[1]
+				var convs []BranchConv
+				var x *Tensor
+				for _, k := range []int{5, 3, 1} {
+					if packed {
+						convs = append(convs, must[*SymPresConv](t)(NewSymPresConv("s", k, cin, cout, rng)))
+					} else {
+						convs = append(convs, must[*Conv2D](t)(NewConv2D("c", k, cin, cout, rng)))
+					}
+				}
+				if packed {
+					x = randPacked(rng, 2, 9, cin)
+				} else {
+					x = randTensor(rng, 2, 9, 9, cin)
+				}
+				got := must[*Tensor](t)(ForwardBranches(x, convs...))
+				var outs []*Tensor
+				for _, c := range convs {
+					outs = append(outs, must[*Tensor](t)(c.Forward(x)))
+				}
+				var cat Concat
+				want := must[*Tensor](t)(cat.Forward(outs...))
+				if !SameShape(got, want) {
+					t.Fatalf("shape %s %v, want %s %v", got.Layout, got.Shape, want.Layout, want.Shape)
+				}
+				assertClose(t, "joined output", got.Data, want.Data, 1e-5)
+				parts := must[[]*Tensor](t)(SplitChannels(got, cout, cout, cout))
+				for i, p := range parts {
+					assertClose(t, "split", p.Data, outs[i].Data, 1e-5)
+				}
+			})
+		}
+	}
+	if _, err := ForwardBranches(randTensor(newRNG(1), 1, 3, 3, 2)); err == nil {
+		t.Error("no convolutions accepted")
+	}
+	if _, err := SplitChannels(randTensor(newRNG(1), 1, 3, 3, 4), 1, 2); err == nil {
+		t.Error("widths 1+2 of 4 channels accepted")
+	}
+}

@@ -234,3 +234,34 @@ func TestMaskPixels(t *testing.T) {
 		}
 	}
 }
+
+// The in-place ReLU gives exactly what Forward and Backward give, NaN,
+// signed zeros and chunk boundaries included.
+func TestReLUInPlace(t *testing.T) {
+	rng := newRNG(7)
+	x := randTensor(rng, 3, chunkRows+5)
+	x.Data[0], x.Data[1], x.Data[2] = float32(math.NaN()), float32(math.Copysign(0, -1)), 0
+	dy := randTensor(rng, 3, chunkRows+5)
+	var a, b ReLU
+	want := a.Forward(x)
+	wantDx, err := a.Backward(dy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := b.ForwardInPlace(x.Clone())
+	gotDx, err := b.BackwardInPlace(dy.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Data {
+		if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
+			t.Fatalf("forward %d: %v, want %v", i, got.Data[i], want.Data[i])
+		}
+		if math.Float32bits(gotDx.Data[i]) != math.Float32bits(wantDx.Data[i]) {
+			t.Fatalf("backward %d: %v, want %v", i, gotDx.Data[i], wantDx.Data[i])
+		}
+	}
+	if _, err := b.BackwardInPlace(randTensor(rng, 2, 2)); err == nil {
+		t.Error("mismatched gradient accepted")
+	}
+}

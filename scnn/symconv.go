@@ -74,13 +74,20 @@ func (c *SymPresConv) geom(x *Tensor, cin, cout int) kern.ConvGeom {
 
 // Forward applies the convolution to a packed symmetric (B, L, L, Cin) map.
 func (c *SymPresConv) Forward(x *Tensor) (*Tensor, error) {
-	if x.Layout != Packed || x.Shape[3] != c.Cin {
-		return nil, fmt.Errorf("scnn: %s: input %s %v, want packed (B, L, L, %d)", c.R.Name, x.Layout, x.Shape, c.Cin)
+	if err := c.checkInput(x); err != nil {
+		return nil, err
 	}
 	c.x = x
 	y := NewPacked(x.Shape[0], x.Shape[1], c.Cout)
 	kern.ConvForward(c.geom(x, c.Cin, c.Cout), y.Data, x.Data, c.Kernel(), c.B.Value)
 	return y, nil
+}
+
+func (c *SymPresConv) checkInput(x *Tensor) error {
+	if x.Layout != Packed || x.Shape[3] != c.Cin {
+		return fmt.Errorf("scnn: %s: input %s %v, want packed (B, L, L, %d)", c.R.Name, x.Layout, x.Shape, c.Cin)
+	}
+	return nil
 }
 
 // Backward takes the packed gradient of the (symmetric) output, adds dL/dR
@@ -119,3 +126,6 @@ func (c *SymPresConv) Backward(dy *Tensor) (*Tensor, error) {
 	}
 	return dx, nil
 }
+
+// OutChannels is Cout.
+func (c *SymPresConv) OutChannels() int { return c.Cout }

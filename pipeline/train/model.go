@@ -73,13 +73,14 @@ func ArchByName(kind, config string) (Arch, error) {
 // conv is an ordinary or symmetric convolution.
 type conv interface {
 	scnn.Layer
+	scnn.BranchConv
+	OutChannels() int
 	Forward(*scnn.Tensor) (*scnn.Tensor, error)
 	Backward(*scnn.Tensor) (*scnn.Tensor, error)
 }
 
 type block struct {
-	convs []conv
-	cat   scnn.Concat
+	convs []conv // parallel branches on one input, outputs joined by channel
 	bn    *scnn.BatchNorm2D
 	relu  scnn.ReLU
 }
@@ -223,30 +224,22 @@ func setWorkers(c conv, w int) {
 }
 
 func (b *block) forward(x *scnn.Tensor, lengths []int, train bool) (*scnn.Tensor, error) {
-	outs := make([]*scnn.Tensor, len(b.convs))
+	bcs := make([]scnn.BranchConv, len(b.convs))
 	for i, c := range b.convs {
-		y, err := c.Forward(x)
-		if err != nil {
-			return nil, err
-		}
-		outs[i] = y
+		bcs[i] = c
 	}
-	y := outs[0]
-	if len(outs) > 1 {
-		var err error
-		if y, err = b.cat.Forward(outs...); err != nil {
-			return nil, err
-		}
-	}
-	y, err := b.bn.Forward(y, lengths, train)
+	y, err := scnn.ForwardBranches(x, bcs...)
 	if err != nil {
 		return nil, err
 	}
-	return b.relu.Forward(y), nil
+	if y, err = b.bn.Forward(y, lengths, train); err != nil {
+		return nil, err
+	}
+	return b.relu.ForwardInPlace(y), nil // y is the batchnorm's own output
 }
 
 func (b *block) backward(dy *scnn.Tensor) (*scnn.Tensor, error) {
-	g, err := b.relu.Backward(dy)
+	g, err := b.relu.BackwardInPlace(dy) // dy is not used after this
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +248,11 @@ func (b *block) backward(dy *scnn.Tensor) (*scnn.Tensor, error) {
 	}
 	parts := []*scnn.Tensor{g}
 	if len(b.convs) > 1 {
-		if parts, err = b.cat.Backward(g); err != nil {
+		widths := make([]int, len(b.convs))
+		for i, c := range b.convs {
+			widths[i] = c.OutChannels()
+		}
+		if parts, err = scnn.SplitChannels(g, widths...); err != nil {
 			return nil, err
 		}
 	}

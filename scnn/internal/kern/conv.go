@@ -175,3 +175,59 @@ func FlipKernel(dst, w []float32, k, cin, cout int) {
 		}
 	}
 }
+
+// ConvForwardBranches computes len(ks) convolutions of one input x side by
+// side: channels [off_b, off_b + couts[b]) of every output pixel of out
+// (sum(couts) channels per pixel) are ConvForward of x with kernel size
+// ks[b], kernel matrix ws[b] and bias bs[b] (nil: none). g gives the batch,
+// map, Cin, layout and workers; its K and Cout are ignored.
+//
+// One im2col of the largest kernel per tile serves every branch: the
+// k x k window of a smaller kernel is, in the im2col row of the largest
+// one (kmax), k runs of k*Cin values, one per kernel row, kmax*Cin apart;
+// each run is one GEMM with K = k*Cin accumulating into the branch's
+// channels (a branch of the largest size is one GEMM).
+func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [][]float32) {
+	kmax, ctot := 0, 0
+	for b, k := range ks {
+		kmax = max(kmax, k)
+		ctot += couts[b]
+	}
+	g.K, g.Cout = kmax, ctot
+	np, kk, t := g.Pixels(), g.Rows(), g.tile()
+	tiles := (np + t - 1) / t
+	workers := Workers(g.Workers)
+	cols := make([][]float32, workers)
+	ParallelFor(g.B*tiles, workers, func(wk, item int) {
+		if cols[wk] == nil {
+			cols[wk] = make([]float32, t*kk)
+		}
+		s, p0 := item/tiles, (item%tiles)*t
+		n := min(t, np-p0)
+		col := cols[wk][:n*kk]
+		g.im2col(col, x[s*np*g.Cin:(s+1)*np*g.Cin], p0, n)
+		o := out[(s*np+p0)*ctot : (s*np+p0+n)*ctot]
+		off := 0
+		for b, k := range ks {
+			cout := couts[b]
+			beta := float32(0)
+			if bs[b] != nil {
+				for r := 0; r < n; r++ {
+					copy(o[r*ctot+off:r*ctot+off+cout], bs[b])
+				}
+				beta = 1
+			}
+			if k == kmax {
+				Gemm(false, false, n, cout, kk, 1, col, kk, ws[b], cout, beta, o[off:], ctot)
+			} else {
+				d := (kmax - k) / 2 // the small window starts at row d, column d of the large one
+				for a := 0; a < k; a++ {
+					Gemm(false, false, n, cout, k*g.Cin, 1, col[((a+d)*kmax+d)*g.Cin:], kk,
+						ws[b][a*k*g.Cin*cout:], cout, beta, o[off:], ctot)
+					beta = 1
+				}
+			}
+			off += cout
+		}
+	})
+}

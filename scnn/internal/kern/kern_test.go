@@ -159,3 +159,43 @@ func TestFlipKernel(t *testing.T) {
 		}
 	}
 }
+
+// Branches sharing one im2col give what separate convolutions give,
+// dense and packed (symmetric kernels), kernel sizes in any order.
+func TestConvForwardBranches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	const b, l, cin = 2, 9, 3
+	ks, couts := []int{5, 1, 3, 5}, []int{2, 3, 1, 2}
+	for _, packed := range []bool{false, true} {
+		g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Workers: 2, TilePixels: 11}
+		np := g.Pixels()
+		x := randSlice(b*np*cin, rng)
+		var ws, bs [][]float32
+		ctot := 0
+		for i, k := range ks {
+			ws = append(ws, symKernel(k, cin, couts[i], rng))
+			if i == 2 {
+				bs = append(bs, nil)
+			} else {
+				bs = append(bs, randSlice(couts[i], rng))
+			}
+			ctot += couts[i]
+		}
+		out := make([]float32, b*np*ctot)
+		ConvForwardBranches(g, ks, couts, out, x, ws, bs)
+		off := 0
+		for i, k := range ks {
+			gb := g
+			gb.K, gb.Cout = k, couts[i]
+			want := make([]float32, b*np*couts[i])
+			ConvForward(gb, want, x, ws[i], bs[i])
+			for p := 0; p < b*np; p++ {
+				got := out[p*ctot+off : p*ctot+off+couts[i]]
+				if d := maxDiff(got, want[p*couts[i]:(p+1)*couts[i]]); d > 1e-4 {
+					t.Fatalf("packed=%v branch %d (k=%d) pixel %d: max diff %g", packed, i, k, p, d)
+				}
+			}
+			off += couts[i]
+		}
+	}
+}
