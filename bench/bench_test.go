@@ -115,3 +115,11 @@ func TestReportMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func TestMemTotal(t *testing.T) {
+	for in, want := range map[string]string{"24731708 kB": "23.6 GiB RAM", "": "", "12 MB": "12 MB"} {
+		if got := memTotal(in); got != want {
+			t.Errorf("memTotal(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,7 +61,7 @@ func describeMachine() machine {
 		CPU:      firstLine("/proc/cpuinfo", "model name"),
 		Cores:    runtime.NumCPU(),
 		Threads:  gomaxprocs(),
-		MemTotal: firstLine("/proc/meminfo", "MemTotal"),
+		MemTotal: memTotal(firstLine("/proc/meminfo", "MemTotal")),
 		OS:       firstLine("/etc/os-release", "PRETTY_NAME"),
 		Kernel:   strings.TrimSpace(firstLine("/proc/sys/kernel/osrelease", "")),
 		Go:       runtime.Version(),
@@ -78,6 +79,19 @@ func describeMachine() machine {
 		m.CPU += " (" + strings.Join(simd, ", ") + ")"
 	}
 	return m
+}
+
+// memTotal turns /proc/meminfo's "24731708 kB" into "23.6 GiB".
+func memTotal(s string) string {
+	f := strings.Fields(s)
+	if len(f) != 2 || f[1] != "kB" {
+		return s
+	}
+	kb, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return s
+	}
+	return fmt.Sprintf("%.1f GiB RAM", kb/(1<<20))
 }
 
 func jsonPath(md string) string { return strings.TrimSuffix(md, ".md") + ".json" }

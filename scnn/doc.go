@@ -34,9 +34,20 @@
 // versioned binary format (see io.go) together with a caller-defined
 // architecture record.
 //
-// Convolutions are im2col + sgemm through gonum's BLAS interface, backed by
+// Convolutions are GEMMs through gonum's BLAS interface, backed by
 // OpenBLAS (gonum.org/v1/netlib, cgo) in the default build and by gonum's
-// pure-Go BLAS with the purego build tag or without cgo. Work is split over
-// (sample, pixel tile) items dealt statically to goroutines, so results are
-// deterministic for a given worker count.
+// pure-Go BLAS with the purego build tag or without cgo. The forward pass
+// uses im2col + sgemm, or, when a layer has at most half as many output as
+// input channels, the output-side ("kn2row") method, which multiplies the
+// input by every kernel position in one GEMM without copying it and then
+// gathers; parallel branches of a block share one im2col (ForwardBranches).
+// The backward pass takes one im2col of the output gradient per tile for
+// both the input and the kernel gradient. Work is split over fixed (sample,
+// pixel tile or row band) items dealt statically to goroutines, so results
+// are deterministic for a given worker count (inference: whatever the count).
+//
+// OpenBLAS picks its kernels from the CPU model; on virtual machines with
+// an unlisted model it can fall back to SSE3 code several times slower
+// than the CPU allows. BLASCore and PreferredBLASCore tell; the commands
+// re-execute themselves with OPENBLAS_CORETYPE set (internal/blasenv).
 package scnn

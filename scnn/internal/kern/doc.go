@@ -1,6 +1,7 @@
 // Package kern holds the numerical kernels behind package scnn: GEMM through
 // gonum's BLAS interface, im2col for dense and packed-triangle feature maps,
-// and a deterministic parallel loop.
+// convolutions by im2col + GEMM (conv.go) or by the output-side method
+// (outconv.go), and a deterministic parallel loop.
 //
 // Kernels work on flat []float32 slices and trust their inputs: shapes are
 // checked by the layers in package scnn, not here. Each kernel is documented
