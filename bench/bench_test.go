@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 func TestMedian(t *testing.T) {
@@ -120,6 +123,45 @@ func TestMemTotal(t *testing.T) {
 	for in, want := range map[string]string{"24731708 kB": "23.6 GiB RAM", "": "", "12 MB": "12 MB"} {
 		if got := memTotal(in); got != want {
 			t.Errorf("memTotal(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The PyTorch reference builds the same networks: equal trainable
+// parameter counts for every configuration, and it speaks the protocol.
+// Skipped where python3-torch is not installed (make bench installs it).
+func TestTorchReferenceMatchesGo(t *testing.T) {
+	const python = "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import torch").Run(); err != nil {
+		t.Skip("python3-torch not installed (make bench-deps installs it)")
+	}
+	r := runner{Python: python, Script: "torch_ref.py", Arch: func(model, config string) (string, error) {
+		a, err := train.ArchByName(model, config)
+		if err != nil {
+			return "", err
+		}
+		raw, err := json.Marshal(a)
+		return string(raw), err
+	}}
+	for _, cfg := range []string{"default", "paper"} {
+		for _, kind := range []string{train.CNN, train.SCNN} {
+			a, _ := train.ArchByName(kind, cfg)
+			m, err := train.NewModel(a, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tk := task{Kind: "train", Model: kind, Config: cfg, B: 2, L: 16}
+			res, err := r.run(benchCase{Group: "train", Name: cfg, Sides: []side{{Label: "torch", Torch: true, Task: tk}}}, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.side("torch")
+			if s.Params != m.Trainable() {
+				t.Errorf("%s %s: PyTorch has %d trainable parameters, Go %d", cfg, kind, s.Params, m.Trainable())
+			}
+			if s.Median <= 0 || s.PeakRSS <= 0 {
+				t.Errorf("%s %s: no timing or memory: %+v", cfg, kind, s)
+			}
 		}
 	}
 }

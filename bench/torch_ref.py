@@ -34,18 +34,11 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 
-def peak_rss():
+def status_bytes(field):
+    """A "Vm...:  N kB" line of /proc/self/status, in bytes."""
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def current_rss():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
     return 0
 
@@ -190,7 +183,7 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    rss_start = current_rss()
+    rss_start = status_bytes("VmRSS")
     b, l = args.batch, args.length
     params = 0
 
@@ -249,7 +242,7 @@ def main():
             run()
             print(json.dumps({"seconds": time.perf_counter() - t0}), flush=True)
         elif cmd == "mem":
-            print(json.dumps({"peak_rss": peak_rss()}), flush=True)
+            print(json.dumps({"peak_rss": status_bytes("VmHWM")}), flush=True)
         else:
             print(json.dumps({"error": "unknown command %r" % cmd}), flush=True)
 

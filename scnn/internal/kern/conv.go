@@ -41,6 +41,26 @@ func (g ConvGeom) im2col(col, x []float32, pix0, n int) {
 	}
 }
 
+// forIm2colTiles calls fn(b, p0, n, col) for every tile of n stored output
+// pixels p0.. of sample b, in parallel, with col the tile's im2col of x
+// (n rows of k*k*Cin), in a buffer owned by the calling worker.
+func (g ConvGeom) forIm2colTiles(x []float32, fn func(b, p0, n int, col []float32)) {
+	np, kk, t := g.Pixels(), g.Rows(), g.tile()
+	tiles := (np + t - 1) / t
+	workers := Workers(g.Workers)
+	cols := make([][]float32, workers)
+	ParallelFor(g.B*tiles, workers, func(wk, item int) {
+		if cols[wk] == nil {
+			cols[wk] = make([]float32, t*kk)
+		}
+		b, p0 := item/tiles, (item%tiles)*t
+		n := min(t, np-p0)
+		col := cols[wk][:n*kk]
+		g.im2col(col, x[b*np*g.Cin:(b+1)*np*g.Cin], p0, n)
+		fn(b, p0, n, col)
+	})
+}
+
 // ConvForward computes, for every sample b and stored output pixel (i, j),
 //
 //	out[b,i,j,f] = bias[f] + sum_{a,b',c} x[b, i+a-pad, j+b'-pad, c] * w[((a*k+b')*Cin + c)*Cout + f]
@@ -55,19 +75,9 @@ func ConvForward(g ConvGeom, out, x, w, bias []float32) {
 		convForwardOut(g, out, x, w, bias)
 		return
 	}
-	np, kk, t := g.Pixels(), g.Rows(), g.tile()
-	tiles := (np + t - 1) / t
-	workers := Workers(g.Workers)
-	cols := make([][]float32, workers)
-	ParallelFor(g.B*tiles, workers, func(wk, item int) {
-		if cols[wk] == nil {
-			cols[wk] = make([]float32, t*kk)
-		}
-		b, p0 := item/tiles, (item%tiles)*t
-		n := min(t, np-p0)
-		col := cols[wk][:n*kk]
-		g.im2col(col, x[b*np*g.Cin:(b+1)*np*g.Cin], p0, n)
-		o := out[(b*np+p0)*g.Cout : (b*np+p0+n)*g.Cout]
+	kk := g.Rows()
+	g.forIm2colTiles(x, func(b, p0, n int, col []float32) {
+		o := out[(b*g.Pixels()+p0)*g.Cout : (b*g.Pixels()+p0+n)*g.Cout]
 		beta := float32(0)
 		if bias != nil {
 			for r := 0; r < n; r++ {
@@ -194,18 +204,8 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 		ctot += couts[b]
 	}
 	g.K, g.Cout = kmax, ctot
-	np, kk, t := g.Pixels(), g.Rows(), g.tile()
-	tiles := (np + t - 1) / t
-	workers := Workers(g.Workers)
-	cols := make([][]float32, workers)
-	ParallelFor(g.B*tiles, workers, func(wk, item int) {
-		if cols[wk] == nil {
-			cols[wk] = make([]float32, t*kk)
-		}
-		s, p0 := item/tiles, (item%tiles)*t
-		n := min(t, np-p0)
-		col := cols[wk][:n*kk]
-		g.im2col(col, x[s*np*g.Cin:(s+1)*np*g.Cin], p0, n)
+	np, kk := g.Pixels(), g.Rows()
+	g.forIm2colTiles(x, func(s, p0, n int, col []float32) {
 		o := out[(s*np+p0)*ctot : (s*np+p0+n)*ctot]
 		off := 0
 		for b, k := range ks {

@@ -74,16 +74,7 @@ func TestConvForwardPackedMatchesNaive(t *testing.T) {
 		const b, l, cin, cout = 2, 10, 3, 2
 		np := TriSize(l)
 		xp := randSlice(b*np*cin, rng)
-		// Spatially symmetric kernel.
-		wt := make([]float32, k*k*cin*cout)
-		m := cin * cout
-		for a := 0; a < k; a++ {
-			for bb := 0; bb <= a; bb++ {
-				v := randSlice(m, rng)
-				copy(wt[(a*k+bb)*m:], v)
-				copy(wt[(bb*k+a)*m:], v)
-			}
-		}
+		wt := symKernel(k, cin, cout, rng) // spatially symmetric
 		bias := randSlice(cout, rng)
 		out := make([]float32, b*np*cout)
 		ConvForward(ConvGeom{Packed: true, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2, TilePixels: 7}, out, xp, wt, bias)
