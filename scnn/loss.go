@@ -3,6 +3,8 @@ package scnn
 import (
 	"fmt"
 	"math"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
 )
 
 // WeightedBCE is the binary cross-entropy of contact maps over the pairs
@@ -43,8 +45,10 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 		idx = func(s, i, j int) int { return s*z.Strides[0] + (i*l - i*(i-1)/2 + j - i) }
 		half = 0.5
 	}
-	n, sum := 0, 0.0
-	for s := 0; s < b; s++ {
+	// Per-sample sums, combined in sample order: deterministic whatever
+	// the number of goroutines.
+	ns, sums, errs := make([]int, b), make([]float64, b), make([]error, b)
+	kern.ParallelFor(b, kern.Workers(0), func(_, s int) {
 		for i := 0; i < l; i++ {
 			for j := i + 1; j < l; j++ {
 				m := (s*l+i)*l + j
@@ -54,14 +58,23 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 				p := idx(s, i, j)
 				zz, y := float64(z.Data[p]), float64(labels[m])
 				if math.IsNaN(zz) || math.IsInf(zz, 0) {
-					return 0, nil, fmt.Errorf("scnn: loss: logit of sample %d pair (%d,%d) is %v", s, i, j, zz)
+					errs[s] = fmt.Errorf("scnn: loss: logit of sample %d pair (%d,%d) is %v", s, i, j, zz)
+					return
 				}
-				sum += w.PosWeight*y*softplus(-zz) + (1-y)*softplus(zz)
+				sums[s] += w.PosWeight*y*softplus(-zz) + (1-y)*softplus(zz)
 				sg := 1 / (1 + math.Exp(-zz))
 				grad.Data[p] = float32(half * (w.PosWeight*y*(sg-1) + (1-y)*sg))
-				n++
+				ns[s]++
 			}
 		}
+	})
+	n, sum := 0, 0.0
+	for s := 0; s < b; s++ {
+		if errs[s] != nil {
+			return 0, nil, errs[s]
+		}
+		n += ns[s]
+		sum += sums[s]
 	}
 	if n == 0 {
 		return 0, grad, nil

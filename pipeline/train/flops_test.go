@@ -1,6 +1,11 @@
 package train
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/contactmap/contactmap/scnn"
+)
 
 func TestConvFLOPs(t *testing.T) {
 	// Default: blocks (7,5,3) on 86 channels, (5,3) on 24, (3) on 16, then
@@ -26,5 +31,44 @@ func TestConvFLOPs(t *testing.T) {
 	}
 	if got, want := PaperArch(CNN).ConvFLOPs(1, 7), 2*float64(w)*49; got != want {
 		t.Errorf("paper: %g FLOPs, want %g", got, want)
+	}
+}
+
+// separationMap: log(1+d)/log(101), d < 6, d >= 24 at valid pairs, zero
+// at padding; the packed map is the dense one's upper triangle.
+func TestSeparationMap(t *testing.T) {
+	for _, packed := range []bool{false, true} {
+		b := &Batch{L: 30, Lengths: []int{30, 20}}
+		if packed {
+			b.X2 = scnn.NewPacked(2, 30, 3)
+		} else {
+			b.X2 = scnn.New(2, 30, 30, 3)
+		}
+		m := separationMap(b, 3)
+		for s, ls := range b.Lengths {
+			for i := 0; i < 30; i++ {
+				for j := 0; j < 30; j++ {
+					d := j - i
+					if d < 0 {
+						d = -d
+					}
+					want := [3]float32{float32(math.Log1p(float64(d)) / math.Log(101)), 0, 0}
+					if d < 6 {
+						want[1] = 1
+					}
+					if d >= 24 {
+						want[2] = 1
+					}
+					if i >= ls || j >= ls {
+						want = [3]float32{}
+					}
+					for c := 0; c < 3; c++ {
+						if got := m.At(s, i, j, c); got != want[c] {
+							t.Fatalf("packed=%v sample %d (%d,%d) channel %d: %v, want %v", packed, s, i, j, c, got, want[c])
+						}
+					}
+				}
+			}
+		}
 	}
 }

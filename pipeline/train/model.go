@@ -468,26 +468,33 @@ func separationMap(b *Batch, n int) *scnn.Tensor {
 	} else {
 		t = scnn.New(nb, l, l, n)
 	}
+	// The channels depend only on d: one row of values per separation.
+	vals := make([][3]float32, l)
+	for d := range vals {
+		vals[d][0] = float32(math.Log1p(float64(d)) / math.Log(101))
+		if d < 6 {
+			vals[d][1] = 1
+		}
+		if d >= 24 {
+			vals[d][2] = 1
+		}
+	}
+	packed := t.Layout == scnn.Packed
+	stride := t.Len() / nb // values per sample
 	for s, ls := range b.Lengths {
-		for i := 0; i < ls; i++ {
-			for j := 0; j < ls; j++ {
-				if t.Layout == scnn.Packed && j < i {
+		ts := t.Data[s*stride : (s+1)*stride]
+		p := 0 // stored pixel
+		for i := 0; i < l; i++ {
+			j0 := 0
+			if packed {
+				j0 = i
+			}
+			for j := j0; j < l; j, p = j+1, p+1 {
+				if i >= ls || j >= ls {
 					continue
 				}
-				d := j - i
-				if d < 0 {
-					d = -d
-				}
-				v := [3]float32{float32(math.Log1p(float64(d)) / math.Log(101)), 0, 0}
-				if d < 6 {
-					v[1] = 1
-				}
-				if d >= 24 {
-					v[2] = 1
-				}
-				for c := 0; c < n && c < 3; c++ {
-					t.Set(v[c], s, i, j, c)
-				}
+				d := max(j-i, i-j)
+				copy(ts[p*n:p*n+min(n, 3)], vals[d][:])
 			}
 		}
 	}

@@ -341,11 +341,20 @@ func chainSlice(v []float32, k, bl, l int) []float32 {
 // symmetric; its upper triangle is its prediction.
 func Probabilities(logits *scnn.Tensor, lengths []int) [][]float32 {
 	out := make([][]float32, len(lengths))
+	bl := logits.Shape[1]
+	packed := logits.Layout == scnn.Packed
 	for k, l := range lengths {
 		p := make([]float32, l*l)
+		z := logits.Data[k*logits.Strides[0]:]
 		for i := 0; i < l; i++ {
 			for j := 0; j < l; j++ {
-				p[i*l+j] = float32(1 / (1 + math.Exp(-float64(logits.At(k, i, j, 0)))))
+				var v float32
+				if packed {
+					v = z[min(i, j)*bl-min(i, j)*(min(i, j)-1)/2+max(i, j)-min(i, j)] // Tri(bl, i, j)
+				} else {
+					v = z[i*bl+j]
+				}
+				p[i*l+j] = float32(1 / (1 + math.Exp(-float64(v))))
 			}
 		}
 		out[k] = p

@@ -4,10 +4,10 @@ package kern
 //
 //	y[s, Tri(L,i,j), f] = a[s,i,f] + a[s,j,f] + bias[f]   (i <= j)
 //
-// for B samples of L positions and F channels.
+// for B samples of L positions and F channels, samples in parallel.
 func OuterSum(y, a, bias []float32, b, l, f int) {
-	p := 0
-	for s := 0; s < b; s++ {
+	ParallelFor(b, Workers(0), func(_, s int) {
+		p := s * TriSize(l)
 		as := a[s*l*f : (s+1)*l*f]
 		for i := 0; i < l; i++ {
 			ai := as[i*f : (i+1)*f]
@@ -20,17 +20,19 @@ func OuterSum(y, a, bias []float32, b, l, f int) {
 				p++
 			}
 		}
-	}
+	})
 }
 
 // RowSums writes the row sums of B packed symmetric L x L x F maps:
 //
 //	r[s,i,f] = sum_j y[s, TriSym(L,i,j), f]
+//
+// samples in parallel.
 func RowSums(r, y []float32, b, l, f int) {
-	clear(r[:b*l*f])
-	p := 0
-	for s := 0; s < b; s++ {
+	ParallelFor(b, Workers(0), func(_, s int) {
+		p := s * TriSize(l)
 		rs := r[s*l*f : (s+1)*l*f]
+		clear(rs)
 		for i := 0; i < l; i++ {
 			ri := rs[i*f : (i+1)*f]
 			for j := i; j < l; j++ {
@@ -47,5 +49,5 @@ func RowSums(r, y []float32, b, l, f int) {
 				p++
 			}
 		}
-	}
+	})
 }
