@@ -11,6 +11,7 @@
 // Usage:
 //
 //	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-out bench/results.md]
+//	bench -render bench/results.json [-out bench/results.md]   (tables again from recorded timings)
 //	bench worker --task train|infer|conv|sgemm [flags]   (used by the harness)
 package main
 
@@ -143,8 +144,22 @@ func harnessMain(args []string) error {
 	python := fs.String("python", "/usr/bin/python3", "Python with torch")
 	script := fs.String("script", "bench/torch_ref.py", "the PyTorch reference worker")
 	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it")
+	render := fs.String("render", "", "only write the table (-out) again from the timings of an earlier run (its .json)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *render != "" {
+		raw, err := os.ReadFile(*render)
+		if err != nil {
+			return err
+		}
+		var rep report
+		if err := json.Unmarshal(raw, &rep); err != nil {
+			return fmt.Errorf("bench: %s: %w", *render, err)
+		}
+		md := rep.markdown()
+		fmt.Print(md)
+		return fileio.WriteAtomic(*out, func(w io.Writer) error { _, err := io.WriteString(w, md); return err })
 	}
 	if *reps < 1 {
 		return fmt.Errorf("bench: -reps %d: want at least 1", *reps)
