@@ -143,7 +143,7 @@ func harnessMain(args []string) error {
 	torch := fs.Bool("torch", true, "run the PyTorch reference (needs python3-torch)")
 	python := fs.String("python", "/usr/bin/python3", "Python with torch")
 	script := fs.String("script", "bench/torch_ref.py", "the PyTorch reference worker")
-	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it")
+	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it (with -only: bench/results-partial.md)")
 	render := fs.String("render", "", "only write the table (-out) again from the timings of an earlier run (its .json)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -160,6 +160,12 @@ func harnessMain(args []string) error {
 		md := rep.markdown()
 		fmt.Print(md)
 		return fileio.WriteAtomic(*out, func(w io.Writer) error { _, err := io.WriteString(w, md); return err })
+	}
+	outSet := false
+	fs.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	if *only != "" && !outSet {
+		// A partial run does not replace the full run's tables.
+		*out = "bench/results-partial.md"
 	}
 	if *reps < 1 {
 		return fmt.Errorf("bench: -reps %d: want at least 1", *reps)
