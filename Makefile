@@ -76,7 +76,7 @@ vet:
 # Benchmarks: conv forward+backward GFLOP/s, full vs symmetric.
 # Go vs PyTorch on this machine (see bench/main.go): training steps,
 # inference, conv layers and the sgemm ceiling, written to
-# bench/results.md and bench/results.json. About 30 minutes;
+# bench/results.md and bench/results.json. About 12 minutes;
 # BENCH_ARGS='-only train/default -reps 5' runs a part (written to
 # bench/results-partial.md, leaving the full run's tables alone).
 PYTHON ?= /usr/bin/python3
