@@ -11,25 +11,31 @@ import (
 type BranchConv interface {
 	Forward(*Tensor) (*Tensor, error)
 	// branch checks x, keeps it for Backward as Forward does, and returns
-	// the geometry, kernel matrix and bias of the convolution on x.
-	branch(x *Tensor) (kern.ConvGeom, []float32, []float32, error)
+	// the geometry of the convolution on x.
+	branch(x *Tensor) (kern.ConvGeom, error)
+	// weights returns the kernel matrix and the bias.
+	weights() (w, bias []float32)
 }
 
-func (c *Conv2D) branch(x *Tensor) (kern.ConvGeom, []float32, []float32, error) {
+func (c *Conv2D) branch(x *Tensor) (kern.ConvGeom, error) {
 	if err := c.checkInput(x); err != nil {
-		return kern.ConvGeom{}, nil, nil, err
+		return kern.ConvGeom{}, err
 	}
 	c.x = x
-	return c.geom(x, c.Cin, c.Cout), c.W.Value, c.B.Value, nil
+	return c.geom(x, c.Cin, c.Cout), nil
 }
 
-func (c *SymPresConv) branch(x *Tensor) (kern.ConvGeom, []float32, []float32, error) {
+func (c *Conv2D) weights() ([]float32, []float32) { return c.W.Value, c.B.Value }
+
+func (c *SymPresConv) branch(x *Tensor) (kern.ConvGeom, error) {
 	if err := c.checkInput(x); err != nil {
-		return kern.ConvGeom{}, nil, nil, err
+		return kern.ConvGeom{}, err
 	}
 	c.x = x
-	return c.geom(x, c.Cin, c.Cout), c.Kernel(), c.B.Value, nil
+	return c.geom(x, c.Cin, c.Cout), nil
 }
+
+func (c *SymPresConv) weights() ([]float32, []float32) { return c.Kernel(), c.B.Value }
 
 // ForwardBranches applies convolutions of one kind to the same input x and
 // returns their outputs side by side along the channels, in order: what
@@ -43,14 +49,13 @@ func ForwardBranches(x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: ForwardBranches of no convolution")
 	}
 	geoms := make([]kern.ConvGeom, len(convs))
-	ws, bs := make([][]float32, len(convs)), make([][]float32, len(convs))
 	shared := true
 	for i, c := range convs {
-		g, w, b, err := c.branch(x)
+		g, err := c.branch(x)
 		if err != nil {
 			return nil, err
 		}
-		geoms[i], ws[i], bs[i] = g, w, b
+		geoms[i] = g
 		// Output-side convolutions read x without copying it: nothing to share.
 		shared = shared && !g.UseOutputSide() && g.Workers == geoms[0].Workers
 	}
@@ -70,9 +75,11 @@ func ForwardBranches(x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		return cat.Forward(outs...)
 	}
 	ks, couts := make([]int, len(convs)), make([]int, len(convs))
+	ws, bs := make([][]float32, len(convs)), make([][]float32, len(convs))
 	total := 0
 	for i, g := range geoms {
 		ks[i], couts[i] = g.K, g.Cout
+		ws[i], bs[i] = convs[i].weights()
 		total += g.Cout
 	}
 	y, err := newTensor(nil, x.Layout, append(append([]int(nil), x.Shape[:3]...), total))
