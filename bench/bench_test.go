@@ -138,14 +138,7 @@ func TestTorchReferenceMatchesGo(t *testing.T) {
 	if err := exec.Command(python, "-c", "import torch").Run(); err != nil {
 		t.Skip("python3-torch not installed (make bench-deps installs it)")
 	}
-	r := runner{Python: python, Script: "torch_ref.py", Arch: func(model, config string) (string, error) {
-		a, err := train.ArchByName(model, config)
-		if err != nil {
-			return "", err
-		}
-		raw, err := json.Marshal(a)
-		return string(raw), err
-	}}
+	r := runner{Python: python, Script: "torch_ref.py"}
 	for _, cfg := range []string{"default", "paper"} {
 		for _, kind := range []string{train.CNN, train.SCNN} {
 			a, _ := train.ArchByName(kind, cfg)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+
+	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 // side is one implementation timed in a case: the Go worker (this
@@ -60,7 +62,17 @@ type runner struct {
 	Self   string // this program, for Go workers
 	Python string
 	Script string // torch_ref.py
-	Arch   func(model, config string) (string, error)
+}
+
+// archJSON is the architecture record of a configuration, as the PyTorch
+// reference reads it.
+func archJSON(model, config string) (string, error) {
+	a, err := train.ArchByName(model, config)
+	if err != nil {
+		return "", err
+	}
+	raw, err := json.Marshal(a)
+	return string(raw), err
 }
 
 func (r runner) command(s side) (*exec.Cmd, error) {
@@ -75,7 +87,7 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		return nil, fmt.Errorf("bench: the PyTorch reference has no packed symmetric layer")
 	}
 	if t.Kind == "train" || t.Kind == "infer" {
-		arch, err := r.Arch(t.Model, t.Config)
+		arch, err := archJSON(t.Model, t.Config)
 		if err != nil {
 			return nil, err
 		}
@@ -117,10 +129,8 @@ func (p *proc) ask(cmd string) (workerReply, error) {
 }
 
 func (p *proc) stop() {
-	p.in.Close()
-	if err := p.cmd.Wait(); err != nil {
-		p.cmd.Process.Kill()
-	}
+	p.in.Close() // a worker exits at the end of its input
+	p.cmd.Wait()
 }
 
 // run measures one case: its sides start one after another (each waits

@@ -178,14 +178,7 @@ func harnessMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	r := runner{Self: self, Python: *python, Script: *script, Arch: func(model, config string) (string, error) {
-		a, err := train.ArchByName(model, config)
-		if err != nil {
-			return "", err
-		}
-		raw, err := json.Marshal(a)
-		return string(raw), err
-	}}
+	r := runner{Self: self, Python: *python, Script: *script}
 	var todo []benchCase
 	for _, c := range cases(*torch) {
 		if re.MatchString(c.Group + "/" + c.Name) {

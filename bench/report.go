@@ -132,24 +132,21 @@ func (r *report) find(group, name string) *caseResult {
 	return nil
 }
 
-// med returns the median seconds of side label in case group/name, or 0.
-func (r *report) med(group, name, label string) float64 {
+// sideOf returns side label of case group/name, or an empty result.
+func (r *report) sideOf(group, name, label string) sideResult {
 	if c := r.find(group, name); c != nil {
 		if s := c.side(label); s != nil {
-			return s.Median
+			return *s
 		}
 	}
-	return 0
+	return sideResult{}
 }
 
-func (r *report) peak(group, name, label string) int64 {
-	if c := r.find(group, name); c != nil {
-		if s := c.side(label); s != nil {
-			return s.PeakRSS
-		}
-	}
-	return 0
-}
+// med returns the median seconds of side label in case group/name, or 0.
+func (r *report) med(group, name, label string) float64 { return r.sideOf(group, name, label).Median }
+
+// peak returns the peak memory of side label in case group/name, or 0.
+func (r *report) peak(group, name, label string) int64 { return r.sideOf(group, name, label).PeakRSS }
 
 // roundRatios returns the smallest and largest ratio num/den of the runs
 // of sides num and den of a case made in the same round.

@@ -9,12 +9,11 @@ const chunkRows = 2048
 
 // forChunks calls fn(chunk, lo, hi) for the consecutive ranges [lo, hi) of
 // chunkRows rows covering 0..rows-1, in parallel over GOMAXPROCS
-// goroutines. It returns the number of chunks.
-func forChunks(rows int, fn func(chunk, lo, hi int)) int {
+// goroutines.
+func forChunks(rows int, fn func(chunk, lo, hi int)) {
 	n := (rows + chunkRows - 1) / chunkRows
 	kern.ParallelFor(n, kern.Workers(0), func(_, item int) {
 		lo := item * chunkRows
 		fn(item, lo, min(lo+chunkRows, rows))
 	})
-	return n
 }

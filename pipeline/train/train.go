@@ -350,7 +350,8 @@ func Probabilities(logits *scnn.Tensor, lengths []int) [][]float32 {
 			for j := 0; j < l; j++ {
 				var v float32
 				if packed {
-					v = z[min(i, j)*bl-min(i, j)*(min(i, j)-1)/2+max(i, j)-min(i, j)] // Tri(bl, i, j)
+					a, c := min(i, j), max(i, j)
+					v = z[a*bl-a*(a-1)/2+c-a] // packed index Tri(bl, a, c)
 				} else {
 					v = z[i*bl+j]
 				}
