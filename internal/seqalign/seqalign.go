@@ -28,8 +28,33 @@ var blosum = func() [][]int {
 	return m
 }()
 
+// Canonical returns the letter the aligner reads for byte c: upper case;
+// U (selenocysteine) as C and O (pyrrolysine) as K, the residues they are
+// built from (the substitution matrix has neither); the gap '-', the stop
+// '*' and the ambiguity codes B, Z, J, X as they are; anything else as X.
+// biogo's Protein alphabet ("-ABCDEFGHIJKLMNPQRSTVWXYZ*") has no O or U,
+// and a letter outside it indexes the matrix at -1.
+func Canonical(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		c -= 'a' - 'A'
+	}
+	switch {
+	case c == 'U':
+		return 'C'
+	case c == 'O':
+		return 'K'
+	case c == '-' || c == '*' || c >= 'A' && c <= 'Z':
+		return c
+	}
+	return 'X'
+}
+
 func seq(s string) *linear.Seq {
-	return linear.NewSeq("", alphabet.BytesToLetters([]byte(s)), alphabet.Protein)
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		b[i] = Canonical(s[i])
+	}
+	return linear.NewSeq("", alphabet.BytesToLetters(b), alphabet.Protein)
 }
 
 // Global aligns a and b end to end (Needleman-Wunsch) and returns the

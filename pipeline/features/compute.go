@@ -10,7 +10,8 @@ import (
 )
 
 // ValidSequence checks a one-letter protein sequence: upper-case letters
-// only (X and other non-standard codes are allowed and read as unknown).
+// only (non-standard codes are allowed; see residueMix and NonStandard for
+// how they are read).
 func ValidSequence(seq string) error {
 	if seq == "" {
 		return fmt.Errorf("empty sequence")
@@ -43,11 +44,17 @@ func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
 	c.OneD = make([]float32, l*N1D)
 	for i := 0; i < l; i++ {
 		row := c.OneD[i*N1D : (i+1)*N1D]
-		a := int(aaIndex[seq[i]])
 		prof := blosumProfile[20]
-		if a >= 0 {
-			prof = blosumProfile[a]
-			row[23] = float32(kyteDoolittle[a] / 4.5)
+		if mix := residueMix[seq[i]]; mix != nil {
+			prof = [20]float64{}
+			hydro := 0.0
+			for _, a := range mix {
+				for k := range prof {
+					prof[k] += blosumProfile[a][k] / float64(len(mix))
+				}
+				hydro += kyteDoolittle[a] / float64(len(mix))
+			}
+			row[23] = float32(hydro / 4.5)
 		}
 		for k := 0; k < 20; k++ {
 			row[k] = float32(prof[k])
@@ -62,10 +69,7 @@ func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
 	k := 0
 	for i := 0; i < l; i++ {
 		for j := i; j < l; j++ {
-			ai, aj := aaIndex[seq[i]], aaIndex[seq[j]]
-			if ai >= 0 && aj >= 0 {
-				c.TwoD[k*N2D+2] = float32(-contactEnergy[ai][aj] / 4)
-			}
+			c.TwoD[k*N2D+2] = float32(-pairEnergy(seq[i], seq[j]) / 4)
 			k++
 		}
 	}
@@ -75,6 +79,22 @@ func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
 		}
 	}
 	return c, nil
+}
+
+// pairEnergy is the mean contact energy over the residue types codes a
+// and b stand for (0 when either is unknown).
+func pairEnergy(a, b byte) float64 {
+	ma, mb := residueMix[a], residueMix[b]
+	e := 0.0
+	for _, x := range ma {
+		for _, y := range mb {
+			e += contactEnergy[x][y]
+		}
+	}
+	if e == 0 {
+		return 0
+	}
+	return e / float64(len(ma)*len(mb))
 }
 
 // addMSA maps the alignment's query onto the chain and fills the profile

@@ -33,6 +33,11 @@
 //	2  contact potential: -e_ij / 4, e the Miyazawa-Jernigan (1996) contact
 //	   energy of the two residue types in RT units (unknown: 0)
 //
+// Non-standard one-letter codes: U is read as C, O as K; B, Z and J take
+// the mean of the two residues they stand for (D/N, E/Q, I/L) in every
+// channel; X and other letters are unknown (residues.go). NonStandard
+// describes them for a warning; the sequence is kept as given.
+//
 // Channels 0 and 1 are 0 without an MSA and outside the MSA's query, which
 // is aligned to the chain's SEQRES (biogo fitted alignment, BLOSUM62).
 //

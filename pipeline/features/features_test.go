@@ -373,23 +373,84 @@ func TestRunSkipsReusesAndShards(t *testing.T) {
 	}
 }
 
-func FuzzDecode(f *testing.F) {
-	c, _ := Compute("F_A", "ACDEF", nil, nil)
-	var buf bytes.Buffer
-	Write(&buf, c)
-	raw, err := decompressBytes(buf.Bytes())
+// Non-standard codes: U reads as C and O as K exactly; B, Z, J as the mean
+// of their two residues; X as unknown. NonStandard names each once.
+func TestNonStandardResidues(t *testing.T) {
+	seq := "ACDEFGHIKLMNPQRSTVWY"
+	row := func(c *Chain, i int) []float32 { return c.OneD[i*N1D : i*N1D+24] }
+	ref, err := Compute("R", seq+"CKDNEQILX", nil, nil)
 	if err != nil {
-		f.Fatal(err)
+		t.Fatal(err)
 	}
-	f.Add(raw)
-	f.Add([]byte("CMAPFEAT\x01\x00\x00\x00"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := decode(data)
-		if err != nil {
-			return
+	got, err := Compute("N", seq+"UOBBZZJJX", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ref.L()
+	same := func(a, b []float32) bool {
+		for k := range a {
+			if math.Abs(float64(a[k]-b[k])) > 1e-6 {
+				return false
+			}
 		}
-		if len(c.OneD) != c.L()*N1D || len(c.TwoD) != c.L()*(c.L()+1)/2*N2D {
-			t.Fatal("inconsistent chain accepted")
+		return true
+	}
+	// U, O: the profile, hydropathy and contact energies of C, K.
+	for _, i := range []int{20, 21} {
+		if !same(row(ref, i)[:20], row(got, i)[:20]) || row(ref, i)[23] != row(got, i)[23] {
+			t.Errorf("position %d: %v, want %v", i, row(got, i), row(ref, i))
 		}
-	})
+		for j := 0; j < 20; j++ {
+			a, b := ref.TwoD[packedIndex(l, j, i)*N2D+2], got.TwoD[packedIndex(l, j, i)*N2D+2]
+			if a != b {
+				t.Errorf("contact energy (%d,%d): %v, want %v", j, i, b, a)
+			}
+		}
+	}
+	// B at 22 is the mean of D (22 in ref) and N (23 in ref).
+	for k := 0; k < 20; k++ {
+		want := (row(ref, 22)[k] + row(ref, 23)[k]) / 2
+		if math.Abs(float64(row(got, 22)[k]-want)) > 1e-6 {
+			t.Errorf("B profile column %d: %v, want %v", k, row(got, 22)[k], want)
+		}
+	}
+	if row(got, 28)[23] != 0 || row(got, 28)[0] != float32(background[0]) {
+		t.Errorf("X: %v", row(got, 28))
+	}
+	msg := NonStandard(got.Seq)
+	for _, want := range []string{"U at 21 read as C", "O at 22 read as K", "B at 23, 24 read as D/N mean", "Z at 25, 26", "J at 27, 28", "X at 29 read as unknown"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("NonStandard = %q, want it to contain %q", msg, want)
+		}
+	}
+	if NonStandard(seq) != "" {
+		t.Errorf("standard sequence: %q", NonStandard(seq))
+	}
+}
+
+// A selenocysteine in the chain and in the MSA's query (1CTF_A with one
+// residue changed to U) computes MSA features; it crashed biogo's aligner.
+func TestMSAWithSelenocysteine(t *testing.T) {
+	ch, _ := readChain(t, "1CTF", "A")
+	aln, err := ReadMSA(dataDir + "/msa/1CTF_A.fasta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := []byte(aln.Rows[0])
+	q[5] = 'U'
+	aln.Rows[0] = string(q)
+	seq := []byte(ch.Sequence())
+	for i := range seq {
+		if seq[i] == 'A' {
+			seq[i] = 'U'
+			break
+		}
+	}
+	c, err := Compute("1CTF_A", string(seq), nil, aln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HasMSA || c.Seq != string(seq) {
+		t.Errorf("mode %s, sequence %q", c.Mode(), c.Seq)
+	}
 }

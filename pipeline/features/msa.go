@@ -25,50 +25,98 @@ type Alignment struct {
 // Query returns the first row.
 func (a *Alignment) Query() string { return a.Rows[0] }
 
-// ReadMSA reads an alignment file, format by extension: .a3m (A3M:
-// lower-case letters and '.' are insertions and are dropped), .aln
-// (PSICOV: one aligned sequence per line), anything else aligned FASTA
-// (columns where the query has a gap or a lower-case letter are dropped).
-// The query is the first sequence.
+// MSAFormat is an alignment file format.
+type MSAFormat int
+
+// The alignment formats ReadMSA and ParseMSA read.
+const (
+	// AlignedFASTA: aligned FASTA; columns where the query has a gap or a
+	// lower-case letter are dropped.
+	AlignedFASTA MSAFormat = iota
+	// A3M (HHblits): lower-case letters and '.' are insertions relative to
+	// the query and are dropped.
+	A3M
+	// PSICOV: one aligned sequence per line, no names.
+	PSICOV
+)
+
+func (f MSAFormat) String() string {
+	switch f {
+	case AlignedFASTA:
+		return "aligned FASTA"
+	case A3M:
+		return "A3M"
+	case PSICOV:
+		return "PSICOV"
+	}
+	return fmt.Sprintf("MSAFormat(%d)", int(f))
+}
+
+// MSAFormatOf names the format of an alignment file by its extension
+// (.a3m, .aln, anything else aligned FASTA; .gz and .zst ignored).
+func MSAFormatOf(path string) MSAFormat {
+	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst"))) {
+	case ".aln":
+		return PSICOV
+	case ".a3m":
+		return A3M
+	}
+	return AlignedFASTA
+}
+
+// ReadMSA reads an alignment file (plain, gzip or zstd), format by
+// extension (MSAFormatOf). The query is the first sequence.
 func ReadMSA(path string) (*Alignment, error) {
 	f, err := fileio.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	a, err := ParseMSA(f, MSAFormatOf(path))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+// ParseMSA reads an uncompressed alignment in the given format and reduces
+// it to the query's columns. Errors wrap ErrMSA for a malformed alignment.
+func ParseMSA(r io.Reader, format MSAFormat) (*Alignment, error) {
 	var rows []string
-	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst"))) {
-	case ".aln":
-		rows, err = readLines(f)
-	case ".a3m":
+	var err error
+	switch format {
+	case PSICOV:
+		rows, err = readLines(r)
+	case A3M:
 		var recs []fastaRecord
-		if recs, err = readFasta(f); err == nil {
-			for _, r := range recs {
+		if recs, err = readFasta(r); err == nil {
+			for _, rec := range recs {
 				rows = append(rows, strings.Map(func(c rune) rune {
 					if c == '.' || c >= 'a' && c <= 'z' {
 						return -1
 					}
 					return c
-				}, r.Seq))
+				}, rec.Seq))
 			}
 		}
-	default:
+	case AlignedFASTA:
 		var recs []fastaRecord
-		if recs, err = readFasta(f); err == nil {
-			for _, r := range recs {
-				rows = append(rows, r.Seq)
+		if recs, err = readFasta(r); err == nil {
+			for _, rec := range recs {
+				rows = append(rows, rec.Seq)
 			}
 			rows, err = queryColumns(rows)
 		}
+	default:
+		return nil, fmt.Errorf("features: unknown alignment format %v", format)
+	}
+	if err != nil && !errors.Is(err, ErrMSA) {
+		err = fmt.Errorf("%w: %w", ErrMSA, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	a, err := newAlignment(rows)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return a, nil
+	return newAlignment(rows)
 }
 
 func readLines(r io.Reader) ([]string, error) {

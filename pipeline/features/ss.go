@@ -47,13 +47,31 @@ func ReadSSFasta(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	recs, err := readFasta(f)
+	out, err := ParseSSFasta(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", path, ErrSS, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// ParseSSFasta is ReadSSFasta on an uncompressed stream. Every record must
+// hold only secondary-structure states (H, G, I; E, B; C, -, T, S, L), and
+// a name may appear once.
+func ParseSSFasta(r io.Reader) (map[string]string, error) {
+	recs, err := readFasta(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSS, err)
 	}
 	out := make(map[string]string, len(recs))
-	for _, r := range recs {
-		out[strings.ToUpper(r.Name)] = r.Seq
+	for k, rec := range recs {
+		name := strings.ToUpper(rec.Name)
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("%w: record %d: %s appears twice", ErrSS, k+1, rec.Name)
+		}
+		if _, err := ssFromLetters(rec.Seq); err != nil {
+			return nil, fmt.Errorf("record %d (%s): %w", k+1, rec.Name, err)
+		}
+		out[name] = rec.Seq
 	}
 	return out, nil
 }
@@ -176,9 +194,11 @@ func EstimateSS(seq string) SS {
 		var h, e float64
 		n := 0
 		for k := max(0, i-3); k <= min(len(seq)-1, i+3); k++ {
-			if a := aaIndex[seq[k]]; a >= 0 {
-				h += chouFasman[a][0]
-				e += chouFasman[a][1]
+			if mix := residueMix[seq[k]]; mix != nil {
+				for _, a := range mix {
+					h += chouFasman[a][0] / float64(len(mix))
+					e += chouFasman[a][1] / float64(len(mix))
+				}
 				n++
 			}
 		}

@@ -1,0 +1,217 @@
+package features
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Fuzz targets of every reader in this package. Each checks what a parser
+// must guarantee when it accepts an input, not only that it does not
+// panic. `make fuzz` runs them; the seeds run in `make test`.
+
+func addFile(f *testing.F, path string, max int) {
+	f.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b[:min(len(b), max)])
+}
+
+// FuzzDecode fuzzes the decoded content of a feature file. The input gets
+// its CRC-32 appended, so the fuzzer explores the layout behind the
+// checksum instead of stopping at it.
+func FuzzDecode(f *testing.F) {
+	for _, seq := range []string{"ACDEF", "M"} {
+		c, _ := Compute("F_A", seq, nil, nil)
+		var buf bytes.Buffer
+		if err := Write(&buf, c); err != nil {
+			f.Fatal(err)
+		}
+		raw, err := decompressBytes(buf.Bytes())
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw[:len(raw)-4])
+	}
+	f.Add([]byte("CMAPFEAT\x01\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := binary.LittleEndian.AppendUint32(append([]byte(nil), body...), crc32.ChecksumIEEE(body))
+		c, err := decode(data)
+		if err != nil {
+			return
+		}
+		l := c.L()
+		p := l * (l + 1) / 2
+		if len(c.OneD) != l*N1D || len(c.TwoD) != p*N2D || c.HasLabels && (len(c.Contacts) != p || len(c.Mask) != p) {
+			t.Fatal("inconsistent chain accepted")
+		}
+		// What was accepted writes and reads back the same.
+		var buf bytes.Buffer
+		if err := Write(&buf, c); err != nil {
+			t.Fatalf("accepted chain does not write: %v", err)
+		}
+		back, err := Read(&buf)
+		if err != nil || back.ID != c.ID || back.Seq != c.Seq || len(back.TwoD) != len(c.TwoD) {
+			t.Fatalf("round trip: %v", err)
+		}
+	})
+}
+
+// FuzzReadSequences: accepted FASTA gives upper-case sequences without a
+// trailing '*'.
+func FuzzReadSequences(f *testing.F) {
+	f.Add([]byte(">a desc\nMKV\nLA*\n>b\n\nacde\n"))
+	f.Add([]byte(">\n>x\n"))
+	f.Add([]byte("MKV\n"))
+	addFile(f, dataDir+"/msa/1CTF_A.fasta", 2000)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		seqs, err := ReadSequences(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, s := range seqs {
+			if s.Seq != strings.ToUpper(s.Seq) || strings.HasSuffix(s.Seq, "*") {
+				t.Fatalf("record %q: sequence %q", s.Name, s.Seq)
+			}
+		}
+	})
+}
+
+// FuzzParseMSA: an accepted alignment has a gap-free query and rows of the
+// query's length, of upper-case letters and '-'. The first byte picks the
+// format.
+func FuzzParseMSA(f *testing.F) {
+	f.Add([]byte("\x00>q\nAC-DE\n>s1\nAWKD-\n>s2\n-CGDE\n"))
+	f.Add([]byte("\x01>q\nACDE\n>s1\nAWkD-\n>s2\n-CgDE\n"))
+	f.Add([]byte("\x02ACDE\nAWD-\n-CDE\n"))
+	f.Add([]byte("\x02AC-E\nACDE\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		format := MSAFormat(data[0] % 3)
+		a, err := ParseMSA(bytes.NewReader(data[1:]), format)
+		if err != nil {
+			if !errors.Is(err, ErrMSA) {
+				t.Fatalf("%v: error does not wrap ErrMSA: %v", format, err)
+			}
+			return
+		}
+		checkAlignment(t, a)
+	})
+}
+
+func checkAlignment(t *testing.T, a *Alignment) {
+	t.Helper()
+	l := len(a.Query())
+	if l == 0 || strings.Contains(a.Query(), "-") {
+		t.Fatalf("query %q", a.Query())
+	}
+	for k, r := range a.Rows {
+		if len(r) != l {
+			t.Fatalf("row %d has %d columns, query %d", k, len(r), l)
+		}
+		for i := 0; i < len(r); i++ {
+			if c := r[i]; c != '-' && (c < 'A' || c > 'Z') {
+				t.Fatalf("row %d column %d: %q", k, i, c)
+			}
+		}
+	}
+}
+
+// FuzzMSAFeatures reads an A3M alignment and computes the features of a
+// chain from it, the path that crashed biogo's aligner on U and O. The
+// chain is the query with the fuzzer's edits; whatever is accepted gives
+// finite features of the chain's length.
+func FuzzMSAFeatures(f *testing.F) {
+	f.Add([]byte(">q\nMKTAYIAKQRQISFVKSHFSRQ\n>s\nMKTAYLAKQRQISFVKAHFSRQ\n>t\nMRTAYIAKQ-QISFVKSHFSRE\n"), "MKTAYIAKQRQISFVKSHFSRQ")
+	f.Add([]byte(">q\nMKUAYIAKQROISFVKSHFSRQ\n>s\nMKCAYLAKQRKISFVKAHFSRQ\n"), "GSMKUAYIAKQROISFVKSHFSRQ")
+	f.Add([]byte(">q\nMKBZJX\n>s\nMKDEIL\n"), "MKBZJX")
+	f.Fuzz(func(t *testing.T, msa []byte, seq string) {
+		if len(seq) > 300 || len(msa) > 1<<14 {
+			return
+		}
+		a, err := ParseMSA(bytes.NewReader(msa), A3M)
+		if err != nil {
+			return
+		}
+		c, err := Compute("F_A", seq, nil, a)
+		if err != nil {
+			return
+		}
+		if c.L() != len(seq) {
+			t.Fatalf("L = %d for %d residues", c.L(), len(seq))
+		}
+		for _, v := range append(append([]float32(nil), c.OneD...), c.TwoD...) {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("non-finite feature %v", v)
+			}
+		}
+	})
+}
+
+// FuzzReadSS2 and FuzzReadHoriz: accepted predictions are probability
+// triples.
+func FuzzReadSS2(f *testing.F) {
+	f.Add([]byte("# PSIPRED VFORMAT (PSIPRED V4.0)\n\n   1 M C   0.900  0.050  0.050\n   2 K H   0.100  0.800  0.100\n"))
+	f.Add([]byte("   1 M C   NaN  0.050  0.050\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ss, err := ReadSS2(bytes.NewReader(data))
+		if err == nil {
+			checkSS(t, ss, false)
+		}
+	})
+}
+
+func FuzzReadHoriz(f *testing.F) {
+	f.Add([]byte("Conf: 99\nPred: CH\n  AA: MK\n\nConf: 9\nPred: E\n  AA: L\n"))
+	f.Add([]byte("Pred: CX\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ss, err := ReadHoriz(bytes.NewReader(data))
+		if err == nil {
+			checkSS(t, ss, true)
+		}
+	})
+}
+
+// FuzzParseSSFasta: every accepted record converts to a prediction of its
+// length.
+func FuzzParseSSFasta(f *testing.F) {
+	addFile(f, dataDir+"/ss/psipred.fasta", 3000)
+	f.Add([]byte(">1ABC_A\nHHHEEECC\n>1abc_a\nC\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		recs, err := ParseSSFasta(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for name, letters := range recs {
+			ss, err := ssFromLetters(letters)
+			if err != nil || len(ss) != len(letters) || name != strings.ToUpper(name) {
+				t.Fatalf("record %q accepted but: %v", name, err)
+			}
+			checkSS(t, ss, true)
+		}
+	})
+}
+
+func checkSS(t *testing.T, ss SS, oneHot bool) {
+	t.Helper()
+	for i, p := range ss {
+		sum := p[0] + p[1] + p[2]
+		for _, v := range p {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("residue %d: %v", i+1, p)
+			}
+		}
+		if oneHot && sum != 1 {
+			t.Fatalf("residue %d: %v is not one-hot", i+1, p)
+		}
+	}
+}
