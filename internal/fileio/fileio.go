@@ -5,10 +5,12 @@ package fileio
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -19,22 +21,75 @@ var (
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 )
 
+// ErrTruncated reports compressed input that ends before its end marker
+// (a partial download or copy).
+var ErrTruncated = errors.New("truncated: the compressed data ends early")
+
+// truncation turns a decompressor's io.ErrUnexpectedEOF into ErrTruncated.
+type truncation struct {
+	io.ReadCloser
+	format string
+}
+
+func (t truncation) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("%s: %w", t.format, ErrTruncated)
+	}
+	return n, err
+}
+
 // NewReader returns a reader of r's content, decompressing gzip or zstd
-// when the stream starts with their magic numbers.
+// when the stream starts with their magic numbers. Compressed input that
+// ends early gives an error wrapping ErrTruncated.
 func NewReader(r io.Reader) (io.ReadCloser, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
-		return gzip.NewReader(br)
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				err = fmt.Errorf("gzip: %w", ErrTruncated)
+			}
+			return nil, err
+		}
+		return truncation{z, "gzip"}, nil
 	case bytes.HasPrefix(head, zstdMagic):
 		d, err := zstd.NewReader(br)
 		if err != nil {
 			return nil, err
 		}
-		return d.IOReadCloser(), nil
+		return truncation{d.IOReadCloser(), "zstd"}, nil
 	}
 	return io.NopCloser(br), nil
+}
+
+// RemoveStaleTemps removes the temporary files that WriteAtomic leaves
+// for path when its process is killed (.NAME.tmpNNN beside path). Call it
+// only where no other process is writing path at the same time.
+func RemoveStaleTemps(path string) error {
+	matches, err := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp*"))
+	if err != nil {
+		return err
+	}
+	for _, m := range matches {
+		if err := os.Remove(m); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 type fileReader struct {
@@ -96,4 +151,19 @@ func WriteAtomic(path string, write func(w io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// CheckWritable creates dir if needed and checks that a file can be
+// created in it, so that a run fails before its work, not after.
+func CheckWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".write-check*")
+	if err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

@@ -55,3 +55,43 @@ func TestWriteAtomic(t *testing.T) {
 		t.Errorf("%d entries left in the directory", len(ents))
 	}
 }
+
+// A gzip or zstd file cut short says it is truncated.
+func TestTruncatedCompressedInput(t *testing.T) {
+	want := bytes.Repeat([]byte("ATOM      1  N   MET A   1      27.340  24.430   2.614  1.00  9.67           N\n"), 200)
+	var gz, zs bytes.Buffer
+	g := gzip.NewWriter(&gz)
+	g.Write(want)
+	g.Close()
+	z, _ := zstd.NewWriter(&zs)
+	z.Write(want)
+	z.Close()
+	for name, in := range map[string][]byte{"gzip": gz.Bytes(), "zstd": zs.Bytes()} {
+		for _, cut := range []int{len(in) / 2, len(in) - 3, 5} {
+			r, err := NewReader(bytes.NewReader(in[:cut]))
+			if err == nil {
+				_, err = io.ReadAll(r)
+			}
+			if !errors.Is(err, ErrTruncated) {
+				t.Errorf("%s cut at %d of %d: %v, want ErrTruncated", name, cut, len(in), err)
+			}
+		}
+	}
+}
+
+// RemoveStaleTemps removes what a killed WriteAtomic left, and nothing else.
+func TestRemoveStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "1ABC_A.feat.zst")
+	for _, n := range []string{".1ABC_A.feat.zst.tmp123", ".1ABC_A.feat.zst.tmp9", "1ABC_A.feat.zst", ".1ABC_B.feat.zst.tmp1", "x.tmp1"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	if err := RemoveStaleTemps(path); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*"))
+	hidden, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(left) != 3 || len(hidden) != 1 || filepath.Base(hidden[0]) != ".1ABC_B.feat.zst.tmp1" {
+		t.Errorf("left %v %v", left, hidden)
+	}
+}

@@ -25,6 +25,11 @@ type Sample struct {
 // "all") listed in dir/manifest.tsv. All chains must share one
 // feature mode, which is returned.
 func LoadSplit(dir, split string) ([]*Sample, string, error) {
+	switch split {
+	case "train", "validation", "test", "all":
+	default:
+		return nil, "", fmt.Errorf("unknown split %q (train, validation, test or all)", split)
+	}
 	entries, err := features.ReadManifest(filepath.Join(dir, "manifest.tsv"))
 	if err != nil {
 		return nil, "", fmt.Errorf("train: %w", err)
@@ -54,6 +59,9 @@ func LoadSplit(dir, split string) ([]*Sample, string, error) {
 			mode = c.Mode()
 		} else if c.Mode() != mode {
 			return nil, "", fmt.Errorf("train: %s has feature mode %s, earlier chains %s", e.File, c.Mode(), mode)
+		}
+		if len(out) > 0 && (c.Def != out[0].Def || c.Cutoff != out[0].Cutoff) {
+			return nil, "", fmt.Errorf("train: %s has %v contacts at %g Å, earlier chains %v at %g Å", e.File, c.Def, c.Cutoff, out[0].Def, out[0].Cutoff)
 		}
 		out = append(out, &Sample{ID: e.ID, Split: e.Split, Chain: c})
 	}

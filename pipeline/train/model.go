@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -35,6 +36,15 @@ type Arch struct {
 	// (see separationMap) to the 2D features, in both model kinds.
 	SepChannels int    `json:"sep_channels,omitempty"`
 	Mode        string `json:"feature_mode"` // feature mode of the training data
+	// Labels the model was trained on: contact definition (0 C-alpha,
+	// 1 C-beta) and cutoff in Å (0 in files before it was recorded: the
+	// default, 8). Predictions mean this kind of contact.
+	Contact pdb.Definition `json:"contact_def"`
+	Cutoff  float64        `json:"contact_cutoff,omitempty"`
+	// MinLen and MaxLen are the shortest and longest training chains
+	// (0 when not recorded); predictions far outside are extrapolation.
+	MinLen int `json:"train_min_len,omitempty"`
+	MaxLen int `json:"train_max_len,omitempty"`
 	// Provenance, filled by training.
 	Data    string `json:"data,omitempty"`
 	Version string `json:"code_version,omitempty"`
@@ -434,22 +444,45 @@ func LoadModel(path string) (*Model, error) {
 		return nil, err
 	}
 	defer f.Close()
-	archJSON, arrays, err := scnn.ReadParams(f)
+	return ReadModel(f, path)
+}
+
+// ReadModel reads a model from r; name is the file name for errors.
+func ReadModel(r io.Reader, name string) (*Model, error) {
+	archJSON, arrays, err := scnn.ReadParams(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var a Arch
 	if err := json.Unmarshal(archJSON, &a); err != nil {
-		return nil, fmt.Errorf("%s: architecture record: %w", path, err)
+		return nil, fmt.Errorf("%s: architecture record: %w", name, err)
 	}
 	m, err := NewModel(a, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := scnn.AssignParams(m.Params(), arrays); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
+}
+
+// ContactCutoff is the cutoff of the model's labels in Å.
+func (a Arch) ContactCutoff() float64 {
+	if a.Cutoff == 0 {
+		return pdb.ContactCutoff
+	}
+	return a.Cutoff
+}
+
+// LabelText describes the model's labels, e.g. "C-alpha pairs closer than
+// 8 Å".
+func (a Arch) LabelText() string {
+	atom := "C-alpha"
+	if a.Contact == pdb.CBeta {
+		atom = "C-beta"
+	}
+	return fmt.Sprintf("%s pairs closer than %g Å", atom, a.ContactCutoff())
 }
 
 // separationMap returns the fixed symmetric pair channels of a batch, in

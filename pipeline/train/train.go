@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -22,6 +23,8 @@ type Options struct {
 	Features  string // feature directory (manifest.tsv)
 	Out       string // run directory: model, checkpoint, log, plot
 	Arch      Arch
+	// Seed of initialisation and data order; 0 means 1 for a new run and
+	// the checkpoint's seed on Resume.
 	Seed      uint64
 	MaxEpochs int     // default 40
 	BatchSize int     // default 10
@@ -31,8 +34,15 @@ type Options struct {
 	Patience  int     // early stopping: epochs without a better validation loss (default 6)
 	Plateau   int     // halve the learning rate after this many epochs without improvement (default 2)
 	MinLR     float64 // default 1e-5
-	Workers   int     // convolution goroutines (results depend on it); default GOMAXPROCS
-	Resume    bool
+	// Workers is the number of convolution goroutines; results depend on
+	// it. 0 means GOMAXPROCS for a new run and the checkpoint's on Resume.
+	Workers int
+	// Resume continues the run in Out from its checkpoint; a Seed or
+	// Workers other than the checkpoint's is refused.
+	Resume bool
+	// Force starts a new run in an Out that holds one, replacing it.
+	// Without Resume or Force, Train refuses such a directory.
+	Force bool
 	MaxTrain  int  // use at most this many training chains (0: all); for tests
 	Random    bool // random batches instead of similar lengths (slower: more padding; see Batches)
 	// Splits to train and validate on (default "train" and "validation";
@@ -61,8 +71,8 @@ type state struct {
 	NextBatch int        `json:"next_batch"` // first batch of Epoch not yet done
 	LossSum   float64    `json:"loss_sum"`   // training loss so far in Epoch
 	LossN     int        `json:"loss_n"`
-	BestVal   float64    `json:"best_val"`
-	BestEpoch int        `json:"best_epoch"`
+	BestVal   float64    `json:"best_val"`   // meaningful when BestEpoch > 0
+	BestEpoch int        `json:"best_epoch"` // 0 before the first validation
 	Bad       int        `json:"bad_epochs"` // since the best
 	Flat      int        `json:"flat_epochs"`
 	LR        float64    `json:"lr"`
@@ -71,6 +81,7 @@ type state struct {
 	Done      bool       `json:"done"`
 	Stop      string     `json:"stop,omitempty"`
 	Arch      Arch       `json:"arch"`
+	Workers   int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)
 }
 
 // Result summarises a finished run.
@@ -88,6 +99,10 @@ type Result struct {
 // ErrInterrupted is returned when the context is cancelled; a checkpoint
 // has been written and Resume continues the run.
 var ErrInterrupted = errors.New("training interrupted; checkpoint saved")
+
+// ErrRunExists is returned when Out already holds a run and neither
+// Resume nor Force is set.
+var ErrRunExists = errors.New("the run directory holds a run")
 
 // Paths inside the run directory.
 const (
@@ -151,32 +166,64 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	if o.MaxTrain > 0 && len(trainSet) > o.MaxTrain {
 		trainSet = trainSet[:o.MaxTrain]
 	}
+	ckpt := filepath.Join(o.Out, CheckpointFile)
+	if err := prepareRunDir(o); err != nil {
+		return nil, err
+	}
+	st := &state{Epoch: 1, LR: o.LR}
+	var saved []scnn.Array
+	if o.Resume {
+		var err error
+		if saved, err = readCheckpoint(ckpt, st); err != nil {
+			return nil, fmt.Errorf("train: resume: %w", err)
+		}
+		if st.Arch.Kind != o.Arch.Kind || st.Arch.Config != o.Arch.Config {
+			return nil, fmt.Errorf("train: resume: checkpoint is a %s/%s run, asked for %s/%s", st.Arch.Kind, st.Arch.Config, o.Arch.Kind, o.Arch.Config)
+		}
+		if o.Seed != 0 && o.Seed != st.Arch.Seed {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run has seed %d, asked for %d (leave --seed out to continue it)", st.Arch.Seed, o.Seed)
+		}
+		if o.Workers != 0 && st.Workers != 0 && o.Workers != st.Workers {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (leave --workers out to continue it)", st.Workers, o.Workers)
+		}
+		o.Seed = st.Arch.Seed
+		if st.Workers != 0 {
+			o.Workers = st.Workers
+		}
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
 	o.Arch.Mode, o.Arch.Seed = mode, o.Seed
 	o.Arch.Data = filepath.Clean(o.Features)
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, err
+	o.Arch.Contact, o.Arch.Cutoff = trainSet[0].Def, float64(trainSet[0].Cutoff)
+	o.Arch.MinLen, o.Arch.MaxLen = trainSet[0].L(), trainSet[0].L()
+	for _, s := range trainSet {
+		o.Arch.MinLen, o.Arch.MaxLen = min(o.Arch.MinLen, s.L()), max(o.Arch.MaxLen, s.L())
+	}
+	if vs := valSet[0]; vs.Def != trainSet[0].Def || vs.Cutoff != trainSet[0].Cutoff {
+		return nil, fmt.Errorf("train: validation labels are %v at %g Å, training labels %v at %g Å", vs.Def, vs.Cutoff, trainSet[0].Def, trainSet[0].Cutoff)
 	}
 	o.Arch.Version = CodeVersion()
 	m, err := NewModel(o.Arch, o.Seed)
 	if err != nil {
 		return nil, err
 	}
-	if o.Workers > 0 {
-		m.SetWorkers(o.Workers)
-	}
+	m.SetWorkers(o.Workers)
 	opt := scnn.NewAdam(m.Params(), o.LR, o.L2)
-	st := &state{Epoch: 1, BestVal: math.Inf(1), LR: o.LR, Arch: o.Arch}
-	ckpt := filepath.Join(o.Out, CheckpointFile)
 	if o.Resume {
-		if err := loadCheckpoint(ckpt, m, opt, st); err != nil {
-			return nil, fmt.Errorf("train: resume: %w", err)
-		}
-		if st.Arch.Kind != o.Arch.Kind || st.Arch.Config != o.Arch.Config {
-			return nil, fmt.Errorf("train: resume: checkpoint is a %s/%s run, asked for %s/%s", st.Arch.Kind, st.Arch.Config, o.Arch.Kind, o.Arch.Config)
+		if err := assignCheckpoint(saved, m, opt); err != nil {
+			return nil, fmt.Errorf("train: resume: %s: %w", ckpt, err)
 		}
 		o.Arch = st.Arch
 		m.Arch = st.Arch
+	} else {
+		st.Arch = o.Arch
 	}
+	st.Workers = o.Workers
 	start, before := time.Now(), st.Seconds
 	elapsed := func() float64 { return before + time.Since(start).Seconds() }
 	loss := scnn.WeightedBCE{PosWeight: o.PosWeight}
@@ -229,7 +276,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		e := EpochLog{Epoch: st.Epoch, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValLoss: vs.Loss,
 			ValAcc: vs.Summary.Accuracy, ValLongL5: vs.Summary.TopL[2][2], LR: st.LR, Seconds: time.Since(epochStart).Seconds()}
 		st.Log = append(st.Log, e)
-		if vs.Loss < st.BestVal {
+		if st.BestEpoch == 0 || vs.Loss < st.BestVal {
 			st.BestVal, st.BestEpoch, st.Bad, st.Flat = vs.Loss, st.Epoch, 0, 0
 			m.Arch.Epoch = st.Epoch
 			if err := m.Save(filepath.Join(o.Out, ModelFile)); err != nil {
@@ -382,19 +429,56 @@ func saveCheckpoint(path string, m *Model, opt *scnn.Adam, st *state) error {
 	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, rec, params) })
 }
 
-func loadCheckpoint(path string, m *Model, opt *scnn.Adam, st *state) error {
+// runFiles are what a run directory holds.
+var runFiles = []string{ModelFile, CheckpointFile, LogFile, PlotFile}
+
+// prepareRunDir creates o.Out, refuses to start over a run there unless
+// o.Resume or o.Force, checks that it is writable, and removes the
+// temporary files a killed run left.
+func prepareRunDir(o Options) error {
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if !o.Resume && !o.Force {
+		for _, f := range runFiles[:2] {
+			if _, err := os.Stat(filepath.Join(o.Out, f)); err == nil {
+				return fmt.Errorf("train: %s holds a run (%s): continue it with --resume or replace it with --force: %w", o.Out, f, ErrRunExists)
+			}
+		}
+	}
+	if o.Resume {
+		if _, err := os.Stat(filepath.Join(o.Out, CheckpointFile)); err != nil {
+			return fmt.Errorf("train: resume: no %s in %s to continue (start without --resume)", CheckpointFile, o.Out)
+		}
+	}
+	for _, f := range runFiles {
+		if err := fileio.RemoveStaleTemps(filepath.Join(o.Out, f)); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+	}
+	return fileio.CheckWritable(o.Out)
+}
+
+// readCheckpoint reads a checkpoint's state into st and returns its arrays.
+func readCheckpoint(path string, st *state) ([]scnn.Array, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	rec, arrays, err := scnn.ReadParams(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := json.Unmarshal(rec, st); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return arrays, nil
+}
+
+// assignCheckpoint restores the model's parameters and the optimiser's
+// state from a checkpoint's arrays.
+func assignCheckpoint(arrays []scnn.Array, m *Model, opt *scnn.Adam) error {
 	var mine, adam []scnn.Array
 	for _, a := range arrays {
 		if strings.HasPrefix(a.Name, "adam.") {
@@ -404,10 +488,7 @@ func loadCheckpoint(path string, m *Model, opt *scnn.Adam, st *state) error {
 		}
 	}
 	if err := scnn.AssignParams(m.Params(), mine); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
-	if err := opt.SetState(adam); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return opt.SetState(adam)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,50 +77,117 @@ func TestTinyTrainingLossDrops(t *testing.T) {
 	}
 }
 
-// A run interrupted mid-epoch and resumed from its checkpoint ends with the
-// same parameters, bit for bit, as an uninterrupted run.
+// A run interrupted mid-epoch, in the first epoch (before any validation)
+// or a later one, and resumed from its checkpoint ends with the same
+// parameters and optimiser state, bit for bit, as an uninterrupted run.
 func TestResumeMatchesUninterrupted(t *testing.T) {
 	full := tinyOptions(t, SCNN)
 	full.MaxEpochs = 3
 	if _, err := Train(context.Background(), full); err != nil {
 		t.Fatal(err)
 	}
-	part := tinyOptions(t, SCNN)
-	part.MaxEpochs = 3
-	ctx, cancel := context.WithCancel(context.Background())
-	batches := 0
-	part.OnBatch = func(float64) {
-		if batches++; batches == 4 { // in epoch 2 (3 batches per epoch)
-			cancel()
-		}
-	}
-	if _, err := Train(ctx, part); !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("interrupted run: %v", err)
-	}
-	part.OnBatch = nil
-	part.Resume = true
-	if _, err := Train(context.Background(), part); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{ModelFile, CheckpointFile} {
-		a, _ := os.ReadFile(filepath.Join(full.Out, f))
-		b, _ := os.ReadFile(filepath.Join(part.Out, f))
-		if len(a) == 0 || !bytes.Equal(a, b) {
-			// The checkpoint records wall-clock seconds; compare parameters.
-			ma, errA := LoadModel(filepath.Join(full.Out, ModelFile))
-			mb, errB := LoadModel(filepath.Join(part.Out, ModelFile))
-			if errA != nil || errB != nil {
-				t.Fatal(errA, errB)
+	want := checkpointArrays(t, full.Out)
+	for _, stopAt := range []int{1, 4} { // 3 batches per epoch: epoch 1 and epoch 2
+		t.Run(fmt.Sprintf("after batch %d", stopAt), func(t *testing.T) {
+			part := tinyOptions(t, SCNN)
+			part.MaxEpochs = 3
+			ctx, cancel := context.WithCancel(context.Background())
+			batches := 0
+			part.OnBatch = func(float64) {
+				if batches++; batches == stopAt {
+					cancel()
+				}
 			}
-			for i, p := range ma.Params() {
-				q := mb.Params()[i]
-				for k := range p.Value {
-					if p.Value[k] != q.Value[k] {
-						t.Fatalf("%s: %s[%d] differs after resume: %v vs %v", f, p.Name, k, p.Value[k], q.Value[k])
+			if _, err := Train(ctx, part); !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("interrupted run: %v", err)
+			}
+			part.OnBatch = nil
+			part.Resume = true
+			part.Seed, part.Workers = 0, 0 // the checkpoint's
+			if _, err := Train(context.Background(), part); err != nil {
+				t.Fatal(err)
+			}
+			got := checkpointArrays(t, part.Out)
+			if len(got) != len(want) {
+				t.Fatalf("%d arrays, want %d", len(got), len(want))
+			}
+			adam := 0
+			for i, a := range want {
+				b := got[i]
+				if a.Name != b.Name || len(a.Values) != len(b.Values) {
+					t.Fatalf("array %d: %s vs %s", i, a.Name, b.Name)
+				}
+				if strings.HasPrefix(a.Name, "adam.") {
+					adam++
+				}
+				for k := range a.Values {
+					if a.Values[k] != b.Values[k] {
+						t.Fatalf("%s[%d] differs after resume: %v vs %v", a.Name, k, a.Values[k], b.Values[k])
 					}
 				}
 			}
-		}
+			if adam == 0 {
+				t.Fatal("the checkpoint holds no optimiser state")
+			}
+			ma, _ := os.ReadFile(filepath.Join(full.Out, ModelFile))
+			mb, _ := os.ReadFile(filepath.Join(part.Out, ModelFile))
+			if len(ma) == 0 || !bytes.Equal(ma, mb) {
+				t.Error("best models differ")
+			}
+		})
+	}
+}
+
+// checkpointArrays reads every array of a run's checkpoint: parameters,
+// Adam's moments and step count.
+func checkpointArrays(t *testing.T, dir string) []scnn.Array {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, arrays, err := scnn.ReadParams(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arrays
+}
+
+// Resume refuses another seed or worker count than the checkpoint's; a
+// new run refuses a directory holding one unless forced.
+func TestRunDirectoryRules(t *testing.T) {
+	o := tinyOptions(t, SCNN)
+	o.MaxEpochs = 1
+	if _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(context.Background(), o); !errors.Is(err, ErrRunExists) {
+		t.Errorf("second run into the same directory: %v", err)
+	}
+	r := o
+	r.Resume, r.MaxEpochs = true, 2
+	r.Seed = 8
+	if _, err := Train(context.Background(), r); err == nil || !strings.Contains(err.Error(), "seed 7") {
+		t.Errorf("resume with another seed: %v", err)
+	}
+	r.Seed, r.Workers = 7, 1
+	if _, err := Train(context.Background(), r); err == nil || !strings.Contains(err.Error(), "2 workers") {
+		t.Errorf("resume with other workers: %v", err)
+	}
+	os.WriteFile(filepath.Join(o.Out, ".checkpoint.scnn.tmp123"), []byte("partial"), 0o644)
+	f := o
+	f.Force = true
+	if _, err := Train(context.Background(), f); err != nil {
+		t.Errorf("forced: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(o.Out, ".*tmp*")); len(left) != 0 {
+		t.Errorf("stale temporary files left: %v", left)
+	}
+	n := tinyOptions(t, SCNN)
+	n.Resume = true
+	if _, err := Train(context.Background(), n); err == nil || !strings.Contains(err.Error(), "no checkpoint.scnn") {
+		t.Errorf("resume without a checkpoint: %v", err)
 	}
 }
 
