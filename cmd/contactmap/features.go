@@ -43,7 +43,11 @@ func runFeatures(ctx context.Context, args []string) error {
 	fs.Float64Var(&cfg.Cutoff, "cutoff", pdb.ContactCutoff, "contact distance cutoff, Å")
 	seed := fs.Uint64("seed", 1, "seed of the train/validation/test split")
 	merge := fs.String("merge", "", "merge the shard manifests of this directory into manifest.tsv and exit")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("features", pos); err != nil {
 		return err
 	}
 	if *merge != "" {
@@ -55,12 +59,10 @@ func runFeatures(ctx context.Context, args []string) error {
 		return nil
 	}
 	if cfg.List == "" || cfg.PDBDir == "" || cfg.Out == "" {
-		fs.Usage()
-		return fmt.Errorf("--list, --pdb-dir and --out are required")
+		return usageError("--list, --pdb-dir and --out are required (see -h)")
 	}
-	var err error
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
-		return err
+		return usageError("%v", err)
 	}
 	cfg.Seed = *seed
 	if *cb {
@@ -76,9 +78,15 @@ func runFeatures(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(os.Stderr, "warning: %s: %s\n", w.ID, w.Text)
+	}
 	fmt.Printf("%d chains: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
 		len(rep.Entries)+len(rep.Skips), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
 	printSummary(rep)
+	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
+		return fmt.Errorf("no chain gave features (%d skipped; see %s/skipped%s.tsv)", len(rep.Skips), cfg.Out, cfg.ShardSuffix())
+	}
 	return nil
 }
 
@@ -90,14 +98,19 @@ func printSummary(rep *features.Report) {
 		splits[e.Split]++
 		modes[e.Mode]++
 	}
+	modeNames := make([]string, 0, len(modes))
+	for m := range modes {
+		modeNames = append(modeNames, m)
+	}
+	sort.Strings(modeNames)
 	fmt.Fprintln(tw, "split\tchains\t")
 	for _, s := range []string{features.Train, features.Validation, features.Test} {
 		fmt.Fprintf(tw, "%s\t%d\t\n", s, splits[s])
 	}
 	fmt.Fprintf(tw, "total\t%d\t\n", len(rep.Entries))
 	tw.Flush()
-	for m, n := range modes {
-		fmt.Printf("feature mode %s: %d chains\n", m, n)
+	for _, m := range modeNames {
+		fmt.Printf("feature mode %s: %d chains\n", m, modes[m])
 	}
 	if len(rep.Skips) == 0 {
 		return

@@ -5,20 +5,29 @@
 //
 //	contactmap features --list LIST --pdb-dir DIR --out DIR [flags]
 //	contactmap features --merge DIR
-//	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume]
+//	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume | --force]
 //	contactmap eval --model M [--model M2] --features DIR --split test [--out REPORT]
-//	contactmap predict [--model M] [--pdb-dir DIR] [--out DIR] 1ENH_A 1ctf seqs.fasta -
+//	contactmap predict [--model scnn|cnn|FILE] [--pdb-dir DIR] [--out DIR] 1ENH_A 1ctf seqs.fasta -
+//	contactmap version
 //
+// Flags may come before, between or after the inputs; "--" ends them.
 // Run "contactmap <command> -h" for the flags of a command.
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
-	"github.com/contactmap/contactmap/internal/blasenv"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/contactmap/contactmap/internal/blasenv"
+	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 var commands = map[string]func(ctx context.Context, args []string) error{
@@ -28,36 +37,127 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"predict":  runPredict,
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, `usage: contactmap <command> [flags]
+func usage(w io.Writer) {
+	fmt.Fprintln(w, `usage: contactmap <command> [flags]
 
 commands:
   features   PISCES list + PDB mirror -> feature files, manifest, skip report
   train      train a CNN or SCNN contact model on feature files
   eval       evaluate models and baselines on a split
   predict    contact maps for PDB IDs, structure files or sequences
+  version    print the code revision and BLAS of this binary
 
 Run "contactmap <command> -h" for a command's flags.`)
 }
 
+func version() string {
+	blas := "pure-Go BLAS (gonum)"
+	if core := scnn.BLASCore(); core != "" {
+		blas = "OpenBLAS, " + core + " kernels"
+	}
+	return fmt.Sprintf("contactmap %s (%s)", train.CodeVersion(), blas)
+}
+
 func main() {
 	blasenv.Reexec()
-	if len(os.Args) < 2 {
-		usage()
-		os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command line without the process: it returns the exit status
+// (0 success or help, 1 failure, 2 usage error).
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 1 {
+		usage(stderr)
+		return 2
 	}
-	cmd, ok := commands[os.Args[1]]
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return 0
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, version())
+		return 0
+	}
+	cmd, ok := commands[args[0]]
 	if !ok {
-		if os.Args[1] != "-h" && os.Args[1] != "--help" && os.Args[1] != "help" {
-			fmt.Fprintf(os.Stderr, "contactmap: unknown command %q\n", os.Args[1])
-		}
-		usage()
-		os.Exit(2)
+		fmt.Fprintf(stderr, "contactmap: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := cmd(ctx, os.Args[2:]); err != nil {
-		fmt.Fprintf(os.Stderr, "contactmap %s: %v\n", os.Args[1], err)
-		os.Exit(1)
+	err := cmd(ctx, args[1:])
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "contactmap %s: %v\n", args[0], err)
+		return 2
 	}
+	fmt.Fprintf(stderr, "%s\n", errorLine(args[0], err))
+	return 1
+}
+
+// errUsage marks command-line mistakes (exit status 2).
+var errUsage = errors.New("usage")
+
+func usageError(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, a...)...)
+}
+
+// errorLine prefixes an error with the command once: package errors that
+// already start with the command's name ("predict: ...") are not prefixed
+// again.
+func errorLine(cmd string, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, cmd+": ") {
+		msg = strings.TrimPrefix(msg, cmd+": ")
+	}
+	return "contactmap " + cmd + ": " + msg
+}
+
+// parseFlags parses args with flags anywhere among the positional
+// arguments ("contactmap predict 1ENH_A --out x"); "--" ends the flags. A
+// lone "-" (standard input) is positional. The help message goes to
+// standard output, and flag errors become usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(os.Stdout)
+			fs.Usage()
+			return nil, flag.ErrHelp
+		}
+	}
+	fs.SetOutput(io.Discard) // the error comes back in the returned one
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError("%v (see -h)", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// noPositional refuses positional arguments for commands that take none.
+func noPositional(cmd string, pos []string) error {
+	if len(pos) > 0 {
+		return usageError("unexpected argument %q (%s takes flags only; see -h)", pos[0], cmd)
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,5 +66,72 @@ func TestPredictCommandStdin(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "1ENH_A.rr")); err != nil {
 		t.Error(err)
+	}
+}
+
+// Help exits 0 for the program and every command; unknown commands and
+// flags exit 2; version prints the revision.
+func TestExitStatus(t *testing.T) {
+	var out, errOut strings.Builder
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"predict", "-h"}, {"train", "--help"}, {"eval", "-h"}, {"features", "-h"}, {"predict", "1ENH_A", "-h"}} {
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Errorf("%v: exit %d, want 0", args, code)
+		}
+	}
+	for _, args := range [][]string{{}, {"bogus"}, {"predict", "--bogus"}, {"predict"}, {"train", "extra"}, {"predict", "--shard", "3/2", "x"}} {
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	out.Reset()
+	if code := run([]string{"--version"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "contactmap ") {
+		t.Errorf("--version: %d %q", code, out.String())
+	}
+}
+
+func TestParseFlagsAnywhere(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	o := fs.String("out", "", "")
+	pos, err := parseFlags(fs, []string{"1ENH_A", "--out", "dir", "-", "2O9S_A", "--", "--out"})
+	if err != nil || *o != "dir" || strings.Join(pos, " ") != "1ENH_A - 2O9S_A --out" {
+		t.Errorf("pos %q out %q err %v", pos, *o, err)
+	}
+	if got, _ := parseFormats(" rr, NPY ,,png"); strings.Join(got, ",") != "rr,npy,png" {
+		t.Errorf("formats %q", got)
+	}
+}
+
+func TestErrorLine(t *testing.T) {
+	if got := errorLine("predict", errors.New("predict: model: x")); got != "contactmap predict: model: x" {
+		t.Errorf("%q", got)
+	}
+	if got := errorLine("eval", errors.New(`unknown split "bogus" (train, validation, test or all)`)); got != `contactmap eval: unknown split "bogus" (train, validation, test or all)` {
+		t.Errorf("%q", got)
+	}
+}
+
+// From a directory outside the repository, a sequence predicts with the
+// model built into the binary; a PDB ID says it needs a mirror.
+func TestPredictOutsideRepository(t *testing.T) {
+	dir := t.TempDir()
+	fasta := filepath.Join(dir, "q.txt")
+	os.WriteFile(fasta, []byte(">q1\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ\n"), 0o644)
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	err := runPredict(context.Background(), []string{fasta, "--format", "rr, npy", "--out", "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"p/q1.rr", "p/q1.npy"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+	err = runPredict(context.Background(), []string{"1ENH_A", "--out", "p"})
+	if err == nil {
+		t.Fatal("PDB ID without a mirror succeeded")
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/contactmap/contactmap/internal/progress"
-	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
 
@@ -35,25 +35,30 @@ func runPredict(ctx context.Context, args []string) error {
 		fmt.Fprintln(fs.Output(), `usage: contactmap predict [flags] INPUT...
 
 INPUT is a PDB ID (1ENH_A, 1ENHA, or 1enh for every protein chain) resolved
-in --pdb-dir, a PDB/mmCIF file, a FASTA file of sequences, or - to read
-inputs from standard input, one per line.`)
+in --pdb-dir, a PDB/mmCIF file, a FASTA file of sequences (recognised by
+content), or - to read inputs from standard input, one per line. Flags may
+come before or after the inputs.
+
+Outputs per chain, in --out: NAME.rr (CASP RR), NAME.npy (L x L float32),
+NAME.tsv, NAME.png (heatmap); NAME is the chain ID made safe as a file name
+and unique in the run. Warnings and failures go to standard error.`)
 		fs.PrintDefaults()
 	}
 	var cfg predict.Config
-	fs.StringVar(&cfg.ModelPath, "model", "models/scnn.scnn", "model file")
+	fs.StringVar(&cfg.Model, "model", models.Default, "a shipped model (scnn or cnn; built into this binary) or a model file")
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions (for models trained with them)")
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models)")
 	fs.StringVar(&cfg.Out, "out", "predictions", "output directory")
-	formats := fs.String("format", "rr,npy,png", "outputs: any of rr, npy, tsv, png")
+	formats := fs.String("format", "rr,npy,png", "outputs: any of rr, npy, tsv, png (comma-separated)")
+	fs.IntVar(&cfg.RRMinSep, "rr-min-sep", predict.DefaultRRMinSep, "RR files list pairs with |i-j| >= this (1: every pair)")
 	ids := fs.String("ids", "", "file of inputs, one per line")
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
-	shard := fs.String("shard", "0/1", "process shard i of n of the inputs (0-based)")
-	cb := fs.Bool("cb", false, "metrics on known structures use C-beta contacts")
-	if err := fs.Parse(args); err != nil {
+	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
+	inputs, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	inputs := fs.Args()
 	if *ids != "" {
 		f, err := os.Open(*ids)
 		if err != nil {
@@ -62,7 +67,7 @@ inputs from standard input, one per line.`)
 		more, err := readIDs(f)
 		f.Close()
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", *ids, err)
 		}
 		inputs = append(inputs, more...)
 	}
@@ -71,7 +76,7 @@ inputs from standard input, one per line.`)
 		if a == "-" {
 			more, err := readIDs(os.Stdin)
 			if err != nil {
-				return err
+				return fmt.Errorf("standard input: %w", err)
 			}
 			expanded = append(expanded, more...)
 			continue
@@ -79,16 +84,13 @@ inputs from standard input, one per line.`)
 		expanded = append(expanded, a)
 	}
 	if len(expanded) == 0 {
-		fs.Usage()
-		return fmt.Errorf("no inputs")
+		return usageError("no inputs (see -h)")
 	}
-	var err error
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
-		return err
+		return usageError("%v", err)
 	}
-	cfg.Formats = strings.Split(*formats, ",")
-	if *cb {
-		cfg.Def = pdb.CBeta
+	if cfg.Formats, err = parseFormats(*formats); err != nil {
+		return usageError("%v", err)
 	}
 	var bar *progress.Bar
 	cfg.OnStart = func(n int) { bar = progress.New(n, "predict") }
@@ -100,17 +102,39 @@ inputs from standard input, one per line.`)
 	if err != nil {
 		return err
 	}
-	return summarize(os.Stdout, outs, cfg.Out)
+	return summarize(os.Stdout, os.Stderr, outs, cfg.Out)
 }
 
-// summarize prints the per-chain table and the failures; it returns an
-// error when any input failed.
-func summarize(w io.Writer, outs []predict.Outcome, dir string) error {
+// parseFormats splits a comma-separated list, ignoring spaces and empty
+// items ("rr, npy").
+func parseFormats(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.ToLower(strings.TrimSpace(f)); f != "" {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--format %q names no output", s)
+	}
+	return out, nil
+}
+
+// summarize prints the per-chain table to w and the warnings, failures
+// and failure count to errw; it returns an error when any input failed.
+func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "chain\tL\tPPV\tsensitivity\taccuracy\tlong top-L/5\toutputs")
 	var failed []predict.Outcome
 	ok := 0
 	for _, o := range outs {
+		name := o.Arg
+		if o.ID != "" {
+			name = o.ID
+		}
+		for _, warn := range o.Warnings {
+			fmt.Fprintf(errw, "warning: %s: %s\n", name, warn)
+		}
 		if o.Err != nil {
 			failed = append(failed, o)
 			continue
@@ -118,24 +142,27 @@ func summarize(w io.Writer, outs []predict.Outcome, dir string) error {
 		ok++
 		if o.Metrics != nil {
 			m := o.Metrics
-			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%d files\n", o.ID, o.L, m.PPV, m.Sens, m.Accuracy, m.TopL[2][2], len(o.Files))
+			long := "n/a" // no long-range contact to find
+			if m.RangeContacts[2] > 0 {
+				long = fmt.Sprintf("%.3f", m.TopL[2][2])
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%s\t%d files\n", o.ID, o.L, m.PPV, m.Sens, m.Accuracy, long, len(o.Files))
 		} else {
 			fmt.Fprintf(tw, "%s\t%d\t-\t-\t-\t-\t%d files\n", o.ID, o.L, len(o.Files))
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%d chains predicted into %s", ok, dir)
+	fmt.Fprintf(w, "%d chains predicted into %s\n", ok, dir)
 	if len(failed) == 0 {
-		fmt.Fprintln(w)
 		return nil
 	}
-	fmt.Fprintf(w, "; %d failed:\n", len(failed))
+	fmt.Fprintf(errw, "%d of %d inputs failed:\n", len(failed), len(failed)+ok)
 	for _, o := range failed {
 		name := o.Arg
 		if o.ID != "" {
 			name = o.ID
 		}
-		fmt.Fprintf(w, "  %s: %v\n", name, o.Err)
+		fmt.Fprintf(errw, "  %s: %v\n", name, o.Err)
 	}
 	return fmt.Errorf("%d of %d inputs failed", len(failed), len(failed)+ok)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/internal/progress"
+	shipped "github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/train"
 )
 
@@ -26,18 +27,25 @@ func runTrain(ctx context.Context, args []string) error {
 	fs.StringVar(&o.Out, "out", "", "run directory (model, checkpoint, log, plot); default runs/<model>")
 	kind := fs.String("model", "scnn", "cnn or scnn")
 	config := fs.String("config", "default", "default (small, trains in minutes) or paper (the paper's parameter budget)")
-	fs.Uint64Var(&o.Seed, "seed", 1, "seed (initialisation and data order)")
+	fs.Uint64Var(&o.Seed, "seed", 0, "seed of initialisation and data order, >= 1 (default 1; with --resume, the checkpoint's)")
 	fs.IntVar(&o.MaxEpochs, "epochs", 40, "maximum epochs")
 	fs.IntVar(&o.Patience, "patience", 6, "stop after this many epochs without a better validation loss")
 	fs.Float64Var(&o.LR, "lr", 0, "learning rate (default: 1e-3 CNN, 2e-3 SCNN)")
-	fs.IntVar(&o.Workers, "workers", runtime.GOMAXPROCS(0), "goroutines per convolution (results depend on it)")
-	fs.BoolVar(&o.Resume, "resume", false, "continue from the run directory's checkpoint")
-	if err := fs.Parse(args); err != nil {
+	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution; results depend on it (default %d, the CPUs; with --resume, the checkpoint's)", runtime.GOMAXPROCS(0)))
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")
+	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one, replacing it")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	var err error
-	if o.Arch, err = train.ArchByName(*kind, *config); err != nil {
+	if err := noPositional("train", pos); err != nil {
 		return err
+	}
+	if o.Resume && o.Force {
+		return usageError("--resume and --force exclude each other")
+	}
+	if o.Arch, err = train.ArchByName(*kind, *config); err != nil {
+		return usageError("%v", err)
 	}
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", *kind)
@@ -87,16 +95,20 @@ func runTrain(ctx context.Context, args []string) error {
 func runEval(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	var models multiFlag
-	fs.Var(&models, "model", "model file (repeatable)")
+	fs.Var(&models, "model", "a shipped model (scnn, cnn) or a model file (repeatable)")
 	feat := fs.String("features", "features", "feature directory")
 	split := fs.String("split", "test", "train, validation, test or all")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
 	baselines := fs.Bool("baselines", true, "add the near-diagonal and random baselines")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("eval", pos); err != nil {
 		return err
 	}
 	if len(models) == 0 && !*baselines {
-		return fmt.Errorf("nothing to evaluate: give --model")
+		return usageError("nothing to evaluate: give --model")
 	}
 	samples, _, err := train.LoadSplit(*feat, *split)
 	if err != nil {
@@ -104,7 +116,7 @@ func runEval(ctx context.Context, args []string) error {
 	}
 	rep := &train.Report{Split: *split, Features: *feat, Chains: len(samples)}
 	for _, path := range models {
-		m, err := train.LoadModel(path)
+		m, _, err := shipped.Load(path)
 		if err != nil {
 			return err
 		}
@@ -112,7 +124,11 @@ func runEval(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		epochs, secs := train.RunInfo(path)
+		logOf := path
+		if file, ok := shipped.Shipped[path]; ok {
+			logOf = file // the log beside it, when run in the repository
+		}
+		epochs, secs := train.RunInfo(logOf)
 		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: m.Arch.Kind,
 			Config: m.Arch.Config, Params: m.Trainable(), Epochs: epochs, BestEpoch: m.Arch.Epoch, TrainSec: secs, Summary: s})
 	}

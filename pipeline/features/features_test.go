@@ -454,3 +454,29 @@ func TestMSAWithSelenocysteine(t *testing.T) {
 		t.Errorf("mode %s, sequence %q", c.Mode(), c.Seq)
 	}
 }
+
+// An error writing a feature file fails the run (it is not a skipped
+// chain); the temporary files a killed run left for this shard's chains
+// are removed; a list without chains is an error.
+func TestRunOutputErrorsAndStaleFiles(t *testing.T) {
+	out := t.TempDir()
+	cfg := Config{List: smallLst, PDBDir: dataDir + "/pdb", Out: out, MinLen: 25, MaxLen: 100, Workers: 2, Seed: 1}
+	stale := filepath.Join(out, ".1ENH_A.feat.zst.tmp4242")
+	os.WriteFile(stale, []byte("partial"), 0o644)
+	// A directory where 1CTF_A's file goes: the rename onto it fails.
+	os.Mkdir(filepath.Join(out, FileName("1CTF_A")), 0o755)
+	os.WriteFile(filepath.Join(out, FileName("1CTF_A"), "x"), nil, 0o644)
+	_, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "1CTF_A") {
+		t.Errorf("output error: %v", err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file left: %v", err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.list")
+	os.WriteFile(empty, []byte("IDs         length Exptl.  resolution  R-factor FreeRvalue\n"), 0o644)
+	cfg.List = empty
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "lists no chains") {
+		t.Errorf("header-only list: %v", err)
+	}
+}

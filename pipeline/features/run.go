@@ -65,12 +65,17 @@ const (
 	ReasonFeatures     = "feature computation failed"
 )
 
+// Warning is something a user should know about a chain whose features
+// were written (non-standard residues, say).
+type Warning struct{ ID, Text string }
+
 // Report is the outcome of a run.
 type Report struct {
-	Entries []ManifestEntry
-	Skips   []Skip
-	Written int // feature files written
-	Reused  int // valid files already present
+	Entries  []ManifestEntry
+	Skips    []Skip
+	Warnings []Warning
+	Written  int // feature files written
+	Reused   int // valid files already present
 }
 
 // MinResolvedFraction and MinResolved: a chain needs C-alpha coordinates
@@ -110,7 +115,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("features: %s lists no chains", cfg.List)
+	}
+	all := len(list)
 	list = pisces.Filter{MinLength: cfg.MinLen, MaxLength: cfg.MaxLen}.Apply(list)
+	if len(list) == 0 {
+		return nil, fmt.Errorf("features: none of the %d chains of %s has a length in %d-%d (--min-len, --max-len)", all, cfg.List, cfg.MinLen, cfg.MaxLen)
+	}
 	var mine []pisces.Entry
 	for i, e := range list {
 		if i%cfg.Shards == cfg.Shard {
@@ -123,18 +135,33 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, fmt.Errorf("features: secondary structure: %w", err)
 		}
 	}
-	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
-		return nil, err
+	if err := fileio.CheckWritable(cfg.Out); err != nil {
+		return nil, fmt.Errorf("features: %w", err)
+	}
+	// Only this shard writes these chains' files and its manifests, so the
+	// temporary files of a killed earlier run of it can go.
+	suffix := cfg.ShardSuffix()
+	stale := []string{filepath.Join(cfg.Out, "manifest"+suffix+".tsv"), filepath.Join(cfg.Out, "skipped"+suffix+".tsv")}
+	for _, e := range mine {
+		stale = append(stale, filepath.Join(cfg.Out, FileName(chainID(e))))
+	}
+	for _, p := range stale {
+		if err := fileio.RemoveStaleTemps(p); err != nil {
+			return nil, fmt.Errorf("features: %w", err)
+		}
 	}
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(mine))
 	}
 	type result struct {
-		entry  *ManifestEntry
-		skip   *Skip
-		reused bool
+		entry   *ManifestEntry
+		skip    *Skip
+		warning string
+		reused  bool
 	}
 	results := make([]result, len(mine))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -144,8 +171,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			defer wg.Done()
 			mirror := pdb.Mirror{Dir: cfg.PDBDir}
 			for i := range jobs {
-				e, sk, reused := processChain(cfg, mirror, ss, mine[i])
-				results[i] = result{e, sk, reused}
+				o := processChain(cfg, mirror, ss, mine[i])
+				if o.fatal != nil {
+					cancel(o.fatal) // an output error stops the run
+					continue
+				}
+				results[i] = result{o.entry, o.skip, o.warning, o.reused}
 				if cfg.OnChain != nil {
 					mu.Lock()
 					cfg.OnChain(chainID(mine[i]))
@@ -162,11 +193,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
 	rep := &Report{}
-	for _, r := range results {
+	for k, r := range results {
 		switch {
 		case r.skip != nil:
 			rep.Skips = append(rep.Skips, *r.skip)
@@ -177,10 +208,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			} else {
 				rep.Written++
 			}
+			if r.warning != "" {
+				rep.Warnings = append(rep.Warnings, Warning{ID: chainID(mine[k]), Text: r.warning})
+			}
 		}
 	}
 	sortReport(rep)
-	suffix := cfg.ShardSuffix()
 	if err := WriteManifest(filepath.Join(cfg.Out, "manifest"+suffix+".tsv"), rep.Entries); err != nil {
 		return nil, err
 	}
@@ -197,20 +230,30 @@ func sortReport(rep *Report) {
 
 func chainID(e pisces.Entry) string { return e.PDB + "_" + e.Chain }
 
-func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) (*ManifestEntry, *Skip, bool) {
+// chainOutcome is what processChain gives for one chain: an entry (with
+// perhaps a warning), a skip, or a fatal error (writing an output failed).
+type chainOutcome struct {
+	entry   *ManifestEntry
+	skip    *Skip
+	warning string
+	reused  bool
+	fatal   error
+}
+
+func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) chainOutcome {
 	id := chainID(e)
-	skip := func(reason string, err error) (*ManifestEntry, *Skip, bool) {
+	skip := func(reason string, err error) chainOutcome {
 		d := ""
 		if err != nil {
 			d = err.Error()
 		}
-		return nil, &Skip{ID: id, Reason: reason, Detail: d}, false
+		return chainOutcome{skip: &Skip{ID: id, Reason: reason, Detail: d}}
 	}
 	wantMSA, wantSS := cfg.MSADir != "", ss != nil
 	path := filepath.Join(cfg.Out, FileName(id))
 	if c, err := ReadFile(path); err == nil && c.ID == id && c.HasLabels && c.HasMSA == wantMSA && c.HasSS == wantSS && c.Def == cfg.Def && c.Cutoff == float32(cfg.Cutoff) {
 		if me, err := manifestEntry(cfg, e, c, path); err == nil {
-			return me, nil, true
+			return chainOutcome{entry: me, reused: true, warning: NonStandard(c.Seq)}
 		}
 	}
 	s, _, err := mirror.Read(e.PDB)
@@ -275,13 +318,13 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) (
 		return skip(ReasonFeatures, err)
 	}
 	if err := WriteFile(path, c); err != nil {
-		return skip(ReasonFeatures, err)
+		return chainOutcome{fatal: fmt.Errorf("features: %s: writing %s: %w", id, path, err)}
 	}
 	me, err := manifestEntry(cfg, e, c, path)
 	if err != nil {
-		return skip(ReasonFeatures, err)
+		return chainOutcome{fatal: fmt.Errorf("features: %s: reading back %s: %w", id, path, err)}
 	}
-	return me, nil, false
+	return chainOutcome{entry: me, warning: NonStandard(seq)}
 }
 
 func chainList(s *pdb.Structure) string {

@@ -30,16 +30,38 @@ func SortedPairs(p []float32, l int) []Pair {
 	return out
 }
 
-// WriteRR writes a CASP RR file.
-func WriteRR(w io.Writer, target, method, seq string, p []float32) error {
-	l := len(seq)
+// RRInfo is what an RR file says besides the scores.
+type RRInfo struct {
+	Target string
+	Method string // model description, METHOD line
+	Labels string // the model's contact definition, e.g. "C-alpha pairs closer than 8 Å"
+	Seq    string
+	MinSep int // pairs with |i-j| >= MinSep are written (at least 1)
+}
+
+// WriteRR writes a CASP RR file (PFRMAT RR): header, the sequence in
+// lines of 50, then "i j 0 8 p" for the pairs i < j with j-i >= MinSep by
+// decreasing probability (1-based; 0 8 is the distance range in Å). CASP
+// defines an RR contact by C-beta atoms (C-alpha for glycine): a REMARK
+// says which definition the model's probabilities mean.
+func WriteRR(w io.Writer, info RRInfo, p []float32) error {
+	l := len(info.Seq)
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "PFRMAT RR\nTARGET %s\nAUTHOR contactmap\nMETHOD %s\nMODEL  1\n", target, method)
+	fmt.Fprintf(bw, "PFRMAT RR\nTARGET %s\nAUTHOR contactmap\n", info.Target)
+	if info.Labels != "" {
+		fmt.Fprintf(bw, "REMARK Probabilities of contact as the model was trained: %s.\n", strings.ReplaceAll(info.Labels, "Å", "Angstrom"))
+		fmt.Fprintln(bw, "REMARK CASP's RR contacts are C-beta pairs (C-alpha for glycine) closer than 8 Angstrom.")
+	}
+	minSep := max(info.MinSep, 1)
+	fmt.Fprintf(bw, "REMARK Pairs with |i-j| >= %d, by decreasing probability.\n", minSep)
+	fmt.Fprintf(bw, "METHOD %s\nMODEL  1\n", info.Method)
 	for i := 0; i < l; i += 50 {
-		fmt.Fprintln(bw, seq[i:min(i+50, l)])
+		fmt.Fprintln(bw, info.Seq[i:min(i+50, l)])
 	}
 	for _, q := range SortedPairs(p, l) {
-		fmt.Fprintf(bw, "%d %d 0 8 %.6f\n", q.I+1, q.J+1, q.P)
+		if q.J-q.I >= minSep {
+			fmt.Fprintf(bw, "%d %d 0 8 %.6f\n", q.I+1, q.J+1, q.P)
+		}
 	}
 	fmt.Fprintln(bw, "END")
 	return bw.Flush()
@@ -86,6 +108,8 @@ func ReadRR(r io.Reader) (seq string, pairs []Pair, err error) {
 // WriteNPY writes an L x L float32 matrix as a NumPy .npy file (format
 // 1.0: magic, version, header length, a Python dict header padded with
 // spaces and a newline to a multiple of 64 bytes, then the data).
+// Prediction writes symmetric matrices whose diagonal (i = j, a residue
+// with itself) is 0: it is not predicted.
 func WriteNPY(w io.Writer, p []float32, l int) error {
 	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", l, l)
 	total := 10 + len(header) + 1

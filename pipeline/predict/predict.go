@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/train"
@@ -19,38 +20,49 @@ import (
 
 // Config configures a prediction run.
 type Config struct {
-	ModelPath string
-	PDBDir    string // mirror for PDB IDs
-	SS        string // secondary-structure predictions (needed by "ss" models)
-	MSADir    string // alignments (needed by "msa" models)
-	Out       string
-	Formats   []string // of "rr", "npy", "tsv", "png"
-	Workers   int      // chains in parallel
-	Shard     int
-	Shards    int
-	Def       pdb.Definition // contact definition for metrics on known structures
+	// Model is a model file, or the name of a shipped model ("scnn",
+	// "cnn"; see package models). Empty means models.Default.
+	Model   string
+	PDBDir  string // mirror for PDB IDs
+	SS      string // secondary-structure predictions (needed by "ss" models)
+	MSADir  string // alignments (needed by "msa" models)
+	Out     string
+	Formats []string // of "rr", "npy", "tsv", "png"
+	// RRMinSep is the smallest sequence separation |i-j| written to RR
+	// files (0: DefaultRRMinSep; 1 writes every pair).
+	RRMinSep int
+	Workers  int // chains in parallel
+	Shard    int
+	Shards   int
 
 	OnStart func(total int)
 	OnDone  func(Outcome)
 }
 
+// DefaultRRMinSep: RR files list pairs with |i-j| >= 6 by default, the
+// smallest separation the field scores (CASP's short range).
+const DefaultRRMinSep = 6
+
 // Target is one chain to predict.
 type Target struct {
 	Arg      string // the input it came from
 	ID       string
+	Name     string // base name of its output files: ID made safe and unique in the run
 	Seq      string
 	Residues []*pdb.Residue // aligned to Seq; nil without a structure
+	Warnings []string
 }
 
 // Outcome is the result for one target (or one input that failed to
 // resolve: ID empty).
 type Outcome struct {
-	Arg     string
-	ID      string
-	L       int
-	Files   []string
-	Metrics *train.ChainMetrics // nil without a structure
-	Err     error
+	Arg      string
+	ID       string
+	L        int
+	Files    []string
+	Metrics  *train.ChainMetrics // nil without a structure
+	Warnings []string            // things the user should know; the outputs were written
+	Err      error
 }
 
 // ErrInput marks inputs that could not be resolved.
@@ -81,59 +93,90 @@ func ParseID(s string) (code, chain string, err error) {
 	return strings.ToUpper(code), chain, nil
 }
 
-func isFASTA(path string) bool {
-	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
-	case ".fasta", ".fa", ".faa", ".fas", ".seq":
-		return true
+// looksLikeFASTA reports whether a file's content is FASTA: its first line
+// that is not blank or a ';' comment starts with '>'. Structure files start
+// with records (HEADER, ATOM, data_...), never '>'.
+func looksLikeFASTA(path string) (bool, error) {
+	f, err := fileio.Open(path)
+	if err != nil {
+		return false, err
 	}
-	return false
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return false, err
+	}
+	for _, line := range strings.Split(string(head[:n]), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, ";") {
+			continue
+		}
+		return strings.HasPrefix(t, ">"), nil
+	}
+	return false, nil
 }
 
-// Resolve turns one input (PDB ID, structure file or FASTA file) into
-// targets.
+// Resolve turns one input (PDB ID, structure file or FASTA file, told
+// apart by content) into targets.
 func Resolve(arg, pdbDir string) ([]Target, error) {
-	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		if isFASTA(arg) {
-			f, err := fileio.Open(arg)
-			if err != nil {
-				return nil, err
-			}
-			defer f.Close()
-			seqs, err := features.ReadSequences(f)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %s: %w", ErrInput, arg, err)
-			}
-			if len(seqs) == 0 {
-				return nil, fmt.Errorf("%w: %s: no sequences", ErrInput, arg)
-			}
-			var out []Target
-			for _, s := range seqs {
-				out = append(out, Target{Arg: arg, ID: s.Name, Seq: s.Seq})
-			}
-			return out, nil
-		}
-		s, err := pdb.ReadFile(arg)
-		if err != nil {
-			return nil, err
-		}
-		name := s.ID
-		if name == "" {
-			name = strings.Split(filepath.Base(arg), ".")[0]
-		}
-		return chainsOf(arg, name, s, "")
+	st, statErr := os.Stat(arg)
+	switch {
+	case statErr == nil && st.IsDir():
+		return nil, fmt.Errorf("%w: %s is a directory; give PDB IDs, structure files or FASTA files", ErrInput, arg)
+	case statErr == nil:
+		return resolveFile(arg)
 	}
 	code, chain, err := ParseID(arg)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %s: no such file, and not a PDB ID (1ENH_A, 1ENHA or 1enh)", ErrInput, arg)
 	}
 	if pdbDir == "" {
-		return nil, fmt.Errorf("%w: %s: give --pdb-dir to resolve PDB IDs", ErrInput, arg)
+		return nil, fmt.Errorf("%w: %s: give --pdb-dir, a local PDB mirror, to resolve PDB IDs", ErrInput, arg)
+	}
+	if st, err := os.Stat(pdbDir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s: PDB IDs need a local PDB mirror, and %s is not a directory here: give --pdb-dir (or a structure or FASTA file)", ErrInput, arg, pdbDir)
 	}
 	s, _, err := pdb.Mirror{Dir: pdbDir}.Read(code)
 	if err != nil {
 		return nil, err
 	}
 	return chainsOf(arg, code, s, chain)
+}
+
+func resolveFile(path string) ([]Target, error) {
+	fasta, err := looksLikeFASTA(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
+	}
+	if fasta {
+		f, err := fileio.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		seqs, err := features.ReadSequences(f)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
+		}
+		if len(seqs) == 0 {
+			return nil, fmt.Errorf("%w: %s: no sequences", ErrInput, path)
+		}
+		var out []Target
+		for _, s := range seqs {
+			out = append(out, Target{Arg: path, ID: s.Name, Seq: s.Seq})
+		}
+		return out, nil
+	}
+	s, err := pdb.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	name := s.ID
+	if name == "" {
+		name = strings.Split(filepath.Base(path), ".")[0]
+	}
+	return chainsOf(path, name, s, "")
 }
 
 func chainsOf(arg, code string, s *pdb.Structure, chain string) ([]Target, error) {
@@ -174,14 +217,24 @@ func checkMode(mode string, cfg Config) error {
 }
 
 // Run resolves the inputs and predicts every target, writing outputs to
-// cfg.Out. It returns one outcome per input that failed to resolve, then
-// one per target in input order; a failed input never stops the others.
+// cfg.Out. Every shard resolves every input, so that output names are the
+// same in all shards and unique in the run, then predicts the targets
+// whose index in the run is Shard modulo Shards; an input that fails to
+// resolve is reported by the shard its own index falls to. It returns the
+// outcomes of the inputs that failed to resolve, then one per target in
+// input order; a failed input never stops the others.
 func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if cfg.Shards < 1 {
 		cfg.Shards = 1
 	}
 	if cfg.Workers < 1 {
 		cfg.Workers = 1
+	}
+	if cfg.RRMinSep < 1 {
+		cfg.RRMinSep = DefaultRRMinSep
+	}
+	if cfg.Model == "" {
+		cfg.Model = models.Default
 	}
 	if len(cfg.Formats) == 0 {
 		cfg.Formats = []string{"rr", "npy", "png"}
@@ -190,41 +243,53 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 		switch f {
 		case "rr", "npy", "tsv", "png":
 		default:
-			return nil, fmt.Errorf("predict: unknown format %q (rr, npy, tsv, png)", f)
+			return nil, fmt.Errorf("unknown format %q (rr, npy, tsv, png)", f)
 		}
 	}
-	model, err := train.LoadModel(cfg.ModelPath)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkMode(model.Arch.Mode, cfg); err != nil {
-		return nil, fmt.Errorf("predict: %s: %w", cfg.ModelPath, err)
+	// Every worker's model is loaded before any goroutine starts: layers
+	// keep per-call state, so each worker has its own copy.
+	workerModels := make([]*train.Model, cfg.Workers)
+	for w := range workerModels {
+		m, from, err := models.Load(cfg.Model)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkMode(m.Arch.Mode, cfg); err != nil {
+			return nil, fmt.Errorf("%s: %w", from, err)
+		}
+		m.SetWorkers(max(1, runtime.GOMAXPROCS(0)/cfg.Workers)) // forward results do not depend on it
+		workerModels[w] = m
 	}
 	var ss *features.SSSource
 	if cfg.SS != "" {
+		var err error
 		if ss, err = features.OpenSSSource(cfg.SS); err != nil {
 			return nil, err
 		}
 	}
-	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+	if err := fileio.CheckWritable(cfg.Out); err != nil {
 		return nil, err
 	}
-	var mine []string
-	for i, a := range args {
-		if i%cfg.Shards == cfg.Shard {
-			mine = append(mine, a)
-		}
-	}
-	var targets []Target
+	var all []Target
 	var outcomes []Outcome
-	for _, a := range mine {
+	for i, a := range args {
 		ts, err := Resolve(a, cfg.PDBDir)
 		if err != nil {
-			outcomes = append(outcomes, Outcome{Arg: a, Err: err})
+			if i%cfg.Shards == cfg.Shard {
+				outcomes = append(outcomes, Outcome{Arg: a, Err: err})
+			}
 			continue
 		}
-		targets = append(targets, ts...)
+		all = append(all, ts...)
 	}
+	assignNames(all)
+	var targets []Target
+	for i := range all {
+		if i%cfg.Shards == cfg.Shard {
+			targets = append(targets, all[i])
+		}
+	}
+	all = nil
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(targets))
 	}
@@ -232,15 +297,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for w := 0; w < cfg.Workers; w++ {
-		// Layers keep per-call state, so each worker has its own copy.
-		m := model
-		if w > 0 {
-			if m, err = train.LoadModel(cfg.ModelPath); err != nil {
-				return nil, err
-			}
-		}
-		m.SetWorkers(max(1, runtime.GOMAXPROCS(0)/cfg.Workers)) // forward results do not depend on it
+	for _, m := range workerModels {
 		wg.Add(1)
 		go func(m *train.Model) {
 			defer wg.Done()
@@ -267,10 +324,16 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 }
 
 func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Outcome {
-	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq)}
+	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings}
 	fail := func(err error) Outcome { o.Err = err; return o }
 	if err := features.ValidSequence(t.Seq); err != nil {
 		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.ID, err))
+	}
+	if w := features.NonStandard(t.Seq); w != "" {
+		o.Warnings = append(o.Warnings, w)
+	}
+	if a := m.Arch; a.MaxLen > 0 && (o.L < a.MinLen || o.L > a.MaxLen) {
+		o.Warnings = append(o.Warnings, fmt.Sprintf("length %d is outside the model's training lengths %d-%d: the prediction is an extrapolation (long chains drift towards higher probabilities)", o.L, a.MinLen, a.MaxLen))
 	}
 	var pred features.SS
 	if ss != nil {
@@ -309,10 +372,11 @@ func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Out
 		for j := 0; j < i; j++ {
 			p[i*l+j] = p[j*l+i]
 		}
+		p[i*l+i] = 0 // not predicted: see WriteNPY
 	}
 	var contacts, mask []bool
 	if t.Residues != nil {
-		contacts, mask = pdb.ContactMap(t.Residues, cfg.Def, pdb.ContactCutoff)
+		contacts, mask = pdb.ContactMap(t.Residues, m.Arch.Contact, m.Arch.ContactCutoff())
 		lab, msk := make([]float32, l*l), make([]float32, l*l)
 		for k := range contacts {
 			if contacts[k] {
@@ -325,20 +389,24 @@ func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Out
 		cm := train.Evaluate(t.ID, l, p, lab, msk)
 		o.Metrics = &cm
 	}
-	method := fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(m.Arch.Kind), m.Arch.Config, m.Arch.Mode)
-	base := filepath.Join(cfg.Out, safeName(t.ID))
+	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.LabelText(),
+		Method: fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(m.Arch.Kind), m.Arch.Config, m.Arch.Mode)}
+	base := filepath.Join(cfg.Out, t.Name)
 	for _, f := range cfg.Formats {
 		var path string
 		var write func(io.Writer) error
 		switch f {
 		case "rr":
-			path, write = base+".rr", func(w io.Writer) error { return WriteRR(w, t.ID, method, t.Seq, p) }
+			path, write = base+".rr", func(w io.Writer) error { return WriteRR(w, info, p) }
 		case "npy":
 			path, write = base+".npy", func(w io.Writer) error { return WriteNPY(w, p, l) }
 		case "tsv":
 			path, write = base+".tsv", func(w io.Writer) error { return WriteTSV(w, p, l) }
 		case "png":
 			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, contacts, mask) }
+		}
+		if err := fileio.RemoveStaleTemps(path); err != nil {
+			return fail(err)
 		}
 		if err := fileio.WriteAtomic(path, write); err != nil {
 			return fail(err)
@@ -348,12 +416,50 @@ func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Out
 	return o
 }
 
-// safeName keeps IDs usable as file names.
-func safeName(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 || r == ' ' {
-			return '_'
+// SafeName turns an ID into a file base name: letters, digits and
+// ".-_+" kept, anything else (path separators, spaces, control bytes)
+// replaced by '_'; no leading '.', so ".." and hidden names cannot occur;
+// an empty ID becomes "unnamed"; at most 200 bytes.
+func SafeName(id string) string {
+	b := []byte(id)
+	if len(b) > 200 {
+		b = b[:200]
+	}
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '+' || c == '.'
+		if !ok || c == '.' && i == 0 {
+			b[i] = '_'
 		}
-		return r
-	}, id)
+	}
+	if len(b) == 0 {
+		return "unnamed"
+	}
+	return string(b)
+}
+
+// assignNames gives every target a unique output name (unique ignoring
+// case, for case-insensitive file systems): SafeName of its ID, and for
+// the second and later targets with the same name "_2", "_3", ... with a
+// warning that says so.
+func assignNames(ts []Target) {
+	taken := map[string]int{} // lower-case name -> index of its target
+	for i := range ts {
+		ts[i].Name = SafeName(ts[i].ID)
+	}
+	for i := range ts {
+		base := ts[i].Name
+		name := base
+		first, clash := taken[strings.ToLower(name)]
+		for k := 2; clash; k++ {
+			name = fmt.Sprintf("%s_%d", base, k)
+			_, clash = taken[strings.ToLower(name)]
+		}
+		if name != base {
+			ts[i].Warnings = append(ts[i].Warnings, fmt.Sprintf("output name %s is taken by %s from %s: writing %s.*", base, ts[first].ID, ts[first].Arg, name))
+		} else if base != ts[i].ID {
+			ts[i].Warnings = append(ts[i].Warnings, fmt.Sprintf("ID %q is written as %s.*", ts[i].ID, name))
+		}
+		ts[i].Name = name
+		taken[strings.ToLower(name)] = i
+	}
 }

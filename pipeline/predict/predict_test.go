@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -55,7 +57,7 @@ func TestPredictEndToEnd(t *testing.T) {
 	out := t.TempDir()
 	fasta := filepath.Join(t.TempDir(), "seqs.fasta")
 	os.WriteFile(fasta, []byte(">good\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQTLGQHDFSAGEGLYTHMKALRPDEDRLSPLHSVYVDQWDWERVMGDGERQFSTLKSTVEAIWAGIKATEAAVSEEFGLAPFLPDQIHFVHSQELLSRYPDLDAKGRERAIAKDLGAVFLVGIGGKLSDGHRHDVRAPDYDDWUAIGLG\n>bad\nMKT1AY\n"), 0o644)
-	cfg := Config{ModelPath: testModel(t, train.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr", "npy", "tsv", "png"}, Workers: 2}
+	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr", "npy", "tsv", "png"}, Workers: 2}
 	outs, err := Run(context.Background(), cfg, []string{"1ENH_A", "9ZZZ", "1ENH_Q", fasta})
 	if err != nil {
 		t.Fatal(err)
@@ -87,11 +89,11 @@ func TestPredictEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := len(seq)
-	if l != 54 || len(pairs) != l*(l-1)/2 {
+	if l != 54 || len(pairs) != (l-5)*(l-6)/2 { // |i-j| >= 6
 		t.Fatalf("RR: L=%d, %d pairs", l, len(pairs))
 	}
 	npy, _ := os.ReadFile(filepath.Join(out, "1ENH_A.npy"))
-	p := readNPY(t, npy, l)
+	p := readNPYShape(t, npy, l)
 	for k, q := range pairs {
 		if k > 0 && q.P > pairs[k-1].P {
 			t.Fatal("RR not sorted by probability")
@@ -99,16 +101,29 @@ func TestPredictEndToEnd(t *testing.T) {
 		if d := q.P - p[q.I*l+q.J]; d > 1e-6 || d < -1e-6 { // RR has 6 decimals
 			t.Fatalf("pair (%d,%d): RR %v, npy %v", q.I, q.J, q.P, p[q.I*l+q.J])
 		}
+		if q.J-q.I < DefaultRRMinSep {
+			t.Fatalf("pair (%d,%d) below the minimum separation", q.I, q.J)
+		}
+	}
+	for i := 0; i < l; i++ {
+		if p[i*l+i] != 0 {
+			t.Fatalf("npy diagonal %d = %v, want 0", i, p[i*l+i])
+		}
+	}
+	head, _ := os.ReadFile(filepath.Join(out, "1ENH_A.rr"))
+	if !strings.Contains(string(head), "REMARK Probabilities of contact as the model was trained: C-alpha pairs closer than 8 Angstrom.") {
+		t.Errorf("RR header does not say the contact definition:\n%s", head[:300])
 	}
 }
 
-func readNPY(t *testing.T, b []byte, l int) []float32 {
+// readNPYShape reads an L x L float32 .npy file written by WriteNPY.
+func readNPYShape(t *testing.T, b []byte, l int) []float32 {
 	t.Helper()
 	if !bytes.HasPrefix(b, []byte("\x93NUMPY\x01\x00")) {
 		t.Fatal("npy magic")
 	}
 	hl := int(b[8]) | int(b[9])<<8
-	if (10+hl)%64 != 0 || !strings.Contains(string(b[10:10+hl]), "'shape': (54, 54)") {
+	if (10+hl)%64 != 0 || !strings.Contains(string(b[10:10+hl]), fmt.Sprintf("'shape': (%d, %d)", l, l)) {
 		t.Fatalf("npy header %q", b[10:10+hl])
 	}
 	data := b[10+hl:]
@@ -151,7 +166,7 @@ func TestPredictDeterministic(t *testing.T) {
 		var prev map[string][]byte
 		for _, workers := range []int{1, 3, 1} {
 			out := t.TempDir()
-			cfg := Config{ModelPath: model, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy"}, Workers: workers}
+			cfg := Config{Model: model, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy"}, Workers: workers}
 			if _, err := Run(context.Background(), cfg, []string{"1ENH_A", "1ctf", "2O9S_A", "1A2X_B"}); err != nil {
 				t.Fatal(err)
 			}
@@ -168,13 +183,28 @@ func TestPredictDeterministic(t *testing.T) {
 					t.Errorf("%s %s differs with %d workers", kind, name, workers)
 				}
 			}
+			for name, b := range cur {
+				if !strings.HasSuffix(name, ".npy") {
+					continue
+				}
+				hl := int(b[8]) | int(b[9])<<8
+				l := int(math.Sqrt(float64((len(b) - 10 - hl) / 4)))
+				p := readNPYShape(t, b, l)
+				for i := 0; i < l; i++ {
+					for j := 0; j < i; j++ {
+						if p[i*l+j] != p[j*l+i] {
+							t.Fatalf("%s %s: p[%d,%d] = %v, p[%d,%d] = %v", kind, name, i, j, p[i*l+j], j, i, p[j*l+i])
+						}
+					}
+				}
+			}
 			prev = cur
 		}
 	}
 }
 
 func TestModeMismatch(t *testing.T) {
-	cfg := Config{ModelPath: testModel(t, train.SCNN), PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
+	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
 	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || !strings.Contains(err.Error(), "drop --ss") {
 		t.Errorf("seq model with --ss: %v", err)
 	}
@@ -183,11 +213,165 @@ func TestModeMismatch(t *testing.T) {
 func TestRRRoundTrip(t *testing.T) {
 	p := []float32{0, 0.9, 0.1, 0.9, 0, 0.5, 0.1, 0.5, 0}
 	var buf bytes.Buffer
-	if err := WriteRR(&buf, "T", "test", "ACD", p); err != nil {
+	if err := WriteRR(&buf, RRInfo{Target: "T", Method: "test", Seq: "ACD", MinSep: 1}, p); err != nil {
 		t.Fatal(err)
 	}
 	seq, pairs, err := ReadRR(&buf)
 	if err != nil || seq != "ACD" || len(pairs) != 3 || pairs[0] != (Pair{0, 1, 0.9}) || pairs[2] != (Pair{0, 2, 0.1}) {
 		t.Errorf("%q %v %v", seq, pairs, err)
 	}
+}
+
+func TestTickStep(t *testing.T) {
+	for l, want := range map[int]int{5: 1, 10: 1, 11: 2 /* 11/1 > 10 */, 54: 5, 100: 10, 101: 10, 120: 20, 230: 25, 300: 50, 1000: 100, 2741: 250} {
+		if got := tickStep(l); got != want {
+			t.Errorf("tickStep(%d) = %d, want %d", l, got, want)
+		}
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{"1ENH_A": "1ENH_A", "..": "_.", "": "unnamed", "a/b\\c d": "a_b_c_d", ".hidden": "_hidden",
+		"sp|P69905|HBA_HUMAN": "sp_P69905_HBA_HUMAN", "x\x00y": "x_y", strings.Repeat("a", 300): strings.Repeat("a", 200)} {
+		if got := SafeName(in); got != want {
+			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Records with the same name, names that would escape --out or be empty,
+// and two inputs holding the same chain all get their own files inside
+// --out, with a warning; nothing is overwritten.
+func TestOutputNamesUniqueAndInside(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	fasta := filepath.Join(dir, "seqs.txt") // FASTA recognised by content
+	os.WriteFile(fasta, []byte(">dup\nMKTAYIAKQRQISFVKSHFSRQ\n>dup\nMKTAYIAKQRQISFVKSHFSRQLEE\n>DUP\nMKTAY\n>..\nMKTAYIAK\n>\nMKTA\n"), 0o644)
+	enh, _ := filepath.Glob(mirror + "/*/*1enh*")
+	if len(enh) != 1 {
+		t.Fatalf("1ENH in the mirror: %v", enh)
+	}
+	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr"}}
+	outs, err := Run(context.Background(), cfg, []string{fasta, "1ENH_A", enh[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.rr"))
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	sort.Strings(names)
+	want := []string{"1ENH_A.rr", "1ENH_A_2.rr", "DUP_3.rr", "_..rr", "dup.rr", "dup_2.rr", "unnamed.rr"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("files %v, want %v", names, want)
+	}
+	if outside, _ := filepath.Glob(filepath.Join(dir, "*.rr")); len(outside) != 0 {
+		t.Errorf("written outside --out: %v", outside)
+	}
+	warned := 0
+	for _, o := range outs {
+		if o.Err != nil {
+			t.Errorf("%s: %v", o.ID, o.Err)
+		}
+		for _, w := range o.Warnings {
+			if strings.Contains(w, "is taken by") || strings.Contains(w, "is written as") {
+				warned++
+			}
+		}
+	}
+	if warned != 5 { // dup, DUP, "..", "", the second 1ENH_A
+		t.Errorf("%d naming warnings, want 5", warned)
+	}
+}
+
+// Clear messages for a missing path, a directory, a missing mirror; an
+// unwritable --out fails before any prediction.
+func TestInputMessages(t *testing.T) {
+	dir := t.TempDir()
+	for arg, want := range map[string]string{
+		filepath.Join(dir, "nope.fasta"): "no such file, and not a PDB ID",
+		dir:                              "is a directory",
+	} {
+		if _, err := Resolve(arg, mirror); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", arg, err, want)
+		}
+	}
+	if _, err := Resolve("1ENH_A", filepath.Join(dir, "data/pdb")); err == nil || !strings.Contains(err.Error(), "need a local PDB mirror") {
+		t.Errorf("no mirror: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	started := false
+	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: filepath.Join(file, "out"), OnStart: func(int) { started = true }}
+	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || started {
+		t.Errorf("unwritable --out: err %v, started %v", err, started)
+	}
+}
+
+// Shards split the targets of one FASTA file between them, each target
+// once; non-standard residues and lengths outside the training range are
+// reported as warnings with the outputs written.
+func TestShardsSplitTargetsAndWarn(t *testing.T) {
+	dir := t.TempDir()
+	fasta := filepath.Join(dir, "s.fa")
+	var b strings.Builder
+	for k := 0; k < 5; k++ {
+		fmt.Fprintf(&b, ">s%d\nMKTAYIAKQRQISFVKSHFSRQUEERLGLIEV\n", k)
+	}
+	os.WriteFile(fasta, []byte(b.String()), 0o644)
+	a := train.DefaultArch(train.SCNN)
+	a.Mode, a.MinLen, a.MaxLen = "seq", 40, 100
+	m, _ := train.NewModel(a, 5)
+	model := filepath.Join(dir, "m.scnn")
+	if err := m.Save(model); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for shard := 0; shard < 3; shard++ {
+		outs, err := Run(context.Background(), Config{Model: model, Out: filepath.Join(dir, "out"), Formats: []string{"rr"}, Shard: shard, Shards: 3}, []string{fasta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range outs {
+			seen[o.ID]++
+			w := strings.Join(o.Warnings, "\n")
+			if o.Err != nil || !strings.Contains(w, "U at 23 read as C") || !strings.Contains(w, "outside the model's training lengths 40-100") {
+				t.Errorf("%s: %v, warnings %q", o.ID, o.Err, o.Warnings)
+			}
+		}
+	}
+	if len(seen) != 5 {
+		t.Errorf("targets predicted: %v", seen)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s predicted by %d shards", id, n)
+		}
+	}
+}
+
+// FuzzReadRR: accepted RR files give pairs i < j with probabilities in
+// [0, 1].
+func FuzzReadRR(f *testing.F) {
+	var buf bytes.Buffer
+	WriteRR(&buf, RRInfo{Target: "T", Method: "m", Labels: "C-alpha pairs closer than 8 Å", Seq: "MKTAYIAKQRQ", MinSep: 1},
+		[]float32{0, .9, .1, .2, .3, .4, .5, .6, .7, .8, .9, .9, 0, .1, .2, .3, .4, .5, .6, .7, .8, .9, .1, .1, 0, .2, .3, .4, .5, .6, .7, .8, .9,
+			.2, .2, .2, 0, .3, .4, .5, .6, .7, .8, .9, .3, .3, .3, .3, 0, .4, .5, .6, .7, .8, .9, .4, .4, .4, .4, .4, 0, .5, .6, .7, .8, .9,
+			.5, .5, .5, .5, .5, .5, 0, .6, .7, .8, .9, .6, .6, .6, .6, .6, .6, .6, 0, .7, .8, .9, .7, .7, .7, .7, .7, .7, .7, .7, 0, .8, .9,
+			.8, .8, .8, .8, .8, .8, .8, .8, .8, 0, .9, .9, .9, .9, .9, .9, .9, .9, .9, .9, .9, 0})
+	f.Add(buf.Bytes())
+	f.Add([]byte("PFRMAT RR\nMKT\n1 2 0 8 1.5\nEND\n"))
+	f.Add([]byte("1 3 0 8 0.5\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, pairs, err := ReadRR(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, p := range pairs {
+			if p.I < 0 || p.J <= p.I || !(p.P >= 0 && p.P <= 1) {
+				t.Fatalf("accepted pair %+v", p)
+			}
+		}
+	})
 }

@@ -26,6 +26,9 @@ type ChainMetrics struct {
 	Accuracy float64 // (PPV + Sens) / 2, the paper's accuracy
 	// TopL[r][k]: precision of the top L/TopFractions[k] pairs of range r.
 	TopL [3][4]float64
+	// RangeContacts[r]: labelled contacts in range r. Where it is 0, the
+	// chain has nothing to find there and TopL[r] is 0 by definition.
+	RangeContacts [3]int
 }
 
 // Evaluate scores predicted probabilities p (L x L row-major; only i < j
@@ -75,6 +78,11 @@ func Evaluate(id string, l int, p, labels, mask []float32) ChainMetrics {
 		}
 		// Stable order for equal scores: pair order (i, then j).
 		sort.SliceStable(ps, func(a, b int) bool { return ps[a].s > ps[b].s })
+		for _, q := range ps {
+			if q.pos {
+				m.RangeContacts[r]++
+			}
+		}
 		for f, k := range TopFractions {
 			n := max(1, l/k)
 			n = min(n, len(ps))
