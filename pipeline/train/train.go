@@ -20,9 +20,9 @@ import (
 
 // Options configure a training run.
 type Options struct {
-	Features  string // feature directory (manifest.tsv)
-	Out       string // run directory: model, checkpoint, log, plot
-	Arch      Arch
+	Features string // feature directory (manifest.tsv)
+	Out      string // run directory: model, checkpoint, log, plot
+	Arch     Arch
 	// Seed of initialisation and data order; 0 means 1 for a new run and
 	// the checkpoint's seed on Resume.
 	Seed      uint64
@@ -42,9 +42,9 @@ type Options struct {
 	Resume bool
 	// Force starts a new run in an Out that holds one, replacing it.
 	// Without Resume or Force, Train refuses such a directory.
-	Force bool
-	MaxTrain  int  // use at most this many training chains (0: all); for tests
-	Random    bool // random batches instead of similar lengths (slower: more padding; see Batches)
+	Force    bool
+	MaxTrain int  // use at most this many training chains (0: all); for tests
+	Random   bool // random batches instead of similar lengths (slower: more padding; see Batches)
 	// Splits to train and validate on (default "train" and "validation";
 	// "all" uses every chain).
 	TrainSplit, ValSplit string
