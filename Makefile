@@ -59,7 +59,7 @@ train: features
 # not in the PISCES list, the other three are test-split chains), and the
 # evaluation table of both models and the baselines on the test split.
 demo: features
-	./contactmap predict --model models/scnn.scnn --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
+	./contactmap predict --model scnn --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
 	./contactmap eval --features $(FEATURES) --split test --model models/cnn.scnn --model models/scnn.scnn
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
@@ -68,6 +68,13 @@ fuzz:
 	$(GO) test ./pdb -run '^$$' -fuzz FuzzReadPDB -fuzztime 20s
 	$(GO) test ./pdb -run '^$$' -fuzz FuzzReadMMCIF -fuzztime 20s
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzDecode -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadSequences -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseMSA -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzMSAFeatures -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadSS2 -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadHoriz -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseSSFasta -fuzztime 20s
+	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
 	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
 
 # The README's test command: vet and every test of the default build

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -132,10 +133,16 @@ func TestMemTotal(t *testing.T) {
 
 // The PyTorch reference builds the same networks: equal trainable
 // parameter counts for every configuration, and it speaks the protocol.
-// Skipped where python3-torch is not installed (make bench installs it).
+// Skipped where python3-torch is not installed (make bench installs it),
+// unless CONTACTMAP_REQUIRE_TORCH is set (.ci/run sets it after installing
+// torch, so that CI cannot skip the only check that the bench's PyTorch
+// twin is the Go model).
 func TestTorchReferenceMatchesGo(t *testing.T) {
 	const python = "/usr/bin/python3"
 	if err := exec.Command(python, "-c", "import torch").Run(); err != nil {
+		if os.Getenv("CONTACTMAP_REQUIRE_TORCH") != "" {
+			t.Fatalf("CONTACTMAP_REQUIRE_TORCH is set but python3-torch does not import: %v", err)
+		}
 		t.Skip("python3-torch not installed (make bench-deps installs it)")
 	}
 	r := runner{Python: python, Script: "torch_ref.py"}

@@ -58,6 +58,9 @@ func cifTokens(r io.Reader, path string) ([]cifToken, error) {
 					}
 				}
 				if j >= len(s) {
+					if rerr := sc.Err(); rerr != nil { // a partial last line
+						return nil, &ParseError{Path: path, Line: line, Err: rerr}
+					}
 					return nil, &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: unterminated quoted string", ErrCIF)}
 				}
 				toks = append(toks, cifToken{text: s[i+1 : j], quoted: true, line: line})

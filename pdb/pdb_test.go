@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/biogo/biogo/alphabet"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
 func readGolden(t *testing.T, path string) map[string]bool {
@@ -315,4 +317,24 @@ func FuzzReadMMCIF(f *testing.F) {
 		s, err := ReadMMCIF(strings.NewReader(string(data)), "fuzz.cif")
 		checkParsed(t, s, err)
 	})
+}
+
+// A PDB or mmCIF file cut short (a partial download) says it is truncated,
+// not that its last, partial line is a malformed record.
+func TestTruncatedFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{"../data/pdb/ct/pdb1ctf.ent.gz"} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []int{3000, len(data) / 2, len(data) - 10} {
+			p := filepath.Join(dir, fmt.Sprintf("cut%d.ent.gz", cut))
+			os.WriteFile(p, data[:cut], 0o644)
+			_, err := ReadFile(p)
+			if !errors.Is(err, fileio.ErrTruncated) {
+				t.Errorf("%s cut at %d: %v, want a truncation error", src, cut, err)
+			}
+		}
+	}
 }

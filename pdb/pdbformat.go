@@ -16,6 +16,11 @@ func ReadPDB(r io.Reader, path string) (*Structure, error) {
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	line := 0
 	fail := func(err error, format string, args ...any) error {
+		if rerr := sc.Err(); rerr != nil {
+			// The line is the partial one before a read error (a
+			// truncated file): report the read error.
+			return &ParseError{Path: path, Line: line, Err: rerr}
+		}
 		return &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, args...)...)}
 	}
 	models, atoms := 0, 0

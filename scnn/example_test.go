@@ -2,6 +2,7 @@ package scnn_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/contactmap/contactmap/scnn"
@@ -54,13 +55,13 @@ func Example() {
 	full, _ := scnn.Unpack(logits)
 	fmt.Println("layout:", logits.Layout, "shape:", logits.Shape)
 	fmt.Println("symmetric:", scnn.MaxAbsAsymmetry(full) == 0)
-	fmt.Println("finite loss:", loss > 0)
+	fmt.Println("finite positive loss:", loss > 0 && !math.IsInf(loss, 0) && !math.IsNaN(loss))
 	// sg: 5*8 + 8; bn: 2*8; sp: 15*8*1 + 1
 	fmt.Println("free parameters:", scnn.CountTrainable(sg, bn, sp))
 	// Output:
 	// layout: packed shape: [2 12 12 1]
 	// symmetric: true
-	// finite loss: true
+	// finite positive loss: true
 	// free parameters: 185
 }
 
