@@ -81,8 +81,7 @@ func runTrain(ctx context.Context, args []string) error {
 	start := time.Now()
 	res, err := train.Train(ctx, o)
 	if errors.Is(err, train.ErrInterrupted) {
-		fmt.Fprintf(os.Stderr, "interrupted: checkpoint saved in %s; continue with --resume\n", o.Out)
-		return err
+		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
 	}
 	if err != nil {
 		return err

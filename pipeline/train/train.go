@@ -442,7 +442,7 @@ func prepareRunDir(o Options) error {
 	if !o.Resume && !o.Force {
 		for _, f := range runFiles[:2] {
 			if _, err := os.Stat(filepath.Join(o.Out, f)); err == nil {
-				return fmt.Errorf("train: %s holds a run (%s): continue it with --resume or replace it with --force: %w", o.Out, f, ErrRunExists)
+				return fmt.Errorf("train: %w: %s has %s; continue it with --resume or replace it with --force", ErrRunExists, o.Out, f)
 			}
 		}
 	}
