@@ -12,16 +12,22 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
+// compressed returns data as a gzip and a zstd stream.
+func compressed(data []byte) (gz, zs []byte) {
+	var g, z bytes.Buffer
+	gw := gzip.NewWriter(&g)
+	gw.Write(data)
+	gw.Close()
+	zw, _ := zstd.NewWriter(&z)
+	zw.Write(data)
+	zw.Close()
+	return g.Bytes(), z.Bytes()
+}
+
 func TestNewReaderDetectsCompression(t *testing.T) {
 	want := []byte("HEADER    test\nATOM ...\n")
-	var gz, zs bytes.Buffer
-	g := gzip.NewWriter(&gz)
-	g.Write(want)
-	g.Close()
-	z, _ := zstd.NewWriter(&zs)
-	z.Write(want)
-	z.Close()
-	for name, in := range map[string][]byte{"plain": want, "gzip": gz.Bytes(), "zstd": zs.Bytes()} {
+	gz, zs := compressed(want)
+	for name, in := range map[string][]byte{"plain": want, "gzip": gz, "zstd": zs} {
 		r, err := NewReader(bytes.NewReader(in))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -59,14 +65,8 @@ func TestWriteAtomic(t *testing.T) {
 // A gzip or zstd file cut short says it is truncated.
 func TestTruncatedCompressedInput(t *testing.T) {
 	want := bytes.Repeat([]byte("ATOM      1  N   MET A   1      27.340  24.430   2.614  1.00  9.67           N\n"), 200)
-	var gz, zs bytes.Buffer
-	g := gzip.NewWriter(&gz)
-	g.Write(want)
-	g.Close()
-	z, _ := zstd.NewWriter(&zs)
-	z.Write(want)
-	z.Close()
-	for name, in := range map[string][]byte{"gzip": gz.Bytes(), "zstd": zs.Bytes()} {
+	gz, zs := compressed(want)
+	for name, in := range map[string][]byte{"gzip": gz, "zstd": zs} {
 		for _, cut := range []int{len(in) / 2, len(in) - 3, 5} {
 			r, err := NewReader(bytes.NewReader(in[:cut]))
 			if err == nil {
