@@ -3,13 +3,12 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 func TestMedian(t *testing.T) {
@@ -147,9 +146,9 @@ func TestTorchReferenceMatchesGo(t *testing.T) {
 	}
 	r := runner{Python: python, Script: "torch_ref.py"}
 	for _, cfg := range []string{"default", "paper"} {
-		for _, kind := range []string{train.CNN, train.SCNN} {
-			a, _ := train.ArchByName(kind, cfg)
-			m, err := train.NewModel(a, 1)
+		for _, kind := range []string{model.CNN, model.SCNN} {
+			a, _ := model.ArchByName(kind, cfg)
+			m, err := model.NewModel(a, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

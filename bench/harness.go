@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
 	"os/exec"
 	"slices"
 	"strconv"
-
-	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 // side is one implementation timed in a case: the Go worker (this
@@ -66,8 +65,8 @@ type runner struct {
 
 // archJSON is the architecture record of a configuration, as the PyTorch
 // reference reads it.
-func archJSON(model, config string) (string, error) {
-	a, err := train.ArchByName(model, config)
+func archJSON(kind, config string) (string, error) {
+	a, err := model.ArchByName(kind, config)
 	if err != nil {
 		return "", err
 	}

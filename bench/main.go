@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
 	"regexp"
@@ -29,7 +30,6 @@ import (
 	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
-	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
@@ -53,7 +53,7 @@ func workerMain(args []string) error {
 	fs := flag.NewFlagSet("bench worker", flag.ContinueOnError)
 	var t task
 	fs.StringVar(&t.Kind, "task", "", "train, infer, conv or sgemm")
-	fs.StringVar(&t.Model, "model", train.CNN, "cnn or scnn")
+	fs.StringVar(&t.Model, "model", model.CNN, "cnn or scnn")
 	fs.StringVar(&t.Config, "config", "default", "default or paper")
 	fs.BoolVar(&t.Sym, "sym", false, "conv: symmetric packed layer")
 	fs.IntVar(&t.B, "batch", 10, "batch size")
@@ -106,7 +106,7 @@ func cases(torch bool) []benchCase {
 	// interleaved, so that every ratio compares runs made side by side.
 	modelSides := func(t task) []side {
 		var s []side
-		for _, kind := range []string{train.CNN, train.SCNN} {
+		for _, kind := range []string{model.CNN, model.SCNN} {
 			t.Model = kind
 			s = append(s, side{Label: "go/" + kind, Task: t})
 			if torch {
@@ -117,7 +117,7 @@ func cases(torch bool) []benchCase {
 	}
 	for _, kind := range []string{"train", "infer"} {
 		for _, cfg := range []string{"default", "paper"} {
-			a, _ := train.ArchByName(train.CNN, cfg)
+			a, _ := model.ArchByName(model.CNN, cfg)
 			f := a.ConvFLOPs(b, l)
 			if kind == "train" {
 				f *= 3
@@ -126,7 +126,7 @@ func cases(torch bool) []benchCase {
 		}
 	}
 	for _, cfg := range []string{"default", "paper"} {
-		a, _ := train.ArchByName(train.CNN, cfg)
+		a, _ := model.ArchByName(model.CNN, cfg)
 		for _, ll := range []int{100, 300, 500} {
 			cs = append(cs, benchCase{Group: "sweep", Name: fmt.Sprintf("%s/L%d", cfg, ll),
 				FLOPs: a.ConvFLOPs(1, ll), Sides: modelSides(task{Kind: "infer", Config: cfg, B: 1, L: ll})})

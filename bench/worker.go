@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -13,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contactmap/contactmap/pipeline/train"
 	"github.com/contactmap/contactmap/scnn"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -117,8 +117,8 @@ func fillNormal(v []float32, rng *rand.Rand) {
 
 // syntheticBatch is a batch of b chains of length l with random features
 // and about 10% contacts: timing does not depend on the values.
-func syntheticBatch(b, l int, a train.Arch, packed bool, rng *rand.Rand) *train.Batch {
-	bt := &train.Batch{L: l, X1: scnn.New(b, l, a.N1D)}
+func syntheticBatch(b, l int, a model.Arch, packed bool, rng *rand.Rand) *model.Batch {
+	bt := &model.Batch{L: l, X1: scnn.New(b, l, a.N1D)}
 	for s := 0; s < b; s++ {
 		bt.IDs = append(bt.IDs, fmt.Sprintf("synthetic%d", s))
 		bt.Lengths = append(bt.Lengths, l)
@@ -155,22 +155,22 @@ func syntheticBatch(b, l int, a train.Arch, packed bool, rng *rand.Rand) *train.
 }
 
 func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
-	a, err := train.ArchByName(t.Model, t.Config)
+	a, err := model.ArchByName(t.Model, t.Config)
 	if err != nil {
 		return nil, 0, err
 	}
-	m, err := train.NewModel(a, 1)
+	m, err := model.NewModel(a, 1)
 	if err != nil {
 		return nil, 0, err
 	}
 	b := syntheticBatch(t.B, t.L, a, m.Packed(), rng)
 	if t.Kind == "infer" {
 		return func() error {
-			logits, err := m.Forward(b, false)
+			logits, err := m.Forward(scnn.Inference(0), b)
 			if err != nil {
 				return err
 			}
-			train.Probabilities(logits, b.Lengths)
+			model.Probabilities(logits, b.Lengths)
 			return nil
 		}, m.Trainable(), nil
 	}
@@ -178,7 +178,8 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 	loss := scnn.WeightedBCE{PosWeight: 5}
 	return func() error {
 		opt.ZeroGrad()
-		logits, err := m.Forward(b, true)
+		pass := scnn.Training(0)
+		logits, err := m.Forward(pass, b)
 		if err != nil {
 			return err
 		}
@@ -189,7 +190,7 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 		if math.IsNaN(v) {
 			return fmt.Errorf("bench: loss is NaN")
 		}
-		if err := m.Backward(g); err != nil {
+		if err := pass.Backward(logits, g); err != nil {
 			return err
 		}
 		opt.Step()
@@ -197,15 +198,8 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 	}, m.Trainable(), nil
 }
 
-// convLayer is Conv2D or SymPresConv.
-type convLayer interface {
-	Forward(*scnn.Tensor) (*scnn.Tensor, error)
-	Backward(*scnn.Tensor) (*scnn.Tensor, error)
-	Params() []*scnn.Param
-}
-
 func buildConvTask(t task, rng *rand.Rand) (func() error, int, error) {
-	var c convLayer
+	var c scnn.BranchConv
 	var x, dy *scnn.Tensor
 	var err error
 	if t.Sym {
@@ -228,11 +222,12 @@ func buildConvTask(t task, rng *rand.Rand) (func() error, int, error) {
 		for _, p := range c.Params() {
 			clear(p.Grad)
 		}
-		if _, err := c.Forward(x); err != nil {
+		pass := scnn.Training(0)
+		y, err := scnn.ForwardBranches(pass, x, c)
+		if err != nil {
 			return err
 		}
-		_, err := c.Backward(dy)
-		return err
+		return pass.Backward(y, dy)
 	}, n, nil
 }
 

@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/pipeline/model"
 )
 
 var (
@@ -30,7 +30,7 @@ var Shipped = map[string]string{"scnn": "models/scnn.scnn", "cnn": "models/cnn.s
 
 // Load returns the shipped model of that name ("scnn", "cnn") or else
 // reads spec as a model file, and a description of where it came from.
-func Load(spec string) (*train.Model, string, error) {
+func Load(spec string) (*model.Model, string, error) {
 	var data []byte
 	switch spec {
 	case "scnn":
@@ -41,10 +41,10 @@ func Load(spec string) (*train.Model, string, error) {
 		if _, err := os.Stat(spec); err != nil {
 			return nil, "", fmt.Errorf("model %q: not a shipped model (scnn, cnn) and %w", spec, err)
 		}
-		m, err := train.LoadModel(spec)
+		m, err := model.LoadModel(spec)
 		return m, spec, err
 	}
 	from := "shipped " + spec + " (" + Shipped[spec] + ")"
-	m, err := train.ReadModel(bytes.NewReader(data), from)
+	m, err := model.ReadModel(bytes.NewReader(data), from)
 	return m, from, err
 }

@@ -18,6 +18,9 @@ import (
 // the initial values (0 and 1) do not linger. In inference mode the
 // running statistics are used. On a packed map every off-diagonal pixel is weighted twice, so
 // the statistics equal those of the full symmetric map.
+//
+// A training pass (Pass.Training) uses and updates the batch statistics
+// (unless Pass.RunningStats); an inference pass uses the running ones.
 type BatchNorm2D struct {
 	C           int
 	Gamma, Beta *Param // (C)
@@ -26,13 +29,6 @@ type BatchNorm2D struct {
 	Updates     *Param // (1), state: number of running-statistics updates
 	Momentum    float64
 	Eps         float64
-
-	train bool
-	w     []float32 // position weights of the last input
-	mean  []float32 // per channel: xhat = (x - mean) * inv
-	inv   []float32
-	scale []float64 // gamma / sqrt(var+eps) per channel
-	x     *Tensor
 }
 
 // NewBatchNorm2D returns a batchnorm over c channels with gamma 1, beta 0,
@@ -56,8 +52,28 @@ func (bn *BatchNorm2D) Params() []*Param {
 	return []*Param{bn.Gamma, bn.Beta, bn.RunMean, bn.RunVar, bn.Updates}
 }
 
-// Forward normalises x; lengths (nil: all valid) marks the valid region.
-func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, error) {
+// Apply normalises x; lengths (nil: all valid) marks the valid region.
+// Its backward step adds dL/dgamma and dL/dbeta and passes dL/dx (zero at
+// padding).
+func (bn *BatchNorm2D) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
+	y, err := newTensor(nil, x.Layout, x.Shape)
+	if err != nil {
+		return nil, err
+	}
+	return bn.apply(p, x, y, lengths)
+}
+
+// ApplyInPlace is Apply writing the result over x, for an inference pass
+// whose x has no other use.
+func (bn *BatchNorm2D) ApplyInPlace(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
+	if p.Training() {
+		return nil, fmt.Errorf("scnn: %s: in-place batch normalisation in a training pass (its backward step needs x)", bn.Gamma.Name)
+	}
+	return bn.apply(p, x, x, lengths)
+}
+
+func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, error) {
+	train := p.Training() && !p.RunningStats // batch statistics
 	if len(x.Shape) != 4 || x.Shape[3] != bn.C {
 		return nil, fmt.Errorf("scnn: %s: input %v, want (B, L, L, %d)", bn.Gamma.Name, x.Shape, bn.C)
 	}
@@ -73,15 +89,15 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 		// Per-chunk partial sums, combined in chunk order (deterministic).
 		nch := (rows + chunkRows - 1) / chunkRows
 		part := make([]float64, nch*(c+1))
-		forChunks(rows, func(ch, lo, hi int) {
+		forChunks(p, rows, func(ch, lo, hi int) {
 			acc := part[ch*(c+1) : (ch+1)*(c+1)]
-			for p := lo; p < hi; p++ {
-				wp := float64(w[p])
+			for q := lo; q < hi; q++ {
+				wp := float64(w[q])
 				if wp == 0 {
 					continue
 				}
 				acc[c] += wp
-				for k, v := range x.Data[p*c : (p+1)*c] {
+				for k, v := range x.Data[q*c : (q+1)*c] {
 					acc[k] += wp * float64(v)
 				}
 			}
@@ -101,14 +117,14 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 			mean[k] /= n
 		}
 		clear(part)
-		forChunks(rows, func(ch, lo, hi int) {
+		forChunks(p, rows, func(ch, lo, hi int) {
 			acc := part[ch*(c+1) : (ch+1)*(c+1)]
-			for p := lo; p < hi; p++ {
-				wp := float64(w[p])
+			for q := lo; q < hi; q++ {
+				wp := float64(w[q])
 				if wp == 0 {
 					continue
 				}
-				for k, v := range x.Data[p*c : (p+1)*c] {
+				for k, v := range x.Data[q*c : (q+1)*c] {
 					d := float64(v) - mean[k]
 					acc[k] += wp * d * d
 				}
@@ -142,19 +158,15 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 		inv[k] = 1 / math.Sqrt(vr[k]+bn.Eps)
 		mean32[k], inv32[k] = float32(mean[k]), float32(inv[k])
 	}
-	y, err := newTensor(nil, x.Layout, x.Shape)
-	if err != nil {
-		return nil, err
-	}
 	gamma, beta := bn.Gamma.Value, bn.Beta.Value
-	forChunks(rows, func(_, lo, hi int) {
-		for p := lo; p < hi; p++ {
-			out := y.Data[p*c : (p+1)*c]
-			if w[p] == 0 {
+	forChunks(p, rows, func(_, lo, hi int) {
+		for q := lo; q < hi; q++ {
+			out := y.Data[q*c : (q+1)*c]
+			if w[q] == 0 {
 				clear(out)
 				continue
 			}
-			in := x.Data[p*c : (p+1)*c]
+			in := x.Data[q*c : (q+1)*c]
 			for k := range out {
 				out[k] = gamma[k]*xhat(in[k], mean32[k], inv32[k]) + beta[k]
 			}
@@ -164,38 +176,49 @@ func (bn *BatchNorm2D) Forward(x *Tensor, lengths []int, train bool) (*Tensor, e
 	for k := range scale {
 		scale[k] = float64(gamma[k]) * inv[k]
 	}
-	bn.train, bn.w, bn.mean, bn.inv, bn.scale, bn.x = train, w, mean32, inv32, scale, x
+	st := &bnStep{w: w, mean: mean32, inv: inv32, scale: scale, batchStats: train}
+	p.record(func() error {
+		if dy := p.gradOf(y); dy != nil {
+			p.addGrad(x, bn.backward(p, st, x, dy))
+		}
+		return nil
+	})
 	return y, nil
+}
+
+// bnStep is what a training pass keeps of one batchnorm application.
+type bnStep struct {
+	w     []float32 // position weights of the input
+	mean  []float32 // per channel: xhat = (x - mean) * inv
+	inv   []float32
+	scale []float64 // gamma / sqrt(var+eps) per channel
+	// batchStats: mean and inv are the batch's, so they depend on x.
+	batchStats bool
 }
 
 // xhat is the normalised input, computed the same way in Forward and
 // Backward (which recomputes it from the kept input instead of storing it).
 func xhat(x, mean, inv float32) float32 { return (x - mean) * inv }
 
-// Backward adds dL/dgamma and dL/dbeta and returns dL/dx (zero at padding).
-func (bn *BatchNorm2D) Backward(dy *Tensor) (*Tensor, error) {
-	if bn.x == nil {
-		return nil, fmt.Errorf("scnn: %s: Backward before Forward", bn.Gamma.Name)
-	}
-	if !SameShape(dy, bn.x) {
-		return nil, fmt.Errorf("scnn: %s: gradient %s %v, input was %s %v", bn.Gamma.Name, dy.Layout, dy.Shape, bn.x.Layout, bn.x.Shape)
-	}
-	c, rows := bn.C, len(bn.w)
+// backward adds dL/dgamma and dL/dbeta and returns dL/dx (zero at
+// padding) for the training-mode application st of input x.
+func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
+	c, rows := bn.C, len(st.w)
 	nch := (rows + chunkRows - 1) / chunkRows
 	part := make([]float64, nch*(2*c+1)) // per chunk: sum w dy, sum w dy xhat, sum w
-	forChunks(rows, func(ch, lo, hi int) {
+	forChunks(p, rows, func(ch, lo, hi int) {
 		acc := part[ch*(2*c+1) : (ch+1)*(2*c+1)]
-		for p := lo; p < hi; p++ {
-			wp := float64(bn.w[p])
+		for q := lo; q < hi; q++ {
+			wp := float64(st.w[q])
 			if wp == 0 {
 				continue
 			}
 			acc[2*c] += wp
-			d, x := dy.Data[p*c:(p+1)*c], bn.x.Data[p*c:(p+1)*c]
+			d, x := dy.Data[q*c:(q+1)*c], x.Data[q*c:(q+1)*c]
 			for k := range d {
 				g := wp * float64(d[k])
 				acc[k] += g
-				acc[c+k] += g * float64(xhat(x[k], bn.mean[k], bn.inv[k]))
+				acc[c+k] += g * float64(xhat(x[k], st.mean[k], st.inv[k]))
 			}
 		}
 	})
@@ -214,30 +237,28 @@ func (bn *BatchNorm2D) Backward(dy *Tensor) (*Tensor, error) {
 		bn.Gamma.Grad[k] += float32(sdyxh[k])
 		bn.Beta.Grad[k] += float32(sdy[k])
 	}
-	// dx = g * (dy - (sdy + xhat sdyxh)/n) in training mode, g * dy otherwise.
+	// dx = g * (dy - (sdy + xhat sdyxh)/n) with batch statistics (they
+	// depend on x), g * dy with running ones.
 	scale, a, b := make([]float32, c), make([]float32, c), make([]float32, c)
 	for k := 0; k < c; k++ {
-		scale[k] = float32(bn.scale[k])
-		if bn.train {
+		scale[k] = float32(st.scale[k])
+		if st.batchStats {
 			a[k], b[k] = float32(sdy[k]/n), float32(sdyxh[k]/n)
 		}
 	}
-	dx, err := newTensor(nil, bn.x.Layout, bn.x.Shape)
-	if err != nil {
-		return nil, err
-	}
-	forChunks(rows, func(_, lo, hi int) {
-		for p := lo; p < hi; p++ {
-			out := dx.Data[p*c : (p+1)*c]
-			if bn.w[p] == 0 {
+	dx := ZerosLike(x)
+	forChunks(p, rows, func(_, lo, hi int) {
+		for q := lo; q < hi; q++ {
+			out := dx.Data[q*c : (q+1)*c]
+			if st.w[q] == 0 {
 				clear(out)
 				continue
 			}
-			d, x := dy.Data[p*c:(p+1)*c], bn.x.Data[p*c:(p+1)*c]
+			d, x := dy.Data[q*c:(q+1)*c], x.Data[q*c:(q+1)*c]
 			for k := range out {
-				out[k] = scale[k] * (d[k] - a[k] - xhat(x[k], bn.mean[k], bn.inv[k])*b[k])
+				out[k] = scale[k] * (d[k] - a[k] - xhat(x[k], st.mean[k], st.inv[k])*b[k])
 			}
 		}
 	})
-	return dx, nil
+	return dx
 }

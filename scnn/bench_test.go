@@ -25,8 +25,9 @@ func BenchmarkConvForwardBackward(b *testing.B) {
 			dy := randTensor(rng, batch, l, l, c)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				conv.Forward(x)
-				conv.Backward(dy)
+				p := Training(0)
+				y, _ := conv.Apply(p, x)
+				p.Backward(y, dy)
 			}
 			b.ReportMetric(fullFlops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
@@ -37,8 +38,9 @@ func BenchmarkConvForwardBackward(b *testing.B) {
 			dy := randPacked(rng, batch, l, c)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				conv.Forward(x)
-				conv.Backward(dy)
+				p := Training(0)
+				y, _ := conv.Apply(p, x)
+				p.Backward(y, dy)
 			}
 			s := b.Elapsed().Seconds()
 			b.ReportMetric(triFlops*float64(b.N)/s/1e9, "GFLOP/s")
@@ -77,19 +79,19 @@ func BenchmarkSymGenConv1x1(b *testing.B) {
 		sg, _ := NewSymGenConv("sg", 1, n, f, rng)
 		dy := randPacked(rng, batch, l, f)
 		for i := 0; i < b.N; i++ {
-			sg.Forward(x)
-			sg.Backward(dy)
+			p := Training(0)
+			y, _ := sg.Apply(p, x)
+			p.Backward(y, dy)
 		}
 	})
 	b.Run("self-cartesian+conv", func(b *testing.B) {
 		conv, _ := NewConv2D("c", 1, 2*n, f, rng)
-		sc := &SelfCartesian{}
 		dy := randTensor(rng, batch, l, l, f)
 		for i := 0; i < b.N; i++ {
-			y, _ := sc.Forward(x)
-			conv.Forward(y)
-			g, _ := conv.Backward(dy)
-			sc.Backward(g)
+			p := Training(0)
+			sc, _ := SelfCartesian(p, x)
+			y, _ := conv.Apply(p, sc)
+			p.Backward(y, dy)
 		}
 	})
 }

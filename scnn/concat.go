@@ -2,19 +2,17 @@ package scnn
 
 import "fmt"
 
-// Concat joins tensors of one layout and equal leading shape along the last
-// (channel) axis.
-type Concat struct{ widths []int }
-
-// Forward concatenates xs along the channels.
-func (c *Concat) Forward(xs ...*Tensor) (*Tensor, error) {
+// Concat joins tensors of one layout and equal leading shape along the
+// last (channel) axis. Its backward step splits the gradient
+// (SplitChannels).
+func Concat(p *Pass, xs ...*Tensor) (*Tensor, error) {
 	if len(xs) == 0 {
 		return nil, fmt.Errorf("scnn: Concat of nothing")
 	}
 	first := xs[0]
 	r := len(first.Shape)
 	rows := first.Len() / first.Shape[r-1]
-	c.widths = c.widths[:0]
+	widths := make([]int, len(xs))
 	total := 0
 	for i, x := range xs {
 		if x.Layout != first.Layout || len(x.Shape) != r {
@@ -25,7 +23,7 @@ func (c *Concat) Forward(xs ...*Tensor) (*Tensor, error) {
 				return nil, fmt.Errorf("scnn: Concat: input %d shape %v, input 0 shape %v", i, x.Shape, first.Shape)
 			}
 		}
-		c.widths = append(c.widths, x.Shape[r-1])
+		widths[i] = x.Shape[r-1]
 		total += x.Shape[r-1]
 	}
 	shape := append(append([]int(nil), first.Shape[:r-1]...), total)
@@ -33,27 +31,66 @@ func (c *Concat) Forward(xs ...*Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	forChunks(rows, func(_, lo, hi int) {
+	forChunks(p, rows, func(_, lo, hi int) {
 		off := 0
 		for i, x := range xs {
-			w := c.widths[i]
-			for p := lo; p < hi; p++ {
-				copy(y.Data[p*total+off:p*total+off+w], x.Data[p*w:(p+1)*w])
+			w := widths[i]
+			for q := lo; q < hi; q++ {
+				copy(y.Data[q*total+off:q*total+off+w], x.Data[q*w:(q+1)*w])
 			}
 			off += w
 		}
 	})
+	p.record(func() error {
+		dy := p.gradOf(y)
+		if dy == nil {
+			return nil
+		}
+		parts, err := splitChannels(p, dy, widths...)
+		if err != nil {
+			return err
+		}
+		for i, x := range xs {
+			p.addGrad(x, parts[i])
+		}
+		return nil
+	})
 	return y, nil
 }
 
-// Backward splits dy into the gradients of the inputs.
-func (c *Concat) Backward(dy *Tensor) ([]*Tensor, error) {
-	if len(c.widths) == 0 {
-		return nil, fmt.Errorf("scnn: Concat: Backward before Forward")
+// SplitChannels splits t along its last (channel) axis into new tensors
+// of the given widths, which must add up to t's channels.
+func SplitChannels(t *Tensor, widths ...int) ([]*Tensor, error) {
+	return splitChannels(nil, t, widths...)
+}
+
+func splitChannels(p *Pass, t *Tensor, widths ...int) ([]*Tensor, error) {
+	r := len(t.Shape)
+	total := 0
+	for _, w := range widths {
+		if w < 1 {
+			return nil, fmt.Errorf("scnn: SplitChannels: width %d", w)
+		}
+		total += w
 	}
-	parts, err := SplitChannels(dy, c.widths...)
-	if err != nil {
-		return nil, fmt.Errorf("scnn: Concat: gradient does not match the last forward: %w", err)
+	if r == 0 || t.Shape[r-1] != total {
+		return nil, fmt.Errorf("scnn: SplitChannels: %v into widths %v", t.Shape, widths)
 	}
-	return parts, nil
+	rows := t.Len() / total
+	out := make([]*Tensor, len(widths))
+	off := 0
+	for i, w := range widths {
+		part, err := newTensor(nil, t.Layout, append(append([]int(nil), t.Shape[:r-1]...), w))
+		if err != nil {
+			return nil, err
+		}
+		forChunks(p, rows, func(_, lo, hi int) {
+			for q := lo; q < hi; q++ {
+				copy(part.Data[q*w:(q+1)*w], t.Data[q*total+off:q*total+off+w])
+			}
+		})
+		out[i] = part
+		off += w
+	}
+	return out, nil
 }

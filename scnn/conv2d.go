@@ -27,9 +27,6 @@ type Conv2D struct {
 	K, Cin, Cout int
 	W            *Param // (K, K, Cin, Cout)
 	B            *Param // (Cout)
-	Workers      int    // goroutines; 0 means GOMAXPROCS
-
-	x *Tensor
 }
 
 // NewConv2D returns a Glorot-initialised convolution named name.
@@ -50,20 +47,15 @@ func NewConv2D(name string, k, cin, cout int, rng *rand.Rand) (*Conv2D, error) {
 // Params returns W and B.
 func (c *Conv2D) Params() []*Param { return []*Param{c.W, c.B} }
 
-func (c *Conv2D) geom(x *Tensor, cin, cout int) kern.ConvGeom {
-	return kern.ConvGeom{B: x.Shape[0], H: x.Shape[1], W: x.Shape[2], Cin: cin, Cout: cout, K: c.K, Workers: c.Workers}
+func (c *Conv2D) geom(p *Pass, x *Tensor) kern.ConvGeom {
+	return kern.ConvGeom{B: x.Shape[0], H: x.Shape[1], W: x.Shape[2], Cin: c.Cin, Cout: c.Cout, K: c.K, Workers: p.workers()}
 }
 
-// Forward applies the convolution to a dense (B, H, W, Cin) map and keeps x
-// for Backward.
-func (c *Conv2D) Forward(x *Tensor) (*Tensor, error) {
-	if err := c.checkInput(x); err != nil {
-		return nil, err
-	}
-	c.x = x
-	y := New(x.Shape[0], x.Shape[1], x.Shape[2], c.Cout)
-	kern.ConvForward(c.geom(x, c.Cin, c.Cout), y.Data, x.Data, c.W.Value, c.B.Value)
-	return y, nil
+// Apply convolves a dense (B, H, W, Cin) map. Its backward step adds
+// dL/dW and dL/dB and passes dL/dx.
+func (c *Conv2D) Apply(p *Pass, x *Tensor) (*Tensor, error) {
+	y, err := ForwardBranches(p, x, c)
+	return y, err
 }
 
 func (c *Conv2D) checkInput(x *Tensor) error {
@@ -73,17 +65,12 @@ func (c *Conv2D) checkInput(x *Tensor) error {
 	return nil
 }
 
-// Backward adds dL/dW and dL/dB to the gradients and returns dL/dx.
-func (c *Conv2D) Backward(dy *Tensor) (*Tensor, error) {
-	if c.x == nil {
-		return nil, fmt.Errorf("scnn: %s: Backward before Forward", c.W.Name)
-	}
-	if dy.Layout != RowMajor || len(dy.Shape) != 4 || dy.Shape[0] != c.x.Shape[0] || dy.Shape[1] != c.x.Shape[1] || dy.Shape[2] != c.x.Shape[2] || dy.Shape[3] != c.Cout {
-		return nil, fmt.Errorf("scnn: %s: output gradient %v does not match output of input %v", c.W.Name, dy.Shape, c.x.Shape)
-	}
-	dx := ZerosLike(c.x)
-	kern.ConvBackward(c.geom(c.x, c.Cin, c.Cout), dx.Data, c.W.Grad, c.B.Grad, c.x.Data, dy.Data, c.W.Value)
-	return dx, nil
+// backward adds dL/dW and dL/dB for output gradient dy of input x and
+// returns dL/dx.
+func (c *Conv2D) backward(p *Pass, x, dy *Tensor) *Tensor {
+	dx := ZerosLike(x)
+	kern.ConvBackward(c.geom(p, x), dx.Data, c.W.Grad, c.B.Grad, x.Data, dy.Data, c.W.Value)
+	return dx
 }
 
 // OutChannels is Cout.

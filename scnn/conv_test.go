@@ -23,9 +23,9 @@ func TestConv2DGradient(t *testing.T) {
 				c := must[*Conv2D](t)(NewConv2D("c", k, ch[0], ch[1], rng))
 				x := randTensor(rng, 2, 6, 5, ch[0])
 				r := randTensor(rng, 2, 6, 5, ch[1])
-				loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
-				loss()
-				dx := must[*Tensor](t)(c.Backward(r))
+				f := func(p *Pass) (*Tensor, error) { return c.Apply(p, x) }
+				loss := dotLoss(t, f, r, false)
+				dx := backward(t, f, r, x)[0]
 				checkGrad(t, "W", c.W.Value, c.W.Grad, nil, linEps, linTol, loss)
 				checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
 				checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
@@ -58,7 +58,7 @@ func TestConv2DIdentity(t *testing.T) {
 	c.W.Value[((1*3+1)*2+1)*2+1] = 1
 	c.B.Value[1] = 10
 	x := randTensor(rng, 1, 4, 4, 2)
-	y := must[*Tensor](t)(c.Forward(x))
+	y := must[*Tensor](t)(c.Apply(nil, x))
 	for i := 0; i < 4; i++ {
 		for j := 0; j < 4; j++ {
 			if y.At(0, i, j, 0) != x.At(0, i, j, 0) || y.At(0, i, j, 1) != x.At(0, i, j, 1)+10 {
@@ -76,9 +76,9 @@ func TestSymPresConvGradient(t *testing.T) {
 				c := must[*SymPresConv](t)(NewSymPresConv("sp", k, ch[0], ch[1], rng))
 				x := randPacked(rng, 2, 7, ch[0])
 				r := randPacked(rng, 2, 7, ch[1])
-				loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
-				loss()
-				dx := must[*Tensor](t)(c.Backward(r))
+				f := func(p *Pass) (*Tensor, error) { return c.Apply(p, x) }
+				loss := dotLoss(t, f, r, false)
+				dx := backward(t, f, r, x)[0]
 				checkGrad(t, "R", c.R.Value, c.R.Grad, nil, linEps, linTol, loss)
 				checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
 				// A stored off-diagonal element is two entries of the full map.
@@ -106,8 +106,8 @@ func TestSymPresConvTriangleMatchesFull(t *testing.T) {
 
 				xp := randPacked(rng, b, l, cin)
 				xd := must[*Tensor](t)(Unpack(xp))
-				yp := must[*Tensor](t)(sp.Forward(xp))
-				yd := must[*Tensor](t)(full.Forward(xd))
+				yp := must[*Tensor](t)(sp.Apply(nil, xp))
+				yd := must[*Tensor](t)(full.Apply(nil, xd))
 				if a := MaxAbsAsymmetry(yd); a > 1e-5 {
 					t.Errorf("full convolution with tied kernel: asymmetry %.3g", a)
 				}
@@ -115,8 +115,8 @@ func TestSymPresConvTriangleMatchesFull(t *testing.T) {
 
 				dyp := randPacked(rng, b, l, cout)
 				dyd := must[*Tensor](t)(Unpack(dyp))
-				dxp := must[*Tensor](t)(sp.Backward(dyp))
-				dxd := must[*Tensor](t)(full.Backward(dyd))
+				dxp := backward(t, func(p *Pass) (*Tensor, error) { return sp.Apply(p, xp) }, dyp, xp)[0]
+				dxd := backward(t, func(p *Pass) (*Tensor, error) { return full.Apply(p, xd) }, dyd, xd)[0]
 				assertClose(t, "dx", must[*Tensor](t)(Unpack(dxp)).Data, dxd.Data, 1e-5)
 				if a := MaxAbsAsymmetry(dxd); a > 1e-4 {
 					t.Errorf("full dx of a symmetric gradient is not symmetric: %.3g", a)
@@ -150,9 +150,9 @@ func TestSymGenConvGradient(t *testing.T) {
 			c := must[*SymGenConv](t)(NewSymGenConv("sg", k, 3, 4, rng))
 			x := randTensor(rng, 2, 6, 3)
 			r := randPacked(rng, 2, 6, 4)
-			loss := func() float64 { return fullDot(must[*Tensor](t)(c.Forward(x)), r) }
-			loss()
-			dx := must[*Tensor](t)(c.Backward(r))
+			f := func(p *Pass) (*Tensor, error) { return c.Apply(p, x) }
+			loss := dotLoss(t, f, r, false)
+			dx := backward(t, f, r, x)[0]
 			checkGrad(t, "S", c.S.Value, c.S.Grad, nil, linEps, linTol, loss)
 			checkGrad(t, "b", c.B.Value, c.B.Grad, nil, linEps, linTol, loss)
 			checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
@@ -175,17 +175,23 @@ func TestSymGenConvMatchesSelfCartesianConv(t *testing.T) {
 			copy(full.W.Value, sg.Kernel())
 			copy(full.B.Value, sg.B.Value)
 			x := randTensor(rng, b, l, n)
-			sc := &SelfCartesian{}
-			y := must[*Tensor](t)(sg.Forward(x))
-			yd := must[*Tensor](t)(full.Forward(must[*Tensor](t)(sc.Forward(x))))
+			y := must[*Tensor](t)(sg.Apply(nil, x))
+			viaProduct := func(p *Pass) (*Tensor, error) {
+				sc, err := SelfCartesian(p, x)
+				if err != nil {
+					return nil, err
+				}
+				return full.Apply(p, sc)
+			}
+			yd := must[*Tensor](t)(viaProduct(nil))
 			if a := MaxAbsAsymmetry(yd); a > 1e-5 {
 				t.Errorf("self-Cartesian conv with tied kernel: asymmetry %.3g", a)
 			}
 			assertClose(t, "forward", must[*Tensor](t)(Unpack(y)).Data, yd.Data, 1e-5)
 
 			dyp := randPacked(rng, b, l, f)
-			dx := must[*Tensor](t)(sg.Backward(dyp))
-			dxd := must[*Tensor](t)(sc.Backward(must[*Tensor](t)(full.Backward(must[*Tensor](t)(Unpack(dyp))))))
+			dx := backward(t, func(p *Pass) (*Tensor, error) { return sg.Apply(p, x) }, dyp, x)[0]
+			dxd := backward(t, viaProduct, must[*Tensor](t)(Unpack(dyp)), x)[0]
 			assertClose(t, "dx", dx.Data, dxd.Data, 1e-5)
 
 			m := n * f
@@ -211,8 +217,7 @@ func TestSymGenConvMatchesSelfCartesianConv(t *testing.T) {
 func TestSelfCartesian(t *testing.T) {
 	rng := newRNG(50)
 	x := randTensor(rng, 2, 5, 3)
-	sc := &SelfCartesian{}
-	y := must[*Tensor](t)(sc.Forward(x))
+	y := must[*Tensor](t)(SelfCartesian(nil, x))
 	for b := 0; b < 2; b++ {
 		for i := 0; i < 5; i++ {
 			for j := 0; j < 5; j++ {
@@ -225,10 +230,9 @@ func TestSelfCartesian(t *testing.T) {
 		}
 	}
 	r := randTensor(rng, 2, 5, 5, 6)
-	dx := must[*Tensor](t)(sc.Backward(r))
-	checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, func() float64 {
-		return fullDot(must[*Tensor](t)(sc.Forward(x)), r)
-	})
+	f := func(p *Pass) (*Tensor, error) { return SelfCartesian(p, x) }
+	dx := backward(t, f, r, x)[0]
+	checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, dotLoss(t, f, r, false))
 }
 
 func TestFreeParameterCounts(t *testing.T) {
@@ -250,9 +254,9 @@ func TestFreeParameterCounts(t *testing.T) {
 	}
 }
 
-// ForwardBranches equals Concat of the separate Forward results, dense and
-// packed, on the shared-im2col path (Cout > Cin/2) and the output-side one,
-// and leaves every convolution ready for Backward on the same input.
+// ForwardBranches equals Concat of the separate results, dense and packed,
+// on the shared-im2col path (Cout > Cin/2) and the output-side one, and
+// its backward step equals the sum of the branches' own.
 func TestForwardBranches(t *testing.T) {
 	for _, ch := range [][2]int{{3, 4}, {6, 2}} {
 		for _, packed := range []bool{false, true} {
@@ -273,13 +277,12 @@ func TestForwardBranches(t *testing.T) {
 				} else {
 					x = randTensor(rng, 2, 9, 9, cin)
 				}
-				got := must[*Tensor](t)(ForwardBranches(x, convs...))
+				got := must[*Tensor](t)(ForwardBranches(nil, x, convs...))
 				var outs []*Tensor
 				for _, c := range convs {
-					outs = append(outs, must[*Tensor](t)(c.Forward(x)))
+					outs = append(outs, must[*Tensor](t)(ForwardBranches(nil, x, c)))
 				}
-				var cat Concat
-				want := must[*Tensor](t)(cat.Forward(outs...))
+				want := must[*Tensor](t)(Concat(nil, outs...))
 				if !SameShape(got, want) {
 					t.Fatalf("shape %s %v, want %s %v", got.Layout, got.Shape, want.Layout, want.Shape)
 				}
@@ -288,10 +291,22 @@ func TestForwardBranches(t *testing.T) {
 				for i, p := range parts {
 					assertClose(t, "split", p.Data, outs[i].Data, 1e-5)
 				}
+				// The joined backward step equals the branches' own, summed.
+				r := randLike(rng, got)
+				dx := backward(t, func(p *Pass) (*Tensor, error) { return ForwardBranches(p, x, convs...) }, r, x)[0]
+				rparts := must[[]*Tensor](t)(SplitChannels(r, cout, cout, cout))
+				sum := ZerosLike(x)
+				for i, c := range convs {
+					d := backward(t, func(p *Pass) (*Tensor, error) { return ForwardBranches(p, x, c) }, rparts[i], x)[0]
+					for k, v := range d.Data {
+						sum.Data[k] += v
+					}
+				}
+				assertClose(t, "joined dx", dx.Data, sum.Data, 1e-4)
 			})
 		}
 	}
-	if _, err := ForwardBranches(randTensor(newRNG(1), 1, 3, 3, 2)); err == nil {
+	if _, err := ForwardBranches(nil, randTensor(newRNG(1), 1, 3, 3, 2)); err == nil {
 		t.Error("no convolutions accepted")
 	}
 	if _, err := SplitChannels(randTensor(newRNG(1), 1, 3, 3, 4), 1, 2); err == nil {

@@ -15,8 +15,6 @@ type Dense struct {
 	In, Out int
 	W       *Param // (In, Out)
 	B       *Param // (Out)
-
-	x *Tensor
 }
 
 // NewDense returns a Glorot-initialised Dense layer.
@@ -32,42 +30,38 @@ func NewDense(name string, in, out int, rng *rand.Rand) (*Dense, error) {
 // Params returns W and B.
 func (d *Dense) Params() []*Param { return []*Param{d.W, d.B} }
 
-// Forward applies the layer at every position.
-func (d *Dense) Forward(x *Tensor) (*Tensor, error) {
+// Apply applies the layer at every position. Its backward step adds
+// dL/dW = x^T dy and dL/dB = sum dy, and passes dL/dx = dy W^T.
+func (d *Dense) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 	r := len(x.Shape)
 	if r == 0 || x.Shape[r-1] != d.In {
 		return nil, fmt.Errorf("scnn: %s: input %v, want last axis %d", d.W.Name, x.Shape, d.In)
 	}
-	d.x = x
 	shape := append(append([]int(nil), x.Shape[:r-1]...), d.Out)
 	y, err := newTensor(nil, x.Layout, shape)
 	if err != nil {
 		return nil, err
 	}
 	rows := x.Len() / d.In
-	for p := 0; p < rows; p++ {
-		copy(y.Data[p*d.Out:(p+1)*d.Out], d.B.Value)
+	for q := 0; q < rows; q++ {
+		copy(y.Data[q*d.Out:(q+1)*d.Out], d.B.Value)
 	}
 	kern.Gemm(false, false, rows, d.Out, d.In, 1, x.Data, d.In, d.W.Value, d.Out, 1, y.Data, d.Out)
-	return y, nil
-}
-
-// Backward adds dL/dW, dL/dB and returns dL/dx.
-func (d *Dense) Backward(dy *Tensor) (*Tensor, error) {
-	if d.x == nil {
-		return nil, fmt.Errorf("scnn: %s: Backward before Forward", d.W.Name)
-	}
-	rows := d.x.Len() / d.In
-	if dy.Len() != rows*d.Out || dy.Layout != d.x.Layout {
-		return nil, fmt.Errorf("scnn: %s: gradient %v does not match input %v", d.W.Name, dy.Shape, d.x.Shape)
-	}
-	kern.Gemm(true, false, d.In, d.Out, rows, 1, d.x.Data, d.In, dy.Data, d.Out, 1, d.W.Grad, d.Out)
-	for p := 0; p < rows; p++ {
-		for f, v := range dy.Data[p*d.Out : (p+1)*d.Out] {
-			d.B.Grad[f] += v
+	p.record(func() error {
+		dy := p.gradOf(y)
+		if dy == nil {
+			return nil
 		}
-	}
-	dx := ZerosLike(d.x)
-	kern.Gemm(false, true, rows, d.In, d.Out, 1, dy.Data, d.Out, d.W.Value, d.Out, 0, dx.Data, d.In)
-	return dx, nil
+		kern.Gemm(true, false, d.In, d.Out, rows, 1, x.Data, d.In, dy.Data, d.Out, 1, d.W.Grad, d.Out)
+		for q := 0; q < rows; q++ {
+			for f, v := range dy.Data[q*d.Out : (q+1)*d.Out] {
+				d.B.Grad[f] += v
+			}
+		}
+		dx := ZerosLike(x)
+		kern.Gemm(false, true, rows, d.In, d.Out, 1, dy.Data, d.Out, d.W.Value, d.Out, 0, dx.Data, d.In)
+		p.addGrad(x, dx)
+		return nil
+	})
+	return y, nil
 }

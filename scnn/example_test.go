@@ -17,7 +17,6 @@ func Example() {
 
 	sg, _ := scnn.NewSymGenConv("sg", 1, features, 8, rng) // outer sum a_i + a_j
 	bn := scnn.NewBatchNorm2D("bn", 8)
-	relu := &scnn.ReLU{}
 	sp, _ := scnn.NewSymPresConv("sp", 5, 8, 1, rng)
 	params := append(append(sg.Params(), bn.Params()...), sp.Params()...)
 	opt := scnn.NewAdam(params, 2e-3, 1e-5)
@@ -26,7 +25,7 @@ func Example() {
 	for i := range x.Data {
 		x.Data[i] = float32(rng.NormFloat64())
 	}
-	scnn.MaskSequences(x, lengths)
+	scnn.MaskSequences(nil, x, lengths)
 	labels := make([]float32, batch*length*length)
 	mask := make([]float32, batch*length*length)
 	for b, n := range lengths {
@@ -40,17 +39,24 @@ func Example() {
 		}
 	}
 
-	h, _ := sg.Forward(x)
-	h, _ = bn.Forward(h, lengths, true)
-	logits, _ := sp.Forward(relu.Forward(h))
+	// A training pass records each layer's backward step; composing the
+	// layers is all the backward pass needs.
+	p := scnn.Training(0)
+	h, _ := sg.Apply(p, x)
+	h, _ = bn.Apply(p, h, lengths)
+	logits, _ := sp.Apply(p, scnn.ReLUInPlace(p, h))
 	loss, grad, _ := scnn.WeightedBCE{PosWeight: 5}.Forward(logits, labels, mask)
-
 	opt.ZeroGrad()
-	g, _ := sp.Backward(grad)
-	g, _ = relu.Backward(g)
-	g, _ = bn.Backward(g)
-	sg.Backward(g)
+	if err := p.Backward(logits, grad); err != nil {
+		fmt.Println(err)
+	}
 	opt.Step()
+
+	// An inference pass keeps nothing: the layers can be shared.
+	q := scnn.Inference(0)
+	h, _ = sg.Apply(q, x)
+	h, _ = bn.ApplyInPlace(q, h, lengths)
+	logits, _ = sp.Apply(q, scnn.ReLUInPlace(q, h))
 
 	full, _ := scnn.Unpack(logits)
 	fmt.Println("layout:", logits.Layout, "shape:", logits.Shape)

@@ -145,3 +145,47 @@ func must[T any](t *testing.T) func(T, error) T {
 		return v
 	}
 }
+
+// op is a forward computation under test, in a given pass.
+type op func(p *Pass) (*Tensor, error)
+
+// backward runs f in a training pass, steps back from the output gradient
+// r and returns the gradients of xs (zeros where the loss does not depend
+// on one). Parameter gradients accumulate in their Params.
+func backward(t *testing.T, f op, r *Tensor, xs ...*Tensor) []*Tensor {
+	t.Helper()
+	p := Training(0)
+	y, err := f(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Backward(y, r); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*Tensor, len(xs))
+	for i, x := range xs {
+		if out[i] = p.Grad(x); out[i] == nil {
+			out[i] = ZerosLike(x)
+		}
+	}
+	return out
+}
+
+// dotLoss returns the test loss fullDot(f(pass), r), each call in a new
+// training or inference pass.
+func dotLoss(t *testing.T, f op, r *Tensor, train bool) func() float64 {
+	return func() float64 {
+		p := Inference(0)
+		if train {
+			p = Training(0)
+		}
+		return fullDot(must[*Tensor](t)(f(p)), r)
+	}
+}
+
+// randLike returns a random tensor of t's shape and layout.
+func randLike(rng *rand.Rand, t *Tensor) *Tensor {
+	r := ZerosLike(t)
+	randn(r.Data, rng)
+	return r
+}

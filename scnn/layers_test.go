@@ -12,41 +12,82 @@ const nlEps, nlTol = 1e-2, 2e-2
 
 func TestBatchNormGradient(t *testing.T) {
 	for _, packed := range []bool{false, true} {
-		for _, train := range []bool{true, false} {
-			name := map[bool]string{false: "rowmajor", true: "packed"}[packed] + map[bool]string{false: "/infer", true: "/train"}[train]
-			t.Run(name, func(t *testing.T) {
-				rng := newRNG(70)
-				bn := NewBatchNorm2D("bn", 3)
-				randn(bn.Gamma.Value, rng)
-				randn(bn.Beta.Value, rng)
-				for i := range bn.RunVar.Value {
-					bn.RunVar.Value[i] = 0.5 + float32(i)
-					bn.RunMean.Value[i] = 0.1 * float32(i)
-				}
-				var x, r *Tensor
-				if packed {
-					x, r = randPacked(rng, 3, 5, 3), randPacked(rng, 3, 5, 3)
-				} else {
-					x, r = randTensor(rng, 3, 5, 5, 3), randTensor(rng, 3, 5, 5, 3)
-				}
-				lengths := []int{5, 3, 4}
+		t.Run(map[bool]string{false: "rowmajor", true: "packed"}[packed], func(t *testing.T) {
+			rng := newRNG(70)
+			bn := NewBatchNorm2D("bn", 3)
+			randn(bn.Gamma.Value, rng)
+			randn(bn.Beta.Value, rng)
+			var x, r *Tensor
+			if packed {
+				x, r = randPacked(rng, 3, 5, 3), randPacked(rng, 3, 5, 3)
+			} else {
+				x, r = randTensor(rng, 3, 5, 5, 3), randTensor(rng, 3, 5, 5, 3)
+			}
+			lengths := []int{5, 3, 4}
+			for i := range bn.RunVar.Value {
+				bn.RunVar.Value[i] = 0.5 + float32(i)
+				bn.RunMean.Value[i] = 0.1 * float32(i)
+			}
+			for _, frozen := range []bool{false, true} {
+				clear(bn.Gamma.Grad)
+				clear(bn.Beta.Grad)
 				mean, vr := append([]float32(nil), bn.RunMean.Value...), append([]float32(nil), bn.RunVar.Value...)
-				loss := func() float64 {
-					copy(bn.RunMean.Value, mean)
+				f := func(p *Pass) (*Tensor, error) {
+					copy(bn.RunMean.Value, mean) // batch statistics move them
 					copy(bn.RunVar.Value, vr)
-					return fullDot(must[*Tensor](t)(bn.Forward(x, lengths, train)), r)
+					p.RunningStats = frozen
+					return bn.Apply(p, x, lengths)
 				}
-				loss()
-				dx := must[*Tensor](t)(bn.Backward(r))
+				loss := dotLoss(t, f, r, true)
+				dx := backward(t, f, r, x)[0]
 				var scale []float64
 				if packed {
 					scale = packedWeights(x)
 				}
-				checkGrad(t, "gamma", bn.Gamma.Value, bn.Gamma.Grad, nil, nlEps, nlTol, loss)
-				checkGrad(t, "beta", bn.Beta.Value, bn.Beta.Grad, nil, nlEps, nlTol, loss)
-				checkGrad(t, "x", x.Data, dx.Data, scale, nlEps, nlTol, loss)
-			})
+				name := map[bool]string{false: "batch stats", true: "running stats"}[frozen]
+				checkGrad(t, name+"/gamma", bn.Gamma.Value, bn.Gamma.Grad, nil, nlEps, nlTol, loss)
+				checkGrad(t, name+"/beta", bn.Beta.Value, bn.Beta.Grad, nil, nlEps, nlTol, loss)
+				checkGrad(t, name+"/x", x.Data, dx.Data, scale, nlEps, nlTol, loss)
+			}
+		})
+	}
+}
+
+// An inference pass normalises with the running statistics, zero at
+// padding; in place it writes the same values over its input.
+func TestBatchNormInference(t *testing.T) {
+	rng := newRNG(75)
+	bn := NewBatchNorm2D("bn", 3)
+	randn(bn.Gamma.Value, rng)
+	randn(bn.Beta.Value, rng)
+	for i := range bn.RunVar.Value {
+		bn.RunVar.Value[i] = 0.5 + float32(i)
+		bn.RunMean.Value[i] = 0.1 * float32(i)
+	}
+	x := randPacked(rng, 2, 5, 3)
+	lengths := []int{5, 3}
+	y := must[*Tensor](t)(bn.Apply(Inference(1), x, lengths))
+	for s, n := range lengths {
+		for i := 0; i < 5; i++ {
+			for j := i; j < 5; j++ {
+				for k := 0; k < 3; k++ {
+					want := 0.0
+					if i < n && j < n {
+						want = float64(bn.Gamma.Value[k])*(float64(x.At(s, i, j, k))-float64(bn.RunMean.Value[k]))/math.Sqrt(float64(bn.RunVar.Value[k])+bn.Eps) + float64(bn.Beta.Value[k])
+					}
+					if d := math.Abs(float64(y.At(s, i, j, k)) - want); d > 1e-5 {
+						t.Fatalf("(%d,%d,%d,%d): %v, want %v", s, i, j, k, y.At(s, i, j, k), want)
+					}
+				}
+			}
 		}
+	}
+	in := x.Clone()
+	if z := must[*Tensor](t)(bn.ApplyInPlace(nil, in, lengths)); z != in || maxAbsDiff(in.Data, y.Data) != 0 {
+		t.Error("in place differs")
+	}
+	if _, err := bn.ApplyInPlace(Training(0), x.Clone(), lengths); err == nil {
+		t.Error("in place accepted in a training pass")
 	}
 }
 
@@ -61,8 +102,10 @@ func TestBatchNormPackedEqualsFull(t *testing.T) {
 	bp, bd := NewBatchNorm2D("p", 5), NewBatchNorm2D("d", 5)
 	randn(bp.Gamma.Value, rng)
 	copy(bd.Gamma.Value, bp.Gamma.Value)
-	yp := must[*Tensor](t)(bp.Forward(xp, lengths, true))
-	yd := must[*Tensor](t)(bd.Forward(xd, lengths, true))
+	fp := func(p *Pass) (*Tensor, error) { return bp.Apply(p, xp, lengths) }
+	fd := func(p *Pass) (*Tensor, error) { return bd.Apply(p, xd, lengths) }
+	yp := must[*Tensor](t)(fp(Training(0)))
+	yd := must[*Tensor](t)(fd(Training(0)))
 	assertClose(t, "forward", must[*Tensor](t)(Unpack(yp)).Data, yd.Data, 1e-5)
 	assertClose(t, "running mean", bp.RunMean.Value, bd.RunMean.Value, 1e-6)
 	assertClose(t, "running var", bp.RunVar.Value, bd.RunVar.Value, 1e-6)
@@ -76,8 +119,8 @@ func TestBatchNormPackedEqualsFull(t *testing.T) {
 		}
 	}
 	dyp := randPacked(rng, 4, 9, 5)
-	dxp := must[*Tensor](t)(bp.Backward(dyp))
-	dxd := must[*Tensor](t)(bd.Backward(must[*Tensor](t)(Unpack(dyp))))
+	dxp := backward(t, fp, dyp, xp)[0]
+	dxd := backward(t, fd, must[*Tensor](t)(Unpack(dyp)), xd)[0]
 	assertClose(t, "dx", must[*Tensor](t)(Unpack(dxp)).Data, dxd.Data, 1e-5)
 	assertClose(t, "dgamma", bp.Gamma.Grad, bd.Gamma.Grad, 1e-5)
 	assertClose(t, "dbeta", bp.Beta.Grad, bd.Beta.Grad, 1e-5)
@@ -95,7 +138,7 @@ func TestBatchNormPackedEqualsFull(t *testing.T) {
 	}
 	bd2 := NewBatchNorm2D("d2", 5)
 	copy(bd2.Gamma.Value, bp.Gamma.Value)
-	yd2 := must[*Tensor](t)(bd2.Forward(xd2, lengths, true))
+	yd2 := must[*Tensor](t)(bd2.Apply(Training(0), xd2, lengths))
 	if d := maxAbsDiff(yd2.Data, yd.Data); d != 0 {
 		t.Errorf("padding values changed the output by %g", d)
 	}
@@ -105,9 +148,9 @@ func TestDenseGradient(t *testing.T) {
 	rng := newRNG(72)
 	d := must[*Dense](t)(NewDense("d", 4, 3, rng))
 	x, r := randTensor(rng, 2, 5, 4), randTensor(rng, 2, 5, 3)
-	loss := func() float64 { return fullDot(must[*Tensor](t)(d.Forward(x)), r) }
-	loss()
-	dx := must[*Tensor](t)(d.Backward(r))
+	f := func(p *Pass) (*Tensor, error) { return d.Apply(p, x) }
+	loss := dotLoss(t, f, r, false)
+	dx := backward(t, f, r, x)[0]
 	checkGrad(t, "W", d.W.Value, d.W.Grad, nil, linEps, linTol, loss)
 	checkGrad(t, "b", d.B.Value, d.B.Grad, nil, linEps, linTol, loss)
 	checkGrad(t, "x", x.Data, dx.Data, nil, linEps, linTol, loss)
@@ -121,14 +164,26 @@ func TestActivationGradients(t *testing.T) {
 			x.Data[i] = 0.5
 		}
 	}
-	relu, sig := &ReLU{}, &Sigmoid{}
-	lr := func() float64 { return fullDot(relu.Forward(x), r) }
-	lr()
-	checkGrad(t, "relu", x.Data, must[*Tensor](t)(relu.Backward(r)).Data, nil, nlEps, nlTol, lr)
-	ls := func() float64 { return fullDot(sig.Forward(x), r) }
-	ls()
-	checkGrad(t, "sigmoid", x.Data, must[*Tensor](t)(sig.Backward(r)).Data, nil, nlEps, nlTol, ls)
-	if y := sig.Forward(must[*Tensor](t)(FromData([]float32{0, 100, -100}, 3))).Data; y[0] != 0.5 || y[1] != 1 || y[2] <= 0 || y[2] > 1e-40 {
+	for name, f := range map[string]op{
+		"relu":    func(p *Pass) (*Tensor, error) { return ReLU(p, x), nil },
+		"sigmoid": func(p *Pass) (*Tensor, error) { return Sigmoid(p, x), nil },
+	} {
+		checkGrad(t, name, x.Data, backward(t, f, r, x)[0].Data, nil, nlEps, nlTol, dotLoss(t, f, r, false))
+	}
+	c := x.Clone()
+	p := Training(0)
+	y := ReLUInPlace(p, c)
+	if y != c {
+		t.Fatal("ReLUInPlace returned another tensor")
+	}
+	if err := p.Backward(y, r); err != nil {
+		t.Fatal(err)
+	}
+	want := backward(t, func(p *Pass) (*Tensor, error) { return ReLU(p, x), nil }, r, x)[0]
+	if maxAbsDiff(p.Grad(c).Data, want.Data) != 0 {
+		t.Error("ReLUInPlace gradient differs from ReLU's")
+	}
+	if y := Sigmoid(nil, must[*Tensor](t)(FromData([]float32{0, 100, -100}, 3))).Data; y[0] != 0.5 || y[1] != 1 || y[2] <= 0 || y[2] > 1e-40 {
 		t.Errorf("sigmoid(0, 100, -100) = %v", y)
 	}
 }
@@ -136,19 +191,19 @@ func TestActivationGradients(t *testing.T) {
 func TestConcat(t *testing.T) {
 	rng := newRNG(74)
 	a, b := randPacked(rng, 2, 4, 3), randPacked(rng, 2, 4, 2)
-	c := &Concat{}
-	y := must[*Tensor](t)(c.Forward(a, b))
+	f := func(p *Pass) (*Tensor, error) { return Concat(p, a, b) }
+	y := must[*Tensor](t)(f(nil))
 	if y.Layout != Packed || y.Shape[3] != 5 {
 		t.Fatalf("got %s %v", y.Layout, y.Shape)
 	}
 	if y.At(1, 3, 2, 4) != b.At(1, 2, 3, 1) || y.At(0, 1, 2, 0) != a.At(0, 1, 2, 0) {
 		t.Error("wrong placement")
 	}
-	parts := must[[]*Tensor](t)(c.Backward(y))
+	parts := backward(t, f, y, a, b)
 	if maxAbsDiff(parts[0].Data, a.Data) != 0 || maxAbsDiff(parts[1].Data, b.Data) != 0 {
-		t.Error("Backward does not split back")
+		t.Error("the backward step does not split back")
 	}
-	if _, err := c.Forward(a, randTensor(rng, 2, 4, 4, 2)); err == nil {
+	if _, err := Concat(nil, a, randTensor(rng, 2, 4, 4, 2)); err == nil {
 		t.Error("mixed layouts accepted")
 	}
 }
@@ -216,10 +271,10 @@ func TestMaskPixels(t *testing.T) {
 	p := randPacked(rng, 2, 5, 2)
 	d := must[*Tensor](t)(Unpack(p))
 	lengths := []int{5, 3}
-	if err := MaskPixels(p, lengths); err != nil {
+	if _, err := MaskPixels(nil, p, lengths); err != nil {
 		t.Fatal(err)
 	}
-	if err := MaskPixels(d, lengths); err != nil {
+	if _, err := MaskPixels(nil, d, lengths); err != nil {
 		t.Fatal(err)
 	}
 	if maxAbsDiff(must[*Tensor](t)(Unpack(p)).Data, d.Data) != 0 {
@@ -235,24 +290,19 @@ func TestMaskPixels(t *testing.T) {
 	}
 }
 
-// The in-place ReLU gives exactly what Forward and Backward give, NaN,
-// signed zeros and chunk boundaries included.
+// The in-place ReLU gives exactly what ReLU gives, forward and backward,
+// NaN, signed zeros and chunk boundaries included.
 func TestReLUInPlace(t *testing.T) {
 	rng := newRNG(7)
 	x := randTensor(rng, 3, chunkRows+5)
 	x.Data[0], x.Data[1], x.Data[2] = float32(math.NaN()), float32(math.Copysign(0, -1)), 0
 	dy := randTensor(rng, 3, chunkRows+5)
-	var a, b ReLU
-	want := a.Forward(x)
-	wantDx, err := a.Backward(dy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := b.ForwardInPlace(x.Clone())
-	gotDx, err := b.BackwardInPlace(dy.Clone())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := func(p *Pass) (*Tensor, error) { return ReLU(p, x), nil }
+	want := must[*Tensor](t)(f(nil))
+	wantDx := backward(t, f, dy, x)[0]
+	xc := x.Clone()
+	got := ReLUInPlace(nil, xc.Clone())
+	gotDx := backward(t, func(p *Pass) (*Tensor, error) { return ReLUInPlace(p, xc), nil }, dy, xc)[0]
 	for i := range want.Data {
 		if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
 			t.Fatalf("forward %d: %v, want %v", i, got.Data[i], want.Data[i])
@@ -261,7 +311,9 @@ func TestReLUInPlace(t *testing.T) {
 			t.Fatalf("backward %d: %v, want %v", i, gotDx.Data[i], wantDx.Data[i])
 		}
 	}
-	if _, err := b.BackwardInPlace(randTensor(rng, 2, 2)); err == nil {
+	pass := Training(0)
+	y := ReLUInPlace(pass, x.Clone())
+	if err := pass.Backward(y, randTensor(rng, 2, 2)); err == nil {
 		t.Error("mismatched gradient accepted")
 	}
 }

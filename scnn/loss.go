@@ -23,6 +23,7 @@ import (
 // because the output is symmetric, and keeps all backward maps symmetric.
 type WeightedBCE struct {
 	PosWeight float64
+	Workers   int // goroutines over samples; 0 means GOMAXPROCS (results do not depend on it)
 }
 
 func softplus(z float64) float64 { return max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) }
@@ -42,13 +43,13 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 	idx := func(s, i, j int) int { return (s*l+i)*l + j }
 	half := 1.0
 	if z.Layout == Packed {
-		idx = func(s, i, j int) int { return s*z.Strides[0] + (i*l - i*(i-1)/2 + j - i) }
+		idx = func(s, i, j int) int { return s*l*(l+1)/2 + (i*l - i*(i-1)/2 + j - i) }
 		half = 0.5
 	}
 	// Per-sample sums, combined in sample order: deterministic whatever
 	// the number of goroutines.
 	ns, sums, errs := make([]int, b), make([]float64, b), make([]error, b)
-	kern.ParallelFor(b, kern.Workers(0), func(_, s int) {
+	kern.ParallelFor(b, kern.Workers(w.Workers), func(_, s int) {
 		for i := 0; i < l; i++ {
 			for j := i + 1; j < l; j++ {
 				m := (s*l+i)*l + j

@@ -27,11 +27,13 @@ type BiLSTM struct {
 type LSTMDirection struct {
 	Wx, Wh, B *Param // (In, 4H), (H, 4H), (4H)
 	reverse   bool
+}
 
-	x       *Tensor
-	lengths []int
-	gates   []float32 // (B, L, 4H) activations i, f, g, o
-	c, h    []float32 // (B, L, H)
+// lstmRun is one direction's activations over a batch, which its backward
+// step needs.
+type lstmRun struct {
+	gates []float32 // (B, L, 4H) activations i, f, g, o
+	c, h  []float32 // (B, L, H)
 }
 
 // NewBiLSTM returns a BiLSTM with Glorot input and recurrent weights and
@@ -72,8 +74,9 @@ func checkLengths(lengths []int, b, l int) error {
 	return nil
 }
 
-// Forward runs both directions.
-func (l *BiLSTM) Forward(x *Tensor, lengths []int) (*Tensor, error) {
+// Apply runs both directions. Its backward step adds the parameter
+// gradients and passes dL/dx.
+func (l *BiLSTM) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != l.In {
 		return nil, fmt.Errorf("scnn: BiLSTM: input %s %v, want row-major (B, L, %d)", x.Layout, x.Shape, l.In)
 	}
@@ -81,24 +84,39 @@ func (l *BiLSTM) Forward(x *Tensor, lengths []int) (*Tensor, error) {
 	if err := checkLengths(lengths, b, n); err != nil {
 		return nil, fmt.Errorf("scnn: BiLSTM: %w", err)
 	}
+	lengths = append([]int(nil), lengths...)
 	y := New(b, n, 2*h)
+	var runs [2]*lstmRun
 	for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
-		d.forward(x, lengths, h)
-		for p := 0; p < b*n; p++ {
-			copy(y.Data[p*2*h+k*h:p*2*h+(k+1)*h], d.h[p*h:(p+1)*h])
+		runs[k] = d.forward(x, lengths, h)
+		for q := 0; q < b*n; q++ {
+			copy(y.Data[q*2*h+k*h:q*2*h+(k+1)*h], runs[k].h[q*h:(q+1)*h])
 		}
 	}
+	p.record(func() error {
+		dy := p.gradOf(y)
+		if dy == nil {
+			return nil
+		}
+		dx := ZerosLike(x)
+		for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
+			dh := make([]float32, b*n*h)
+			for q := 0; q < b*n; q++ {
+				copy(dh[q*h:(q+1)*h], dy.Data[q*2*h+k*h:q*2*h+(k+1)*h])
+			}
+			d.backward(runs[k], x, lengths, dh, dx, h)
+		}
+		p.addGrad(x, dx)
+		return nil
+	})
 	return y, nil
 }
 
 func sig64(z float32) float32 { return float32(1 / (1 + math.Exp(-float64(z)))) }
 
-func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) {
+func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) *lstmRun {
 	b, n, in := x.Shape[0], x.Shape[1], x.Shape[2]
-	d.x, d.lengths = x, lengths
-	d.gates = make([]float32, b*n*4*h)
-	d.c = make([]float32, b*n*h)
-	d.h = make([]float32, b*n*h)
+	r := &lstmRun{gates: make([]float32, b*n*4*h), c: make([]float32, b*n*h), h: make([]float32, b*n*h)}
 	xg := make([]float32, b*n*4*h)
 	for p := 0; p < b*n; p++ {
 		copy(xg[p*4*h:(p+1)*4*h], d.B.Value)
@@ -124,8 +142,8 @@ func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) {
 					z[q] += hv * row[q]
 				}
 			}
-			g := d.gates[p*4*h : (p+1)*4*h]
-			c, hh := d.c[p*h:(p+1)*h], d.h[p*h:(p+1)*h]
+			g := r.gates[p*4*h : (p+1)*4*h]
+			c, hh := r.c[p*h:(p+1)*h], r.h[p*h:(p+1)*h]
 			for k := 0; k < h; k++ {
 				ig, fg := sig64(z[k]), sig64(z[h+k])
 				gg := float32(math.Tanh(float64(z[2*h+k])))
@@ -137,31 +155,10 @@ func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) {
 			hprev, cprev = hh, c
 		}
 	}
+	return r
 }
 
-// Backward adds the parameter gradients and returns dL/dx.
-func (l *BiLSTM) Backward(dy *Tensor) (*Tensor, error) {
-	if l.Fwd.x == nil {
-		return nil, fmt.Errorf("scnn: BiLSTM: Backward before Forward")
-	}
-	x := l.Fwd.x
-	b, n, h := x.Shape[0], x.Shape[1], l.Hidden
-	if dy.Layout != RowMajor || len(dy.Shape) != 3 || dy.Shape[0] != b || dy.Shape[1] != n || dy.Shape[2] != 2*h {
-		return nil, fmt.Errorf("scnn: BiLSTM: gradient %v, want (%d, %d, %d)", dy.Shape, b, n, 2*h)
-	}
-	dx := ZerosLike(x)
-	for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
-		dh := make([]float32, b*n*h)
-		for p := 0; p < b*n; p++ {
-			copy(dh[p*h:(p+1)*h], dy.Data[p*2*h+k*h:p*2*h+(k+1)*h])
-		}
-		d.backward(dh, dx, h)
-	}
-	return dx, nil
-}
-
-func (d *LSTMDirection) backward(dhOut []float32, dx *Tensor, h int) {
-	x := d.x
+func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []float32, dx *Tensor, h int) {
 	b, n, in := x.Shape[0], x.Shape[1], x.Shape[2]
 	dxg := make([]float32, b*n*4*h)
 	dhn := make([]float32, h)
@@ -169,19 +166,19 @@ func (d *LSTMDirection) backward(dhOut []float32, dx *Tensor, h int) {
 	for s := 0; s < b; s++ {
 		clear(dhn)
 		clear(dcn)
-		ln := d.lengths[s]
+		ln := lengths[s]
 		for step := ln - 1; step >= 0; step-- {
 			t, tp := step, step-1
 			if d.reverse {
 				t, tp = ln-1-step, ln-step
 			}
 			p := s*n + t
-			g := d.gates[p*4*h : (p+1)*4*h]
-			c := d.c[p*h : (p+1)*h]
+			g := r.gates[p*4*h : (p+1)*4*h]
+			c := r.c[p*h : (p+1)*h]
 			dz := dxg[p*4*h : (p+1)*4*h]
 			var cprev, hprev []float32
 			if step > 0 {
-				cprev, hprev = d.c[(s*n+tp)*h:(s*n+tp+1)*h], d.h[(s*n+tp)*h:(s*n+tp+1)*h]
+				cprev, hprev = r.c[(s*n+tp)*h:(s*n+tp+1)*h], r.h[(s*n+tp)*h:(s*n+tp+1)*h]
 			}
 			for k := 0; k < h; k++ {
 				ig, fg, gg, og := g[k], g[h+k], g[2*h+k], g[3*h+k]

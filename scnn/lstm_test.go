@@ -11,9 +11,9 @@ func TestBiLSTMGradient(t *testing.T) {
 	x := randTensor(rng, 3, 6, 3)
 	lengths := []int{6, 4, 1}
 	r := randTensor(rng, 3, 6, 8)
-	loss := func() float64 { return fullDot(must[*Tensor](t)(l.Forward(x, lengths)), r) }
-	loss()
-	dx := must[*Tensor](t)(l.Backward(r))
+	f := func(p *Pass) (*Tensor, error) { return l.Apply(p, x, lengths) }
+	loss := dotLoss(t, f, r, false)
+	dx := backward(t, f, r, x)[0]
 	for _, p := range l.Params() {
 		checkGrad(t, p.Name, p.Value, p.Grad, nil, nlEps, nlTol, loss)
 	}
@@ -42,8 +42,8 @@ func TestBiLSTMReverse(t *testing.T) {
 	for tt := 0; tt < n; tt++ {
 		copy(xr.Data[tt*3:(tt+1)*3], x.Data[(n-1-tt)*3:(n-tt)*3])
 	}
-	y := must[*Tensor](t)(l.Forward(x, []int{n}))
-	yr := must[*Tensor](t)(r.Forward(xr, []int{n}))
+	y := must[*Tensor](t)(l.Apply(nil, x, []int{n}))
+	yr := must[*Tensor](t)(r.Apply(nil, xr, []int{n}))
 	for tt := 0; tt < n; tt++ {
 		for k := 0; k < 5; k++ {
 			if y.At(0, tt, k) != yr.At(0, n-1-tt, 5+k) || y.At(0, tt, 5+k) != yr.At(0, n-1-tt, k) {
@@ -66,16 +66,18 @@ func TestBiLSTMPaddingInvariance(t *testing.T) {
 	rng := newRNG(82)
 	l := must[*BiLSTM](t)(NewBiLSTM("lstm", 2, 3, rng))
 	x := randTensor(rng, 1, 5, 2)
-	y := must[*Tensor](t)(l.Forward(x, []int{5}))
+	f := func(p *Pass) (*Tensor, error) { return l.Apply(p, x, []int{5}) }
+	y := must[*Tensor](t)(f(nil))
 	r := randTensor(rng, 1, 5, 6)
-	dx := must[*Tensor](t)(l.Backward(r))
+	dx := backward(t, f, r, x)[0]
 
 	xp := randTensor(rng, 2, 9, 2) // sample 1 is x padded with noise
 	copy(xp.Data[9*2:9*2+10], x.Data)
-	yp := must[*Tensor](t)(l.Forward(xp, []int{9, 5}))
+	fp := func(p *Pass) (*Tensor, error) { return l.Apply(p, xp, []int{9, 5}) }
+	yp := must[*Tensor](t)(fp(nil))
 	rp := randTensor(rng, 2, 9, 6)
 	copy(rp.Data[9*6:9*6+30], r.Data)
-	dxp := must[*Tensor](t)(l.Backward(rp))
+	dxp := backward(t, fp, rp, xp)[0]
 	for tt := 0; tt < 9; tt++ {
 		for k := 0; k < 6; k++ {
 			want := float32(0)

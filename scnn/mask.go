@@ -49,37 +49,63 @@ func positionWeights(x *Tensor, lengths []int) ([]float32, error) {
 }
 
 // MaskSequences zeroes the positions t >= lengths[b] of a dense (B, L, C)
-// batch of sequences in place.
-func MaskSequences(x *Tensor, lengths []int) error {
+// batch of sequences in place and returns x. It is linear, so its
+// backward step masks the gradient the same way.
+func MaskSequences(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 	if x.Layout != RowMajor || len(x.Shape) != 3 || len(lengths) != x.Shape[0] {
-		return fmt.Errorf("scnn: MaskSequences: %s %v with %d lengths", x.Layout, x.Shape, len(lengths))
+		return nil, fmt.Errorf("scnn: MaskSequences: %s %v with %d lengths", x.Layout, x.Shape, len(lengths))
 	}
-	l, c := x.Shape[1], x.Shape[2]
+	l := x.Shape[1]
 	for b, n := range lengths {
 		if n < 0 || n > l {
-			return fmt.Errorf("scnn: length %d of sample %d outside 0..%d", n, b, l)
+			return nil, fmt.Errorf("scnn: length %d of sample %d outside 0..%d", n, b, l)
 		}
+	}
+	maskSequences(x, lengths)
+	p.record(func() error {
+		if dy := p.gradOf(x); dy != nil {
+			maskSequences(dy, lengths)
+			p.addGrad(x, dy)
+		}
+		return nil
+	})
+	return x, nil
+}
+
+func maskSequences(x *Tensor, lengths []int) {
+	l, c := x.Shape[1], x.Shape[2]
+	for b, n := range lengths {
 		clear(x.Data[(b*l+n)*c : (b+1)*l*c])
 	}
-	return nil
 }
 
 // MaskPixels zeroes, in place, the pixels (i, j) of a batch of L x L maps
-// (row-major or packed) with i or j >= lengths[b]. It is linear, so its
-// backward pass is MaskPixels on the gradient. Models apply it where a
-// layer writes nonzero values into the padding (the self-Cartesian
-// product, an outer-sum sgConv), so that padding never reaches valid
-// pixels through a convolution.
-func MaskPixels(x *Tensor, lengths []int) error {
+// (row-major or packed) with i or j >= lengths[b], and returns x. It is
+// linear, so its backward step masks the gradient the same way. Models
+// apply it where a layer writes nonzero values into the padding (the
+// self-Cartesian product, an outer-sum sgConv), so that padding never
+// reaches valid pixels through a convolution.
+func MaskPixels(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 	w, err := positionWeights(x, lengths)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	maskPixels(x, w)
+	p.record(func() error {
+		if dy := p.gradOf(x); dy != nil {
+			maskPixels(dy, w)
+			p.addGrad(x, dy)
+		}
+		return nil
+	})
+	return x, nil
+}
+
+func maskPixels(x *Tensor, w []float32) {
 	c := x.Shape[3]
-	for p, wp := range w {
-		if wp == 0 {
-			clear(x.Data[p*c : (p+1)*c])
+	for q, wq := range w {
+		if wq == 0 {
+			clear(x.Data[q*c : (q+1)*c])
 		}
 	}
-	return nil
 }

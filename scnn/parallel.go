@@ -8,11 +8,10 @@ import "github.com/contactmap/contactmap/scnn/internal/kern"
 const chunkRows = 2048
 
 // forChunks calls fn(chunk, lo, hi) for the consecutive ranges [lo, hi) of
-// chunkRows rows covering 0..rows-1, in parallel over GOMAXPROCS
-// goroutines.
-func forChunks(rows int, fn func(chunk, lo, hi int)) {
+// chunkRows rows covering 0..rows-1, in parallel over the pass's workers.
+func forChunks(p *Pass, rows int, fn func(chunk, lo, hi int)) {
 	n := (rows + chunkRows - 1) / chunkRows
-	kern.ParallelFor(n, kern.Workers(0), func(_, item int) {
+	kern.ParallelFor(n, p.workers(), func(_, item int) {
 		lo := item * chunkRows
 		fn(item, lo, min(lo+chunkRows, rows))
 	})

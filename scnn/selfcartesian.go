@@ -8,18 +8,13 @@ import "fmt"
 //	y[b,i,j,:] = [x[b,i,:], x[b,j,:]].
 //
 // y is not symmetric (y[j,i] swaps the two halves of y[i,j]); an sgConv
-// turns it into a symmetric map.
-type SelfCartesian struct {
-	n int
-}
-
-// Forward builds the product.
-func (s *SelfCartesian) Forward(x *Tensor) (*Tensor, error) {
+// turns it into a symmetric map. Its backward step is
+// dL/dx[b,i,k] = sum_j dy[b,i,j,k] + sum_j dy[b,j,i,n+k].
+func SelfCartesian(p *Pass, x *Tensor) (*Tensor, error) {
 	if x.Layout != RowMajor || len(x.Shape) != 3 {
 		return nil, fmt.Errorf("scnn: self-Cartesian: input %s %v, want row-major (B, L, n)", x.Layout, x.Shape)
 	}
 	b, l, n := x.Shape[0], x.Shape[1], x.Shape[2]
-	s.n = n
 	y := New(b, l, l, 2*n)
 	for s := 0; s < b; s++ {
 		xs := x.Data[s*l*n : (s+1)*l*n]
@@ -31,14 +26,16 @@ func (s *SelfCartesian) Forward(x *Tensor) (*Tensor, error) {
 			}
 		}
 	}
+	p.record(func() error {
+		if dy := p.gradOf(y); dy != nil {
+			p.addGrad(x, selfCartesianGrad(dy))
+		}
+		return nil
+	})
 	return y, nil
 }
 
-// Backward returns dL/dx[b,i,k] = sum_j dy[b,i,j,k] + sum_j dy[b,j,i,n+k].
-func (s *SelfCartesian) Backward(dy *Tensor) (*Tensor, error) {
-	if dy.Layout != RowMajor || len(dy.Shape) != 4 || dy.Shape[1] != dy.Shape[2] || dy.Shape[3]%2 != 0 {
-		return nil, fmt.Errorf("scnn: self-Cartesian: gradient %s %v, want row-major (B, L, L, 2n)", dy.Layout, dy.Shape)
-	}
+func selfCartesianGrad(dy *Tensor) *Tensor {
 	b, l, n := dy.Shape[0], dy.Shape[1], dy.Shape[3]/2
 	dx := New(b, l, n)
 	for s := 0; s < b; s++ {
@@ -54,5 +51,5 @@ func (s *SelfCartesian) Backward(dy *Tensor) (*Tensor, error) {
 			}
 		}
 	}
-	return dx, nil
+	return dx
 }

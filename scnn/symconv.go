@@ -33,9 +33,6 @@ type SymPresConv struct {
 	K, Cin, Cout int
 	R            *Param // (K(K+1)/2, Cin, Cout): R[lowerIndex(a,b), c, f]
 	B            *Param // (Cout)
-	Workers      int
-
-	x *Tensor
 }
 
 // NewSymPresConv returns an spConv named name with half-Glorot R.
@@ -68,19 +65,15 @@ func (c *SymPresConv) Kernel() []float32 {
 	return q
 }
 
-func (c *SymPresConv) geom(x *Tensor, cin, cout int) kern.ConvGeom {
-	return kern.ConvGeom{Packed: true, B: x.Shape[0], H: x.Shape[1], W: x.Shape[1], Cin: cin, Cout: cout, K: c.K, Workers: c.Workers}
+func (c *SymPresConv) geom(p *Pass, x *Tensor) kern.ConvGeom {
+	return kern.ConvGeom{Packed: true, B: x.Shape[0], H: x.Shape[1], W: x.Shape[1], Cin: c.Cin, Cout: c.Cout, K: c.K, Workers: p.workers()}
 }
 
-// Forward applies the convolution to a packed symmetric (B, L, L, Cin) map.
-func (c *SymPresConv) Forward(x *Tensor) (*Tensor, error) {
-	if err := c.checkInput(x); err != nil {
-		return nil, err
-	}
-	c.x = x
-	y := NewPacked(x.Shape[0], x.Shape[1], c.Cout)
-	kern.ConvForward(c.geom(x, c.Cin, c.Cout), y.Data, x.Data, c.Kernel(), c.B.Value)
-	return y, nil
+// Apply convolves a packed symmetric (B, L, L, Cin) map into a packed
+// (B, L, L, Cout) one. Its backward step takes the packed gradient of the
+// (symmetric) output, adds dL/dR and dL/dB and passes the packed dL/dx.
+func (c *SymPresConv) Apply(p *Pass, x *Tensor) (*Tensor, error) {
+	return ForwardBranches(p, x, c)
 }
 
 func (c *SymPresConv) checkInput(x *Tensor) error {
@@ -90,20 +83,12 @@ func (c *SymPresConv) checkInput(x *Tensor) error {
 	return nil
 }
 
-// Backward takes the packed gradient of the (symmetric) output, adds dL/dR
-// and dL/dB to the gradients and returns the packed dL/dx.
-func (c *SymPresConv) Backward(dy *Tensor) (*Tensor, error) {
-	if c.x == nil {
-		return nil, fmt.Errorf("scnn: %s: Backward before Forward", c.R.Name)
-	}
-	if dy.Layout != Packed || dy.Shape[0] != c.x.Shape[0] || dy.Shape[1] != c.x.Shape[1] || dy.Shape[3] != c.Cout {
-		return nil, fmt.Errorf("scnn: %s: output gradient %s %v does not match input %v", c.R.Name, dy.Layout, dy.Shape, c.x.Shape)
-	}
+func (c *SymPresConv) backward(p *Pass, x, dy *Tensor) *Tensor {
 	k, m := c.K, c.Cin*c.Cout
 	u := make([]float32, k*k*m)
 	du := make([]float32, c.Cout)
-	dx := ZerosLike(c.x)
-	kern.ConvBackward(c.geom(c.x, c.Cin, c.Cout), dx.Data, u, du, c.x.Data, dy.Data, c.Kernel())
+	dx := ZerosLike(x)
+	kern.ConvBackward(c.geom(p, x), dx.Data, u, du, x.Data, dy.Data, c.Kernel())
 	// dQ[a,b] = U[a,b] + U[b,a]; dR[a>b] = dQ[a,b] + dQ[b,a] = 2(U[a,b] + U[b,a]);
 	// dR[a,a] = dQ[a,a] = 2 U[a,a].
 	for a := 0; a < k; a++ {
@@ -124,7 +109,7 @@ func (c *SymPresConv) Backward(dy *Tensor) (*Tensor, error) {
 	for f, v := range du {
 		c.B.Grad[f] += 2 * v
 	}
-	return dx, nil
+	return dx
 }
 
 // OutChannels is Cout.

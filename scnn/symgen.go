@@ -31,10 +31,6 @@ type SymGenConv struct {
 	K, N, F int
 	S       *Param // (K(K+1)/2, N, F): S[lowerIndex(a,b), k, f]
 	B       *Param // (F)
-	Workers int
-
-	x  *Tensor
-	sc *Tensor // self-Cartesian product of x, K > 1 only
 }
 
 // NewSymGenConv returns an sgConv named name with half-Glorot S.
@@ -70,52 +66,57 @@ func (c *SymGenConv) Kernel() []float32 {
 	return w
 }
 
-// Forward maps sequences (B, L, n) to the packed symmetric (B, L, L, F).
-func (c *SymGenConv) Forward(x *Tensor) (*Tensor, error) {
+// Apply maps sequences (B, L, n) to the packed symmetric (B, L, L, F).
+// Its backward step takes the packed gradient of the symmetric output,
+// adds dL/dS and dL/dB and passes dL/dx (B, L, n).
+func (c *SymGenConv) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != c.N {
 		return nil, fmt.Errorf("scnn: %s: input %s %v, want row-major (B, L, %d)", c.S.Name, x.Layout, x.Shape, c.N)
 	}
-	c.x = x
 	b, l := x.Shape[0], x.Shape[1]
 	if c.K == 1 {
 		a := make([]float32, b*l*c.F)
 		kern.Gemm(false, false, b*l, c.F, c.N, 1, x.Data, c.N, c.S.Value, c.F, 0, a, c.F)
 		y := NewPacked(b, l, c.F)
-		kern.OuterSum(y.Data, a, c.B.Value, b, l, c.F)
+		kern.OuterSum(y.Data, a, c.B.Value, b, l, c.F, p.workers())
+		p.record(func() error {
+			if dy := p.gradOf(y); dy != nil {
+				p.addGrad(x, c.backwardOuterSum(p, x, dy))
+			}
+			return nil
+		})
 		return y, nil
 	}
-	sc, err := (&SelfCartesian{}).Forward(x)
+	sc, err := SelfCartesian(nil, x)
 	if err != nil {
 		return nil, err
 	}
-	c.sc = sc
 	full := New(b, l, l, c.F)
-	g := kern.ConvGeom{B: b, H: l, W: l, Cin: 2 * c.N, Cout: c.F, K: c.K, Workers: c.Workers}
+	g := kern.ConvGeom{B: b, H: l, W: l, Cin: 2 * c.N, Cout: c.F, K: c.K, Workers: p.workers()}
 	kern.ConvForward(g, full.Data, sc.Data, c.Kernel(), c.B.Value)
-	return Pack(full)
+	y, err := Pack(full)
+	if err != nil {
+		return nil, err
+	}
+	p.record(func() error {
+		if dy := p.gradOf(y); dy != nil {
+			p.addGrad(x, c.backwardFull(g, sc, dy))
+		}
+		return nil
+	})
+	return y, nil
 }
 
-// Backward takes the packed gradient of the symmetric output, adds dL/dS
-// and dL/dB and returns dL/dx (B, L, n).
-func (c *SymGenConv) Backward(dy *Tensor) (*Tensor, error) {
-	if c.x == nil {
-		return nil, fmt.Errorf("scnn: %s: Backward before Forward", c.S.Name)
-	}
-	b, l := c.x.Shape[0], c.x.Shape[1]
-	if dy.Layout != Packed || dy.Shape[0] != b || dy.Shape[1] != l || dy.Shape[3] != c.F {
-		return nil, fmt.Errorf("scnn: %s: output gradient %s %v does not match input %v", c.S.Name, dy.Layout, dy.Shape, c.x.Shape)
-	}
-	if c.K == 1 {
-		return c.backwardOuterSum(dy, b, l), nil
-	}
+// backwardFull is the backward step for K > 1 (sc: the self-Cartesian
+// product of the input).
+func (c *SymGenConv) backwardFull(g kern.ConvGeom, sc, dy *Tensor) *Tensor {
 	full, err := Unpack(dy)
 	if err != nil {
-		return nil, err
+		panic(err) // dy is the packed gradient of this layer's output
 	}
 	n2, k := 2*c.N, c.K
-	g := kern.ConvGeom{B: b, H: l, W: l, Cin: n2, Cout: c.F, K: k, Workers: c.Workers}
 	dw := make([]float32, k*k*n2*c.F)
-	kern.ConvWeightGrad(g, dw, c.B.Grad, c.sc.Data, full.Data)
+	kern.ConvWeightGrad(g, dw, c.B.Grad, sc.Data, full.Data)
 	// Theorem 2: dS[a>=b,k] sums dW over the tied entries.
 	m := c.N * c.F
 	for a := 0; a < k; a++ {
@@ -134,20 +135,21 @@ func (c *SymGenConv) Backward(dy *Tensor) (*Tensor, error) {
 	}
 	flip := make([]float32, len(dw))
 	kern.FlipKernel(flip, c.Kernel(), k, n2, c.F)
-	dsc := New(b, l, l, n2)
+	dsc := New(g.B, g.H, g.W, n2)
 	g.Cin, g.Cout = c.F, n2
 	kern.ConvForward(g, dsc.Data, full.Data, flip, nil)
-	return (&SelfCartesian{}).Backward(dsc)
+	return selfCartesianGrad(dsc)
 }
 
 // backwardOuterSum: with r[i] = sum_j dy[i,j] (row sums of the full
 // symmetric gradient), dS = 2 x^T r, dB = sum_i r[i], dx = 2 r S^T.
-func (c *SymGenConv) backwardOuterSum(dy *Tensor, b, l int) *Tensor {
+func (c *SymGenConv) backwardOuterSum(p *Pass, x, dy *Tensor) *Tensor {
+	b, l := x.Shape[0], x.Shape[1]
 	r := make([]float32, b*l*c.F)
-	kern.RowSums(r, dy.Data, b, l, c.F)
-	kern.Gemm(true, false, c.N, c.F, b*l, 2, c.x.Data, c.N, r, c.F, 1, c.S.Grad, c.F)
-	for p := 0; p < b*l; p++ {
-		for f, v := range r[p*c.F : (p+1)*c.F] {
+	kern.RowSums(r, dy.Data, b, l, c.F, p.workers())
+	kern.Gemm(true, false, c.N, c.F, b*l, 2, x.Data, c.N, r, c.F, 1, c.S.Grad, c.F)
+	for q := 0; q < b*l; q++ {
+		for f, v := range r[q*c.F : (q+1)*c.F] {
 			c.B.Grad[f] += v
 		}
 	}

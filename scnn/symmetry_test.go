@@ -7,12 +7,10 @@ import (
 
 // tinySCNN is a small symmetric network: sgConv(1x1) on the 1D features,
 // concat a symmetric 2D input, batchnorm, ReLU, spConv(3), batchnorm, ReLU,
-// spConv(5) to one channel of logits.
+// spConv(5) to one channel of logits. Its backward pass is the pass's tape.
 type tinySCNN struct {
 	sg       *SymGenConv
-	cat      Concat
 	bn1, bn2 *BatchNorm2D
-	r1, r2   ReLU
 	sp1, sp2 *SymPresConv
 	linear   bool // skip the ReLUs (smooth network for finite differences)
 }
@@ -35,36 +33,20 @@ func (m *tinySCNN) params() []*Param {
 	return ps
 }
 
-func (m *tinySCNN) forward(t *testing.T, x1d, x2d *Tensor, lengths []int, train bool) *Tensor {
-	h := must[*Tensor](t)(m.sg.Forward(x1d))
-	h = must[*Tensor](t)(m.cat.Forward(h, x2d))
-	h = m.relu(&m.r1, must[*Tensor](t)(m.bn1.Forward(h, lengths, train)))
-	h = must[*Tensor](t)(m.sp1.Forward(h))
-	h = m.relu(&m.r2, must[*Tensor](t)(m.bn2.Forward(h, lengths, train)))
-	return must[*Tensor](t)(m.sp2.Forward(h))
+func (m *tinySCNN) forward(t *testing.T, p *Pass, x1d, x2d *Tensor, lengths []int) *Tensor {
+	h := must[*Tensor](t)(m.sg.Apply(p, x1d))
+	h = must[*Tensor](t)(Concat(p, h, x2d))
+	h = m.relu(p, must[*Tensor](t)(m.bn1.Apply(p, h, lengths)))
+	h = must[*Tensor](t)(m.sp1.Apply(p, h))
+	h = m.relu(p, must[*Tensor](t)(m.bn2.Apply(p, h, lengths)))
+	return must[*Tensor](t)(m.sp2.Apply(p, h))
 }
 
-func (m *tinySCNN) relu(r *ReLU, x *Tensor) *Tensor {
+func (m *tinySCNN) relu(p *Pass, x *Tensor) *Tensor {
 	if m.linear {
 		return x
 	}
-	return r.Forward(x)
-}
-
-func (m *tinySCNN) reluBack(t *testing.T, r *ReLU, g *Tensor) *Tensor {
-	if m.linear {
-		return g
-	}
-	return must[*Tensor](t)(r.Backward(g))
-}
-
-func (m *tinySCNN) backward(t *testing.T, dy *Tensor) *Tensor {
-	g := must[*Tensor](t)(m.sp2.Backward(dy))
-	g = must[*Tensor](t)(m.bn2.Backward(m.reluBack(t, &m.r2, g)))
-	g = must[*Tensor](t)(m.sp1.Backward(g))
-	g = must[*Tensor](t)(m.bn1.Backward(m.reluBack(t, &m.r1, g)))
-	parts := must[[]*Tensor](t)(m.cat.Backward(g))
-	return must[*Tensor](t)(m.sg.Backward(parts[0]))
+	return ReLUInPlace(p, x)
 }
 
 // fullForward recomputes the network the ordinary way: explicit
@@ -84,13 +66,13 @@ func (m *tinySCNN) fullForward(t *testing.T, x1d, x2d *Tensor, lengths []int) *T
 		}
 		return d
 	}
-	sc := must[*Tensor](t)((&SelfCartesian{}).Forward(x1d))
-	h := must[*Tensor](t)(conv(1, 8, 6, m.sg.Kernel(), m.sg.B.Value).Forward(sc))
-	h = must[*Tensor](t)((&Concat{}).Forward(h, must[*Tensor](t)(Unpack(x2d))))
-	h = (&ReLU{}).Forward(must[*Tensor](t)(bn(m.bn1).Forward(h, lengths, false)))
-	h = must[*Tensor](t)(conv(3, 8, 5, m.sp1.Kernel(), m.sp1.B.Value).Forward(h))
-	h = (&ReLU{}).Forward(must[*Tensor](t)(bn(m.bn2).Forward(h, lengths, false)))
-	return must[*Tensor](t)(conv(5, 5, 1, m.sp2.Kernel(), m.sp2.B.Value).Forward(h))
+	sc := must[*Tensor](t)(SelfCartesian(nil, x1d))
+	h := must[*Tensor](t)(conv(1, 8, 6, m.sg.Kernel(), m.sg.B.Value).Apply(nil, sc))
+	h = must[*Tensor](t)(Concat(nil, h, must[*Tensor](t)(Unpack(x2d))))
+	h = ReLU(nil, must[*Tensor](t)(bn(m.bn1).Apply(nil, h, lengths)))
+	h = must[*Tensor](t)(conv(3, 8, 5, m.sp1.Kernel(), m.sp1.B.Value).Apply(nil, h))
+	h = ReLU(nil, must[*Tensor](t)(bn(m.bn2).Apply(nil, h, lengths)))
+	return must[*Tensor](t)(conv(5, 5, 1, m.sp2.Kernel(), m.sp2.B.Value).Apply(nil, h))
 }
 
 // After many Adam steps the tied kernels are still exactly tied (bit for
@@ -111,7 +93,8 @@ func TestSymmetryAfterAdam(t *testing.T) {
 	first, last := 0.0, 0.0
 	for step := 0; step < 60; step++ {
 		opt.ZeroGrad()
-		y := m.forward(t, x1d, x2d, lengths, true)
+		p := Training(0)
+		y := m.forward(t, p, x1d, x2d, lengths)
 		v, g, err := loss.Forward(y, labels, mask)
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +103,9 @@ func TestSymmetryAfterAdam(t *testing.T) {
 			first = v
 		}
 		last = v
-		m.backward(t, g)
+		if err := p.Backward(y, g); err != nil {
+			t.Fatal(err)
+		}
 		opt.Step()
 	}
 	if last > 0.7*first {
@@ -144,7 +129,7 @@ func TestSymmetryAfterAdam(t *testing.T) {
 			t.Fatal("sgConv: W[k] != W[n+k]")
 		}
 	}
-	y := m.forward(t, x1d, x2d, lengths, false)
+	y := m.forward(t, nil, x1d, x2d, lengths)
 	yFull := m.fullForward(t, x1d, x2d, lengths)
 	if a := MaxAbsAsymmetry(yFull); a > 1e-4 {
 		t.Errorf("full computation asymmetric by %.3g after training", a)
@@ -167,14 +152,19 @@ func TestTinySCNNGradient(t *testing.T) {
 	lengths := []int{6, 4}
 	x1d, x2d, labels, mask := tinyBatch(t, rng, lengths, l, func(int, int) float32 { return float32(rng.IntN(2)) })
 	loss := func() float64 {
-		v, _, err := WeightedBCE{PosWeight: 5}.Forward(m.forward(t, x1d, x2d, lengths, true), labels, mask)
+		v, _, err := WeightedBCE{PosWeight: 5}.Forward(m.forward(t, Training(0), x1d, x2d, lengths), labels, mask)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
-	_, g, _ := WeightedBCE{PosWeight: 5}.Forward(m.forward(t, x1d, x2d, lengths, true), labels, mask)
-	dx := m.backward(t, g)
+	p := Training(0)
+	y := m.forward(t, p, x1d, x2d, lengths)
+	_, g, _ := WeightedBCE{PosWeight: 5}.Forward(y, labels, mask)
+	if err := p.Backward(y, g); err != nil {
+		t.Fatal(err)
+	}
+	dx := p.Grad(x1d)
 	for _, p := range []*Param{m.sg.S, m.sp1.R, m.sp2.R, m.bn1.Gamma} {
 		checkGrad(t, p.Name, p.Value, p.Grad, nil, nlEps, nlTol, loss)
 	}
@@ -205,7 +195,7 @@ func TestTinySCNNGradient(t *testing.T) {
 func tinyBatch(t *testing.T, rng *rand.Rand, lengths []int, l int, label func(i, j int) float32) (x1d, x2d *Tensor, labels, mask []float32) {
 	b := len(lengths)
 	x1d = randTensor(rng, b, l, 4)
-	if err := MaskSequences(x1d, lengths); err != nil {
+	if _, err := MaskSequences(nil, x1d, lengths); err != nil {
 		t.Fatal(err)
 	}
 	x2d = randPacked(rng, b, l, 2)

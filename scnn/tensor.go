@@ -11,8 +11,8 @@ import (
 type Layout uint8
 
 const (
-	// RowMajor stores elements in row-major (C) order over Shape: the element at index
-	// (i0, i1, ..., in) is at sum_k ik*Strides[k], with the last stride 1.
+	// RowMajor stores elements contiguously in row-major (C) order over
+	// Shape: the last index varies fastest.
 	// Maps are channels-last: a batch of 2D maps is (B, H, W, C) and a batch
 	// of sequences (B, L, C).
 	RowMajor Layout = iota
@@ -21,8 +21,7 @@ const (
 	//
 	//	(b*P + i*L - i*(i-1)/2 + (j-i))*C + c,   P = L(L+1)/2,
 	//
-	// and (b, i, j, c) with i > j is (b, j, i, c). Strides are those of the
-	// stored (B, P, C) array. A gradient held in a Packed tensor is the
+	// and (b, i, j, c) with i > j is (b, j, i, c). A gradient held in a Packed tensor is the
 	// gradient of the full symmetric map at (i, j), not the sum over the two
 	// mirrored entries.
 	Packed
@@ -38,13 +37,12 @@ func (l Layout) String() string {
 	return fmt.Sprintf("Layout(%d)", uint8(l))
 }
 
-// Tensor is a float32 array with a shape, strides and a layout. Tensors made
-// by this package are contiguous.
+// Tensor is a contiguous float32 array with a shape and a layout (no
+// strides: every tensor is stored densely as its Layout says).
 type Tensor struct {
-	Data    []float32
-	Shape   []int
-	Strides []int
-	Layout  Layout
+	Data   []float32
+	Shape  []int
+	Layout Layout
 }
 
 // New returns a zero dense tensor of the given shape. It panics on a
@@ -99,13 +97,16 @@ func newTensor(data []float32, layout Layout, shape []int) (*Tensor, error) {
 	if len(data) != n {
 		return nil, fmt.Errorf("scnn: %d values for %s shape %v (want %d)", len(data), layout, shape, n)
 	}
-	strides := make([]int, len(stored))
-	s := 1
-	for k := len(stored) - 1; k >= 0; k-- {
-		strides[k] = s
-		s *= stored[k]
+	return &Tensor{Data: data, Shape: append([]int(nil), shape...), Layout: layout}, nil
+}
+
+// SampleLen is the number of stored elements of one sample (the first
+// axis).
+func (t *Tensor) SampleLen() int {
+	if len(t.Shape) == 0 || t.Shape[0] == 0 {
+		return 0
 	}
-	return &Tensor{Data: data, Shape: append([]int(nil), shape...), Strides: strides, Layout: layout}, nil
+	return len(t.Data) / t.Shape[0]
 }
 
 // Len is the number of stored elements.
@@ -129,11 +130,12 @@ func (t *Tensor) offset(idx []int) int {
 		}
 	}
 	if t.Layout == Packed {
-		return idx[0]*t.Strides[0] + kern.TriSym(t.Shape[1], idx[1], idx[2])*t.Strides[1] + idx[3]
+		c := t.Shape[3]
+		return idx[0]*t.SampleLen() + kern.TriSym(t.Shape[1], idx[1], idx[2])*c + idx[3]
 	}
 	off := 0
 	for k, i := range idx {
-		off += i * t.Strides[k]
+		off = off*t.Shape[k] + i
 	}
 	return off
 }
@@ -172,7 +174,8 @@ func Pack(t *Tensor) (*Tensor, error) {
 	b, l, c := t.Shape[0], t.Shape[1], t.Shape[3]
 	p := NewPacked(b, l, c)
 	for s := 0; s < b; s++ {
-		kern.Pack(p.Data[s*p.Strides[0]:(s+1)*p.Strides[0]], t.Data[s*t.Strides[0]:(s+1)*t.Strides[0]], l, c)
+		n, m := p.SampleLen(), t.SampleLen()
+		kern.Pack(p.Data[s*n:(s+1)*n], t.Data[s*m:(s+1)*m], l, c)
 	}
 	return p, nil
 }
@@ -185,7 +188,8 @@ func Unpack(t *Tensor) (*Tensor, error) {
 	b, l, c := t.Shape[0], t.Shape[1], t.Shape[3]
 	d := New(b, l, l, c)
 	for s := 0; s < b; s++ {
-		kern.Unpack(d.Data[s*d.Strides[0]:(s+1)*d.Strides[0]], t.Data[s*t.Strides[0]:(s+1)*t.Strides[0]], l, c)
+		n, m := d.SampleLen(), t.SampleLen()
+		kern.Unpack(d.Data[s*n:(s+1)*n], t.Data[s*m:(s+1)*m], l, c)
 	}
 	return d, nil
 }

@@ -96,7 +96,7 @@ func printSummary(rep *features.Report) {
 	modes := map[string]int{}
 	for _, e := range rep.Entries {
 		splits[e.Split]++
-		modes[e.Mode]++
+		modes[e.Mode.String()]++
 	}
 	modeNames := make([]string, 0, len(modes))
 	for m := range modes {

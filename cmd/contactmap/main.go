@@ -19,6 +19,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
 	"os/signal"
@@ -26,7 +27,6 @@ import (
 	"syscall"
 
 	"github.com/contactmap/contactmap/internal/blasenv"
-	"github.com/contactmap/contactmap/pipeline/train"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -55,7 +55,7 @@ func version() string {
 	if core := scnn.BLASCore(); core != "" {
 		blas = "OpenBLAS, " + core + " kernels"
 	}
-	return fmt.Sprintf("contactmap %s (%s)", train.CodeVersion(), blas)
+	return fmt.Sprintf("contactmap %s (%s)", model.CodeVersion(), blas)
 }
 
 func main() {

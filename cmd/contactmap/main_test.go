@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 func TestParseShard(t *testing.T) {
@@ -46,11 +46,11 @@ func TestFeaturesCommand(t *testing.T) {
 // a failed input makes the command fail after the others complete.
 func TestPredictCommandStdin(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.scnn")
-	a := train.DefaultArch(train.SCNN)
-	a.Mode = "seq"
-	m, _ := train.NewModel(a, 1)
-	if err := m.Save(model); err != nil {
+	modelPath := filepath.Join(dir, "m.scnn")
+	a := model.DefaultArch(model.SCNN)
+	a.Mode = features.SeqMode
+	m, _ := model.NewModel(a, 1)
+	if err := m.Save(modelPath); err != nil {
 		t.Fatal(err)
 	}
 	r, w, _ := os.Pipe()
@@ -60,7 +60,7 @@ func TestPredictCommandStdin(t *testing.T) {
 	os.Stdin = r
 	defer func() { os.Stdin = old }()
 	out := filepath.Join(dir, "out")
-	err := runPredict(context.Background(), []string{"--model", model, "--pdb-dir", "../../data/pdb", "--out", out, "-"})
+	err := runPredict(context.Background(), []string{"--model", modelPath, "--pdb-dir", "../../data/pdb", "--out", out, "-"})
 	if err == nil || !strings.Contains(err.Error(), "1 of 2 inputs failed") {
 		t.Errorf("error %v", err)
 	}

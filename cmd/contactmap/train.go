@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -44,15 +45,15 @@ func runTrain(ctx context.Context, args []string) error {
 	if o.Resume && o.Force {
 		return usageError("--resume and --force exclude each other")
 	}
-	if o.Arch, err = train.ArchByName(*kind, *config); err != nil {
+	if o.Arch, err = model.ArchByName(*kind, *config); err != nil {
 		return usageError("%v", err)
 	}
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", *kind)
 	}
-	for _, k := range []string{train.CNN, train.SCNN} {
-		a, _ := train.ArchByName(k, *config)
-		m, err := train.NewModel(a, 0)
+	for _, k := range []string{model.CNN, model.SCNN} {
+		a, _ := model.ArchByName(k, *config)
+		m, err := model.NewModel(a, 0)
 		if err != nil {
 			return err
 		}

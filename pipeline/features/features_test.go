@@ -40,7 +40,7 @@ func TestComputeChannelLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HasMSA || c.HasSS || c.Mode() != "seq" {
+	if c.HasMSA || c.HasSS || c.Mode() != SeqMode {
 		t.Errorf("mode %s", c.Mode())
 	}
 	for i := 0; i < 5; i++ {
@@ -153,7 +153,7 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !c.HasMSA || c.Mode() != "msa" {
+			if !c.HasMSA || c.Mode() != MSAMode {
 				t.Fatal("mode")
 			}
 			AddLabels(c, res, pdb.CAlpha, 8)
@@ -478,5 +478,18 @@ func TestRunOutputErrorsAndStaleFiles(t *testing.T) {
 	cfg.List = empty
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "lists no chains") {
 		t.Errorf("header-only list: %v", err)
+	}
+}
+
+func TestModeNames(t *testing.T) {
+	for _, m := range []Mode{SeqMode, SSMode, MSAMode, MSASSMode} {
+		b, _ := m.MarshalText()
+		var back Mode
+		if err := back.UnmarshalText(b); err != nil || back != m {
+			t.Errorf("%v: %q -> %v %v", m, b, back, err)
+		}
+	}
+	if _, err := ParseMode("ss+msa"); err == nil {
+		t.Error("unknown mode accepted")
 	}
 }

@@ -75,22 +75,60 @@ type Chain struct {
 // L is the chain length.
 func (c *Chain) L() int { return len(c.Seq) }
 
-// Mode names the inputs the features came from: "msa+ss", "msa", "ss" or
-// "seq". A model trained on one mode must not be used on another.
-func (c *Chain) Mode() string { return ModeName(c.HasMSA, c.HasSS) }
+// Mode is the set of inputs features are computed from besides the
+// sequence: an MSA (profile and co-evolution) and a secondary-structure
+// prediction. A model trained on one mode must not be used on another.
+type Mode struct {
+	MSA bool // profile and co-evolution from an MSA
+	SS  bool // secondary structure from a prediction, not EstimateSS
+}
 
-// ModeName is Mode for explicit flags.
-func ModeName(msa, ss bool) string {
+// The modes' names.
+var (
+	SeqMode   = Mode{}
+	SSMode    = Mode{SS: true}
+	MSAMode   = Mode{MSA: true}
+	MSASSMode = Mode{MSA: true, SS: true}
+)
+
+// String names the mode: "seq", "ss", "msa" or "msa+ss".
+func (m Mode) String() string {
 	switch {
-	case msa && ss:
+	case m.MSA && m.SS:
 		return "msa+ss"
-	case msa:
+	case m.MSA:
 		return "msa"
-	case ss:
+	case m.SS:
 		return "ss"
 	}
 	return "seq"
 }
+
+// ParseMode reads a name written by String.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range []Mode{SeqMode, SSMode, MSAMode, MSASSMode} {
+		if m.String() == s {
+			return m, nil
+		}
+	}
+	return Mode{}, fmt.Errorf("features: unknown feature mode %q (seq, ss, msa or msa+ss)", s)
+}
+
+// MarshalText writes the mode's name (in JSON, manifests).
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a name written by MarshalText.
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := ParseMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// Mode is the mode of c's features.
+func (c *Chain) Mode() Mode { return Mode{MSA: c.HasMSA, SS: c.HasSS} }
 
 // Write writes c compressed.
 func Write(w io.Writer, c *Chain) error {

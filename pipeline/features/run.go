@@ -43,7 +43,8 @@ type ManifestEntry struct {
 	ID, PDB, Chain string
 	Length         int
 	Resolved       int // SEQRES positions with C-alpha coordinates
-	Split, Mode    string
+	Split          string
+	Mode           Mode
 	SHA256, File   string
 }
 
@@ -400,7 +401,11 @@ func ReadManifest(path string) ([]ManifestEntry, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("%s line %d: bad length or resolved count", path, line)
 		}
-		out = append(out, ManifestEntry{ID: fs[0], PDB: fs[1], Chain: fs[2], Length: n, Resolved: r, Split: fs[5], Mode: fs[6], SHA256: fs[7], File: fs[8]})
+		mode, err := ParseMode(fs[6])
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		out = append(out, ManifestEntry{ID: fs[0], PDB: fs[1], Chain: fs[2], Length: n, Resolved: r, Split: fs[5], Mode: mode, SHA256: fs[7], File: fs[8]})
 	}
 	return out, sc.Err()
 }

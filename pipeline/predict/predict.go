@@ -15,7 +15,9 @@ import (
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
-	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // Config configures a prediction run.
@@ -60,8 +62,8 @@ type Outcome struct {
 	ID       string
 	L        int
 	Files    []string
-	Metrics  *train.ChainMetrics // nil without a structure
-	Warnings []string            // things the user should know; the outputs were written
+	Metrics  *metrics.ChainMetrics // nil without a structure
+	Warnings []string              // things the user should know; the outputs were written
 	Err      error
 }
 
@@ -201,16 +203,15 @@ func chainsOf(arg, code string, s *pdb.Structure, chain string) ([]Target, error
 }
 
 // checkMode verifies that the inputs given match the model's feature mode.
-func checkMode(mode string, cfg Config) error {
-	needSS, needMSA := strings.Contains(mode, "ss"), strings.Contains(mode, "msa")
+func checkMode(mode features.Mode, cfg Config) error {
 	switch {
-	case needSS && cfg.SS == "":
+	case mode.SS && cfg.SS == "":
 		return fmt.Errorf("the model was trained on features with PSIPRED secondary structure (mode %s): give --ss", mode)
-	case !needSS && cfg.SS != "":
+	case !mode.SS && cfg.SS != "":
 		return fmt.Errorf("the model was trained without secondary-structure predictions (mode %s): drop --ss", mode)
-	case needMSA && cfg.MSADir == "":
+	case mode.MSA && cfg.MSADir == "":
 		return fmt.Errorf("the model was trained on MSA features (mode %s): give --msa-dir", mode)
-	case !needMSA && cfg.MSADir != "":
+	case !mode.MSA && cfg.MSADir != "":
 		return fmt.Errorf("the model was trained without MSAs (mode %s): drop --msa-dir", mode)
 	}
 	return nil
@@ -246,23 +247,18 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 			return nil, fmt.Errorf("unknown format %q (rr, npy, tsv, png)", f)
 		}
 	}
-	// Every worker's model is loaded before any goroutine starts: layers
-	// keep per-call state, so each worker has its own copy.
-	workerModels := make([]*train.Model, cfg.Workers)
-	for w := range workerModels {
-		m, from, err := models.Load(cfg.Model)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkMode(m.Arch.Mode, cfg); err != nil {
-			return nil, fmt.Errorf("%s: %w", from, err)
-		}
-		m.SetWorkers(max(1, runtime.GOMAXPROCS(0)/cfg.Workers)) // forward results do not depend on it
-		workerModels[w] = m
+	// One model, loaded once, shared by the workers: an inference pass
+	// only reads it.
+	m, from, err := models.Load(cfg.Model)
+	if err != nil {
+		return nil, err
 	}
+	if err := checkMode(m.Arch.Mode, cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", from, err)
+	}
+	threads := max(1, runtime.GOMAXPROCS(0)/cfg.Workers) // per chain; results do not depend on it
 	var ss *features.SSSource
 	if cfg.SS != "" {
-		var err error
 		if ss, err = features.OpenSSSource(cfg.SS); err != nil {
 			return nil, err
 		}
@@ -297,19 +293,19 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for _, m := range workerModels {
+	for w := 0; w < cfg.Workers; w++ {
 		wg.Add(1)
-		go func(m *train.Model) {
+		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = predictOne(m, cfg, ss, targets[i])
+				results[i] = predictOne(m, threads, cfg, ss, targets[i])
 				if cfg.OnDone != nil {
 					mu.Lock()
 					cfg.OnDone(results[i])
 					mu.Unlock()
 				}
 			}
-		}(m)
+		}()
 	}
 	for i := range targets {
 		if ctx.Err() != nil {
@@ -323,7 +319,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	return append(outcomes, results...), nil
 }
 
-func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Outcome {
+func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
 	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings}
 	fail := func(err error) Outcome { o.Err = err; return o }
 	if err := features.ValidSequence(t.Seq); err != nil {
@@ -361,13 +357,13 @@ func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Out
 	if err != nil {
 		return fail(err)
 	}
-	b := train.NewBatch([]*train.Sample{{ID: t.ID, Chain: c}}, m.Packed())
-	logits, err := m.Forward(b, false)
+	b := model.NewBatch([]*model.Sample{{ID: t.ID, Chain: c}}, m.Packed())
+	logits, err := m.Forward(scnn.Inference(threads), b)
 	if err != nil {
 		return fail(err)
 	}
 	l := len(t.Seq)
-	p := train.Probabilities(logits, b.Lengths)[0]
+	p := model.Probabilities(logits, b.Lengths)[0]
 	for i := 0; i < l; i++ { // the upper triangle is the prediction
 		for j := 0; j < i; j++ {
 			p[i*l+j] = p[j*l+i]
@@ -376,7 +372,7 @@ func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Out
 	}
 	var contacts, mask []bool
 	if t.Residues != nil {
-		contacts, mask = pdb.ContactMap(t.Residues, m.Arch.Contact, m.Arch.ContactCutoff())
+		contacts, mask = pdb.ContactMap(t.Residues, m.Arch.Labels.Atoms, m.Arch.Labels.Cutoff)
 		lab, msk := make([]float32, l*l), make([]float32, l*l)
 		for k := range contacts {
 			if contacts[k] {
@@ -386,10 +382,10 @@ func predictOne(m *train.Model, cfg Config, ss *features.SSSource, t Target) Out
 				msk[k] = 1
 			}
 		}
-		cm := train.Evaluate(t.ID, l, p, lab, msk)
+		cm := metrics.Evaluate(t.ID, l, p, lab, msk)
 		o.Metrics = &cm
 	}
-	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.LabelText(),
+	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.Labels.String(),
 		Method: fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(m.Arch.Kind), m.Arch.Config, m.Arch.Mode)}
 	base := filepath.Join(cfg.Out, t.Name)
 	for _, f := range cfg.Formats {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"math"
 	"os"
 	"os/exec"
@@ -12,8 +14,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 const mirror = "../../data/pdb"
@@ -21,9 +21,9 @@ const mirror = "../../data/pdb"
 // testModel saves a small untrained model of the given kind in seq mode.
 func testModel(t *testing.T, kind string) string {
 	t.Helper()
-	a := train.DefaultArch(kind)
-	a.Mode = "seq"
-	m, err := train.NewModel(a, 5)
+	a := model.DefaultArch(kind)
+	a.Mode = features.SeqMode
+	m, err := model.NewModel(a, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPredictEndToEnd(t *testing.T) {
 	out := t.TempDir()
 	fasta := filepath.Join(t.TempDir(), "seqs.fasta")
 	os.WriteFile(fasta, []byte(">good\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQTLGQHDFSAGEGLYTHMKALRPDEDRLSPLHSVYVDQWDWERVMGDGERQFSTLKSTVEAIWAGIKATEAAVSEEFGLAPFLPDQIHFVHSQELLSRYPDLDAKGRERAIAKDLGAVFLVGIGGKLSDGHRHDVRAPDYDDWUAIGLG\n>bad\nMKT1AY\n"), 0o644)
-	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr", "npy", "tsv", "png"}, Workers: 2}
+	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr", "npy", "tsv", "png"}, Workers: 2}
 	outs, err := Run(context.Background(), cfg, []string{"1ENH_A", "9ZZZ", "1ENH_Q", fasta})
 	if err != nil {
 		t.Fatal(err)
@@ -161,12 +161,12 @@ func TestNPYLoadsInNumPy(t *testing.T) {
 // The same inputs give identical files across runs and worker counts, for
 // both kinds of model; SCNN and CNN outputs are symmetric matrices.
 func TestPredictDeterministic(t *testing.T) {
-	for _, kind := range []string{train.CNN, train.SCNN} {
-		model := testModel(t, kind)
+	for _, kind := range []string{model.CNN, model.SCNN} {
+		modelPath := testModel(t, kind)
 		var prev map[string][]byte
 		for _, workers := range []int{1, 3, 1} {
 			out := t.TempDir()
-			cfg := Config{Model: model, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy"}, Workers: workers}
+			cfg := Config{Model: modelPath, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy"}, Workers: workers}
 			if _, err := Run(context.Background(), cfg, []string{"1ENH_A", "1ctf", "2O9S_A", "1A2X_B"}); err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +204,7 @@ func TestPredictDeterministic(t *testing.T) {
 }
 
 func TestModeMismatch(t *testing.T) {
-	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
+	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
 	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || !strings.Contains(err.Error(), "drop --ss") {
 		t.Errorf("seq model with --ss: %v", err)
 	}
@@ -251,7 +251,7 @@ func TestOutputNamesUniqueAndInside(t *testing.T) {
 	if len(enh) != 1 {
 		t.Fatalf("1ENH in the mirror: %v", enh)
 	}
-	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr"}}
+	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr"}}
 	outs, err := Run(context.Background(), cfg, []string{fasta, "1ENH_A", enh[0]})
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +303,7 @@ func TestInputMessages(t *testing.T) {
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o644)
 	started := false
-	cfg := Config{Model: testModel(t, train.SCNN), PDBDir: mirror, Out: filepath.Join(file, "out"), OnStart: func(int) { started = true }}
+	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: filepath.Join(file, "out"), OnStart: func(int) { started = true }}
 	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || started {
 		t.Errorf("unwritable --out: err %v, started %v", err, started)
 	}
@@ -320,9 +320,9 @@ func TestShardsSplitTargetsAndWarn(t *testing.T) {
 		fmt.Fprintf(&b, ">s%d\nMKTAYIAKQRQISFVKSHFSRQUEERLGLIEV\n", k)
 	}
 	os.WriteFile(fasta, []byte(b.String()), 0o644)
-	a := train.DefaultArch(train.SCNN)
-	a.Mode, a.MinLen, a.MaxLen = "seq", 40, 100
-	m, _ := train.NewModel(a, 5)
+	a := model.DefaultArch(model.SCNN)
+	a.Mode, a.MinLen, a.MaxLen = features.SeqMode, 40, 100
+	m, _ := model.NewModel(a, 5)
 	model := filepath.Join(dir, "m.scnn")
 	if err := m.Save(model); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"github.com/contactmap/contactmap/pipeline/model"
 	"testing"
 
 	"github.com/contactmap/contactmap/scnn"
@@ -9,12 +10,13 @@ import (
 // goldenStep runs one training forward and backward pass of m on b and
 // returns the loss, the logits and the trainable parameters with their
 // gradients.
-func goldenStep(t *testing.T, m *Model, b *Batch) (float64, []float32, []*scnn.Param) {
+func goldenStep(t *testing.T, m *model.Model, b *model.Batch) (float64, []float32, []*scnn.Param) {
 	t.Helper()
 	for _, p := range m.Params() {
 		p.ZeroGrad()
 	}
-	logits, err := m.Forward(b, true)
+	pass := scnn.Training(2)
+	logits, err := m.Forward(pass, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func goldenStep(t *testing.T, m *Model, b *Batch) (float64, []float32, []*scnn.P
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Backward(g); err != nil {
+	if err := pass.Backward(logits, g); err != nil {
 		t.Fatal(err)
 	}
 	var ps []*scnn.Param

@@ -2,6 +2,8 @@ package train
 
 import (
 	"encoding/json"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,14 +14,14 @@ import (
 )
 
 // goldenBatch is a fixed batch of four real chains of the tiny set.
-func goldenBatch(t *testing.T, packed bool) *Batch {
+func goldenBatch(t *testing.T, packed bool) *model.Batch {
 	t.Helper()
 	samples, _, err := LoadSplit(tinyFeatures(t), "all")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sort.Slice(samples, func(a, b int) bool { return samples[a].ID < samples[b].ID })
-	return NewBatch(samples[:4], packed)
+	return model.NewBatch(samples[:4], packed)
 }
 
 type goldenRecord struct {
@@ -33,15 +35,14 @@ type goldenRecord struct {
 // Parameters are the recorded ones, so initialisation order does not
 // matter.
 func TestGoldenTrainingStep(t *testing.T) {
-	for _, kind := range []string{CNN, SCNN} {
+	for _, kind := range []string{model.CNN, model.SCNN} {
 		t.Run(kind, func(t *testing.T) {
 			a := tinyOptions(t, kind).Arch
-			a.Mode = "seq"
-			m, err := NewModel(a, 3)
+			a.Mode = features.SeqMode
+			m, err := model.NewModel(a, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.SetWorkers(2)
 			path := filepath.Join("testdata", "golden", kind+".scnn")
 			write := os.Getenv("CONTACTMAP_WRITE_GOLDEN") != ""
 			var want map[string]scnn.Array

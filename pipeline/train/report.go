@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -17,14 +19,14 @@ import (
 
 // ReportRow is one predictor's line of an evaluation report.
 type ReportRow struct {
-	Name      string  `json:"name"`
-	Kind      string  `json:"kind,omitempty"`
-	Config    string  `json:"config,omitempty"`
-	Params    int     `json:"params"`
-	Epochs    int     `json:"epochs,omitempty"`
-	BestEpoch int     `json:"best_epoch,omitempty"`
-	TrainSec  float64 `json:"train_seconds,omitempty"`
-	Summary   Summary `json:"metrics"`
+	Name      string          `json:"name"`
+	Kind      string          `json:"kind,omitempty"`
+	Config    string          `json:"config,omitempty"`
+	Params    int             `json:"params"`
+	Epochs    int             `json:"epochs,omitempty"`
+	BestEpoch int             `json:"best_epoch,omitempty"`
+	TrainSec  float64         `json:"train_seconds,omitempty"`
+	Summary   metrics.Summary `json:"metrics"`
 }
 
 // Report is the evaluation of several predictors on one split.
@@ -36,31 +38,31 @@ type Report struct {
 }
 
 // EvaluateModel scores a model on samples.
-func EvaluateModel(m *Model, samples []*Sample, batchSize int) (Summary, error) {
+func EvaluateModel(m *model.Model, samples []*model.Sample, batchSize int) (metrics.Summary, error) {
 	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
-		return Summary{}, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
+		return metrics.Summary{}, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
 	}
-	r, err := evaluate(m, samples, batchSize, scnn.WeightedBCE{PosWeight: 5})
+	r, err := evaluate(m, samples, batchSize, 0, scnn.WeightedBCE{PosWeight: 5})
 	if err != nil {
-		return Summary{}, err
+		return metrics.Summary{}, err
 	}
 	return r.Summary, nil
 }
 
 // EvaluateBaselines scores the near-diagonal and random predictors.
-func EvaluateBaselines(samples []*Sample) []ReportRow {
-	var diag, rnd []ChainMetrics
+func EvaluateBaselines(samples []*model.Sample) []ReportRow {
+	var diag, rnd []metrics.ChainMetrics
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, s := range samples {
-		b := NewBatch([]*Sample{s}, false)
+		b := model.NewBatch([]*model.Sample{s}, false)
 		l := s.L()
 		lab, msk := chainSlice(b.Labels, 0, l, l), chainSlice(b.Mask, 0, l, l)
-		diag = append(diag, Evaluate(s.ID, l, NearDiagonalBaseline(l), lab, msk))
-		rnd = append(rnd, Evaluate(s.ID, l, RandomBaseline(l, rng), lab, msk))
+		diag = append(diag, metrics.Evaluate(s.ID, l, metrics.NearDiagonalBaseline(l), lab, msk))
+		rnd = append(rnd, metrics.Evaluate(s.ID, l, metrics.RandomBaseline(l, rng), lab, msk))
 	}
 	return []ReportRow{
-		{Name: "baseline: contact iff sep <= 2", Summary: Summarize(diag)},
-		{Name: "baseline: random scores", Summary: Summarize(rnd)},
+		{Name: "baseline: contact iff sep <= 2", Summary: metrics.Summarize(diag)},
+		{Name: "baseline: random scores", Summary: metrics.Summarize(rnd)},
 	}
 }
 
@@ -121,21 +123,21 @@ func (r *Report) Markdown(w io.Writer) error {
 	}
 	fmt.Fprint(w, "\nPrecision of the top-L/k predicted pairs by sequence separation (short 6-11, medium 12-23, long >= 24):\n\n")
 	fmt.Fprint(w, "| predictor |")
-	for _, rg := range Ranges {
-		for _, k := range TopFractions {
+	for _, rg := range metrics.Ranges {
+		for _, k := range metrics.TopFractions {
 			fmt.Fprintf(w, " %s L/%d |", rg.Name, k)
 		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, "|---|")
-	for range len(Ranges) * len(TopFractions) {
+	for range len(metrics.Ranges) * len(metrics.TopFractions) {
 		fmt.Fprint(w, "---:|")
 	}
 	fmt.Fprintln(w)
 	for _, row := range r.Rows {
 		fmt.Fprintf(w, "| %s |", row.Name)
-		for ri := range Ranges {
-			for fi := range TopFractions {
+		for ri := range metrics.Ranges {
+			for fi := range metrics.TopFractions {
 				fmt.Fprintf(w, " %.3f |", row.Summary.TopL[ri][fi])
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -22,7 +24,7 @@ import (
 type Options struct {
 	Features string // feature directory (manifest.tsv)
 	Out      string // run directory: model, checkpoint, log, plot
-	Arch     Arch
+	Arch     model.Arch
 	// Seed of initialisation and data order; 0 means 1 for a new run and
 	// the checkpoint's seed on Resume.
 	Seed      uint64
@@ -80,14 +82,14 @@ type state struct {
 	Seconds   float64    `json:"seconds"` // training time before this session
 	Done      bool       `json:"done"`
 	Stop      string     `json:"stop,omitempty"`
-	Arch      Arch       `json:"arch"`
+	Arch      model.Arch `json:"arch"`
 	Workers   int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)
 }
 
 // Result summarises a finished run.
 type Result struct {
 	Model     string // path of the best model
-	Arch      Arch
+	Arch      model.Arch
 	Params    int
 	BestEpoch int
 	Epochs    int
@@ -121,7 +123,7 @@ func (o *Options) defaults() {
 	}
 	if o.LR == 0 {
 		o.LR = 1e-3
-		if o.Arch.Kind == SCNN {
+		if o.Arch.Kind == model.SCNN {
 			o.LR = 2e-3
 		}
 	}
@@ -177,6 +179,9 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if saved, err = readCheckpoint(ckpt, st); err != nil {
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
+		if st.Arch.Format != model.Format {
+			return nil, fmt.Errorf("train: resume: the checkpoint is of model format %d, this build writes %d: start a new run", st.Arch.Format, model.Format)
+		}
 		if st.Arch.Kind != o.Arch.Kind || st.Arch.Config != o.Arch.Config {
 			return nil, fmt.Errorf("train: resume: checkpoint is a %s/%s run, asked for %s/%s", st.Arch.Kind, st.Arch.Config, o.Arch.Kind, o.Arch.Config)
 		}
@@ -199,7 +204,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	}
 	o.Arch.Mode, o.Arch.Seed = mode, o.Seed
 	o.Arch.Data = filepath.Clean(o.Features)
-	o.Arch.Contact, o.Arch.Cutoff = trainSet[0].Def, float64(trainSet[0].Cutoff)
+	o.Arch.Labels = model.Labels{Atoms: trainSet[0].Def, Cutoff: float64(trainSet[0].Cutoff)}
 	o.Arch.MinLen, o.Arch.MaxLen = trainSet[0].L(), trainSet[0].L()
 	for _, s := range trainSet {
 		o.Arch.MinLen, o.Arch.MaxLen = min(o.Arch.MinLen, s.L()), max(o.Arch.MaxLen, s.L())
@@ -207,12 +212,12 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	if vs := valSet[0]; vs.Def != trainSet[0].Def || vs.Cutoff != trainSet[0].Cutoff {
 		return nil, fmt.Errorf("train: validation labels are %v at %g Å, training labels %v at %g Å", vs.Def, vs.Cutoff, trainSet[0].Def, trainSet[0].Cutoff)
 	}
-	o.Arch.Version = CodeVersion()
-	m, err := NewModel(o.Arch, o.Seed)
+	o.Arch.Version = model.CodeVersion()
+	m, err := model.NewModel(o.Arch, o.Seed)
 	if err != nil {
 		return nil, err
 	}
-	m.SetWorkers(o.Workers)
+	o.Arch = m.Arch // with the format and defaults NewModel fills in
 	opt := scnn.NewAdam(m.Params(), o.LR, o.L2)
 	if o.Resume {
 		if err := assignCheckpoint(saved, m, opt); err != nil {
@@ -226,7 +231,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	st.Workers = o.Workers
 	start, before := time.Now(), st.Seconds
 	elapsed := func() float64 { return before + time.Since(start).Seconds() }
-	loss := scnn.WeightedBCE{PosWeight: o.PosWeight}
+	loss := scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}
 	for !st.Done && st.Epoch <= o.MaxEpochs {
 		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
 		batches := Batches(trainSet, o.BatchSize, rng, !o.Random)
@@ -244,9 +249,10 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 				return nil, ErrInterrupted
 			}
 			samples := pick(trainSet, batches[bi])
-			b := NewBatch(samples, m.Packed())
+			b := model.NewBatch(samples, m.Packed())
 			opt.ZeroGrad()
-			logits, err := m.Forward(b, true)
+			pass := scnn.Training(o.Workers)
+			logits, err := m.Forward(pass, b)
 			if err != nil {
 				return nil, err
 			}
@@ -257,7 +263,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			if err != nil {
 				return nil, fmt.Errorf("train: epoch %d batch %d (%s): %w", st.Epoch, bi+1, strings.Join(b.IDs, " "), err)
 			}
-			if err := m.Backward(g); err != nil {
+			if err := pass.Backward(logits, g); err != nil {
 				return nil, err
 			}
 			opt.LR = st.LR
@@ -269,12 +275,12 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 		// End of epoch: validate, log, keep the best, decay, stop early.
-		vs, err := evaluate(m, valSet, o.BatchSize, loss)
+		vs, err := evaluate(m, valSet, o.BatchSize, o.Workers, loss)
 		if err != nil {
 			return nil, err
 		}
 		e := EpochLog{Epoch: st.Epoch, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValLoss: vs.Loss,
-			ValAcc: vs.Summary.Accuracy, ValLongL5: vs.Summary.TopL[2][2], LR: st.LR, Seconds: time.Since(epochStart).Seconds()}
+			ValAcc: vs.Summary.Accuracy, ValLongL5: vs.Summary.TopL[metrics.Long][metrics.TopL5], LR: st.LR, Seconds: time.Since(epochStart).Seconds()}
 		st.Log = append(st.Log, e)
 		if st.BestEpoch == 0 || vs.Loss < st.BestVal {
 			st.BestVal, st.BestEpoch, st.Bad, st.Flat = vs.Loss, st.Epoch, 0, 0
@@ -316,8 +322,8 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		Epochs: len(st.Log), Seconds: st.Seconds, Stop: st.Stop, Log: st.Log}, nil
 }
 
-func pick(s []*Sample, idx []int) []*Sample {
-	out := make([]*Sample, len(idx))
+func pick(s []*model.Sample, idx []int) []*model.Sample {
+	out := make([]*model.Sample, len(idx))
 	for i, k := range idx {
 		out[i] = s[k]
 	}
@@ -326,19 +332,19 @@ func pick(s []*Sample, idx []int) []*Sample {
 
 type evalResult struct {
 	Loss    float64
-	Summary Summary
-	Chains  []ChainMetrics
+	Summary metrics.Summary
+	Chains  []metrics.ChainMetrics
 }
 
 // evaluate runs the model in inference mode over samples in length-sorted
 // batches and returns the pair-weighted mean loss and the metrics.
-func evaluate(m *Model, samples []*Sample, batchSize int, loss scnn.WeightedBCE) (*evalResult, error) {
+func evaluate(m *model.Model, samples []*model.Sample, batchSize, workers int, loss scnn.WeightedBCE) (*evalResult, error) {
 	order := Batches(samples, batchSize, rand.New(rand.NewPCG(0, 0)), true) // inference: batching does not matter
 	res := &evalResult{}
 	pairs := 0.0
 	for _, idx := range order {
-		b := NewBatch(pick(samples, idx), m.Packed())
-		logits, err := m.Forward(b, false)
+		b := model.NewBatch(pick(samples, idx), m.Packed())
+		logits, err := m.Forward(scnn.Inference(workers), b)
 		if err != nil {
 			return nil, err
 		}
@@ -349,20 +355,20 @@ func evaluate(m *Model, samples []*Sample, batchSize int, loss scnn.WeightedBCE)
 		n := countPairs(b)
 		res.Loss += v * n
 		pairs += n
-		for k, p := range Probabilities(logits, b.Lengths) {
+		for k, p := range model.Probabilities(logits, b.Lengths) {
 			l := b.Lengths[k]
 			lab, msk := chainSlice(b.Labels, k, b.L, l), chainSlice(b.Mask, k, b.L, l)
-			res.Chains = append(res.Chains, Evaluate(b.IDs[k], l, p, lab, msk))
+			res.Chains = append(res.Chains, metrics.Evaluate(b.IDs[k], l, p, lab, msk))
 		}
 	}
 	if pairs > 0 {
 		res.Loss /= pairs
 	}
-	res.Summary = Summarize(res.Chains)
+	res.Summary = metrics.Summarize(res.Chains)
 	return res, nil
 }
 
-func countPairs(b *Batch) float64 {
+func countPairs(b *model.Batch) float64 {
 	n := 0.0
 	for s := range b.Lengths {
 		for i := 0; i < b.L; i++ {
@@ -383,33 +389,6 @@ func chainSlice(v []float32, k, bl, l int) []float32 {
 	return out
 }
 
-// Probabilities turns logits (B, L, L, 1), row-major or packed, into each
-// chain's L x L probability matrix (row-major). A CNN's map is not
-// symmetric; its upper triangle is its prediction.
-func Probabilities(logits *scnn.Tensor, lengths []int) [][]float32 {
-	out := make([][]float32, len(lengths))
-	bl := logits.Shape[1]
-	packed := logits.Layout == scnn.Packed
-	for k, l := range lengths {
-		p := make([]float32, l*l)
-		z := logits.Data[k*logits.Strides[0]:]
-		for i := 0; i < l; i++ {
-			for j := 0; j < l; j++ {
-				var v float32
-				if packed {
-					a, c := min(i, j), max(i, j)
-					v = z[a*bl-a*(a-1)/2+c-a] // packed index Tri(bl, a, c)
-				} else {
-					v = z[i*bl+j]
-				}
-				p[i*l+j] = float32(1 / (1 + math.Exp(-float64(v))))
-			}
-		}
-		out[k] = p
-	}
-	return out
-}
-
 func writeLog(path string, log []EpochLog) error {
 	return fileio.WriteAtomic(path, func(w io.Writer) error {
 		fmt.Fprintln(w, "epoch\ttrain_loss\tval_loss\tval_accuracy\tval_long_top_l5\tlr\tseconds")
@@ -420,7 +399,7 @@ func writeLog(path string, log []EpochLog) error {
 	})
 }
 
-func saveCheckpoint(path string, m *Model, opt *scnn.Adam, st *state) error {
+func saveCheckpoint(path string, m *model.Model, opt *scnn.Adam, st *state) error {
 	rec, err := json.Marshal(st)
 	if err != nil {
 		return err
@@ -478,7 +457,7 @@ func readCheckpoint(path string, st *state) ([]scnn.Array, error) {
 
 // assignCheckpoint restores the model's parameters and the optimiser's
 // state from a checkpoint's arrays.
-func assignCheckpoint(arrays []scnn.Array, m *Model, opt *scnn.Adam) error {
+func assignCheckpoint(arrays []scnn.Array, m *model.Model, opt *scnn.Adam) error {
 	var mine, adam []scnn.Array
 	for _, a := range arrays {
 		if strings.HasPrefix(a.Name, "adam.") {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"math"
 	"os"
 	"path/filepath"
@@ -41,14 +42,14 @@ func tinyFeatures(t *testing.T) string {
 }
 
 func tinyOptions(t *testing.T, kind string) Options {
-	a := DefaultArch(kind)
+	a := model.DefaultArch(kind)
 	a.Blocks, a.Width, a.Head, a.HeadWidth, a.LSTMHidden = [][]int{{5, 3}, {3}}, 6, []int{3, 3}, 6, 6
 	return Options{Features: tinyFeatures(t), Out: t.TempDir(), Arch: a, Seed: 7, MaxEpochs: 6, Patience: 100,
 		Workers: 2, TrainSplit: "all", ValSplit: "all", BatchSize: 5}
 }
 
 func TestTinyTrainingLossDrops(t *testing.T) {
-	for _, kind := range []string{CNN, SCNN} {
+	for _, kind := range []string{model.CNN, model.SCNN} {
 		t.Run(kind, func(t *testing.T) {
 			o := tinyOptions(t, kind) // the paper's learning rates
 			o.MaxEpochs = 10
@@ -66,11 +67,11 @@ func TestTinyTrainingLossDrops(t *testing.T) {
 					t.Errorf("%s missing: %v", f, err)
 				}
 			}
-			m, err := LoadModel(res.Model)
+			m, err := model.LoadModel(res.Model)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Arch.Mode != "seq" || m.Arch.Data == "" || m.Trainable() != res.Params {
+			if m.Arch.Mode != features.SeqMode || m.Arch.Data == "" || m.Trainable() != res.Params {
 				t.Errorf("model file arch %+v", m.Arch)
 			}
 		})
@@ -81,7 +82,7 @@ func TestTinyTrainingLossDrops(t *testing.T) {
 // or a later one, and resumed from its checkpoint ends with the same
 // parameters and optimiser state, bit for bit, as an uninterrupted run.
 func TestResumeMatchesUninterrupted(t *testing.T) {
-	full := tinyOptions(t, SCNN)
+	full := tinyOptions(t, model.SCNN)
 	full.MaxEpochs = 3
 	if _, err := Train(context.Background(), full); err != nil {
 		t.Fatal(err)
@@ -89,7 +90,7 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 	want := checkpointArrays(t, full.Out)
 	for _, stopAt := range []int{1, 4} { // 3 batches per epoch: epoch 1 and epoch 2
 		t.Run(fmt.Sprintf("after batch %d", stopAt), func(t *testing.T) {
-			part := tinyOptions(t, SCNN)
+			part := tinyOptions(t, model.SCNN)
 			part.MaxEpochs = 3
 			ctx, cancel := context.WithCancel(context.Background())
 			batches := 0
@@ -157,7 +158,7 @@ func checkpointArrays(t *testing.T, dir string) []scnn.Array {
 // Resume refuses another seed or worker count than the checkpoint's; a
 // new run refuses a directory holding one unless forced.
 func TestRunDirectoryRules(t *testing.T) {
-	o := tinyOptions(t, SCNN)
+	o := tinyOptions(t, model.SCNN)
 	o.MaxEpochs = 1
 	if _, err := Train(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -184,36 +185,36 @@ func TestRunDirectoryRules(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(o.Out, ".*tmp*")); len(left) != 0 {
 		t.Errorf("stale temporary files left: %v", left)
 	}
-	n := tinyOptions(t, SCNN)
+	n := tinyOptions(t, model.SCNN)
 	n.Resume = true
 	if _, err := Train(context.Background(), n); err == nil || !strings.Contains(err.Error(), "no checkpoint.scnn") {
 		t.Errorf("resume without a checkpoint: %v", err)
 	}
 }
 
-// SCNN predictions are exactly symmetric; both models give a chain the
+// model.SCNN predictions are exactly symmetric; both models give a chain the
 // same prediction alone and padded in a batch (inference mode).
 func TestPredictionsSymmetricAndPaddingInvariant(t *testing.T) {
 	samples, _, err := LoadSplit(tinyFeatures(t), "all")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{CNN, SCNN} {
-		m, err := NewModel(tinyOptions(t, kind).Arch, 3)
+	for _, kind := range []string{model.CNN, model.SCNN} {
+		m, err := model.NewModel(tinyOptions(t, kind).Arch, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Give batchnorm non-trivial running statistics.
-		if _, err := m.Forward(NewBatch(samples[:6], m.Packed()), true); err != nil {
+		if _, err := m.Forward(scnn.Training(2), model.NewBatch(samples[:6], m.Packed())); err != nil {
 			t.Fatal(err)
 		}
-		batch := NewBatch(samples[:6], m.Packed())
-		logits, err := m.Forward(batch, false)
+		batch := model.NewBatch(samples[:6], m.Packed())
+		logits, err := m.Forward(nil, batch)
 		if err != nil {
 			t.Fatal(err)
 		}
-		probs := Probabilities(logits, batch.Lengths)
-		if kind == SCNN {
+		probs := model.Probabilities(logits, batch.Lengths)
+		if kind == model.SCNN {
 			full, _ := scnn.Unpack(logits)
 			if a := scnn.MaxAbsAsymmetry(full); a != 0 {
 				t.Errorf("SCNN logits asymmetric by %g", a)
@@ -230,12 +231,12 @@ func TestPredictionsSymmetricAndPaddingInvariant(t *testing.T) {
 			}
 		}
 		for k := range samples[:6] {
-			alone := NewBatch(samples[k:k+1], m.Packed())
-			lg, err := m.Forward(alone, false)
+			alone := model.NewBatch(samples[k:k+1], m.Packed())
+			lg, err := m.Forward(nil, alone)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pa := Probabilities(lg, alone.Lengths)[0]
+			pa := model.Probabilities(lg, alone.Lengths)[0]
 			worst := 0.0
 			for i := range pa {
 				worst = math.Max(worst, math.Abs(float64(pa[i]-probs[k][i])))
@@ -250,12 +251,12 @@ func TestPredictionsSymmetricAndPaddingInvariant(t *testing.T) {
 func TestArchitecturesAndParameterCounts(t *testing.T) {
 	counts := map[string]int{}
 	for _, cfg := range []string{"default", "paper"} {
-		for _, kind := range []string{CNN, SCNN} {
-			a, err := ArchByName(kind, cfg)
+		for _, kind := range []string{model.CNN, model.SCNN} {
+			a, err := model.ArchByName(kind, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := NewModel(a, 1)
+			m, err := model.NewModel(a, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,14 +265,14 @@ func TestArchitecturesAndParameterCounts(t *testing.T) {
 	}
 	t.Logf("trainable parameters: %v", counts)
 	if c := float64(counts["papercnn"]); math.Abs(c-2.465e6)/2.465e6 > 0.15 {
-		t.Errorf("paper CNN has %v parameters, want 2.465M within 15%%", c)
+		t.Errorf("paper model.CNN has %v parameters, want 2.465M within 15%%", c)
 	}
 	for _, cfg := range []string{"default", "paper"} {
 		if r := float64(counts[cfg+"scnn"]) / float64(counts[cfg+"cnn"]); r > 0.75 {
-			t.Errorf("%s: SCNN/CNN parameter ratio %.2f", cfg, r)
+			t.Errorf("%s: model.SCNN/model.CNN parameter ratio %.2f", cfg, r)
 		}
 	}
-	if _, err := ArchByName("rnn", "default"); err == nil {
+	if _, err := model.ArchByName("rnn", "default"); err == nil {
 		t.Error("unknown kind accepted")
 	}
 }

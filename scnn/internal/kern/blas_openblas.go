@@ -10,18 +10,24 @@ char* openblas_get_corename(void);
 import "C"
 
 import (
-	"gonum.org/v1/gonum/blas/blas32"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/netlib/blas/netlib"
 )
 
 const backend = "openblas"
 
-func init() {
+var oneThread sync.Once
+
+// sgemmImpl is OpenBLAS, called directly: gonum's process-wide blas32
+// implementation is left alone.
+func sgemmImpl() blas.Float32Level3 {
 	// Layers parallelise over samples and tiles themselves; one OpenBLAS
 	// thread per call avoids oversubscription and keeps results
 	// independent of OpenBLAS's own threading.
-	C.openblas_set_num_threads(1)
-	blas32.Use(netlib.Implementation{})
+	oneThread.Do(func() { C.openblas_set_num_threads(1) })
+	return netlib.Implementation{}
 }
 
 // BLASCore names the kernel set OpenBLAS chose for this CPU at load time

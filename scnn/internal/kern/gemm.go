@@ -2,7 +2,6 @@ package kern
 
 import (
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // Gemm computes, with row-major matrices,
@@ -11,8 +10,8 @@ import (
 //
 // where op(A) is m x k, op(B) is k x n and C is m x n with leading
 // dimension ldc. transA and transB select op(X) = X^T.
-// It calls the float32 BLAS selected by blas32.Use: OpenBLAS in the default
-// cgo build, gonum's pure-Go implementation with the purego tag.
+// It calls OpenBLAS in the default cgo build, gonum's pure-Go BLAS with
+// the purego tag or without cgo.
 func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
@@ -34,7 +33,7 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 		}
 		return
 	}
-	blas32.Implementation().Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	sgemmImpl().Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Backend names the BLAS behind Gemm ("openblas" or "gonum").

@@ -4,9 +4,10 @@ package kern
 //
 //	y[s, Tri(L,i,j), f] = a[s,i,f] + a[s,j,f] + bias[f]   (i <= j)
 //
-// for B samples of L positions and F channels, samples in parallel.
-func OuterSum(y, a, bias []float32, b, l, f int) {
-	ParallelFor(b, Workers(0), func(_, s int) {
+// for B samples of L positions and F channels, samples in parallel over
+// workers goroutines.
+func OuterSum(y, a, bias []float32, b, l, f, workers int) {
+	ParallelFor(b, Workers(workers), func(_, s int) {
 		p := s * TriSize(l)
 		as := a[s*l*f : (s+1)*l*f]
 		for i := 0; i < l; i++ {
@@ -27,9 +28,9 @@ func OuterSum(y, a, bias []float32, b, l, f int) {
 //
 //	r[s,i,f] = sum_j y[s, TriSym(L,i,j), f]
 //
-// samples in parallel.
-func RowSums(r, y []float32, b, l, f int) {
-	ParallelFor(b, Workers(0), func(_, s int) {
+// samples in parallel over workers goroutines.
+func RowSums(r, y []float32, b, l, f, workers int) {
+	ParallelFor(b, Workers(workers), func(_, s int) {
 		p := s * TriSize(l)
 		rs := r[s*l*f : (s+1)*l*f]
 		clear(rs)

@@ -1,4 +1,4 @@
-package train
+package metrics
 
 import (
 	"math"
@@ -63,12 +63,12 @@ func TestEvaluateTopL(t *testing.T) {
 	set(p, 3, 8, 0.999) // short range, must not count in long
 	m := Evaluate("x", l, p, labels, mask)
 	// L/10 = 4 long-range pairs: 3 of 4 are contacts. L/5 = 8: 3/8.
-	if !near(m.TopL[2][3], 0.75) || !near(m.TopL[2][2], 3.0/8) {
-		t.Errorf("long top-L/10 %v, top-L/5 %v", m.TopL[2][3], m.TopL[2][2])
+	if !near(m.TopL[Long][TopL10], 0.75) || !near(m.TopL[Long][TopL5], 3.0/8) {
+		t.Errorf("long top-L/10 %v, top-L/5 %v", m.TopL[Long][TopL10], m.TopL[Long][TopL5])
 	}
 	// Short range (6-11): the only labelled contact is none; (3,8) is top.
-	if m.TopL[0][3] != 0 {
-		t.Errorf("short top-L/10 %v", m.TopL[0][3])
+	if m.TopL[Short][TopL10] != 0 {
+		t.Errorf("short top-L/10 %v", m.TopL[Short][TopL10])
 	}
 }
 

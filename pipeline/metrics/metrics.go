@@ -1,19 +1,51 @@
-package train
+package metrics
 
 import (
 	"math/rand/v2"
 	"sort"
 )
 
-// Separation ranges of the field (CASP, RaptorX-Contact): short 6-11,
-// medium 12-23, long >= 24.
-var Ranges = []struct {
+// Range is a sequence-separation range of the field (CASP,
+// RaptorX-Contact), an index of ChainMetrics.TopL.
+type Range int
+
+// The separation ranges: short 6-11, medium 12-23, long >= 24.
+const (
+	Short Range = iota
+	Medium
+	Long
+	NumRanges
+)
+
+// RangeSpec is the extent of a Range.
+type RangeSpec struct {
 	Name     string
 	Min, Max int // inclusive; Max 0 means no upper bound
-}{{"short", 6, 11}, {"medium", 12, 23}, {"long", 24, 0}}
+}
 
-// TopFractions are the k of the top-L/k precisions.
-var TopFractions = []int{1, 2, 5, 10}
+// Ranges holds the extent of each Range.
+var Ranges = [NumRanges]RangeSpec{Short: {"short", 6, 11}, Medium: {"medium", 12, 23}, Long: {"long", 24, 0}}
+
+func (r Range) String() string { return Ranges[r].Name }
+
+// Fraction is a top-L/k precision, an index of ChainMetrics.TopL.
+type Fraction int
+
+// The top-L/k fractions.
+const (
+	TopL1 Fraction = iota
+	TopL2
+	TopL5
+	TopL10
+	NumFractions
+)
+
+// TopFractions holds the k of each Fraction.
+var TopFractions = [NumFractions]int{TopL1: 1, TopL2: 2, TopL5: 5, TopL10: 10}
+
+// TopL holds precisions by range and fraction: TopL[Long][TopL5] is the
+// long-range top-L/5 precision. Every value is in [0, 1].
+type TopL [NumRanges][NumFractions]float64
 
 // ChainMetrics are one chain's scores. Threshold metrics use every
 // labelled pair i < j; top-L/k precisions use the labelled pairs of a
@@ -24,11 +56,11 @@ type ChainMetrics struct {
 	PPV      float64 // TP / (TP + FP) at p >= 0.5; 0 if nothing is predicted
 	Sens     float64 // TP / (TP + FN); 0 if the chain has no contacts
 	Accuracy float64 // (PPV + Sens) / 2, the paper's accuracy
-	// TopL[r][k]: precision of the top L/TopFractions[k] pairs of range r.
-	TopL [3][4]float64
+	// TopL[r][f]: precision of the top L/TopFractions[f] pairs of range r.
+	TopL TopL
 	// RangeContacts[r]: labelled contacts in range r. Where it is 0, the
 	// chain has nothing to find there and TopL[r] is 0 by definition.
-	RangeContacts [3]int
+	RangeContacts [NumRanges]int
 }
 
 // Evaluate scores predicted probabilities p (L x L row-major; only i < j
@@ -107,7 +139,7 @@ type Summary struct {
 	PPV      float64
 	Sens     float64
 	Accuracy float64
-	TopL     [3][4]float64
+	TopL     TopL
 }
 
 // Summarize averages per chain.

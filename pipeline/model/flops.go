@@ -1,4 +1,4 @@
-package train
+package model
 
 // ConvFLOPs is the number of floating-point operations (2 per
 // multiply-add) of the model's 2D convolutions in one forward pass over a

@@ -1,0 +1,204 @@
+package pairnet
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// rnaLike is a second instance of the description: one-hot 1D input, no
+// 2D input, a pair map and a re-injected one-hot pair map with batchnorm
+// and ReLU (the shape of the paper's RNA networks, much narrower).
+func rnaLike(symmetric bool) Spec {
+	s := Spec{Symmetric: symmetric, In1D: 5, LSTMHidden: 4, LSTMOut: 3,
+		Pair:     MapSpec{BN: true, ReLU: true},
+		Blocks:   []Block{{Kernels: []int{5, 3}, Widths: []int{4, 2}}, Uniform(4, 3)},
+		Reinject: &MapSpec{BN: true, ReLU: true}, OutKernel: 3}
+	if symmetric {
+		s.Pair.Width, s.Reinject.Width = 8, 4
+	}
+	return s
+}
+
+// oneHotBatch draws sequences over 4 letters (channel 4 marks unknown),
+// padded to the longest, with labels: (i, j) pairs when the letters are
+// complementary (0-3, 1-2) and |i-j| >= 4.
+func oneHotBatch(rng *rand.Rand, lengths []int) (Inputs, []float32, []float32) {
+	l := 0
+	for _, n := range lengths {
+		l = max(l, n)
+	}
+	b := len(lengths)
+	x := scnn.New(b, l, 5)
+	labels, mask := make([]float32, b*l*l), make([]float32, b*l*l)
+	for s, n := range lengths {
+		seq := make([]int, n)
+		for i := range seq {
+			seq[i] = rng.IntN(4)
+			x.Data[(s*l+i)*5+seq[i]] = 1
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				mask[(s*l+i)*l+j] = 1
+				if seq[i]+seq[j] == 3 && (i-j >= 4 || j-i >= 4) {
+					labels[(s*l+i)*l+j] = 1
+				}
+			}
+		}
+	}
+	return Inputs{X1: x, Lengths: lengths}, labels, mask
+}
+
+// The second network trains on its own data (loss drops) in both kinds,
+// and the SCNN's output is exactly symmetric.
+func TestSecondNetworkTrains(t *testing.T) {
+	for _, sym := range []bool{false, true} {
+		net, err := New(rnaLike(sym), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(4, 5))
+		in, labels, mask := oneHotBatch(rng, []int{20, 14, 17})
+		opt := scnn.NewAdam(net.Params(), 5e-3, 1e-5)
+		loss := scnn.WeightedBCE{PosWeight: 5}
+		var first, last float64
+		for step := 0; step < 40; step++ {
+			p := scnn.Training(2)
+			y, err := net.Forward(p, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, g, err := loss.Forward(y, labels, mask)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step == 0 {
+				first = v
+			}
+			last = v
+			opt.ZeroGrad()
+			if err := p.Backward(y, g); err != nil {
+				t.Fatal(err)
+			}
+			opt.Step()
+		}
+		t.Logf("symmetric=%v: %d parameters, loss %.4f -> %.4f", sym, net.Trainable(), first, last)
+		if !(last < 0.8*first) {
+			t.Errorf("symmetric=%v: loss %.4f -> %.4f", sym, first, last)
+		}
+		if sym {
+			y, err := net.Forward(nil, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if y.Layout != scnn.Packed {
+				t.Fatalf("SCNN output %s", y.Layout)
+			}
+			full, _ := scnn.Unpack(y)
+			if a := scnn.MaxAbsAsymmetry(full); a != 0 {
+				t.Errorf("SCNN output asymmetric by %g", a)
+			}
+		}
+	}
+}
+
+// An inference pass gives bit for bit what a training pass with running
+// batchnorm statistics gives, with any number of workers.
+func TestInferenceMatchesTrainingForward(t *testing.T) {
+	for _, sym := range []bool{false, true} {
+		net, _ := New(rnaLike(sym), 7)
+		for _, p := range net.Params() { // non-trivial running statistics
+			if !p.Trainable && len(p.Value) > 1 {
+				for i := range p.Value {
+					p.Value[i] = 0.5 + 0.1*float32(i%5)
+				}
+			}
+		}
+		in, _, _ := oneHotBatch(rand.New(rand.NewPCG(1, 1)), []int{23, 9})
+		tp := scnn.Training(1)
+		tp.RunningStats = true
+		want, err := net.Forward(tp, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{1, 2, 3} {
+			got, err := net.Forward(scnn.Inference(w), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want.Data {
+				if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
+					t.Fatalf("symmetric=%v, %d workers: logit %d is %v, training-mode forward %v", sym, w, i, got.Data[i], want.Data[i])
+				}
+			}
+		}
+	}
+}
+
+// retained returns the bytes of heap still allocated after f, whose
+// result is kept alive until the measurement.
+func retained(f func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	keep := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(keep)
+	if after.HeapAlloc < before.HeapAlloc {
+		return 0
+	}
+	return after.HeapAlloc - before.HeapAlloc
+}
+
+// An inference pass keeps no activations: after it, what stays allocated
+// is about the logits; a training pass keeps every layer's input for its
+// backward step, many times more.
+func TestInferenceKeepsNoActivations(t *testing.T) {
+	net, _ := New(rnaLike(true), 1)
+	in, _, _ := oneHotBatch(rand.New(rand.NewPCG(2, 2)), []int{200, 180})
+	l := 200
+	logits := uint64(2*l*(l+1)/2) * 4
+	pairMap := 8 * logits // one 8-channel packed map
+	inf := retained(func() any {
+		p := scnn.Inference(2)
+		y, err := net.Forward(p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return y
+	})
+	tr := retained(func() any {
+		p := scnn.Training(2)
+		y, err := net.Forward(p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []any{p, y}
+	})
+	t.Logf("retained: inference %d bytes, training %d bytes (logits %d, one 8-channel map %d)", inf, tr, logits, pairMap)
+	if inf > logits+pairMap/2 {
+		t.Errorf("inference pass retains %d bytes, logits are %d", inf, logits)
+	}
+	if tr < 4*pairMap {
+		t.Errorf("training pass retains only %d bytes: the bound above would not tell", tr)
+	}
+}
+
+func TestSpecCheck(t *testing.T) {
+	for name, s := range map[string]Spec{
+		"no input":           {OutKernel: 3},
+		"even kernel":        {In1D: 2, OutKernel: 2},
+		"CNN pair width":     {In1D: 2, OutKernel: 3, Pair: MapSpec{Width: 4}},
+		"ragged block":       {In1D: 2, OutKernel: 3, Blocks: []Block{{Kernels: []int{3, 5}, Widths: []int{4}}}},
+		"LSTM without Dense": {In1D: 2, OutKernel: 3, LSTMHidden: 4},
+	} {
+		if _, err := New(s, 1); !errors.Is(err, ErrSpec) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package model
+
+import (
+	"math"
+
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// Sample is one chain's features and labels.
+type Sample struct {
+	ID    string
+	Split string
+	*features.Chain
+}
+
+// Batch is a padded batch: B chains padded to the longest, L.
+type Batch struct {
+	IDs     []string
+	Lengths []int
+	L       int
+	X1      *scnn.Tensor // (B, L, 25), zero at padding
+	X2      *scnn.Tensor // (B, L, L, 3), packed or row-major, zero at padding
+	Labels  []float32    // B x L x L row-major
+	Mask    []float32    // B x L x L: 1 for labelled pairs of valid residues
+}
+
+// NewBatch pads samples into a batch; packed selects the layout of X2.
+func NewBatch(samples []*Sample, packed bool) *Batch {
+	b := &Batch{}
+	for _, s := range samples {
+		b.IDs = append(b.IDs, s.ID)
+		b.Lengths = append(b.Lengths, s.L())
+		b.L = max(b.L, s.L())
+	}
+	n, l := len(samples), b.L
+	b.X1 = scnn.New(n, l, features.N1D)
+	if packed {
+		b.X2 = scnn.NewPacked(n, l, features.N2D)
+	} else {
+		b.X2 = scnn.New(n, l, l, features.N2D)
+	}
+	b.Labels = make([]float32, n*l*l)
+	b.Mask = make([]float32, n*l*l)
+	for k, s := range samples {
+		ls := s.L()
+		copy(b.X1.Data[k*l*features.N1D:], s.OneD)
+		p := 0
+		for i := 0; i < ls; i++ {
+			for j := i; j < ls; j++ {
+				for c := 0; c < features.N2D; c++ {
+					b.X2.Set(s.TwoD[p*features.N2D+c], k, i, j, c)
+					if !packed {
+						b.X2.Set(s.TwoD[p*features.N2D+c], k, j, i, c)
+					}
+				}
+				if s.HasLabels && s.Mask[p] == 1 {
+					for _, ij := range [][2]int{{i, j}, {j, i}} {
+						o := (k*l+ij[0])*l + ij[1]
+						b.Mask[o] = 1
+						b.Labels[o] = float32(s.Contacts[p])
+					}
+				}
+				p++
+			}
+		}
+	}
+	return b
+}
+
+// Probabilities turns logits (B, L, L, 1), row-major or packed, into each
+// chain's L x L probability matrix (row-major). A CNN's map is not
+// symmetric; its upper triangle is its prediction.
+func Probabilities(logits *scnn.Tensor, lengths []int) [][]float32 {
+	out := make([][]float32, len(lengths))
+	bl := logits.Shape[1]
+	packed := logits.Layout == scnn.Packed
+	for k, l := range lengths {
+		p := make([]float32, l*l)
+		z := logits.Data[k*logits.SampleLen():]
+		for i := 0; i < l; i++ {
+			for j := 0; j < l; j++ {
+				var v float32
+				if packed {
+					a, c := min(i, j), max(i, j)
+					v = z[a*bl-a*(a-1)/2+c-a] // packed index Tri(bl, a, c)
+				} else {
+					v = z[i*bl+j]
+				}
+				p[i*l+j] = float32(1 / (1 + math.Exp(-float64(v))))
+			}
+		}
+		out[k] = p
+	}
+	return out
+}

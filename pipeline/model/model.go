@@ -1,0 +1,275 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// Kinds of model.
+const (
+	CNN  = "cnn"
+	SCNN = "scnn"
+)
+
+// Format is the version of the model record this package writes. Format
+// 2 (network package pairnet, typed feature mode and labels) reads the
+// parameters of format 1 files unchanged, but a format 1 file is refused
+// with a message: its record has no labels or training lengths.
+const Format = 2
+
+// Arch describes a contact model; it is stored in the model file.
+type Arch struct {
+	Format     int     `json:"format"`
+	Kind       string  `json:"kind"`   // cnn or scnn
+	Config     string  `json:"config"` // default or paper
+	N1D        int     `json:"n1d"`
+	N2D        int     `json:"n2d"`
+	LSTMHidden int     `json:"lstm_hidden"` // per direction
+	LSTMOut    int     `json:"lstm_out"`    // Dense after the BiLSTM (15 in the paper)
+	Blocks     [][]int `json:"blocks"`      // kernel sizes of the parallel convolutions of each block
+	Width      int     `json:"width"`       // output channels of each convolution in a block
+	Head       []int   `json:"head"`        // kernel sizes after the re-injection; the last outputs 1 channel
+	HeadWidth  int     `json:"head_width"`
+	// SepChannels adds that many fixed channels of sequence separation
+	// (see separationMap) to the 2D features, in both model kinds.
+	SepChannels int           `json:"sep_channels,omitempty"`
+	Mode        features.Mode `json:"feature_mode"` // feature mode of the training data
+	// Labels the model was trained on: contact definition and cutoff.
+	// Predictions mean this kind of contact.
+	Labels Labels `json:"labels"`
+	// MinLen and MaxLen are the shortest and longest training chains;
+	// predictions far outside are extrapolation.
+	MinLen int `json:"train_min_len,omitempty"`
+	MaxLen int `json:"train_max_len,omitempty"`
+	// Provenance, filled by training.
+	Data    string `json:"data,omitempty"`
+	Version string `json:"code_version,omitempty"`
+	Seed    uint64 `json:"seed,omitempty"`
+	Epoch   int    `json:"epoch,omitempty"` // epoch the parameters come from
+}
+
+// Labels is a contact definition: the atoms whose distance counts and the
+// cutoff in Å.
+type Labels struct {
+	Atoms  pdb.Definition `json:"atoms"`
+	Cutoff float64        `json:"cutoff"`
+}
+
+// DefaultLabels are the paper's: C-alpha atoms closer than 8 Å.
+var DefaultLabels = Labels{Atoms: pdb.CAlpha, Cutoff: pdb.ContactCutoff}
+
+// String describes the labels, e.g. "C-alpha pairs closer than 8 Å".
+func (l Labels) String() string {
+	atom := "C-alpha"
+	if l.Atoms == pdb.CBeta {
+		atom = "C-beta"
+	}
+	return fmt.Sprintf("%s pairs closer than %g Å", atom, l.Cutoff)
+}
+
+// Spec is the network an Arch describes: the paper's pair network with
+// the protein feature layout, the separation channels as fixed pair
+// channels, a pair map with batchnorm and a plain re-injection of the 1D
+// features' pair map.
+func (a Arch) Spec() pairnet.Spec {
+	s := pairnet.Spec{Symmetric: a.Kind == SCNN, In1D: a.N1D, In2D: a.N2D, Fixed2D: a.SepChannels,
+		LSTMHidden: a.LSTMHidden, LSTMOut: a.LSTMOut, Pair: pairnet.MapSpec{BN: true}, Reinject: &pairnet.MapSpec{}}
+	for _, ks := range a.Blocks {
+		s.Blocks = append(s.Blocks, pairnet.Uniform(a.Width, ks...))
+	}
+	for hi, k := range a.Head {
+		if hi == len(a.Head)-1 {
+			s.OutKernel = k
+			break
+		}
+		s.Head = append(s.Head, pairnet.Uniform(a.HeadWidth, k))
+	}
+	return s
+}
+
+// DefaultArch is small enough to train to convergence on the bundled data
+// on two cores; PaperArch is sized to the paper's CNN budget (2.465M
+// trainable parameters).
+func DefaultArch(kind string) Arch {
+	return Arch{Kind: kind, Config: "default", N1D: features.N1D, N2D: features.N2D, LSTMHidden: 16, LSTMOut: 15,
+		Blocks: [][]int{{7, 5, 3}, {5, 3}, {3}}, Width: 8, Head: []int{3, 3}, HeadWidth: 8, SepChannels: 3}
+}
+
+// PaperArch: blocks (13, 9, 5), (9, 5), (5) of width 54, head (5, 5).
+func PaperArch(kind string) Arch {
+	return Arch{Kind: kind, Config: "paper", N1D: features.N1D, N2D: features.N2D, LSTMHidden: 64, LSTMOut: 15,
+		Blocks: [][]int{{13, 9, 5}, {9, 5}, {5}}, Width: 54, Head: []int{5, 5}, HeadWidth: 54, SepChannels: 3}
+}
+
+// ArchByName returns DefaultArch or PaperArch.
+func ArchByName(kind, config string) (Arch, error) {
+	if kind != CNN && kind != SCNN {
+		return Arch{}, fmt.Errorf("model: kind %q: want cnn or scnn", kind)
+	}
+	switch config {
+	case "default":
+		return DefaultArch(kind), nil
+	case "paper":
+		return PaperArch(kind), nil
+	}
+	return Arch{}, fmt.Errorf("model: configuration %q: want default or paper", config)
+}
+
+// Model is a protein contact model: its record and its network.
+type Model struct {
+	Arch Arch
+	Net  *pairnet.Net
+}
+
+// NewModel builds a model with freshly initialised parameters.
+func NewModel(a Arch, seed uint64) (*Model, error) {
+	if a.Kind != CNN && a.Kind != SCNN {
+		return nil, fmt.Errorf("model: kind %q: want cnn or scnn", a.Kind)
+	}
+	a.Format = Format
+	if a.Labels == (Labels{}) {
+		a.Labels = DefaultLabels
+	}
+	n, err := pairnet.New(a.Spec(), seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{Arch: a, Net: n}, nil
+}
+
+// Packed reports whether the model's 2D maps are packed (SCNN).
+func (m *Model) Packed() bool { return m.Net.Layout() == scnn.Packed }
+
+// Params lists every parameter (trainable and state) in a fixed order.
+func (m *Model) Params() []*scnn.Param { return m.Net.Params() }
+
+// Trainable counts the trainable parameters.
+func (m *Model) Trainable() int { return m.Net.Trainable() }
+
+// Forward returns the logits (B, L, L, 1) of a batch: row-major for a
+// CNN, packed (exactly symmetric) for an SCNN. In a training pass,
+// p.Backward from the logits gives the parameter gradients.
+func (m *Model) Forward(p *scnn.Pass, b *Batch) (*scnn.Tensor, error) {
+	if b.X2.Layout == scnn.Packed != m.Packed() {
+		return nil, fmt.Errorf("model: batch layout %s for a %s model", b.X2.Layout, m.Arch.Kind)
+	}
+	in := pairnet.Inputs{X1: b.X1, X2: b.X2, Lengths: b.Lengths}
+	if m.Arch.SepChannels > 0 {
+		in.Fixed = separationMap(b, m.Arch.SepChannels)
+	}
+	return m.Net.Forward(p, in)
+}
+
+// Save writes the model (architecture record + parameters) atomically.
+func (m *Model) Save(path string) error {
+	arch, err := json.Marshal(m.Arch)
+	if err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, arch, m.Params()) })
+}
+
+// LoadModel reads a model file.
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadModel(f, path)
+}
+
+// ReadModel reads a model from r; name is the file name for errors.
+func ReadModel(r io.Reader, name string) (*Model, error) {
+	archJSON, arrays, err := scnn.ReadParams(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var head struct {
+		Format int `json:"format"`
+	}
+	if err := json.Unmarshal(archJSON, &head); err != nil {
+		return nil, fmt.Errorf("%s: architecture record: %w", name, err)
+	}
+	if head.Format != Format {
+		f := head.Format
+		if f == 0 {
+			f = 1 // files before the format was recorded
+		}
+		return nil, fmt.Errorf("%s: model file format %d, this build reads format %d: %w (retrain it with contactmap train)", name, f, Format, ErrFormat)
+	}
+	var a Arch
+	if err := json.Unmarshal(archJSON, &a); err != nil {
+		return nil, fmt.Errorf("%s: architecture record: %w", name, err)
+	}
+	m, err := NewModel(a, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := scnn.AssignParams(m.Params(), arrays); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return m, nil
+}
+
+// ErrFormat marks a model file of another format version.
+var ErrFormat = errors.New("unsupported model file format")
+
+// separationMap returns the fixed symmetric pair channels of a batch, in
+// its layout, zero at padding: for d = |i-j|,
+//
+//	0: log(1+d) / log(101)   1: 1 if d < 6   2: 1 if d >= 24
+//
+// An sgConv on a self-Cartesian product sees x_i and x_j only through
+// a_i + a_j, so unlike a CNN it cannot form the separation from position
+// features; these channels give it to both model kinds alike.
+func separationMap(b *Batch, n int) *scnn.Tensor {
+	nb, l := len(b.Lengths), b.L
+	var t *scnn.Tensor
+	if b.X2.Layout == scnn.Packed {
+		t = scnn.NewPacked(nb, l, n)
+	} else {
+		t = scnn.New(nb, l, l, n)
+	}
+	// The channels depend only on d: one row of values per separation.
+	vals := make([][3]float32, l)
+	for d := range vals {
+		vals[d][0] = float32(math.Log1p(float64(d)) / math.Log(101))
+		if d < 6 {
+			vals[d][1] = 1
+		}
+		if d >= 24 {
+			vals[d][2] = 1
+		}
+	}
+	packed := t.Layout == scnn.Packed
+	stride := t.Len() / nb // values per sample
+	for s, ls := range b.Lengths {
+		ts := t.Data[s*stride : (s+1)*stride]
+		p := 0 // stored pixel
+		for i := 0; i < l; i++ {
+			j0 := 0
+			if packed {
+				j0 = i
+			}
+			for j := j0; j < l; j, p = j+1, p+1 {
+				if i >= ls || j >= ls {
+					continue
+				}
+				d := max(j-i, i-j)
+				copy(ts[p*n:p*n+min(n, 3)], vals[d][:])
+			}
+		}
+	}
+	return t
+}

@@ -1,0 +1,126 @@
+package scnn
+
+import (
+	"fmt"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
+)
+
+// A Pass is one forward pass through layers. Layers hold parameters only;
+// what a backward step needs lives in the pass:
+//
+//   - an inference pass (Inference, or a nil *Pass) records nothing, so
+//     every intermediate can be freed as soon as the next layer has
+//     consumed it, and one set of layers serves any number of concurrent
+//     inference passes;
+//   - a training pass (Training) records, for each operation, a backward
+//     step holding the inputs it needs (a tape). Backward runs the steps
+//     in reverse: composing layers in the forward pass is all it takes to
+//     get the backward pass. Batch normalisation uses batch statistics in
+//     a training pass and running statistics in an inference pass.
+//
+// Workers is the number of goroutines of every parallel loop of the pass
+// (convolutions, elementwise layers, batch statistics); 0 means GOMAXPROCS.
+// Training results depend on it only through float32 rounding in
+// convolutions; inference results do not depend on it.
+type Pass struct {
+	Workers int
+	// RunningStats makes batch normalisation use (and leave) its running
+	// statistics in a training pass too: frozen batchnorm, as when
+	// fine-tuning; the forward values are then those of an inference pass.
+	RunningStats bool
+	tape         *tape
+}
+
+type tape struct {
+	steps []func() error
+	grads map[*Tensor]*Tensor
+}
+
+// Inference returns a pass that records nothing.
+func Inference(workers int) *Pass { return &Pass{Workers: workers} }
+
+// Training returns a pass that records backward steps.
+func Training(workers int) *Pass {
+	return &Pass{Workers: workers, tape: &tape{grads: map[*Tensor]*Tensor{}}}
+}
+
+// Training reports whether the pass records backward steps.
+func (p *Pass) Training() bool { return p != nil && p.tape != nil }
+
+func (p *Pass) workers() int {
+	if p == nil {
+		return kern.Workers(0)
+	}
+	return kern.Workers(p.Workers)
+}
+
+// record adds a backward step to a training pass's tape.
+func (p *Pass) record(step func() error) {
+	if p.Training() {
+		p.tape.steps = append(p.tape.steps, step)
+	}
+}
+
+// gradOf removes and returns the gradient accumulated for y, nil when
+// nothing downstream of y reached the loss.
+func (p *Pass) gradOf(y *Tensor) *Tensor {
+	g := p.tape.grads[y]
+	delete(p.tape.grads, y)
+	return g
+}
+
+// addGrad adds g to the gradient of x. The tape takes g over: the caller
+// must not use it afterwards.
+func (p *Pass) addGrad(x, g *Tensor) {
+	if prev, ok := p.tape.grads[x]; ok {
+		addInto(p, prev.Data, g.Data)
+		return
+	}
+	p.tape.grads[x] = g
+}
+
+func addInto(p *Pass, dst, src []float32) {
+	forChunks(p, len(dst), func(_, lo, hi int) {
+		d := dst[lo:hi]
+		for i, v := range src[lo:hi] {
+			d[i] += v
+		}
+	})
+}
+
+// Backward seeds the gradient of the pass's output y with dy (the loss
+// gradient, same shape and layout) and runs the recorded steps in reverse
+// order (dy itself is not changed). Parameter gradients are added to
+// Param.Grad; the gradients of the
+// pass's inputs are then available from Grad. A pass is backward-stepped
+// once.
+func (p *Pass) Backward(y, dy *Tensor) error {
+	if !p.Training() {
+		return fmt.Errorf("scnn: Backward of an inference pass")
+	}
+	if !SameShape(y, dy) {
+		return fmt.Errorf("scnn: Backward: gradient %s %v for output %s %v", dy.Layout, dy.Shape, y.Layout, y.Shape)
+	}
+	if p.tape.steps == nil {
+		return fmt.Errorf("scnn: Backward: the pass was already stepped back, or recorded nothing")
+	}
+	p.addGrad(y, dy.Clone())
+	for i := len(p.tape.steps) - 1; i >= 0; i-- {
+		if err := p.tape.steps[i](); err != nil {
+			return err
+		}
+		p.tape.steps[i] = nil // frees what the step held
+	}
+	p.tape.steps = nil
+	return nil
+}
+
+// Grad returns the gradient of x after Backward, nil if the loss does not
+// depend on x. Use it for the pass's inputs.
+func (p *Pass) Grad(x *Tensor) *Tensor {
+	if !p.Training() {
+		return nil
+	}
+	return p.tape.grads[x]
+}
