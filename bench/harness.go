@@ -26,6 +26,10 @@ type benchCase struct {
 	Name  string
 	FLOPs float64 // floating-point operations of one run (see report.go)
 	Sides []side
+	// MaxReps caps the timed runs of a long case (0: no cap); Warmup
+	// false skips its warm-up runs. The large-L rows are about memory.
+	MaxReps  int
+	NoWarmup bool
 }
 
 // sideResult is what a side measured.
@@ -136,6 +140,12 @@ func (p *proc) stop() {
 // for the previous one to be ready), warm up, then take turns run by run,
 // reps times, so that slow drifts of the machine reach every side alike.
 func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
+	if c.MaxReps > 0 {
+		reps = min(reps, c.MaxReps)
+	}
+	if c.NoWarmup {
+		warmup = 0
+	}
 	res := caseResult{Group: c.Group, Name: c.Name, FLOPs: c.FLOPs}
 	var procs []*proc
 	defer func() {

@@ -127,9 +127,17 @@ func cases(torch bool) []benchCase {
 	}
 	for _, cfg := range []string{"default", "paper"} {
 		a, _ := model.ArchByName(model.CNN, cfg)
-		for _, ll := range []int{100, 300, 500} {
-			cs = append(cs, benchCase{Group: "sweep", Name: fmt.Sprintf("%s/L%d", cfg, ll),
-				FLOPs: a.ConvFLOPs(1, ll), Sides: modelSides(task{Kind: "infer", Config: cfg, B: 1, L: ll})})
+		lengths := []int{100, 300, 500, 1000, 2000}
+		if cfg == "paper" {
+			lengths = lengths[:4]
+		}
+		for _, ll := range lengths {
+			c := benchCase{Group: "sweep", Name: fmt.Sprintf("%s/L%d", cfg, ll),
+				FLOPs: a.ConvFLOPs(1, ll), Sides: modelSides(task{Kind: "infer", Config: cfg, B: 1, L: ll})}
+			if ll >= 1000 { // about peak memory: one run, no warm-up
+				c.MaxReps, c.NoWarmup = 1, true
+			}
+			cs = append(cs, c)
 		}
 	}
 	return cs

@@ -63,27 +63,30 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	if err := n.checkInputs(in); err != nil {
 		return nil, err
 	}
+	b, l := in.X1.Shape[0], in.X1.Shape[1]
+	pixels := b * l * l
+	if n.Spec.Symmetric {
+		pixels = b * l * (l + 1) / 2
+	}
 	seq := in.X1
 	if n.lstm != nil {
 		h, err := n.lstm.Apply(p, in.X1, in.Lengths)
 		if err != nil {
 			return nil, err
 		}
-		if h, err = n.dense.Apply(p, h); err != nil {
+		hd, err := n.dense.Apply(p, h)
+		if err != nil {
 			return nil, err
 		}
-		if h, err = scnn.MaskSequences(p, h, in.Lengths); err != nil {
+		p.Release(h)
+		if hd, err = scnn.MaskSequences(p, hd, in.Lengths); err != nil {
 			return nil, err
 		}
-		if seq, err = scnn.Concat(p, in.X1, h); err != nil {
+		if seq, err = scnn.Concat(p, in.X1, hd); err != nil {
 			return nil, err
 		}
+		p.Release(hd)
 	}
-	y, err := n.pair.apply(p, seq, in.Lengths)
-	if err != nil {
-		return nil, err
-	}
-	seq = nil
 	var pairInputs []*scnn.Tensor // the 2D and fixed channels, when any
 	if in.X2 != nil {
 		pairInputs = append(pairInputs, in.X2)
@@ -91,18 +94,21 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	if in.Fixed != nil {
 		pairInputs = append(pairInputs, in.Fixed)
 	}
-	var x2 *scnn.Tensor
-	switch len(pairInputs) {
-	case 0:
-	case 1:
-		x2 = pairInputs[0]
-	default:
-		if x2, err = scnn.Concat(p, pairInputs...); err != nil {
-			return nil, err
-		}
+	var err error
+	// In inference, the pair map is made in a buffer with room for the
+	// 2D channels, joined in place.
+	pairWidth := n.Spec.Pair.width(n.Spec.Symmetric, n.Spec.seqWidth())
+	p.Reserve(pixels * (pairWidth + n.Spec.In2D + n.Spec.Fixed2D))
+	y, err := n.pair.apply(p, seq, in.Lengths)
+	if err != nil {
+		return nil, err
 	}
-	if x2 != nil {
-		if y, err = scnn.Concat(p, y, x2); err != nil {
+	if seq != in.X1 {
+		p.Release(seq)
+	}
+	seq = nil
+	if len(pairInputs) > 0 {
+		if y, err = scnn.ConcatInPlace(p, 0, append([]*scnn.Tensor{y}, pairInputs...)...); err != nil {
 			return nil, err
 		}
 	}
@@ -112,25 +118,27 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 		}
 	}
 	if n.reinject != nil {
+		reWidth := n.Spec.Reinject.width(n.Spec.Symmetric, n.Spec.In1D)
+		p.Reserve(pixels * (y.Shape[3] + reWidth + n.Spec.In2D + n.Spec.Fixed2D))
 		re, err := n.reinject.apply(p, in.X1, in.Lengths)
 		if err != nil {
 			return nil, err
 		}
-		parts := []*scnn.Tensor{y, re}
-		if x2 != nil {
-			parts = append(parts, x2)
-		}
-		if y, err = scnn.Concat(p, parts...); err != nil {
+		joined, err := scnn.ConcatInPlace(p, 1, append([]*scnn.Tensor{y, re}, pairInputs...)...)
+		if err != nil {
 			return nil, err
 		}
+		p.Release(y)
+		y = joined
 	}
-	x2 = nil
 	for _, b := range n.head {
 		if y, err = b.apply(p, y, in.Lengths); err != nil {
 			return nil, err
 		}
 	}
-	return scnn.ForwardBranches(p, y, n.out)
+	out, err := scnn.ForwardBranches(p, y, n.out)
+	p.Release(y)
+	return out, err
 }
 
 // apply builds the pair map of x: the self-Cartesian product or the
@@ -169,11 +177,14 @@ func batchNorm(p *scnn.Pass, bn *scnn.BatchNorm2D, y *scnn.Tensor, lengths []int
 	return bn.ApplyInPlace(p, y, lengths)
 }
 
+// apply runs the block on x, an intermediate that it consumes (released
+// in an inference pass).
 func (b *block) apply(p *scnn.Pass, x *scnn.Tensor, lengths []int) (*scnn.Tensor, error) {
 	y, err := scnn.ForwardBranches(p, x, b.convs...)
 	if err != nil {
 		return nil, err
 	}
+	p.Release(x)
 	if y, err = batchNorm(p, b.bn, y, lengths); err != nil {
 		return nil, err
 	}

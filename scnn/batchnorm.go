@@ -56,7 +56,7 @@ func (bn *BatchNorm2D) Params() []*Param {
 // Its backward step adds dL/dgamma and dL/dbeta and passes dL/dx (zero at
 // padding).
 func (bn *BatchNorm2D) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
-	y, err := newTensor(nil, x.Layout, x.Shape)
+	y, err := p.newTensor(x.Layout, x.Shape)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		// Output-side convolutions read x without copying it: nothing to share.
 		shared = shared && !geoms[i].UseOutputSide()
 	}
-	y, err := newTensor(nil, x.Layout, append(append([]int(nil), x.Shape[:3]...), total))
+	y, err := p.newTensor(x.Layout, append(append([]int(nil), x.Shape[:3]...), total))
 	if err != nil {
 		return nil, err
 	}
@@ -64,14 +64,19 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 	case shared:
 		kern.ConvForwardBranches(geoms[0], ks, couts, y.Data, x.Data, ws, bs)
 	default:
-		outs := make([]*Tensor, len(convs))
+		// One branch at a time into a scratch map, copied into its
+		// channels of y (in inference the scratch buffer is recycled).
+		off := 0
 		for i, g := range geoms {
-			if outs[i], err = newTensor(nil, x.Layout, append(append([]int(nil), x.Shape[:3]...), couts[i])); err != nil {
+			out, err := p.newTensor(x.Layout, append(append([]int(nil), x.Shape[:3]...), couts[i]))
+			if err != nil {
 				return nil, err
 			}
-			kern.ConvForward(g, outs[i].Data, x.Data, ws[i], bs[i])
+			kern.ConvForward(g, out.Data, x.Data, ws[i], bs[i])
+			copyChannels(p, y, off, out)
+			p.Release(out)
+			off += couts[i]
 		}
-		joinChannels(p, y, outs)
 	}
 	p.record(func() error {
 		dy := p.gradOf(y)
@@ -93,18 +98,15 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 	return y, nil
 }
 
-// joinChannels writes the channels of outs side by side into y.
-func joinChannels(p *Pass, y *Tensor, outs []*Tensor) {
+// copyChannels writes the channels of src into y's channels off,
+// off+1, ... (same pixels).
+func copyChannels(p *Pass, y *Tensor, off int, src *Tensor) {
 	total := y.Shape[len(y.Shape)-1]
+	w := src.Shape[len(src.Shape)-1]
 	rows := y.Len() / total
 	forChunks(p, rows, func(_, lo, hi int) {
-		off := 0
-		for _, o := range outs {
-			w := o.Shape[len(o.Shape)-1]
-			for q := lo; q < hi; q++ {
-				copy(y.Data[q*total+off:q*total+off+w], o.Data[q*w:(q+1)*w])
-			}
-			off += w
+		for q := lo; q < hi; q++ {
+			copy(y.Data[q*total+off:q*total+off+w], src.Data[q*w:(q+1)*w])
 		}
 	})
 }

@@ -27,7 +27,7 @@ func Concat(p *Pass, xs ...*Tensor) (*Tensor, error) {
 		total += x.Shape[r-1]
 	}
 	shape := append(append([]int(nil), first.Shape[:r-1]...), total)
-	y, err := newTensor(nil, first.Layout, shape)
+	y, err := p.newTensor(first.Layout, shape)
 	if err != nil {
 		return nil, err
 	}

@@ -317,3 +317,44 @@ func TestReLUInPlace(t *testing.T) {
 		t.Error("mismatched gradient accepted")
 	}
 }
+
+// ConcatInPlace equals Concat whichever input grows, when the buffer has
+// room (the result then uses it) and when it has not; an inference pass's
+// pool hands released buffers to later outputs.
+func TestConcatInPlace(t *testing.T) {
+	rng := newRNG(77)
+	for base := 0; base < 3; base++ {
+		for _, room := range []bool{true, false} {
+			xs := []*Tensor{randPacked(rng, 2, 9, 3), randPacked(rng, 2, 9, 5), randPacked(rng, 2, 9, 2)}
+			want := must[*Tensor](t)(Concat(nil, xs...))
+			p := Inference(1)
+			if room {
+				p.Reserve(want.Len())
+			}
+			g := must[*Tensor](t)(p.newTensor(Packed, xs[base].Shape))
+			copy(g.Data, xs[base].Data)
+			buf := g.Data[:1]
+			ys := append([]*Tensor(nil), xs...)
+			ys[base] = g
+			got := must[*Tensor](t)(ConcatInPlace(p, base, ys...))
+			if !SameShape(got, want) || maxAbsDiff(got.Data, want.Data) != 0 {
+				t.Fatalf("base %d room %v: differs from Concat", base, room)
+			}
+			if inPlace := &got.Data[0] == &buf[0]; inPlace != room {
+				t.Errorf("base %d room %v: in place %v", base, room, inPlace)
+			}
+		}
+	}
+	p := Inference(1)
+	a := must[*Tensor](t)(p.newTensor(RowMajor, []int{100}))
+	p.Release(a)
+	b := must[*Tensor](t)(p.newTensor(RowMajor, []int{60}))
+	if len(p.pool) != 0 || cap(b.Data) != 100 {
+		t.Error("a released buffer was not reused")
+	}
+	for _, v := range b.Data {
+		if v != 0 {
+			t.Fatal("a reused buffer is not zeroed")
+		}
+	}
+}

@@ -30,6 +30,7 @@ type Pass struct {
 	// fine-tuning; the forward values are then those of an inference pass.
 	RunningStats bool
 	tape         *tape
+	pool         [][]float32 // released buffers of an inference pass (pool.go)
 }
 
 type tape struct {

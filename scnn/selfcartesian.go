@@ -15,7 +15,10 @@ func SelfCartesian(p *Pass, x *Tensor) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: self-Cartesian: input %s %v, want row-major (B, L, n)", x.Layout, x.Shape)
 	}
 	b, l, n := x.Shape[0], x.Shape[1], x.Shape[2]
-	y := New(b, l, l, 2*n)
+	y, err := p.newTensor(RowMajor, []int{b, l, l, 2 * n})
+	if err != nil {
+		return nil, err
+	}
 	for s := 0; s < b; s++ {
 		xs := x.Data[s*l*n : (s+1)*l*n]
 		for i := 0; i < l; i++ {

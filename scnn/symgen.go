@@ -77,7 +77,10 @@ func (c *SymGenConv) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 	if c.K == 1 {
 		a := make([]float32, b*l*c.F)
 		kern.Gemm(false, false, b*l, c.F, c.N, 1, x.Data, c.N, c.S.Value, c.F, 0, a, c.F)
-		y := NewPacked(b, l, c.F)
+		y, err := p.newTensor(Packed, []int{b, l, l, c.F})
+		if err != nil {
+			return nil, err
+		}
 		kern.OuterSum(y.Data, a, c.B.Value, b, l, c.F, p.workers())
 		p.record(func() error {
 			if dy := p.gradOf(y); dy != nil {

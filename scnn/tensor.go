@@ -76,20 +76,9 @@ func FromPackedData(data []float32, b, l, c int) (*Tensor, error) {
 }
 
 func newTensor(data []float32, layout Layout, shape []int) (*Tensor, error) {
-	n := 1
-	for _, d := range shape {
-		if d < 0 {
-			return nil, fmt.Errorf("scnn: negative dimension in shape %v", shape)
-		}
-		n *= d
-	}
-	stored := append([]int(nil), shape...)
-	if layout == Packed {
-		if len(shape) != 4 || shape[1] != shape[2] {
-			return nil, fmt.Errorf("scnn: packed shape must be (B, L, L, C), got %v", shape)
-		}
-		stored = []int{shape[0], kern.TriSize(shape[1]), shape[3]}
-		n = stored[0] * stored[1] * stored[2]
+	n, err := storedLen(layout, shape)
+	if err != nil {
+		return nil, err
 	}
 	if data == nil {
 		data = make([]float32, n)
@@ -98,6 +87,25 @@ func newTensor(data []float32, layout Layout, shape []int) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: %d values for %s shape %v (want %d)", len(data), layout, shape, n)
 	}
 	return &Tensor{Data: data, Shape: append([]int(nil), shape...), Layout: layout}, nil
+}
+
+// storedLen is the number of stored elements of a tensor of the given
+// layout and shape.
+func storedLen(layout Layout, shape []int) (int, error) {
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("scnn: negative dimension in shape %v", shape)
+		}
+		n *= d
+	}
+	if layout == Packed {
+		if len(shape) != 4 || shape[1] != shape[2] {
+			return 0, fmt.Errorf("scnn: packed shape must be (B, L, L, C), got %v", shape)
+		}
+		n = shape[0] * kern.TriSize(shape[1]) * shape[3]
+	}
+	return n, nil
 }
 
 // SampleLen is the number of stored elements of one sample (the first

@@ -21,8 +21,8 @@ type Batch struct {
 	L       int
 	X1      *scnn.Tensor // (B, L, 25), zero at padding
 	X2      *scnn.Tensor // (B, L, L, 3), packed or row-major, zero at padding
-	Labels  []float32    // B x L x L row-major
-	Mask    []float32    // B x L x L: 1 for labelled pairs of valid residues
+	Labels  []float32    // B x L x L row-major; nil when no chain has labels
+	Mask    []float32    // B x L x L: 1 for labelled pairs of valid residues; nil likewise
 }
 
 // NewBatch pads samples into a batch; packed selects the layout of X2.
@@ -40,19 +40,28 @@ func NewBatch(samples []*Sample, packed bool) *Batch {
 	} else {
 		b.X2 = scnn.New(n, l, l, features.N2D)
 	}
-	b.Labels = make([]float32, n*l*l)
-	b.Mask = make([]float32, n*l*l)
+	for _, s := range samples {
+		if s.HasLabels {
+			b.Labels = make([]float32, n*l*l)
+			b.Mask = make([]float32, n*l*l)
+			break
+		}
+	}
+	const c2 = features.N2D
+	x2 := b.X2.Data
+	stride := b.X2.SampleLen()
 	for k, s := range samples {
 		ls := s.L()
 		copy(b.X1.Data[k*l*features.N1D:], s.OneD)
 		p := 0
 		for i := 0; i < ls; i++ {
 			for j := i; j < ls; j++ {
-				for c := 0; c < features.N2D; c++ {
-					b.X2.Set(s.TwoD[p*features.N2D+c], k, i, j, c)
-					if !packed {
-						b.X2.Set(s.TwoD[p*features.N2D+c], k, j, i, c)
-					}
+				v := s.TwoD[p*c2 : (p+1)*c2]
+				if packed { // pixel (i, j) of the padded triangle
+					copy(x2[k*stride+(i*l-i*(i-1)/2+j-i)*c2:], v)
+				} else {
+					copy(x2[k*stride+(i*l+j)*c2:], v)
+					copy(x2[k*stride+(j*l+i)*c2:], v)
 				}
 				if s.HasLabels && s.Mask[p] == 1 {
 					for _, ij := range [][2]int{{i, j}, {j, i}} {

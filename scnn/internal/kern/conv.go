@@ -49,9 +49,10 @@ func (g ConvGeom) forIm2colTiles(x []float32, fn func(b, p0, n int, col []float3
 	tiles := (np + t - 1) / t
 	workers := Workers(g.Workers)
 	cols := make([][]float32, workers)
+	defer putScratch(cols...)
 	ParallelFor(g.B*tiles, workers, func(wk, item int) {
 		if cols[wk] == nil {
-			cols[wk] = make([]float32, t*kk)
+			cols[wk] = getScratch(t * kk)
 		}
 		b, p0 := item/tiles, (item%tiles)*t
 		n := min(t, np-p0)
@@ -106,10 +107,15 @@ func ConvWeightGrad(g ConvGeom, dw, db, x, dy []float32) {
 	workers := min(Workers(g.Workers), g.B*tiles)
 	type acc struct{ col, dyt, dw, db []float32 }
 	accs := make([]acc, workers)
+	defer func() {
+		for _, a := range accs {
+			putScratch(a.col)
+		}
+	}()
 	ParallelFor(g.B*tiles, workers, func(wk, item int) {
 		a := &accs[wk]
 		if a.col == nil {
-			a.col = make([]float32, t*kk)
+			a.col = getScratch(t * kk)
 			a.dw = make([]float32, kk*g.Cout)
 			a.db = make([]float32, g.Cout)
 			if g.Packed {

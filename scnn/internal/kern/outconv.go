@@ -77,6 +77,7 @@ func convForwardOut(g ConvGeom, out, x, w, bias []float32) {
 	bands := (g.H + band - 1) / band
 	workers := Workers(g.Workers)
 	zs := make([][]float32, workers)
+	defer putScratch(zs...)
 	ParallelFor(g.B*bands, workers, func(wk, item int) {
 		s, i0 := item/bands, (item%bands)*band
 		i1 := min(i0+band, g.H)
@@ -86,7 +87,7 @@ func convForwardOut(g ConvGeom, out, x, w, bias []float32) {
 			q1 = np
 		}
 		if zs[wk] == nil {
-			zs[wk] = make([]float32, (band+2*pad)*g.W*n)
+			zs[wk] = getScratch((band + 2*pad) * g.W * n)
 		}
 		z := zs[wk][:(q1-q0)*n]
 		xs := x[s*np*g.Cin:]
@@ -207,10 +208,15 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 	workers := min(Workers(g.Workers), g.B*tiles)
 	type acc struct{ col, gw, db []float32 }
 	accs := make([]acc, workers)
+	defer func() {
+		for _, a := range accs {
+			putScratch(a.col)
+		}
+	}()
 	ParallelFor(g.B*tiles, workers, func(wk, item int) {
 		a := &accs[wk]
 		if a.col == nil {
-			a.col = make([]float32, t*n)
+			a.col = getScratch(t * n)
 			a.gw = make([]float32, g.Cin*n)
 			a.db = make([]float32, g.Cout)
 		}
