@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// ReadPDB reads a PDB-format file (plain text; see Open for compressed
+// ReadPDB reads a PDB-format file (plain text; ReadFile opens compressed
 // files). path is used in errors.
 func ReadPDB(r io.Reader, path string) (*Structure, error) {
 	b := newBuilder()

@@ -27,12 +27,16 @@
 // statistics equal those of the full map.
 //
 // Ordinary layers (Conv2D, Dense, BiLSTM, BatchNorm2D on row-major maps)
-// build the paper's baseline CNN. Every layer has a hand-written backward
-// pass: Forward keeps what Backward needs, and Backward adds to the
-// parameter gradients and returns the input gradient. Adam with L2 decay
-// updates the trainable params; WriteParams and ReadParams store them in a
-// versioned binary format (see io.go) together with a caller-defined
-// architecture record.
+// build the paper's baseline CNN. Layers hold parameters only; each Apply
+// runs in a Pass (pass.go). A training pass records every operation's
+// hand-written backward step, with what it needs, on a tape, and
+// Pass.Backward replays the tape from the loss gradient, adding to the
+// parameter gradients; composing layers is all a model writes. An
+// inference pass records nothing, recycles the buffers of intermediates
+// its caller releases (pool.go), and only reads the layers, so one model
+// serves concurrent passes. Adam with L2 decay updates the trainable
+// params; WriteParams and ReadParams store them in a versioned binary
+// format (see io.go) together with a caller-defined architecture record.
 //
 // Convolutions are GEMMs through gonum's BLAS interface, backed by
 // OpenBLAS (gonum.org/v1/netlib, cgo) in the default build and by gonum's
@@ -50,4 +54,6 @@
 // an unlisted model it can fall back to SSE3 code several times slower
 // than the CPU allows. BLASCore and PreferredBLASCore tell; the commands
 // re-execute themselves with OPENBLAS_CORETYPE set (internal/blasenv).
+// The library itself sets no process-wide state: it calls its BLAS
+// directly and leaves gonum's global implementation alone.
 package scnn

@@ -42,7 +42,7 @@ type Config struct {
 type ManifestEntry struct {
 	ID, PDB, Chain string
 	Length         int
-	Resolved       int // SEQRES positions with C-alpha coordinates
+	Resolved       int // SEQRES positions with the atom the contact definition needs (C-alpha; C-beta, real or virtual)
 	Split          string
 	Mode           Mode
 	SHA256, File   string

@@ -68,9 +68,11 @@ func LoadSplit(dir, split string) ([]*model.Sample, features.Mode, error) {
 // seeded random order (byLength false), or of similar length (byLength
 // true: ordered by length with a random tie-break, cut into consecutive
 // batches, batch order shuffled), which keeps padding small. Training uses
-// random batches: with length-sorted batches the batchnorm statistics of
-// a batch encode its chains' length, which a model can learn to use in
-// training but inference (running statistics) cannot provide.
+// batches of similar length by default (Options.Random for random ones):
+// their batchnorm statistics encode the chains' length, which a model
+// could learn to use in training but inference (running statistics)
+// cannot provide; the fixed separation channels (model.Arch.SepChannels)
+// give both model kinds what they need instead (see the README).
 func Batches(samples []*model.Sample, size int, rng *rand.Rand, byLength bool) [][]int {
 	idx := rng.Perm(len(samples))
 	if byLength {

@@ -1,7 +1,11 @@
 package model
 
 import (
+	"bytes"
+	"errors"
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/scnn"
@@ -70,5 +74,32 @@ func TestSeparationMap(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A model file of another format is refused with a message naming its
+// version; the current format round-trips.
+func TestModelFileFormat(t *testing.T) {
+	a := DefaultArch(SCNN)
+	m, err := NewModel(a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.scnn")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadModel(path)
+	if err != nil || back.Arch.Format != Format || back.Arch.Labels != DefaultLabels {
+		t.Fatalf("round trip: %+v %v", back, err)
+	}
+	var old bytes.Buffer
+	record := []byte(`{"kind":"scnn","config":"default","feature_mode":"seq"}`)
+	if err := scnn.WriteParams(&old, record, m.Params()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadModel(&old, "old.scnn")
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "model file format 1, this build reads format 2") {
+		t.Errorf("format 1 file: %v", err)
 	}
 }
