@@ -189,7 +189,7 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "Machine: %s, %d cores, %s, %s (kernel %s). Go %s with %s, %s kernels (one BLAS thread per goroutine, %d goroutines); PyTorch %s, CPU, %d threads. Batch 10, L = 100 unless stated; inputs are synthetic (timing does not depend on the values).\n\n",
 		m.CPU, m.Cores, m.MemTotal, m.OS, m.Kernel, m.Go, m.OpenBLAS, m.BLASCore, m.Threads, m.Torch, m.Threads)
 
-	b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/train Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
+	b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
 
 	for _, g := range []struct{ group, title string }{{"train", "Training step (forward + loss + backward + Adam)"}, {"infer", "Inference (forward + sigmoid), batch 10"}} {
 		if r.find(g.group, "default") == nil && r.find(g.group, "paper") == nil {
@@ -354,6 +354,15 @@ func (r *report) targets() string {
 		p := r.peak("sweep", cfg+"/L500", "go/"+kind)
 		row(fmt.Sprintf("L = 500 inference <= 4 GiB (%s %s)", cfg, strings.ToUpper(kind)), mib(p)+" MiB", "-", p <= 4<<30, false, p > 0)
 	}
+	// Memory of the lean inference path (network package issue).
+	torchCNN := r.peak("sweep", "paper/L500", "torch/cnn")
+	goCNN, goSCNN := r.peak("sweep", "paper/L500", "go/cnn"), r.peak("sweep", "paper/L500", "go/scnn")
+	row("L = 500 peak: Go paper CNN <= PyTorch paper CNN", mib(goCNN)+" vs "+mib(torchCNN)+" MiB", "-", goCNN <= torchCNN, false, goCNN > 0 && torchCNN > 0)
+	row("L = 500 peak: Go paper SCNN <= 0.6x PyTorch paper CNN", mib(goSCNN)+" vs "+mib(torchCNN*6/10)+" MiB", "-", goSCNN*10 <= torchCNN*6, false, goSCNN > 0 && torchCNN > 0)
+	d2000 := r.peak("sweep", "default/L2000", "go/scnn")
+	row("L = 2000 peak: Go default SCNN <= 1.5 GiB", mib(d2000)+" MiB", "-", d2000*2 <= 3<<30, false, d2000 > 0)
+	p1000 := r.peak("sweep", "paper/L1000", "go/scnn")
+	row("L = 1000 peak: Go paper SCNN <= 4 GiB", mib(p1000)+" MiB", "-", p1000 <= 4<<30, false, p1000 > 0)
 	b.WriteString("\n")
 	return b.String()
 }

@@ -137,8 +137,18 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 		}
 	}
 	out, err := scnn.ForwardBranches(p, y, n.out)
+	if err != nil {
+		return nil, err
+	}
 	p.Release(y)
-	return out, err
+	if !p.Training() {
+		// The logits may sit in a recycled buffer of a wider map: hand
+		// back a copy of their own size, and the buffer with the pass.
+		logits := out.Clone()
+		p.Release(out)
+		out = logits
+	}
+	return out, nil
 }
 
 // apply builds the pair map of x: the self-Cartesian product or the

@@ -63,18 +63,10 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		kern.ConvForward(geoms[0], y.Data, x.Data, ws[0], bs[0])
 	case shared:
 		kern.ConvForwardBranches(geoms[0], ks, couts, y.Data, x.Data, ws, bs)
-	default:
-		// One branch at a time into a scratch map, copied into its
-		// channels of y (in inference the scratch buffer is recycled).
+	default: // one branch at a time, each into its channels of y
 		off := 0
 		for i, g := range geoms {
-			out, err := p.newTensor(x.Layout, append(append([]int(nil), x.Shape[:3]...), couts[i]))
-			if err != nil {
-				return nil, err
-			}
-			kern.ConvForward(g, out.Data, x.Data, ws[i], bs[i])
-			copyChannels(p, y, off, out)
-			p.Release(out)
+			kern.ConvForwardStrided(g, y.Data, total, off, x.Data, ws[i], bs[i])
 			off += couts[i]
 		}
 	}
@@ -96,17 +88,4 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		return nil
 	})
 	return y, nil
-}
-
-// copyChannels writes the channels of src into y's channels off,
-// off+1, ... (same pixels).
-func copyChannels(p *Pass, y *Tensor, off int, src *Tensor) {
-	total := y.Shape[len(y.Shape)-1]
-	w := src.Shape[len(src.Shape)-1]
-	rows := y.Len() / total
-	forChunks(p, rows, func(_, lo, hi int) {
-		for q := lo; q < hi; q++ {
-			copy(y.Data[q*total+off:q*total+off+w], src.Data[q*w:(q+1)*w])
-		}
-	})
 }

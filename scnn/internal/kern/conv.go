@@ -72,21 +72,28 @@ func (g ConvGeom) forIm2colTiles(x []float32, fn func(b, p0, n int, col []float3
 // Layers with Cout much smaller than Cin use the output-side method (see
 // convForwardOut); the others im2col and sgemm per tile.
 func ConvForward(g ConvGeom, out, x, w, bias []float32) {
+	ConvForwardStrided(g, out, g.Cout, 0, x, w, bias)
+}
+
+// ConvForwardStrided is ConvForward writing output pixel p's channels to
+// out[p*ldo+off : p*ldo+off+Cout] (ldo >= off+Cout): one branch's channels
+// of a wider map, without a copy.
+func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []float32) {
 	if g.UseOutputSide() {
-		convForwardOut(g, out, x, w, bias)
+		convForwardOut(g, out, ldo, off, x, w, bias)
 		return
 	}
 	kk := g.Rows()
 	g.forIm2colTiles(x, func(b, p0, n int, col []float32) {
-		o := out[(b*g.Pixels()+p0)*g.Cout : (b*g.Pixels()+p0+n)*g.Cout]
+		o := out[(b*g.Pixels()+p0)*ldo+off:]
 		beta := float32(0)
 		if bias != nil {
 			for r := 0; r < n; r++ {
-				copy(o[r*g.Cout:(r+1)*g.Cout], bias)
+				copy(o[r*ldo:r*ldo+g.Cout], bias)
 			}
 			beta = 1
 		}
-		Gemm(false, false, n, g.Cout, kk, 1, col, kk, w, g.Cout, beta, o, g.Cout)
+		Gemm(false, false, n, g.Cout, kk, 1, col, kk, w, g.Cout, beta, o, ldo)
 	})
 }
 

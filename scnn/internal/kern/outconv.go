@@ -68,7 +68,7 @@ func (g ConvGeom) rowStart(i int) int {
 }
 
 // convForwardOut is ConvForward by the output-side method.
-func convForwardOut(g ConvGeom, out, x, w, bias []float32) {
+func convForwardOut(g ConvGeom, out []float32, ldo, off int, x, w, bias []float32) {
 	np, kk, pad := g.Pixels(), g.K*g.K, g.K/2
 	n := kk * g.Cout
 	wr := make([]float32, g.Cin*n)
@@ -92,14 +92,14 @@ func convForwardOut(g ConvGeom, out, x, w, bias []float32) {
 		z := zs[wk][:(q1-q0)*n]
 		xs := x[s*np*g.Cin:]
 		Gemm(false, false, q1-q0, n, g.Cin, 1, xs[q0*g.Cin:], g.Cin, wr, n, 0, z, n)
-		os := out[s*np*g.Cout:]
+		os := out[s*np*ldo+off:]
 		for i := i0; i < i1; i++ {
 			j0 := 0
 			if g.Packed {
 				j0 = i
 			}
 			for j := j0; j < g.W; j++ {
-				o := os[(g.rowStart(i)+j-j0)*g.Cout : (g.rowStart(i)+j-j0+1)*g.Cout]
+				o := os[(g.rowStart(i)+j-j0)*ldo:][:g.Cout]
 				if bias != nil {
 					copy(o, bias)
 				} else {

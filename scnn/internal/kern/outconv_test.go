@@ -52,7 +52,7 @@ func TestConvForwardOutputSide(t *testing.T) {
 						for i := range out {
 							out[i] = 99 // must be overwritten
 						}
-						convForwardOut(g, out, x, wt, bias)
+						convForwardOut(g, out, g.Cout, 0, x, wt, bias)
 						for s := 0; s < b; s++ {
 							xd, got := x[s*np*cin:(s+1)*np*cin], out[s*np*cout:(s+1)*np*cout]
 							if packed {
