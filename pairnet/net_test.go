@@ -205,3 +205,40 @@ func TestSpecCheck(t *testing.T) {
 		}
 	}
 }
+
+// The paper's RNA networks (Willmott's CNN and the authors' SCNN, as the
+// RNA issue describes them) are instances of the description. Their
+// trainable parameters, counted by hand:
+//
+//	BiLSTM 5 -> 75 per direction, one bias per gate: 2*(5*300 + 75*300 + 300) = 48,600
+//	Dense 150 -> 15: 2,265
+//	CNN:  13x13, 9x9, 5x5 on 40 -> 20, 20, 10: 210,050; BN 100
+//	      9x9, 5x5 on 50 -> 20, 20: 106,040; BN 80; 5x5 on 40 -> 20: 20,020; BN 40
+//	      3x3 on 20 + 10 (one-hot product) -> 1: 271            total 387,466
+//	SCNN: sgConv 20 -> 40: 840; BN 80; spConv blocks 114,850 + 100, 60,040 + 80,
+//	      12,020 + 40; re-injection sgConv 5 -> 20: 120, BN 40; 3x3 on 40 -> 1: 241
+//	                                                            total 239,316
+//
+// (The paper reports 387,798 and 239,198.)
+func TestPaperRNANetworksAreInstances(t *testing.T) {
+	rna := func(sym bool) Spec {
+		s := Spec{Symmetric: sym, In1D: 5, LSTMHidden: 75, LSTMOut: 15,
+			Blocks: []Block{{Kernels: []int{13, 9, 5}, Widths: []int{20, 20, 10}},
+				{Kernels: []int{9, 5}, Widths: []int{20, 20}}, Uniform(20, 5)},
+			Reinject: &MapSpec{}, OutKernel: 3}
+		if sym {
+			s.Pair = MapSpec{Width: 40, BN: true, ReLU: true}
+			s.Reinject = &MapSpec{Width: 20, BN: true, ReLU: true}
+		}
+		return s
+	}
+	for sym, want := range map[bool]int{false: 387466, true: 239316} {
+		n, err := New(rna(sym), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := n.Trainable(); got != want {
+			t.Errorf("symmetric=%v: %d trainable parameters, want %d", sym, got, want)
+		}
+	}
+}
