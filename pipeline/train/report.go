@@ -42,6 +42,11 @@ func EvaluateModel(m *model.Model, samples []*model.Sample, batchSize int) (metr
 	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
 		return metrics.Summary{}, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
 	}
+	if len(samples) > 0 {
+		if l := (model.Labels{Atoms: samples[0].Def, Cutoff: float64(samples[0].Cutoff)}); l != m.Arch.Labels {
+			return metrics.Summary{}, fmt.Errorf("train: model trained on %s, the features' labels are %s", m.Arch.Labels, l)
+		}
+	}
 	r, err := evaluate(m, samples, batchSize, 0, scnn.WeightedBCE{PosWeight: 5})
 	if err != nil {
 		return metrics.Summary{}, err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"math"
 	"os"
@@ -294,5 +295,24 @@ func TestLoadSplitVerifiesChecksums(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, entries[0].File), a, 0o644)
 	if _, _, err := LoadSplit(dir, "all"); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("swapped file accepted: %v", err)
+	}
+}
+
+// A model is not evaluated on features whose labels are another contact
+// definition than it was trained on.
+func TestEvaluateRefusesOtherLabels(t *testing.T) {
+	samples, _, err := LoadSplit(tinyFeatures(t), "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tinyOptions(t, model.SCNN).Arch
+	a.Mode = features.SeqMode
+	a.Labels = model.Labels{Atoms: pdb.CBeta, Cutoff: 8}
+	m, err := model.NewModel(a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EvaluateModel(m, samples, 5); err == nil || !strings.Contains(err.Error(), "C-beta") {
+		t.Errorf("C-beta model on C-alpha features: %v", err)
 	}
 }
