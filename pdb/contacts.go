@@ -1,6 +1,9 @@
 package pdb
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Definition selects the atoms whose distance defines a contact.
 type Definition int
@@ -63,32 +66,77 @@ func RepresentativeAtom(r *Residue, def Definition) (Vec, bool) {
 	return VirtualCB(n, ca, c), true
 }
 
-// ContactMap returns the L x L contact map of aligned residues (nil where
-// the residue has no coordinates; see Chain.Align) as row-major slices:
-// contact[i*L+j] is true when the representative atoms are closer than
-// cutoff, and mask[i*L+j] is true when both residues have them. Unmasked
-// pairs are unknown, never negatives. The diagonal is masked out.
-func ContactMap(res []*Residue, def Definition, cutoff float64) (contact, mask []bool) {
+// ContactDef is a contact definition: the atoms whose distance counts
+// and the cutoff in Å.
+type ContactDef struct {
+	Atoms  Definition `json:"atoms"`
+	Cutoff float64    `json:"cutoff"`
+}
+
+// DefaultContactDef is the paper's: C-alpha atoms closer than 8 Å.
+var DefaultContactDef = ContactDef{Atoms: CAlpha, Cutoff: ContactCutoff}
+
+// String describes the definition, e.g. "C-alpha pairs closer than 8 Å".
+func (d ContactDef) String() string {
+	atom := "C-alpha"
+	if d.Atoms == CBeta {
+		atom = "C-beta"
+	}
+	return fmt.Sprintf("%s pairs closer than %g Å", atom, d.Cutoff)
+}
+
+// Contacts is a chain's contact map under a definition, over its L
+// positions (SEQRES), stored like the symmetric feature maps: the upper
+// triangle i <= j row by row (PackedIndex). Known[k] says both residues
+// of pair k have the atoms the definition needs (the diagonal is never
+// known); Contact[k] says they are closer than the cutoff. Unknown pairs
+// are never negatives. It is the pipeline's one contact-map type:
+// features store it, training batches and metrics read it, predict draws
+// it.
+type Contacts struct {
+	L       int
+	Def     ContactDef
+	Contact []bool
+	Known   []bool
+}
+
+// PackedIndex is the index of pair (i, j), i <= j, in a packed upper
+// triangle of an l x l map.
+func PackedIndex(l, i, j int) int { return i*l - i*(i-1)/2 + (j - i) }
+
+// At returns whether pair (i, j), in either order, is a contact and
+// whether it is known.
+func (c *Contacts) At(i, j int) (contact, known bool) {
+	if i > j {
+		i, j = j, i
+	}
+	k := PackedIndex(c.L, i, j)
+	return c.Contact[k], c.Known[k]
+}
+
+// NewContacts computes the contacts of aligned residues (nil where a
+// SEQRES position has no coordinates; see Chain.Align).
+func NewContacts(res []*Residue, def ContactDef) *Contacts {
 	l := len(res)
 	pos := make([]Vec, l)
 	has := make([]bool, l)
 	for i, r := range res {
-		pos[i], has[i] = RepresentativeAtom(r, def)
+		pos[i], has[i] = RepresentativeAtom(r, def.Atoms)
 	}
-	contact, mask = make([]bool, l*l), make([]bool, l*l)
+	p := l * (l + 1) / 2
+	c := &Contacts{L: l, Def: def, Contact: make([]bool, p), Known: make([]bool, p)}
+	k := 0
 	for i := 0; i < l; i++ {
-		for j := i + 1; j < l; j++ {
-			if !has[i] || !has[j] {
+		for j := i; j < l; j, k = j+1, k+1 {
+			if i == j || !has[i] || !has[j] {
 				continue
 			}
 			d := math.Sqrt(sq(pos[i][0]-pos[j][0]) + sq(pos[i][1]-pos[j][1]) + sq(pos[i][2]-pos[j][2]))
-			mask[i*l+j], mask[j*l+i] = true, true
-			if d < cutoff {
-				contact[i*l+j], contact[j*l+i] = true, true
-			}
+			c.Known[k] = true
+			c.Contact[k] = d < def.Cutoff
 		}
 	}
-	return contact, mask
+	return c
 }
 
 func sq(x float64) float64 { return x * x }

@@ -58,14 +58,14 @@ func TestContactMapGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				contact, mask := ContactMap(res, def, ContactCutoff)
+				cm := NewContacts(res, ContactDef{Atoms: def, Cutoff: ContactCutoff})
 				l := len(res)
 				got := map[string]bool{}
 				for i := 0; i < l; i++ {
 					for j := i + 1; j < l; j++ {
-						if contact[i*l+j] {
-							if !mask[i*l+j] {
-								t.Fatalf("contact (%d,%d) outside the mask", i, j)
+						if contact, known := cm.At(j, i); contact {
+							if !known {
+								t.Fatalf("contact (%d,%d) not known", i, j)
 							}
 							got[resID(res[i])+" "+resID(res[j])] = true
 						}
@@ -218,9 +218,12 @@ func TestReadingRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contact, mask := ContactMap(res, CAlpha, 8)
-	if !contact[0*4+2] || contact[0*4+3] || !mask[0*4+3] {
-		t.Errorf("contacts %v", contact)
+	cm := NewContacts(res, DefaultContactDef)
+	c02, _ := cm.At(0, 2)
+	c03, k03 := cm.At(3, 0)
+	_, k00 := cm.At(0, 0)
+	if !c02 || c03 || !k03 || k00 {
+		t.Errorf("contacts %v known %v", cm.Contact, cm.Known)
 	}
 }
 

@@ -40,7 +40,8 @@ func runFeatures(ctx context.Context, args []string) error {
 	shard := fs.String("shard", "0/1", "process shard i of n (0-based: list entries with index % n == i)")
 	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "parallel chains")
 	cb := fs.Bool("cb", false, "contacts by virtual C-beta (CASP) instead of C-alpha (the paper)")
-	fs.Float64Var(&cfg.Cutoff, "cutoff", pdb.ContactCutoff, "contact distance cutoff, Å")
+	cfg.Labels = pdb.DefaultContactDef
+	fs.Float64Var(&cfg.Labels.Cutoff, "cutoff", pdb.ContactCutoff, "contact distance cutoff, Å")
 	seed := fs.Uint64("seed", 1, "seed of the train/validation/test split")
 	merge := fs.String("merge", "", "merge the shard manifests of this directory into manifest.tsv and exit")
 	pos, err := parseFlags(fs, args)
@@ -66,7 +67,7 @@ func runFeatures(ctx context.Context, args []string) error {
 	}
 	cfg.Seed = *seed
 	if *cb {
-		cfg.Def = pdb.CBeta
+		cfg.Labels.Atoms = pdb.CBeta
 	}
 	var bar *progress.Bar
 	cfg.OnStart = func(n int) { bar = progress.New(n, "features") }

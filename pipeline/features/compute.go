@@ -172,30 +172,14 @@ func offDiagonalStats(s []float64, l int) (mean, sd float64) {
 }
 
 // packedIndex is the index of pair (i, j), i <= j, in packed order.
-func packedIndex(l, i, j int) int { return i*l - i*(i-1)/2 + (j - i) }
+func packedIndex(l, i, j int) int { return pdb.PackedIndex(l, i, j) }
 
-// AddLabels sets the contact labels and mask of c from the chain's
-// residues aligned to its SEQRES (pdb.Chain.Align).
-func AddLabels(c *Chain, res []*pdb.Residue, def pdb.Definition, cutoff float64) error {
-	l := c.L()
-	if len(res) != l {
-		return fmt.Errorf("features: %s: %d aligned residues for %d positions", c.ID, len(res), l)
+// AddLabels sets the contact labels of c from the chain's residues
+// aligned to its SEQRES (pdb.Chain.Align).
+func AddLabels(c *Chain, res []*pdb.Residue, def pdb.ContactDef) error {
+	if len(res) != c.L() {
+		return fmt.Errorf("features: %s: %d aligned residues for %d positions", c.ID, len(res), c.L())
 	}
-	contact, mask := pdb.ContactMap(res, def, cutoff)
-	p := l * (l + 1) / 2
-	c.Contacts, c.Mask = make([]uint8, p), make([]uint8, p)
-	k := 0
-	for i := 0; i < l; i++ {
-		for j := i; j < l; j++ {
-			if contact[i*l+j] {
-				c.Contacts[k] = 1
-			}
-			if mask[i*l+j] {
-				c.Mask[k] = 1
-			}
-			k++
-		}
-	}
-	c.HasLabels, c.Def, c.Cutoff = true, def, float32(cutoff)
+	c.Labels = pdb.NewContacts(res, def)
 	return nil
 }

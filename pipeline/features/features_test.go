@@ -101,7 +101,7 @@ func TestFeaturesIgnoreCoordinates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := AddLabels(a, res, pdb.CAlpha, 8); err != nil {
+	if err := AddLabels(a, res, pdb.DefaultContactDef); err != nil {
 		t.Fatal(err)
 	}
 	moved := make([]*pdb.Residue, len(res))
@@ -117,11 +117,11 @@ func TestFeaturesIgnoreCoordinates(t *testing.T) {
 		moved[i] = &cp
 	}
 	b, _ := Compute("1ENH_A", ch.Sequence(), nil, nil)
-	AddLabels(b, moved, pdb.CAlpha, 8)
+	AddLabels(b, moved, pdb.DefaultContactDef)
 	if !equalF(a.OneD, b.OneD) || !equalF(a.TwoD, b.TwoD) {
 		t.Error("features changed with the coordinates")
 	}
-	if bytes.Equal(a.Contacts, b.Contacts) {
+	if equalBits(a.Labels.Contact, b.Labels.Contact) {
 		t.Error("labels did not change: the test is vacuous")
 	}
 }
@@ -156,7 +156,7 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 			if !c.HasMSA || c.Mode() != MSAMode {
 				t.Fatal("mode")
 			}
-			AddLabels(c, res, pdb.CAlpha, 8)
+			AddLabels(c, res, pdb.DefaultContactDef)
 			l := c.L()
 			type ps struct {
 				k int
@@ -167,9 +167,11 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 			for i := 0; i < l; i++ {
 				for j := i + 6; j < l; j++ {
 					k := packedIndex(l, i, j)
-					if c.Mask[k] == 1 {
+					if c.Labels.Known[k] {
 						pairs = append(pairs, ps{k, c.TwoD[k*N2D]})
-						base += int(c.Contacts[k])
+						if c.Labels.Contact[k] {
+							base++
+						}
 						n++
 					}
 				}
@@ -177,7 +179,9 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 			sort.Slice(pairs, func(a, b int) bool { return pairs[a].s > pairs[b].s })
 			hit := 0
 			for _, p := range pairs[:l/5] {
-				hit += int(c.Contacts[p.k])
+				if c.Labels.Contact[p.k] {
+					hit++
+				}
 			}
 			prec, chance := float64(hit)/float64(l/5), float64(base)/float64(n)
 			t.Logf("top-L/5 precision %.2f, chance %.2f (Neff from %d sequences)", prec, chance, len(aln.Rows))
@@ -243,7 +247,7 @@ func TestSSReaders(t *testing.T) {
 func TestFileRoundTripAndErrors(t *testing.T) {
 	ch, res := readChain(t, "1ENH", "A")
 	c, _ := Compute("1ENH_A", ch.Sequence(), EstimateSS(ch.Sequence()), nil)
-	AddLabels(c, res, pdb.CBeta, 8)
+	AddLabels(c, res, pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: 8})
 	var buf bytes.Buffer
 	if err := Write(&buf, c); err != nil {
 		t.Fatal(err)
@@ -252,8 +256,8 @@ func TestFileRoundTripAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != c.ID || got.Seq != c.Seq || !got.HasSS || got.HasMSA || got.Def != pdb.CBeta || got.Cutoff != 8 ||
-		!equalF(got.OneD, c.OneD) || !equalF(got.TwoD, c.TwoD) || !bytes.Equal(got.Contacts, c.Contacts) || !bytes.Equal(got.Mask, c.Mask) {
+	if got.ID != c.ID || got.Seq != c.Seq || !got.HasSS || got.HasMSA || got.Labels.Def != c.Labels.Def ||
+		!equalF(got.OneD, c.OneD) || !equalF(got.TwoD, c.TwoD) || !equalBits(got.Labels.Contact, c.Labels.Contact) || !equalBits(got.Labels.Known, c.Labels.Known) {
 		t.Error("round trip changed the content")
 	}
 	// Deterministic bytes (shards and single runs must agree).
@@ -492,4 +496,16 @@ func TestModeNames(t *testing.T) {
 	if _, err := ParseMode("ss+msa"); err == nil {
 		t.Error("unknown mode accepted")
 	}
+}
+
+func equalBits(a, b []bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -65,11 +65,9 @@ type Chain struct {
 	OneD   []float32 // L x N1D
 	TwoD   []float32 // packed pairs i <= j, N2D each
 
-	HasLabels bool
-	Def       pdb.Definition
-	Cutoff    float32
-	Contacts  []uint8 // packed pairs i <= j
-	Mask      []uint8 // packed pairs i <= j
+	// Labels are the chain's true contacts (nil for a chain without a
+	// structure). The file stores the cutoff as float32.
+	Labels *pdb.Contacts
 }
 
 // L is the chain length.
@@ -137,8 +135,8 @@ func Write(w io.Writer, c *Chain) error {
 	if len(c.OneD) != l*N1D || len(c.TwoD) != p*N2D {
 		return fmt.Errorf("features: %s: %d 1D and %d 2D values for L=%d", c.ID, len(c.OneD), len(c.TwoD), l)
 	}
-	if c.HasLabels && (len(c.Contacts) != p || len(c.Mask) != p) {
-		return fmt.Errorf("features: %s: %d labels and %d mask values for L=%d", c.ID, len(c.Contacts), len(c.Mask), l)
+	if lab := c.Labels; lab != nil && (lab.L != l || len(lab.Contact) != p || len(lab.Known) != p) {
+		return fmt.Errorf("features: %s: labels of L=%d (%d and %d pairs) for L=%d", c.ID, lab.L, len(lab.Contact), len(lab.Known), l)
 	}
 	// One encoder goroutine: the output bytes are then a function of the
 	// content alone, so shards and single runs write identical files.
@@ -161,7 +159,7 @@ func Write(w io.Writer, c *Chain) error {
 	if c.HasSS {
 		flags |= flagSS
 	}
-	if c.HasLabels {
+	if c.Labels != nil {
 		flags |= flagLabels
 	}
 	u32(flags)
@@ -177,11 +175,18 @@ func Write(w io.Writer, c *Chain) error {
 	for _, v := range c.TwoD {
 		u32(math.Float32bits(v))
 	}
-	if c.HasLabels {
-		bw.WriteByte(byte(c.Def))
-		u32(math.Float32bits(c.Cutoff))
-		bw.Write(c.Contacts)
-		bw.Write(c.Mask)
+	if lab := c.Labels; lab != nil {
+		bw.WriteByte(byte(lab.Def.Atoms))
+		u32(math.Float32bits(float32(lab.Def.Cutoff)))
+		for _, bits := range [][]bool{lab.Contact, lab.Known} {
+			for _, v := range bits {
+				if v {
+					bw.WriteByte(1)
+				} else {
+					bw.WriteByte(0)
+				}
+			}
+		}
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -249,7 +254,7 @@ func decode(data []byte) (*Chain, error) {
 	if binary.Read(rd, le, &n1) != nil || binary.Read(rd, le, &n2) != nil || n1 != N1D || n2 != N2D {
 		return nil, fail("channel counts")
 	}
-	c := &Chain{ID: string(id), Seq: string(seq), HasMSA: flags&flagMSA != 0, HasSS: flags&flagSS != 0, HasLabels: flags&flagLabels != 0}
+	c := &Chain{ID: string(id), Seq: string(seq), HasMSA: flags&flagMSA != 0, HasSS: flags&flagSS != 0}
 	p := int(l) * (int(l) + 1) / 2
 	c.OneD = make([]float32, int(l)*N1D)
 	c.TwoD = make([]float32, p*N2D)
@@ -259,19 +264,28 @@ func decode(data []byte) (*Chain, error) {
 	if binary.Read(rd, le, c.TwoD) != nil {
 		return nil, fail("2D features")
 	}
-	if c.HasLabels {
+	if flags&flagLabels != 0 {
 		var def uint8
-		if binary.Read(rd, le, &def) != nil || def > 1 || binary.Read(rd, le, &c.Cutoff) != nil {
+		var cutoff float32
+		if binary.Read(rd, le, &def) != nil || def > 1 || binary.Read(rd, le, &cutoff) != nil {
 			return nil, fail("label header")
 		}
-		c.Def = pdb.Definition(def)
-		c.Contacts, c.Mask = make([]uint8, p), make([]uint8, p)
-		if _, err := io.ReadFull(rd, c.Contacts); err != nil {
-			return nil, fail("labels")
+		lab := &pdb.Contacts{L: int(l), Def: pdb.ContactDef{Atoms: pdb.Definition(def), Cutoff: float64(cutoff)},
+			Contact: make([]bool, p), Known: make([]bool, p)}
+		raw := make([]byte, p)
+		for part, bits := range [][]bool{lab.Contact, lab.Known} { // in file order
+			name := [2]string{"labels", "mask"}[part]
+			if _, err := io.ReadFull(rd, raw); err != nil {
+				return nil, fail(name)
+			}
+			for k, v := range raw {
+				if v > 1 {
+					return nil, fail(name + " (values other than 0 and 1)")
+				}
+				bits[k] = v == 1
+			}
 		}
-		if _, err := io.ReadFull(rd, c.Mask); err != nil {
-			return nil, fail("mask")
-		}
+		c.Labels = lab
 	}
 	if rd.Len() != 0 {
 		return nil, fail("end (trailing bytes)")

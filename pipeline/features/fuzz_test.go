@@ -49,7 +49,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		l := c.L()
 		p := l * (l + 1) / 2
-		if len(c.OneD) != l*N1D || len(c.TwoD) != p*N2D || c.HasLabels && (len(c.Contacts) != p || len(c.Mask) != p) {
+		if len(c.OneD) != l*N1D || len(c.TwoD) != p*N2D || c.Labels != nil && (c.Labels.L != l || len(c.Labels.Contact) != p || len(c.Labels.Known) != p) {
 			t.Fatal("inconsistent chain accepted")
 		}
 		// What was accepted writes and reads back the same.

@@ -30,9 +30,8 @@ type Config struct {
 	MinLen, MaxLen int    // PISCES length filter
 	Shard, Shards  int    // process list entries with index % Shards == Shard
 	Workers        int
-	Def            pdb.Definition
-	Cutoff         float64
-	Seed           uint64 // split seed
+	Labels         pdb.ContactDef // zero: pdb.DefaultContactDef
+	Seed           uint64         // split seed
 
 	OnStart func(total int) // called once with the number of chains of this shard
 	OnChain func(id string) // called after each chain
@@ -106,8 +105,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Shard < 0 || cfg.Shard >= cfg.Shards {
 		return nil, fmt.Errorf("features: shard %d outside 0..%d", cfg.Shard, cfg.Shards-1)
 	}
-	if cfg.Cutoff == 0 {
-		cfg.Cutoff = pdb.ContactCutoff
+	if cfg.Labels == (pdb.ContactDef{}) {
+		cfg.Labels = pdb.DefaultContactDef
 	}
 	if cfg.Workers < 1 {
 		cfg.Workers = 1
@@ -252,7 +251,8 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 	}
 	wantMSA, wantSS := cfg.MSADir != "", ss != nil
 	path := filepath.Join(cfg.Out, FileName(id))
-	if c, err := ReadFile(path); err == nil && c.ID == id && c.HasLabels && c.HasMSA == wantMSA && c.HasSS == wantSS && c.Def == cfg.Def && c.Cutoff == float32(cfg.Cutoff) {
+	if c, err := ReadFile(path); err == nil && c.ID == id && c.Labels != nil && c.HasMSA == wantMSA && c.HasSS == wantSS &&
+		c.Labels.Def.Atoms == cfg.Labels.Atoms && float32(c.Labels.Def.Cutoff) == float32(cfg.Labels.Cutoff) {
 		if me, err := manifestEntry(cfg, e, c, path); err == nil {
 			return chainOutcome{entry: me, reused: true, warning: NonStandard(c.Seq)}
 		}
@@ -315,7 +315,7 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 		}
 		return skip(ReasonFeatures, err)
 	}
-	if err := AddLabels(c, res, cfg.Def, cfg.Cutoff); err != nil {
+	if err := AddLabels(c, res, cfg.Labels); err != nil {
 		return skip(ReasonFeatures, err)
 	}
 	if err := WriteFile(path, c); err != nil {
@@ -349,9 +349,9 @@ func manifestEntry(cfg Config, e pisces.Entry, c *Chain, path string) (*Manifest
 	resolved := 0
 	l := c.L()
 	for i := 0; i < l; i++ {
-		// position i has coordinates when it has a masked-in pair
+		// position i has coordinates when it has a known pair
 		for j := 0; j < l; j++ {
-			if i != j && c.Mask[packedIndex(l, min(i, j), max(i, j))] == 1 {
+			if _, known := c.Labels.At(i, j); i != j && known {
 				resolved++
 				break
 			}

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"github.com/contactmap/contactmap/pdb"
 	"math/rand/v2"
 	"sort"
 )
@@ -64,17 +65,18 @@ type ChainMetrics struct {
 }
 
 // Evaluate scores predicted probabilities p (L x L row-major; only i < j
-// is read) against labels and mask (L x L row-major, symmetric).
-func Evaluate(id string, l int, p, labels, mask []float32) ChainMetrics {
+// is read) against the true contacts; unknown pairs do not count.
+func Evaluate(id string, p []float32, truth *pdb.Contacts) ChainMetrics {
+	l := truth.L
 	m := ChainMetrics{ID: id, L: l}
 	var tp, fp, fn float64
 	for i := 0; i < l; i++ {
 		for j := i + 1; j < l; j++ {
-			k := i*l + j
-			if mask[k] == 0 {
+			pos, known := truth.At(i, j)
+			if !known {
 				continue
 			}
-			pos, pred := labels[k] == 1, p[k] >= 0.5
+			pred := p[i*l+j] >= 0.5
 			switch {
 			case pos && pred:
 				tp++
@@ -103,8 +105,8 @@ func Evaluate(id string, l int, p, labels, mask []float32) ChainMetrics {
 				if rg.Max > 0 && j-i > rg.Max {
 					break
 				}
-				if k := i*l + j; mask[k] == 1 {
-					ps = append(ps, pair{p[k], labels[k] == 1})
+				if pos, known := truth.At(i, j); known {
+					ps = append(ps, pair{p[i*l+j], pos})
 				}
 			}
 		}

@@ -1,12 +1,26 @@
 package metrics
 
 import (
+	"github.com/contactmap/contactmap/pdb"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// truthOf packs row-major labels and mask (1: contact, 1: known) into
+// Contacts.
+func truthOf(l int, labels, mask []float32) *pdb.Contacts {
+	c := &pdb.Contacts{L: l, Def: pdb.DefaultContactDef, Contact: make([]bool, l*(l+1)/2), Known: make([]bool, l*(l+1)/2)}
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			k := pdb.PackedIndex(l, i, j)
+			c.Contact[k], c.Known[k] = labels[i*l+j] == 1, mask[i*l+j] == 1
+		}
+	}
+	return c
+}
 
 func TestEvaluateThreshold(t *testing.T) {
 	// L = 4, pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3).
@@ -26,19 +40,19 @@ func TestEvaluateThreshold(t *testing.T) {
 	set(p, 0, 2, 0.5)
 	set(p, 2, 3, 0.7)
 	set(p, 0, 3, 0.49)
-	m := Evaluate("x", l, p, labels, mask)
+	m := Evaluate("x", p, truthOf(l, labels, mask))
 	// TP 1 (0,1); FP 2; FN 2.
 	if !near(m.PPV, 1.0/3) || !near(m.Sens, 1.0/3) || !near(m.Accuracy, 1.0/3) {
 		t.Errorf("PPV %v Sens %v Acc %v", m.PPV, m.Sens, m.Accuracy)
 	}
 	// Masking (0,3) removes a false negative.
 	set(mask, 0, 3, 0)
-	m = Evaluate("x", l, p, labels, mask)
+	m = Evaluate("x", p, truthOf(l, labels, mask))
 	if !near(m.Sens, 0.5) {
 		t.Errorf("masked pair counted: Sens %v", m.Sens)
 	}
 	// Nothing predicted: PPV 0 by definition.
-	m = Evaluate("x", l, make([]float32, 16), labels, mask)
+	m = Evaluate("x", make([]float32, 16), truthOf(l, labels, mask))
 	if m.PPV != 0 || m.Sens != 0 {
 		t.Errorf("empty prediction: %+v", m)
 	}
@@ -61,7 +75,7 @@ func TestEvaluateTopL(t *testing.T) {
 	set(p, 2, 30, 0.97) // not a contact
 	set(p, 5, 39, 0.96)
 	set(p, 3, 8, 0.999) // short range, must not count in long
-	m := Evaluate("x", l, p, labels, mask)
+	m := Evaluate("x", p, truthOf(l, labels, mask))
 	// L/10 = 4 long-range pairs: 3 of 4 are contacts. L/5 = 8: 3/8.
 	if !near(m.TopL[Long][TopL10], 0.75) || !near(m.TopL[Long][TopL5], 3.0/8) {
 		t.Errorf("long top-L/10 %v, top-L/5 %v", m.TopL[Long][TopL10], m.TopL[Long][TopL5])
@@ -84,7 +98,7 @@ func TestBaselines(t *testing.T) {
 			}
 		}
 	}
-	m := Evaluate("x", l, p, labels, mask)
+	m := Evaluate("x", p, truthOf(l, labels, mask))
 	// Predicted: 9 + 8 = 17 pairs, all contacts; contacts: 17 + 7 = 24.
 	if !near(m.PPV, 1) || !near(m.Sens, 17.0/24) {
 		t.Errorf("baseline PPV %v Sens %v", m.PPV, m.Sens)

@@ -41,7 +41,7 @@ func NewBatch(samples []*Sample, packed bool) *Batch {
 		b.X2 = scnn.New(n, l, l, features.N2D)
 	}
 	for _, s := range samples {
-		if s.HasLabels {
+		if s.Labels != nil {
 			b.Labels = make([]float32, n*l*l)
 			b.Mask = make([]float32, n*l*l)
 			break
@@ -63,11 +63,15 @@ func NewBatch(samples []*Sample, packed bool) *Batch {
 					copy(x2[k*stride+(i*l+j)*c2:], v)
 					copy(x2[k*stride+(j*l+i)*c2:], v)
 				}
-				if s.HasLabels && s.Mask[p] == 1 {
+				if s.Labels != nil && s.Labels.Known[p] {
+					var y float32
+					if s.Labels.Contact[p] {
+						y = 1
+					}
 					for _, ij := range [][2]int{{i, j}, {j, i}} {
 						o := (k*l+ij[0])*l + ij[1]
 						b.Mask[o] = 1
-						b.Labels[o] = float32(s.Contacts[p])
+						b.Labels[o] = y
 					}
 				}
 				p++

@@ -46,7 +46,7 @@ type Arch struct {
 	Mode        features.Mode `json:"feature_mode"` // feature mode of the training data
 	// Labels the model was trained on: contact definition and cutoff.
 	// Predictions mean this kind of contact.
-	Labels Labels `json:"labels"`
+	Labels pdb.ContactDef `json:"labels"`
 	// MinLen and MaxLen are the shortest and longest training chains;
 	// predictions far outside are extrapolation.
 	MinLen int `json:"train_min_len,omitempty"`
@@ -56,25 +56,6 @@ type Arch struct {
 	Version string `json:"code_version,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
 	Epoch   int    `json:"epoch,omitempty"` // epoch the parameters come from
-}
-
-// Labels is a contact definition: the atoms whose distance counts and the
-// cutoff in Å.
-type Labels struct {
-	Atoms  pdb.Definition `json:"atoms"`
-	Cutoff float64        `json:"cutoff"`
-}
-
-// DefaultLabels are the paper's: C-alpha atoms closer than 8 Å.
-var DefaultLabels = Labels{Atoms: pdb.CAlpha, Cutoff: pdb.ContactCutoff}
-
-// String describes the labels, e.g. "C-alpha pairs closer than 8 Å".
-func (l Labels) String() string {
-	atom := "C-alpha"
-	if l.Atoms == pdb.CBeta {
-		atom = "C-beta"
-	}
-	return fmt.Sprintf("%s pairs closer than %g Å", atom, l.Cutoff)
 }
 
 // Spec is the network an Arch describes: the paper's pair network with
@@ -137,8 +118,8 @@ func NewModel(a Arch, seed uint64) (*Model, error) {
 		return nil, fmt.Errorf("model: kind %q: want cnn or scnn", a.Kind)
 	}
 	a.Format = Format
-	if a.Labels == (Labels{}) {
-		a.Labels = DefaultLabels
+	if a.Labels == (pdb.ContactDef{}) {
+		a.Labels = pdb.DefaultContactDef
 	}
 	n, err := pairnet.New(a.Spec(), seed)
 	if err != nil {

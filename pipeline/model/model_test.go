@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"errors"
+	"github.com/contactmap/contactmap/pdb"
 	"math"
 	"path/filepath"
 	"strings"
@@ -90,7 +91,7 @@ func TestModelFileFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := LoadModel(path)
-	if err != nil || back.Arch.Format != Format || back.Arch.Labels != DefaultLabels {
+	if err != nil || back.Arch.Format != Format || back.Arch.Labels != pdb.DefaultContactDef {
 		t.Fatalf("round trip: %+v %v", back, err)
 	}
 	var old bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 
+	"github.com/contactmap/contactmap/pdb"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
@@ -49,16 +50,16 @@ func tickStep(l int) int {
 }
 
 // Heatmap draws the prediction p (L x L) above the diagonal and, if
-// contacts is not nil, the true contacts below it (black contact, white
+// truth is not nil, the true contacts below it (black contact, white
 // no contact, light grey a residue without coordinates), the diagonal in
 // dark red, with residue numbers (1-based, the sequence's numbering) on
 // both axes, a colour bar and a legend.
-func Heatmap(w io.Writer, title string, p []float32, l int, contacts, mask []bool) error {
+func Heatmap(w io.Writer, title string, p []float32, l int, truth *pdb.Contacts) error {
 	s := max(1, 600/max(l, 1))
 	size := l * s
 	const left, top, right = 44, 34, 90
 	legendRows := 2 // prediction, diagonal
-	if contacts != nil {
+	if truth != nil {
 		legendRows = 4
 	}
 	img := image.NewRGBA(image.Rect(0, 0, left+size+right, top+size+46+16*legendRows))
@@ -75,14 +76,17 @@ func Heatmap(w io.Writer, title string, p []float32, l int, contacts, mask []boo
 				c = colourOf(p[i*l+j])
 			case j == i:
 				c = diagonalColour
-			case contacts == nil:
+			case truth == nil:
 				c = noContactColour
-			case !mask[i*l+j]:
-				c = unresolvedColour
-			case contacts[i*l+j]:
-				c = contactColour
 			default:
-				c = noContactColour
+				switch contact, known := truth.At(i, j); {
+				case !known:
+					c = unresolvedColour
+				case contact:
+					c = contactColour
+				default:
+					c = noContactColour
+				}
 			}
 			fill(image.Rect(off.X+j*s, off.Y+i*s, off.X+(j+1)*s, off.Y+(i+1)*s), c)
 		}
@@ -143,7 +147,7 @@ func Heatmap(w io.Writer, title string, p []float32, l int, contacts, mask []boo
 	label(off.X+18, y+10, "upper triangle (j > i): predicted P(contact), colour bar")
 	y += 16
 	swatch(diagonalColour, "diagonal: not predicted")
-	if contacts != nil {
+	if truth != nil {
 		swatch(contactColour, "lower triangle: true contact (the model's definition)")
 		swatch(unresolvedColour, "lower triangle: residue without coordinates; white: no contact")
 	}

@@ -370,19 +370,10 @@ func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, 
 		}
 		p[i*l+i] = 0 // not predicted: see WriteNPY
 	}
-	var contacts, mask []bool
+	var truth *pdb.Contacts // the model's kind of contact
 	if t.Residues != nil {
-		contacts, mask = pdb.ContactMap(t.Residues, m.Arch.Labels.Atoms, m.Arch.Labels.Cutoff)
-		lab, msk := make([]float32, l*l), make([]float32, l*l)
-		for k := range contacts {
-			if contacts[k] {
-				lab[k] = 1
-			}
-			if mask[k] {
-				msk[k] = 1
-			}
-		}
-		cm := metrics.Evaluate(t.ID, l, p, lab, msk)
+		truth = pdb.NewContacts(t.Residues, m.Arch.Labels)
+		cm := metrics.Evaluate(t.ID, p, truth)
 		o.Metrics = &cm
 	}
 	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.Labels.String(),
@@ -399,7 +390,7 @@ func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, 
 		case "tsv":
 			path, write = base+".tsv", func(w io.Writer) error { return WriteTSV(w, p, l) }
 		case "png":
-			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, contacts, mask) }
+			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, truth) }
 		}
 		if err := fileio.RemoveStaleTemps(path); err != nil {
 			return fail(err)

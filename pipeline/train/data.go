@@ -45,7 +45,7 @@ func LoadSplit(dir, split string) ([]*model.Sample, features.Mode, error) {
 		if err != nil {
 			return nil, features.Mode{}, fmt.Errorf("train: %s: %w", path, err)
 		}
-		if !c.HasLabels {
+		if c.Labels == nil {
 			return nil, features.Mode{}, fmt.Errorf("train: %s has no labels", e.File)
 		}
 		if len(out) == 0 {
@@ -53,8 +53,8 @@ func LoadSplit(dir, split string) ([]*model.Sample, features.Mode, error) {
 		} else if c.Mode() != mode {
 			return nil, features.Mode{}, fmt.Errorf("train: %s has feature mode %s, earlier chains %s", e.File, c.Mode(), mode)
 		}
-		if len(out) > 0 && (c.Def != out[0].Def || c.Cutoff != out[0].Cutoff) {
-			return nil, features.Mode{}, fmt.Errorf("train: %s has %v contacts at %g Å, earlier chains %v at %g Å", e.File, c.Def, c.Cutoff, out[0].Def, out[0].Cutoff)
+		if len(out) > 0 && c.Labels.Def != out[0].Labels.Def {
+			return nil, features.Mode{}, fmt.Errorf("train: %s has labels of %s, earlier chains %s", e.File, c.Labels.Def, out[0].Labels.Def)
 		}
 		out = append(out, &model.Sample{ID: e.ID, Split: e.Split, Chain: c})
 	}

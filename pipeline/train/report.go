@@ -42,10 +42,8 @@ func EvaluateModel(m *model.Model, samples []*model.Sample, batchSize int) (metr
 	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
 		return metrics.Summary{}, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
 	}
-	if len(samples) > 0 {
-		if l := (model.Labels{Atoms: samples[0].Def, Cutoff: float64(samples[0].Cutoff)}); l != m.Arch.Labels {
-			return metrics.Summary{}, fmt.Errorf("train: model trained on %s, the features' labels are %s", m.Arch.Labels, l)
-		}
+	if len(samples) > 0 && samples[0].Labels.Def != m.Arch.Labels {
+		return metrics.Summary{}, fmt.Errorf("train: model trained on %s, the features' labels are %s", m.Arch.Labels, samples[0].Labels.Def)
 	}
 	r, err := evaluate(m, samples, batchSize, 0, scnn.WeightedBCE{PosWeight: 5})
 	if err != nil {
@@ -59,11 +57,9 @@ func EvaluateBaselines(samples []*model.Sample) []ReportRow {
 	var diag, rnd []metrics.ChainMetrics
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, s := range samples {
-		b := model.NewBatch([]*model.Sample{s}, false)
 		l := s.L()
-		lab, msk := chainSlice(b.Labels, 0, l, l), chainSlice(b.Mask, 0, l, l)
-		diag = append(diag, metrics.Evaluate(s.ID, l, metrics.NearDiagonalBaseline(l), lab, msk))
-		rnd = append(rnd, metrics.Evaluate(s.ID, l, metrics.RandomBaseline(l, rng), lab, msk))
+		diag = append(diag, metrics.Evaluate(s.ID, metrics.NearDiagonalBaseline(l), s.Labels))
+		rnd = append(rnd, metrics.Evaluate(s.ID, metrics.RandomBaseline(l, rng), s.Labels))
 	}
 	return []ReportRow{
 		{Name: "baseline: contact iff sep <= 2", Summary: metrics.Summarize(diag)},

@@ -204,13 +204,13 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	}
 	o.Arch.Mode, o.Arch.Seed = mode, o.Seed
 	o.Arch.Data = filepath.Clean(o.Features)
-	o.Arch.Labels = model.Labels{Atoms: trainSet[0].Def, Cutoff: float64(trainSet[0].Cutoff)}
+	o.Arch.Labels = trainSet[0].Labels.Def
 	o.Arch.MinLen, o.Arch.MaxLen = trainSet[0].L(), trainSet[0].L()
 	for _, s := range trainSet {
 		o.Arch.MinLen, o.Arch.MaxLen = min(o.Arch.MinLen, s.L()), max(o.Arch.MaxLen, s.L())
 	}
-	if vs := valSet[0]; vs.Def != trainSet[0].Def || vs.Cutoff != trainSet[0].Cutoff {
-		return nil, fmt.Errorf("train: validation labels are %v at %g Å, training labels %v at %g Å", vs.Def, vs.Cutoff, trainSet[0].Def, trainSet[0].Cutoff)
+	if vd, td := valSet[0].Labels.Def, trainSet[0].Labels.Def; vd != td {
+		return nil, fmt.Errorf("train: validation labels are %s, training labels %s", vd, td)
 	}
 	o.Arch.Version = model.CodeVersion()
 	m, err := model.NewModel(o.Arch, o.Seed)
@@ -355,10 +355,9 @@ func evaluate(m *model.Model, samples []*model.Sample, batchSize, workers int, l
 		n := countPairs(b)
 		res.Loss += v * n
 		pairs += n
+		chains := pick(samples, idx)
 		for k, p := range model.Probabilities(logits, b.Lengths) {
-			l := b.Lengths[k]
-			lab, msk := chainSlice(b.Labels, k, b.L, l), chainSlice(b.Mask, k, b.L, l)
-			res.Chains = append(res.Chains, metrics.Evaluate(b.IDs[k], l, p, lab, msk))
+			res.Chains = append(res.Chains, metrics.Evaluate(b.IDs[k], p, chains[k].Labels))
 		}
 	}
 	if pairs > 0 {
@@ -378,15 +377,6 @@ func countPairs(b *model.Batch) float64 {
 		}
 	}
 	return n
-}
-
-// chainSlice extracts sample k's l x l block of a B x L x L array.
-func chainSlice(v []float32, k, bl, l int) []float32 {
-	out := make([]float32, l*l)
-	for i := 0; i < l; i++ {
-		copy(out[i*l:(i+1)*l], v[(k*bl+i)*bl:(k*bl+i)*bl+l])
-	}
-	return out
 }
 
 func writeLog(path string, log []EpochLog) error {

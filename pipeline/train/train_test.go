@@ -307,7 +307,7 @@ func TestEvaluateRefusesOtherLabels(t *testing.T) {
 	}
 	a := tinyOptions(t, model.SCNN).Arch
 	a.Mode = features.SeqMode
-	a.Labels = model.Labels{Atoms: pdb.CBeta, Cutoff: 8}
+	a.Labels = pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: 8}
 	m, err := model.NewModel(a, 1)
 	if err != nil {
 		t.Fatal(err)
