@@ -76,6 +76,8 @@ fuzz:
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseSSFasta -fuzztime 20s
 	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
 	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
+	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA; do \
+		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
 
 # The README's test command: vet and every test of the default build
 # (OpenBLAS through cgo, or pure Go where there is no OpenBLAS); with cgo,

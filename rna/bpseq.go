@@ -1,0 +1,89 @@
+package rna
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ReadBPSEQ reads a BPSEQ file; path names it in errors.
+func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
+	sc := lineScanner(r)
+	line := 0
+	name := ""
+	fail := func(err error, format string, a ...any) error {
+		return &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, a...)...)}
+	}
+	var seq []byte
+	var partner []int
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if headerLine(t) {
+			if len(seq) > 0 && t != "" {
+				return nil, fail(ErrFormat, "%q among the records", t)
+			}
+			if v, ok := strings.CutPrefix(t, "Filename:"); ok && name == "" {
+				name = strings.TrimSpace(v)
+			}
+			continue
+		}
+		f := strings.Fields(t)
+		if len(f) != 3 {
+			return nil, fail(ErrFormat, "%d fields, want 3 (index base partner)", len(f))
+		}
+		k, e1 := strconv.Atoi(f[0])
+		p, e2 := strconv.Atoi(f[2])
+		if e1 != nil || e2 != nil || k != len(seq)+1 {
+			return nil, fail(ErrFormat, "record %q, want index %d", t, len(seq)+1)
+		}
+		if len(f[1]) != 1 {
+			return nil, fail(ErrSequence, "base %q", f[1])
+		}
+		c, ok := NormalizeBase(f[1][0])
+		if !ok {
+			return nil, fail(ErrSequence, "base %q", f[1])
+		}
+		if p < 0 || p > 1<<20 {
+			return nil, fail(ErrPairing, "partner %d", p)
+		}
+		seq = append(seq, c)
+		partner = append(partner, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{Path: path, Line: line, Err: err}
+	}
+	if len(seq) == 0 {
+		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: no records", ErrFormat)}
+	}
+	var listed [][2]int
+	for i, p := range partner {
+		switch {
+		case p == 0:
+		case p > len(seq):
+			return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: base %d pairs with %d, outside 1..%d", ErrPairing, i+1, p, len(seq))}
+		case p == i+1:
+			return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: base %d paired with itself", ErrPairing, i+1)}
+		default:
+			listed = append(listed, [2]int{min(i, p-1), max(i, p-1)})
+		}
+	}
+	return fromPairList(name, string(seq), listed, path)
+}
+
+// WriteBPSEQ writes s as a BPSEQ file.
+func WriteBPSEQ(w io.Writer, s *Structure) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	if s.Name != "" {
+		fmt.Fprintf(bw, "Filename: %s\n", s.Name)
+	}
+	for i := range s.Seq {
+		fmt.Fprintf(bw, "%d %c %d\n", i+1, s.Seq[i], s.Partner[i]+1)
+	}
+	return bw.Flush()
+}

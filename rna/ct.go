@@ -1,0 +1,140 @@
+package rna
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ReadCT reads the first structure of a CT file; path names it in errors.
+func ReadCT(r io.Reader, path string) (*Structure, error) {
+	sc := lineScanner(r)
+	line, n := 0, -1
+	name := ""
+	fail := func(err error, format string, a ...any) error {
+		return &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, a...)...)}
+	}
+	var seq []byte
+	var pairs [][2]int
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if n < 0 { // header, then the count line
+			if headerLine(t) {
+				if v, ok := strings.CutPrefix(t, "Filename:"); ok && name == "" {
+					name = strings.TrimSpace(v)
+				}
+				continue
+			}
+			f := strings.Fields(t)
+			v, err := strconv.Atoi(f[0])
+			if err != nil || v < 1 || v > 1<<20 {
+				return nil, fail(ErrFormat, "length %q", f[0])
+			}
+			n = v
+			if rest := countLineName(f[1:]); rest != "" {
+				name = rest
+			}
+			continue
+		}
+		if len(seq) == n {
+			break // a further structure follows: the first is read
+		}
+		f := strings.Fields(t)
+		if len(f) < 6 {
+			return nil, fail(ErrFormat, "%d fields, want 6 (index base prev next partner number)", len(f))
+		}
+		k, e1 := strconv.Atoi(f[0])
+		p, e2 := strconv.Atoi(f[4])
+		if e1 != nil || e2 != nil || k != len(seq)+1 {
+			return nil, fail(ErrFormat, "record %q, want index %d", t, len(seq)+1)
+		}
+		if len(f[1]) != 1 {
+			return nil, fail(ErrSequence, "base %q", f[1])
+		}
+		c, ok := NormalizeBase(f[1][0])
+		if !ok {
+			return nil, fail(ErrSequence, "base %q", f[1])
+		}
+		if p < 0 || p > n {
+			return nil, fail(ErrPairing, "base %d pairs with %d, outside 1..%d", k, p, n)
+		}
+		seq = append(seq, c)
+		if p > k {
+			pairs = append(pairs, [2]int{k - 1, p - 1})
+		} else if p != 0 && p != k {
+			pairs = append(pairs, [2]int{p - 1, k - 1}) // checked below: must be mutual
+		} else if p == k {
+			return nil, fail(ErrPairing, "base %d paired with itself", k)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{Path: path, Line: line, Err: err}
+	}
+	if n < 0 {
+		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: no length line", ErrFormat)}
+	}
+	if len(seq) != n {
+		return nil, &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: %d bases, the length line says %d", ErrFormat, len(seq), n)}
+	}
+	return fromPairList(name, string(seq), pairs, path)
+}
+
+// countLineName takes the name from the fields after the length:
+// "dG = -12.3 [initially ...] name", "ENERGY = 0 name", or just "name".
+func countLineName(f []string) string {
+	if len(f) >= 3 && (f[0] == "dG" || f[0] == "ENERGY") && f[1] == "=" {
+		f = f[3:]
+		if len(f) > 0 && strings.HasPrefix(f[0], "[initially") {
+			for len(f) > 0 && !strings.HasSuffix(f[0], "]") {
+				f = f[1:]
+			}
+			if len(f) > 0 {
+				f = f[1:]
+			}
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// fromPairList builds a structure from pairs listed from both ends (each
+// pair once per end): every pair must appear exactly twice, once from
+// each base, and no base may have two partners.
+func fromPairList(name, seq string, listed [][2]int, path string) (*Structure, error) {
+	count := map[[2]int]int{}
+	for _, p := range listed {
+		count[p]++
+	}
+	var pairs [][2]int
+	for p, c := range count {
+		if c != 2 {
+			return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: base %d pairs with %d, but not %d with %d", ErrPairing, p[0]+1, p[1]+1, p[1]+1, p[0]+1)}
+		}
+		pairs = append(pairs, p)
+	}
+	sortPairs(pairs)
+	s, err := New(name, seq, pairs)
+	if err != nil {
+		return nil, &ParseError{Path: path, Err: err}
+	}
+	return s, nil
+}
+
+// WriteCT writes s as a CT file.
+func WriteCT(w io.Writer, s *Structure) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%5d ENERGY = 0 %s\n", len(s.Seq), s.Name)
+	for i := range s.Seq {
+		next := i + 2
+		if i == len(s.Seq)-1 {
+			next = 0
+		}
+		fmt.Fprintf(bw, "%5d %c %5d %5d %5d %5d\n", i+1, s.Seq[i], i, next, s.Partner[i]+1, i+1)
+	}
+	return bw.Flush()
+}
