@@ -59,3 +59,29 @@ func TestCompare(t *testing.T) {
 		t.Errorf("perfect prediction %+v", self)
 	}
 }
+
+// The baseline finds the obvious hairpin, stacks only canonical pairs,
+// keeps loops of at least 3 and finds nothing where no stack fits.
+func TestStackingBaseline(t *testing.T) {
+	for seq, want := range map[string]string{
+		"GGGGAAAACCCC":    "((((....))))",
+		"GGGAAACCC":       "(((...)))",
+		"GCAUGC":          "......", // a stack needs a loop of 3: (0,5)+(1,4) leaves 2
+		"AAAAAAAA":        "........",
+		"GGAAACCAGGAAACC": "((...)).((...))",
+	} {
+		s, err := StackingBaseline("x", seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, _ := DotBracket(s)
+		if db != want {
+			t.Errorf("%s: %s, want %s", seq, db, want)
+		}
+		for _, p := range s.Pairs() {
+			if !canonical(s.Seq[p[0]], s.Seq[p[1]]) || p[1]-p[0]-1 < MinHairpin {
+				t.Errorf("%s: pair %v", seq, p)
+			}
+		}
+	}
+}
