@@ -146,3 +146,49 @@ func TestFASTA(t *testing.T) {
 		t.Errorf("errors %v", errs)
 	}
 }
+
+// The authors' data files read in full: 550 training, 28 validation and
+// 35 test structures, lengths as their README says, and the five-line
+// test records equal the CT files they came from.
+func TestPaperDataSet(t *testing.T) {
+	read := func(path string) []*Structure {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		ss, err := ReadFiveLine(f, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ss
+	}
+	train := read("../data/rna/16s-finaltrain.txt")
+	valid := read("../data/rna/16s-finalvalid.txt")
+	test := read("../data/rna/test/testdata.txt")
+	if len(train) != 550 || len(valid) != 28 || len(test) != 35 {
+		t.Fatalf("%d/%d/%d structures", len(train), len(valid), len(test))
+	}
+	lo, hi := len(train[0].Seq), 0
+	for _, s := range train {
+		lo, hi = min(lo, len(s.Seq)), max(hi, len(s.Seq))
+	}
+	if lo != 612 || hi != 2741 {
+		t.Errorf("training lengths %d-%d", lo, hi)
+	}
+	matched := 0
+	for _, s := range test {
+		name := strings.TrimPrefix(s.Name, "testdata/")
+		ct := readCTFile(t, "../data/rna/test/"+name)
+		if len(ct.Seq) != len(s.Seq) {
+			t.Errorf("%s: %d bases in CT, %d in the five-line record", name, len(ct.Seq), len(s.Seq))
+			continue
+		}
+		if Equal(ct, s) {
+			matched++
+		}
+	}
+	if matched != len(test) {
+		t.Errorf("%d of %d test records equal their CT file", matched, len(test))
+	}
+}
