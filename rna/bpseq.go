@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -34,17 +33,9 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 		if len(f) != 3 {
 			return nil, fail(ErrFormat, "%d fields, want 3 (index base partner)", len(f))
 		}
-		k, e1 := strconv.Atoi(f[0])
-		p, e2 := strconv.Atoi(f[2])
-		if e1 != nil || e2 != nil || k != len(seq)+1 {
-			return nil, fail(ErrFormat, "record %q, want index %d", t, len(seq)+1)
-		}
-		if len(f[1]) != 1 {
-			return nil, fail(ErrSequence, "base %q", f[1])
-		}
-		c, ok := NormalizeBase(f[1][0])
-		if !ok {
-			return nil, fail(ErrSequence, "base %q", f[1])
+		c, p, err := baseRecord(f, 2, len(seq)+1)
+		if err != nil {
+			return nil, &ParseError{Path: path, Line: line, Err: err}
 		}
 		if p < 0 || p > 1<<20 {
 			return nil, fail(ErrPairing, "partner %d", p)

@@ -46,17 +46,10 @@ func ReadCT(r io.Reader, path string) (*Structure, error) {
 		if len(f) < 6 {
 			return nil, fail(ErrFormat, "%d fields, want 6 (index base prev next partner number)", len(f))
 		}
-		k, e1 := strconv.Atoi(f[0])
-		p, e2 := strconv.Atoi(f[4])
-		if e1 != nil || e2 != nil || k != len(seq)+1 {
-			return nil, fail(ErrFormat, "record %q, want index %d", t, len(seq)+1)
-		}
-		if len(f[1]) != 1 {
-			return nil, fail(ErrSequence, "base %q", f[1])
-		}
-		c, ok := NormalizeBase(f[1][0])
-		if !ok {
-			return nil, fail(ErrSequence, "base %q", f[1])
+		k := len(seq) + 1
+		c, p, err := baseRecord(f, 4, k)
+		if err != nil {
+			return nil, &ParseError{Path: path, Line: line, Err: err}
 		}
 		if p < 0 || p > n {
 			return nil, fail(ErrPairing, "base %d pairs with %d, outside 1..%d", k, p, n)

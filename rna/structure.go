@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -161,4 +162,23 @@ func sortPairs(p [][2]int) { sort.Slice(p, func(a, b int) bool { return p[a][0] 
 func headerLine(t string) bool {
 	t = strings.TrimSpace(t)
 	return t == "" || t[0] < '0' || t[0] > '9'
+}
+
+// baseRecord reads the index (field 0), base (field 1) and partner (field
+// partnerField) of a CT or BPSEQ record, which must be base number want.
+// The error wraps ErrFormat or ErrSequence; the partner is not checked.
+func baseRecord(f []string, partnerField, want int) (base byte, partner int, err error) {
+	k, e1 := strconv.Atoi(f[0])
+	p, e2 := strconv.Atoi(f[partnerField])
+	if e1 != nil || e2 != nil || k != want {
+		return 0, 0, fmt.Errorf("%w: record %q, want index %d", ErrFormat, strings.Join(f, " "), want)
+	}
+	c, ok := byte(0), false
+	if len(f[1]) == 1 {
+		c, ok = NormalizeBase(f[1][0])
+	}
+	if !ok {
+		return 0, 0, fmt.Errorf("%w %q", ErrSequence, f[1])
+	}
+	return c, p, nil
 }

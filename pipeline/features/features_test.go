@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -126,17 +127,8 @@ func TestFeaturesIgnoreCoordinates(t *testing.T) {
 	}
 }
 
-func equalF(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// equalF and equalBits compare slices element by element.
+func equalF(a, b []float32) bool { return slices.Equal(a, b) }
 
 // With a real MSA the co-evolution channel carries contact information:
 // its top L/5 pairs at separation >= 6 are contacts far more often than
@@ -498,14 +490,4 @@ func TestModeNames(t *testing.T) {
 	}
 }
 
-func equalBits(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func equalBits(a, b []bool) bool { return slices.Equal(a, b) }
