@@ -65,31 +65,45 @@ func NewReader(r io.Reader) (io.ReadCloser, error) {
 	return io.NopCloser(br), nil
 }
 
-// RemoveStaleTemps removes the temporary files that WriteAtomic leaves
-// for path when its process is killed (.NAME.tmpNNN beside path). Call it
-// only where no other process is writing path at the same time.
-func RemoveStaleTemps(path string) error {
-	matches, err := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp*"))
+// RemoveStaleTemps removes the temporary files that WriteAtomic leaves in
+// dir when its process is killed (.NAME.tmpNNN) for the given file names,
+// reading the directory once. Call it only where no other process is
+// writing those files at the same time.
+func RemoveStaleTemps(dir string, names ...string) error {
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
-	for _, m := range matches {
-		if err := os.Remove(m); err != nil && !errors.Is(err, os.ErrNotExist) {
+	for _, e := range entries {
+		base, ok := tempOf(e.Name())
+		if !ok || !want[base] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 	}
 	return nil
 }
 
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
+// tempOf returns NAME for a WriteAtomic temporary file name .NAME.tmpNNN.
+func tempOf(file string) (string, bool) {
+	rest, ok := strings.CutPrefix(file, ".")
+	k := strings.LastIndex(rest, ".tmp")
+	if !ok || k < 0 {
+		return "", false
 	}
-	return b.String()
+	digits := rest[k+len(".tmp"):]
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return rest[:k], digits != ""
 }
 
 type fileReader struct {

@@ -82,11 +82,10 @@ func TestTruncatedCompressedInput(t *testing.T) {
 // RemoveStaleTemps removes what a killed WriteAtomic left, and nothing else.
 func TestRemoveStaleTemps(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "1ABC_A.feat.zst")
 	for _, n := range []string{".1ABC_A.feat.zst.tmp123", ".1ABC_A.feat.zst.tmp9", "1ABC_A.feat.zst", ".1ABC_B.feat.zst.tmp1", "x.tmp1"} {
 		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
 	}
-	if err := RemoveStaleTemps(path); err != nil {
+	if err := RemoveStaleTemps(dir, "1ABC_A.feat.zst"); err != nil {
 		t.Fatal(err)
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, "*"))

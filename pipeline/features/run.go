@@ -141,14 +141,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// Only this shard writes these chains' files and its manifests, so the
 	// temporary files of a killed earlier run of it can go.
 	suffix := cfg.ShardSuffix()
-	stale := []string{filepath.Join(cfg.Out, "manifest"+suffix+".tsv"), filepath.Join(cfg.Out, "skipped"+suffix+".tsv")}
+	own := []string{"manifest" + suffix + ".tsv", "skipped" + suffix + ".tsv"}
 	for _, e := range mine {
-		stale = append(stale, filepath.Join(cfg.Out, FileName(chainID(e))))
+		own = append(own, FileName(chainID(e)))
 	}
-	for _, p := range stale {
-		if err := fileio.RemoveStaleTemps(p); err != nil {
-			return nil, fmt.Errorf("features: %w", err)
-		}
+	if err := fileio.RemoveStaleTemps(cfg.Out, own...); err != nil {
+		return nil, fmt.Errorf("features: %w", err)
 	}
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(mine))

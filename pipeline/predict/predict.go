@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -95,28 +96,18 @@ func ParseID(s string) (code, chain string, err error) {
 	return strings.ToUpper(code), chain, nil
 }
 
-// looksLikeFASTA reports whether a file's content is FASTA: its first line
-// that is not blank or a ';' comment starts with '>'. Structure files start
-// with records (HEADER, ATOM, data_...), never '>'.
-func looksLikeFASTA(path string) (bool, error) {
-	f, err := fileio.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	head := make([]byte, 4096)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return false, err
-	}
-	for _, line := range strings.Split(string(head[:n]), "\n") {
+// looksLikeFASTA reports whether content starting with head is FASTA:
+// its first line that is not blank or a ';' comment starts with '>'.
+// Structure files start with records (HEADER, ATOM, data_...), never '>'.
+func looksLikeFASTA(head []byte) bool {
+	for _, line := range strings.Split(string(head), "\n") {
 		t := strings.TrimSpace(line)
 		if t == "" || strings.HasPrefix(t, ";") {
 			continue
 		}
-		return strings.HasPrefix(t, ">"), nil
+		return strings.HasPrefix(t, ">")
 	}
-	return false, nil
+	return false
 }
 
 // Resolve turns one input (PDB ID, structure file or FASTA file, told
@@ -147,17 +138,18 @@ func Resolve(arg, pdbDir string) ([]Target, error) {
 }
 
 func resolveFile(path string) ([]Target, error) {
-	fasta, err := looksLikeFASTA(path)
+	f, err := fileio.Open(path) // decompresses
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 	}
-	if fasta {
-		f, err := fileio.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		seqs, err := features.ReadSequences(f)
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 4096)
+	head, err := br.Peek(4096)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
+	}
+	if looksLikeFASTA(head) {
+		seqs, err := features.ReadSequences(br)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 		}
@@ -170,7 +162,7 @@ func resolveFile(path string) ([]Target, error) {
 		}
 		return out, nil
 	}
-	s, err := pdb.ReadFile(path)
+	s, err := pdb.Read(br, path)
 	if err != nil {
 		return nil, err
 	}
@@ -286,6 +278,17 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 		}
 	}
 	all = nil
+	// Only this shard writes these targets' files: temporary files a
+	// killed earlier run left for them can go.
+	var own []string
+	for _, t := range targets {
+		for _, f := range cfg.Formats {
+			own = append(own, t.Name+"."+f)
+		}
+	}
+	if err := fileio.RemoveStaleTemps(cfg.Out, own...); err != nil {
+		return nil, err
+	}
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(targets))
 	}
@@ -391,9 +394,6 @@ func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, 
 			path, write = base+".tsv", func(w io.Writer) error { return WriteTSV(w, p, l) }
 		case "png":
 			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, truth) }
-		}
-		if err := fileio.RemoveStaleTemps(path); err != nil {
-			return fail(err)
 		}
 		if err := fileio.WriteAtomic(path, write); err != nil {
 			return fail(err)

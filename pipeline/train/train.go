@@ -420,10 +420,8 @@ func prepareRunDir(o Options) error {
 			return fmt.Errorf("train: resume: no %s in %s to continue (start without --resume)", CheckpointFile, o.Out)
 		}
 	}
-	for _, f := range runFiles {
-		if err := fileio.RemoveStaleTemps(filepath.Join(o.Out, f)); err != nil {
-			return fmt.Errorf("train: %w", err)
-		}
+	if err := fileio.RemoveStaleTemps(o.Out, runFiles...); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return fileio.CheckWritable(o.Out)
 }
