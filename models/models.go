@@ -31,13 +31,8 @@ var Shipped = map[string]string{"scnn": "models/scnn.scnn", "cnn": "models/cnn.s
 // Load returns the shipped model of that name ("scnn", "cnn") or else
 // reads spec as a model file, and a description of where it came from.
 func Load(spec string) (*model.Model, string, error) {
-	var data []byte
-	switch spec {
-	case "scnn":
-		data = scnnFile
-	case "cnn":
-		data = cnnFile
-	default:
+	data, ok := map[string][]byte{"scnn": scnnFile, "cnn": cnnFile}[spec]
+	if !ok {
 		if _, err := os.Stat(spec); err != nil {
 			return nil, "", fmt.Errorf("model %q: not a shipped model (scnn, cnn) and %w", spec, err)
 		}

@@ -94,7 +94,6 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	if in.Fixed != nil {
 		pairInputs = append(pairInputs, in.Fixed)
 	}
-	var err error
 	// In inference, the pair map is made in a buffer with room for the
 	// 2D channels, joined in place.
 	pairWidth := n.Spec.Pair.width(n.Spec.Symmetric, n.Spec.seqWidth())

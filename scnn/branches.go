@@ -35,16 +35,14 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: ForwardBranches of no convolution")
 	}
 	geoms := make([]kern.ConvGeom, len(convs))
-	shared := true
-	widths := make([]int, len(convs))
+	shared := len(convs) > 1
 	total := 0
 	for i, c := range convs {
 		if err := c.checkInput(x); err != nil {
 			return nil, err
 		}
 		geoms[i] = c.geom(p, x)
-		widths[i] = c.OutChannels()
-		total += widths[i]
+		total += geoms[i].Cout
 		// Output-side convolutions read x without copying it: nothing to share.
 		shared = shared && !geoms[i].UseOutputSide()
 	}
@@ -58,12 +56,9 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		ks[i], couts[i] = g.K, g.Cout
 		ws[i], bs[i] = convs[i].weights()
 	}
-	switch {
-	case len(convs) == 1:
-		kern.ConvForward(geoms[0], y.Data, x.Data, ws[0], bs[0])
-	case shared:
+	if shared {
 		kern.ConvForwardBranches(geoms[0], ks, couts, y.Data, x.Data, ws, bs)
-	default: // one branch at a time, each into its channels of y
+	} else { // one branch at a time, each into its channels of y
 		off := 0
 		for i, g := range geoms {
 			kern.ConvForwardStrided(g, y.Data, total, off, x.Data, ws[i], bs[i])
@@ -78,7 +73,7 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		parts := []*Tensor{dy}
 		if len(convs) > 1 {
 			var err error
-			if parts, err = splitChannels(p, dy, widths...); err != nil {
+			if parts, err = splitChannels(p, dy, couts...); err != nil {
 				return err
 			}
 		}

@@ -73,8 +73,8 @@ func (p *Pass) Reserve(n int) {
 // when xs[base]'s buffer has room for the joined map, the result is
 // written into it, moving its channels to their place (pixels from last
 // to first, so nothing is overwritten before it is read), and xs[base]
-// must not be used afterwards. Otherwise, and in a training pass, it is
-// Concat (releasing xs[base] in inference).
+// must not be used afterwards (a nil pass counts as inference). Otherwise,
+// and in a training pass, it is Concat (releasing xs[base] in inference).
 func ConcatInPlace(p *Pass, base int, xs ...*Tensor) (*Tensor, error) {
 	if base < 0 || base >= len(xs) {
 		return nil, fmt.Errorf("scnn: ConcatInPlace: base %d of %d inputs", base, len(xs))
@@ -92,7 +92,7 @@ func ConcatInPlace(p *Pass, base int, xs ...*Tensor) (*Tensor, error) {
 	}
 	r := len(g.Shape)
 	rows := g.Len() / g.Shape[r-1]
-	if p.Training() || p == nil || cap(g.Data) < rows*total {
+	if p.Training() || cap(g.Data) < rows*total {
 		y, err := Concat(p, xs...)
 		if err == nil {
 			p.Release(g)
