@@ -101,7 +101,8 @@ vet:
 # Benchmarks: conv forward+backward GFLOP/s, full vs symmetric.
 # Go vs PyTorch on this machine (see bench/main.go): training steps,
 # inference, conv layers and the sgemm ceiling, written to
-# bench/results.md and bench/results.json. About 12 minutes;
+# bench/results.md and bench/results.json. About 12 minutes before the
+# L = 1,000 and 2,000 inference rows (their sweep alone takes 7 minutes);
 # BENCH_ARGS='-only train/default -reps 5' runs a part (written to
 # bench/results-partial.md, leaving the full run's tables alone).
 PYTHON ?= /usr/bin/python3
