@@ -15,7 +15,7 @@ func ReLU(p *Pass, x *Tensor) *Tensor {
 			}
 		}
 	})
-	p.record(func() error {
+	p.record(y, func() error {
 		if dy := p.gradOf(y); dy != nil {
 			p.addGrad(x, reluGrad(p, dy, y))
 		}
@@ -37,7 +37,7 @@ func ReLUInPlace(p *Pass, x *Tensor) *Tensor {
 			}
 		}
 	})
-	p.record(func() error {
+	p.record(x, func() error {
 		if dy := p.gradOf(x); dy != nil {
 			p.addGrad(x, reluGrad(p, dy, x))
 		}
@@ -69,7 +69,7 @@ func Sigmoid(p *Pass, x *Tensor) *Tensor {
 	for i, v := range x.Data {
 		y.Data[i] = sigmoid(v)
 	}
-	p.record(func() error {
+	p.record(y, func() error {
 		dy := p.gradOf(y)
 		if dy == nil {
 			return nil

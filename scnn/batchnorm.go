@@ -177,7 +177,7 @@ func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, err
 		scale[k] = float64(gamma[k]) * inv[k]
 	}
 	st := &bnStep{w: w, mean: mean32, inv: inv32, scale: scale, batchStats: train}
-	p.record(func() error {
+	p.record(y, func() error {
 		if dy := p.gradOf(y); dy != nil {
 			p.addGrad(x, bn.backward(p, st, x, dy))
 		}

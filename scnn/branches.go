@@ -65,7 +65,7 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 			off += couts[i]
 		}
 	}
-	p.record(func() error {
+	p.record(y, func() error {
 		dy := p.gradOf(y)
 		if dy == nil {
 			return nil

@@ -41,17 +41,22 @@ func Concat(p *Pass, xs ...*Tensor) (*Tensor, error) {
 			off += w
 		}
 	})
-	p.record(func() error {
+	p.record(y, func() error {
 		dy := p.gradOf(y)
 		if dy == nil {
 			return nil
 		}
-		parts, err := splitChannels(p, dy, widths...)
-		if err != nil {
-			return err
-		}
+		off := 0
 		for i, x := range xs {
-			p.addGrad(x, parts[i])
+			if p.wants(x) {
+				part, err := p.newTensor(x.Layout, x.Shape)
+				if err != nil {
+					return err
+				}
+				copyChannels(p, part, dy, off)
+				p.addGrad(x, part)
+			}
+			off += widths[i]
 		}
 		return nil
 	})
@@ -76,7 +81,6 @@ func splitChannels(p *Pass, t *Tensor, widths ...int) ([]*Tensor, error) {
 	if r == 0 || t.Shape[r-1] != total {
 		return nil, fmt.Errorf("scnn: SplitChannels: %v into widths %v", t.Shape, widths)
 	}
-	rows := t.Len() / total
 	out := make([]*Tensor, len(widths))
 	off := 0
 	for i, w := range widths {
@@ -84,13 +88,20 @@ func splitChannels(p *Pass, t *Tensor, widths ...int) ([]*Tensor, error) {
 		if err != nil {
 			return nil, err
 		}
-		forChunks(p, rows, func(_, lo, hi int) {
-			for q := lo; q < hi; q++ {
-				copy(part.Data[q*w:(q+1)*w], t.Data[q*total+off:q*total+off+w])
-			}
-		})
+		copyChannels(p, part, t, off)
 		out[i] = part
 		off += w
 	}
 	return out, nil
+}
+
+// copyChannels copies channels off, off+1, ... of src (same pixels) into
+// dst, which has fewer channels.
+func copyChannels(p *Pass, dst, src *Tensor, off int) {
+	w, total := dst.Shape[len(dst.Shape)-1], src.Shape[len(src.Shape)-1]
+	forChunks(p, dst.Len()/w, func(_, lo, hi int) {
+		for q := lo; q < hi; q++ {
+			copy(dst.Data[q*w:(q+1)*w], src.Data[q*total+off:q*total+off+w])
+		}
+	})
 }

@@ -47,7 +47,7 @@ func (d *Dense) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 		copy(y.Data[q*d.Out:(q+1)*d.Out], d.B.Value)
 	}
 	kern.Gemm(false, false, rows, d.Out, d.In, 1, x.Data, d.In, d.W.Value, d.Out, 1, y.Data, d.Out)
-	p.record(func() error {
+	p.record(y, func() error {
 		dy := p.gradOf(y)
 		if dy == nil {
 			return nil
@@ -58,9 +58,11 @@ func (d *Dense) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 				d.B.Grad[f] += v
 			}
 		}
-		dx := ZerosLike(x)
-		kern.Gemm(false, true, rows, d.In, d.Out, 1, dy.Data, d.Out, d.W.Value, d.Out, 0, dx.Data, d.In)
-		p.addGrad(x, dx)
+		if p.wants(x) {
+			dx := ZerosLike(x)
+			kern.Gemm(false, true, rows, d.In, d.Out, 1, dy.Data, d.Out, d.W.Value, d.Out, 0, dx.Data, d.In)
+			p.addGrad(x, dx)
+		}
 		return nil
 	})
 	return y, nil

@@ -155,6 +155,7 @@ type op func(p *Pass) (*Tensor, error)
 func backward(t *testing.T, f op, r *Tensor, xs ...*Tensor) []*Tensor {
 	t.Helper()
 	p := Training(0)
+	p.Watch(xs...)
 	y, err := f(p)
 	if err != nil {
 		t.Fatal(err)

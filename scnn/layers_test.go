@@ -172,6 +172,7 @@ func TestActivationGradients(t *testing.T) {
 	}
 	c := x.Clone()
 	p := Training(0)
+	p.Watch(c)
 	y := ReLUInPlace(p, c)
 	if y != c {
 		t.Fatal("ReLUInPlace returned another tensor")
@@ -356,5 +357,34 @@ func TestConcatInPlace(t *testing.T) {
 		if v != 0 {
 			t.Fatal("a reused buffer is not zeroed")
 		}
+	}
+}
+
+// A training pass computes input gradients only for watched inputs and
+// outputs of recorded operations: an unwatched input gets none, and the
+// parameter gradients are the same either way.
+func TestUnwatchedInputs(t *testing.T) {
+	rng := newRNG(78)
+	d := must[*Dense](t)(NewDense("d", 4, 3, rng))
+	x, r := randTensor(rng, 2, 5, 4), randTensor(rng, 2, 5, 3)
+	grads := func(watch bool) ([]float32, *Tensor) {
+		d.W.ZeroGrad()
+		p := Training(0)
+		if watch {
+			p.Watch(x)
+		}
+		y := must[*Tensor](t)(d.Apply(p, x))
+		if err := p.Backward(y, r); err != nil {
+			t.Fatal(err)
+		}
+		return append([]float32(nil), d.W.Grad...), p.Grad(x)
+	}
+	w1, dx1 := grads(true)
+	w2, dx2 := grads(false)
+	if dx1 == nil || dx2 != nil {
+		t.Errorf("watched input gradient %v, unwatched %v", dx1 != nil, dx2 != nil)
+	}
+	if maxAbsDiff(w1, w2) != 0 {
+		t.Error("parameter gradients depend on watching the input")
 	}
 }

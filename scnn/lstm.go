@@ -93,12 +93,15 @@ func (l *BiLSTM) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 			copy(y.Data[q*2*h+k*h:q*2*h+(k+1)*h], runs[k].h[q*h:(q+1)*h])
 		}
 	}
-	p.record(func() error {
+	p.record(y, func() error {
 		dy := p.gradOf(y)
 		if dy == nil {
 			return nil
 		}
-		dx := ZerosLike(x)
+		var dx *Tensor // nil: nobody wants dL/dx
+		if p.wants(x) {
+			dx = ZerosLike(x)
+		}
 		for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
 			dh := make([]float32, b*n*h)
 			for q := 0; q < b*n; q++ {
@@ -106,7 +109,9 @@ func (l *BiLSTM) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 			}
 			d.backward(runs[k], x, lengths, dh, dx, h)
 		}
-		p.addGrad(x, dx)
+		if dx != nil {
+			p.addGrad(x, dx)
+		}
 		return nil
 	})
 	return y, nil
@@ -216,5 +221,7 @@ func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []f
 			d.B.Grad[q] += v
 		}
 	}
-	kern.Gemm(false, true, b*n, in, 4*h, 1, dxg, 4*h, d.Wx.Value, 4*h, 1, dx.Data, in)
+	if dx != nil {
+		kern.Gemm(false, true, b*n, in, 4*h, 1, dxg, 4*h, d.Wx.Value, 4*h, 1, dx.Data, in)
+	}
 }

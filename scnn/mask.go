@@ -62,7 +62,7 @@ func MaskSequences(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 		}
 	}
 	maskSequences(x, lengths)
-	p.record(func() error {
+	p.record(x, func() error {
 		if dy := p.gradOf(x); dy != nil {
 			maskSequences(dy, lengths)
 			p.addGrad(x, dy)
@@ -91,7 +91,7 @@ func MaskPixels(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 		return nil, err
 	}
 	maskPixels(x, w)
-	p.record(func() error {
+	p.record(x, func() error {
 		if dy := p.gradOf(x); dy != nil {
 			maskPixels(dy, w)
 			p.addGrad(x, dy)

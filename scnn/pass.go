@@ -36,6 +36,11 @@ type Pass struct {
 type tape struct {
 	steps []func() error
 	grads map[*Tensor]*Tensor
+	// wanted holds the tensors whose gradient the backward pass computes:
+	// outputs of recorded operations and inputs the caller watches. An
+	// operation skips the input gradients nobody wants (a batch's
+	// features), computing only what the parameters need.
+	wanted map[*Tensor]bool
 }
 
 // Inference returns a pass that records nothing.
@@ -43,7 +48,7 @@ func Inference(workers int) *Pass { return &Pass{Workers: workers} }
 
 // Training returns a pass that records backward steps.
 func Training(workers int) *Pass {
-	return &Pass{Workers: workers, tape: &tape{grads: map[*Tensor]*Tensor{}}}
+	return &Pass{Workers: workers, tape: &tape{grads: map[*Tensor]*Tensor{}, wanted: map[*Tensor]bool{}}}
 }
 
 // Training reports whether the pass records backward steps.
@@ -56,12 +61,27 @@ func (p *Pass) workers() int {
 	return kern.Workers(p.Workers)
 }
 
-// record adds a backward step to a training pass's tape.
-func (p *Pass) record(step func() error) {
+// record adds the backward step of an operation with output y to a
+// training pass's tape.
+func (p *Pass) record(y *Tensor, step func() error) {
 	if p.Training() {
 		p.tape.steps = append(p.tape.steps, step)
+		p.tape.wanted[y] = true
 	}
 }
+
+// Watch asks a training pass for the gradients of inputs xs (read them
+// with Grad after Backward). Call it before the operations that use them.
+func (p *Pass) Watch(xs ...*Tensor) {
+	if p.Training() {
+		for _, x := range xs {
+			p.tape.wanted[x] = true
+		}
+	}
+}
+
+// wants reports whether the backward pass needs the gradient of x.
+func (p *Pass) wants(x *Tensor) bool { return p.tape.wanted[x] }
 
 // gradOf removes and returns the gradient accumulated for y, nil when
 // nothing downstream of y reached the loss.
@@ -71,9 +91,12 @@ func (p *Pass) gradOf(y *Tensor) *Tensor {
 	return g
 }
 
-// addGrad adds g to the gradient of x. The tape takes g over: the caller
-// must not use it afterwards.
+// addGrad adds g to the gradient of x (if anything wants it). The tape
+// takes g over: the caller must not use it afterwards.
 func (p *Pass) addGrad(x, g *Tensor) {
+	if !p.wants(x) {
+		return
+	}
 	if prev, ok := p.tape.grads[x]; ok {
 		addInto(p, prev.Data, g.Data)
 		return
@@ -117,8 +140,8 @@ func (p *Pass) Backward(y, dy *Tensor) error {
 	return nil
 }
 
-// Grad returns the gradient of x after Backward, nil if the loss does not
-// depend on x. Use it for the pass's inputs.
+// Grad returns the gradient of a watched input x after Backward, nil if
+// the loss does not depend on it (or it was not watched).
 func (p *Pass) Grad(x *Tensor) *Tensor {
 	if !p.Training() {
 		return nil

@@ -29,8 +29,8 @@ func SelfCartesian(p *Pass, x *Tensor) (*Tensor, error) {
 			}
 		}
 	}
-	p.record(func() error {
-		if dy := p.gradOf(y); dy != nil {
+	p.record(y, func() error {
+		if dy := p.gradOf(y); dy != nil && p.wants(x) {
 			p.addGrad(x, selfCartesianGrad(dy))
 		}
 		return nil

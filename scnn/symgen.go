@@ -82,9 +82,11 @@ func (c *SymGenConv) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 			return nil, err
 		}
 		kern.OuterSum(y.Data, a, c.B.Value, b, l, c.F, p.workers())
-		p.record(func() error {
+		p.record(y, func() error {
 			if dy := p.gradOf(y); dy != nil {
-				p.addGrad(x, c.backwardOuterSum(p, x, dy))
+				if dx := c.backwardOuterSum(p, x, dy); dx != nil {
+					p.addGrad(x, dx)
+				}
 			}
 			return nil
 		})
@@ -101,7 +103,7 @@ func (c *SymGenConv) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.record(func() error {
+	p.record(y, func() error {
 		if dy := p.gradOf(y); dy != nil {
 			p.addGrad(x, c.backwardFull(g, sc, dy))
 		}
@@ -145,7 +147,8 @@ func (c *SymGenConv) backwardFull(g kern.ConvGeom, sc, dy *Tensor) *Tensor {
 }
 
 // backwardOuterSum: with r[i] = sum_j dy[i,j] (row sums of the full
-// symmetric gradient), dS = 2 x^T r, dB = sum_i r[i], dx = 2 r S^T.
+// symmetric gradient), dS = 2 x^T r, dB = sum_i r[i], dx = 2 r S^T (nil
+// when nobody wants it).
 func (c *SymGenConv) backwardOuterSum(p *Pass, x, dy *Tensor) *Tensor {
 	b, l := x.Shape[0], x.Shape[1]
 	r := make([]float32, b*l*c.F)
@@ -155,6 +158,9 @@ func (c *SymGenConv) backwardOuterSum(p *Pass, x, dy *Tensor) *Tensor {
 		for f, v := range r[q*c.F : (q+1)*c.F] {
 			c.B.Grad[f] += v
 		}
+	}
+	if !p.wants(x) {
+		return nil
 	}
 	dx := New(b, l, c.N)
 	kern.Gemm(false, true, b*l, c.N, c.F, 2, r, c.F, c.S.Value, c.F, 0, dx.Data, c.N)

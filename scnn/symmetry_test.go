@@ -159,6 +159,7 @@ func TestTinySCNNGradient(t *testing.T) {
 		return v
 	}
 	p := Training(0)
+	p.Watch(x1d)
 	y := m.forward(t, p, x1d, x2d, lengths)
 	_, g, _ := WeightedBCE{PosWeight: 5}.Forward(y, labels, mask)
 	if err := p.Backward(y, g); err != nil {
