@@ -2,17 +2,31 @@ package scnn
 
 import (
 	"slices"
+	"time"
 
 	"github.com/contactmap/contactmap/scnn/internal/kern"
 	"golang.org/x/sys/cpu"
 )
 
-// BLASBackend names the sgemm behind the convolutions: "openblas" in the
-// default cgo build, "gonum" (pure Go) with the purego tag or without cgo.
+// BLASBackend names the sgemm behind the convolutions: "go" (the Go
+// sgemm with assembly micro-kernels on amd64, portable Go elsewhere and
+// with the purego tag), or "openblas" in a build with the openblas tag.
 func BLASBackend() string { return kern.Backend() }
 
+// SgemmKernels names the micro-kernels of the Go sgemm in use: "avx512",
+// "avx2" or "go" (portable), chosen from the CPU at start (the
+// environment variable CONTACTMAP_SGEMM forces one), or "openblas".
+func SgemmKernels() string { return kern.Kernels() }
+
+// FMAPeak measures the machine's float32 fused multiply-add peak in
+// GFLOP/s with workers goroutines (0: GOMAXPROCS) for about d, and names
+// the instruction set; 0 and "" in a build without the vector loop.
+func FMAPeak(workers int, d time.Duration) (gflops float64, isa string) {
+	return kern.FMAPeak(workers, d)
+}
+
 // BLASCore names the kernel set OpenBLAS chose at load time (for example
-// "SkylakeX", "Haswell", "Prescott"), or "" in the pure-Go build.
+// "SkylakeX", "Haswell", "Prescott"), or "" in the default (Go) build.
 func BLASCore() string { return kern.BLASCore() }
 
 // PreferredBLASCore returns the OPENBLAS_CORETYPE value that suits this CPU

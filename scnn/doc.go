@@ -50,10 +50,13 @@
 // pixel tile or row band) items dealt statically to goroutines, so results
 // are deterministic for a given worker count (inference: whatever the count).
 //
-// OpenBLAS picks its kernels from the CPU model; on virtual machines with
-// an unlisted model it can fall back to SSE3 code several times slower
-// than the CPU allows. BLASCore and PreferredBLASCore tell; the commands
-// re-execute themselves with OPENBLAS_CORETYPE set (internal/blasenv).
+// The sgemm is Go (internal/kern/sgemm.go): packing of B, A read in place,
+// and register-blocked micro-kernels in Go assembly for AVX-512 and
+// AVX2+FMA, chosen at run time from the CPU (golang.org/x/sys/cpu), with a
+// portable Go kernel for other platforms and the purego build tag. The
+// openblas build tag (cgo, libopenblas-dev) calls OpenBLAS instead, for
+// comparison; only that build re-executes the commands with
+// OPENBLAS_CORETYPE set when OpenBLAS misjudges the CPU (internal/blasenv).
 // The library itself sets no process-wide state: it calls its BLAS
 // directly and leaves gonum's global implementation alone.
 package scnn

@@ -51,7 +51,7 @@ Run "contactmap <command> -h" for a command's flags.`)
 }
 
 func version() string {
-	blas := "pure-Go BLAS (gonum)"
+	blas := "Go sgemm, " + scnn.SgemmKernels() + " kernels"
 	if core := scnn.BLASCore(); core != "" {
 		blas = "OpenBLAS, " + core + " kernels"
 	}

@@ -1,3 +1,5 @@
+//go:build openblas
+
 // Package blasenv makes a command run with the OpenBLAS kernels that suit
 // the CPU (see scnn.PreferredBLASCore): OpenBLAS reads OPENBLAS_CORETYPE
 // only when it is loaded, before main runs, so the command re-executes

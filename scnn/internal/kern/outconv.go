@@ -258,21 +258,22 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 				}
 			}
 		}
-		// G (Cin x k*k*Cout) += x_tile^T Y.
-		Gemm(true, false, g.Cin, n, rows, 1, xt, g.Cin, col, n, 1, a.gw, n)
+		// G^T (k*k*Cout x Cin) += Y^T x_tile: the wide Y is the
+		// product's A, read in place; the narrow x tile is packed.
+		Gemm(true, false, n, g.Cin, rows, 1, col, n, xt, g.Cin, 1, a.gw, g.Cin)
 	})
-	// dw[((k-1-a)*k + k-1-b)*Cin + c, f] += G[c, (a*k+b)*Cout + f], summed
-	// over workers in order.
+	// dw[((k-1-a)*k + k-1-b)*Cin + c, f] += G^T[(a*k+b)*Cout + f, c],
+	// summed over workers in order.
 	for _, a := range accs {
 		if a.gw == nil {
 			continue
 		}
 		for pos := 0; pos < kk; pos++ {
 			fp := kk - 1 - pos // flipped position (a,b) -> (k-1-a, k-1-b)
-			for c := 0; c < g.Cin; c++ {
-				dst := dw[(fp*g.Cin+c)*g.Cout : (fp*g.Cin+c+1)*g.Cout]
-				for f, v := range a.gw[c*n+pos*g.Cout : c*n+(pos+1)*g.Cout] {
-					dst[f] += v
+			for f := 0; f < g.Cout; f++ {
+				src := a.gw[(pos*g.Cout+f)*g.Cin : (pos*g.Cout+f+1)*g.Cin]
+				for c, v := range src {
+					dw[(fp*g.Cin+c)*g.Cout+f] += v
 				}
 			}
 		}

@@ -1,0 +1,10 @@
+//go:build !openblas
+
+// Package blasenv makes a command of the OpenBLAS build (build tag
+// openblas) run with the OpenBLAS kernels that suit the CPU. In the
+// default build, whose sgemm is Go with its own CPU dispatch, Reexec does
+// nothing.
+package blasenv
+
+// Reexec does nothing: there is no OpenBLAS in this build.
+func Reexec() {}

@@ -1,0 +1,277 @@
+package kern
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"sync/atomic"
+)
+
+// A microKernel computes one mr x nr block of C from k steps:
+//
+//	for p < k, r < mr, j < nr:
+//	    acc[r][j] += a[ao + r*rs + p*cs] * b[p*nr + j]
+//	c[co + r*ldc + j] = acc[r][j]   (with add: c[co + r*ldc + j] += acc[r][j])
+//
+// a is read in place with any row stride rs and column stride cs; b is a
+// packed panel of nr columns (see packB). k >= 1.
+type microKernel struct {
+	mr, nr int
+	run    func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool)
+}
+
+// A kernelSet is the micro-kernels of one instruction set. Gemm takes,
+// for each call, the kernel whose panel width wastes the least of n.
+type kernelSet struct {
+	name    string
+	kernels []microKernel
+}
+
+// pick returns the kernel that pads n to the fewest columns, the widest
+// one on a tie (fewer panels, fewer passes over A).
+func (s *kernelSet) pick(n int) *microKernel {
+	best := &s.kernels[0]
+	for i := range s.kernels {
+		k := &s.kernels[i]
+		pad, bestPad := (n+k.nr-1)/k.nr*k.nr, (n+best.nr-1)/best.nr*best.nr
+		if pad < bestPad || pad == bestPad && k.nr > best.nr {
+			best = k
+		}
+	}
+	return best
+}
+
+// kernelSets are the instruction sets this CPU and build can run, best
+// first; the portable Go kernels are always last.
+var kernelSets []*kernelSet
+
+var activeSet atomic.Pointer[kernelSet]
+
+// KernelEnv is the environment variable that forces an sgemm kernel set
+// ("avx512", "avx2" or "go"); unset, the best one the CPU runs is used.
+const KernelEnv = "CONTACTMAP_SGEMM"
+
+func init() {
+	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{4, 4, kernGo4x4}}})
+	activeSet.Store(kernelSets[0])
+	if name := os.Getenv(KernelEnv); name != "" {
+		if err := SetKernels(name); err != nil {
+			fmt.Fprintf(os.Stderr, "contactmap: %s: %v; using %s\n", KernelEnv, err, activeSet.Load().name)
+		}
+	}
+}
+
+// Kernels names the sgemm micro-kernels in use: "avx512", "avx2" or "go"
+// (portable), or "openblas" in the OpenBLAS build.
+func Kernels() string {
+	if backend == "openblas" {
+		return backend
+	}
+	return activeSet.Load().name
+}
+
+// KernelSets lists the kernel sets this CPU and build can run, best first.
+func KernelSets() []string {
+	names := make([]string, len(kernelSets))
+	for i, s := range kernelSets {
+		names[i] = s.name
+	}
+	return names
+}
+
+// SetKernels makes Gemm use the named kernel set, for tests and
+// comparisons. It returns an error if this CPU or build cannot run it.
+func SetKernels(name string) error {
+	for _, s := range kernelSets {
+		if s.name == name {
+			activeSet.Store(s)
+			return nil
+		}
+	}
+	sorted := KernelSets()
+	sort.Strings(sorted)
+	return fmt.Errorf("sgemm kernels %q not available here (have %v)", name, sorted)
+}
+
+// Blocking of the Go sgemm: a kc x nr panel of B (16-32 KB) stays in L1
+// while the micro-kernel walks an mc-row block of A.
+const (
+	sgemmKC = 128
+	sgemmMC = 192
+)
+
+// sgemmGo is Gemm with the Go kernels (k >= 1, shapes checked):
+//
+//	C = alpha * op(A) * op(B) + beta * C
+//
+// op(B) is packed once per call, scaled by alpha; A is read in place.
+func sgemmGo(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if alpha == 0 {
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
+	// The first K block overwrites C when beta is 0 (no clearing, no
+	// reading); otherwise C is scaled first and every block adds.
+	overwrite := beta == 0
+	if !overwrite {
+		scaleC(m, n, beta, c, ldc)
+	}
+	mk := activeSet.Load().pick(n)
+	mr, nr := mk.mr, mk.nr
+	rs, cs := lda, 1
+	if transA {
+		rs, cs = 1, lda
+	}
+	np := (n + nr - 1) / nr
+	bp := getScratch(k * np * nr)
+	packB(bp, transB, b, ldb, k, n, nr, alpha)
+	edge := getScratch(mr*sgemmKC + mr*nr)
+	defer putScratch(bp, edge)
+	ea, ec := edge[:mr*sgemmKC], edge[mr*sgemmKC:]
+
+	mc := max(sgemmMC/mr, 1) * mr
+	for ic := 0; ic < m; ic += mc {
+		mb := min(mc, m-ic)
+		for pc := 0; pc < k; pc += sgemmKC {
+			kb := min(sgemmKC, k-pc)
+			add := pc > 0 || !overwrite
+			for jp := 0; jp < np; jp++ {
+				j0 := jp * nr
+				nb := min(nr, n-j0)
+				panel := bp[pc*np*nr+jp*kb*nr : pc*np*nr+(jp+1)*kb*nr]
+				for i := ic; i < ic+mb; i += mr {
+					rb := min(mr, ic+mb-i)
+					ao := i*rs + pc*cs
+					if rb == mr && nb == nr {
+						mk.run(kb, a, ao, rs, cs, panel, c, i*ldc+j0, ldc, add)
+						continue
+					}
+					// A ragged block: the last rows of A copied and
+					// zero-padded to mr, the block computed aside and
+					// its valid part written to C.
+					src, srs, scs := a, rs, cs
+					if rb < mr {
+						src, ao, srs, scs = ea, 0, 1, mr
+						for p := 0; p < kb; p++ {
+							col := ea[p*mr : (p+1)*mr]
+							for r := range col {
+								if r < rb {
+									col[r] = a[(i+r)*rs+(pc+p)*cs]
+								} else {
+									col[r] = 0
+								}
+							}
+						}
+					}
+					mk.run(kb, src, ao, srs, scs, panel, ec, 0, nr, false)
+					for r := 0; r < rb; r++ {
+						crow := c[(i+r)*ldc+j0 : (i+r)*ldc+j0+nb]
+						if add {
+							for j, v := range ec[r*nr : r*nr+nb] {
+								crow[j] += v
+							}
+						} else {
+							copy(crow, ec[r*nr:r*nr+nb])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// scaleC sets C = beta*C (beta 0 clears C, NaNs included, as BLAS does).
+func scaleC(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// packB writes alpha * op(B) (k x n) as panels of nr columns, zero-padded
+// on the right, in chunks of sgemmKC rows: the panel of columns
+// [jp*nr, jp*nr+nr) for rows pc..pc+kb-1 (kb = min(sgemmKC, k-pc)) is
+//
+//	bp[pc*np*nr + jp*kb*nr + (p-pc)*nr + j] = alpha * op(B)[p, jp*nr+j]
+//
+// with np = ceil(n/nr) and op(B)[p, q] = b[p*ldb+q], or b[q*ldb+p]
+// transposed.
+func packB(bp []float32, transB bool, b []float32, ldb, k, n, nr int, alpha float32) {
+	np := (n + nr - 1) / nr
+	for pc := 0; pc < k; pc += sgemmKC {
+		kb := min(sgemmKC, k-pc)
+		for jp := 0; jp < np; jp++ {
+			j0 := jp * nr
+			nb := min(nr, n-j0)
+			panel := bp[pc*np*nr+jp*kb*nr : pc*np*nr+(jp+1)*kb*nr]
+			for p := 0; p < kb; p++ {
+				row := panel[p*nr : (p+1)*nr]
+				if transB {
+					for j := 0; j < nb; j++ {
+						row[j] = alpha * b[(j0+j)*ldb+pc+p]
+					}
+				} else {
+					src := b[(pc+p)*ldb+j0 : (pc+p)*ldb+j0+nb]
+					for j, v := range src {
+						row[j] = alpha * v
+					}
+				}
+				clear(row[nb:])
+			}
+		}
+	}
+}
+
+// kernGo4x4 is the portable micro-kernel (mr = nr = 4): sixteen
+// accumulators in local variables.
+func kernGo4x4(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool) {
+	var c00, c01, c02, c03, c10, c11, c12, c13 float32
+	var c20, c21, c22, c23, c30, c31, c32, c33 float32
+	b = b[:4*k]
+	for p := 0; p < k; p++ {
+		q := ao + p*cs
+		a0, a1, a2, a3 := a[q], a[q+rs], a[q+2*rs], a[q+3*rs]
+		bb := b[4*p : 4*p+4 : 4*p+4]
+		b0, b1, b2, b3 := bb[0], bb[1], bb[2], bb[3]
+		c00 += a0 * b0
+		c01 += a0 * b1
+		c02 += a0 * b2
+		c03 += a0 * b3
+		c10 += a1 * b0
+		c11 += a1 * b1
+		c12 += a1 * b2
+		c13 += a1 * b3
+		c20 += a2 * b0
+		c21 += a2 * b1
+		c22 += a2 * b2
+		c23 += a2 * b3
+		c30 += a3 * b0
+		c31 += a3 * b1
+		c32 += a3 * b2
+		c33 += a3 * b3
+	}
+	put := func(r int, v0, v1, v2, v3 float32) {
+		row := c[co+r*ldc : co+r*ldc+4 : co+r*ldc+4]
+		if !add {
+			row[0], row[1], row[2], row[3] = v0, v1, v2, v3
+			return
+		}
+		row[0] += v0
+		row[1] += v1
+		row[2] += v2
+		row[3] += v3
+	}
+	put(0, c00, c01, c02, c03)
+	put(1, c10, c11, c12, c13)
+	put(2, c20, c21, c22, c23)
+	put(3, c30, c31, c32, c33)
+}

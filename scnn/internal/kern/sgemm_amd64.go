@@ -1,0 +1,74 @@
+//go:build amd64 && !purego
+
+package kern
+
+import "golang.org/x/sys/cpu"
+
+//go:generate go run gen_sgemm.go
+
+// The micro-kernels of sgemm_amd64.s (see gen_sgemm.go): MR x NR blocks
+// of C = A * B or C += A * B, a read at a + r*rs + p*cs, b a packed NR-column panel.
+
+//go:noescape
+func kernAVX512_6x64(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+
+//go:noescape
+func kernAVX512_12x32(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+
+//go:noescape
+func kernAVX512_24x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+
+//go:noescape
+func kernAVX2_6x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+
+//go:noescape
+func kernAVX2_12x8(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+
+// asmKernel adapts an assembly kernel to microKernel.run. The caller
+// (sgemmGo) has checked that every element the kernel touches is inside
+// a, b and c.
+func asmKernel(mr, nr int, f func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)) microKernel {
+	return microKernel{mr, nr, func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool) {
+		f(k, &a[ao], rs, cs, &b[0], &c[co], ldc, add)
+	}}
+}
+
+// archKernelSets returns the AVX-512 kernels on a CPU with AVX-512F, and
+// the AVX2 ones on a CPU with AVX2 and FMA (both, best first).
+func archKernelSets() []*kernelSet {
+	var sets []*kernelSet
+	if cpu.X86.HasAVX512F {
+		sets = append(sets, &kernelSet{name: "avx512", kernels: []microKernel{
+			asmKernel(6, 64, kernAVX512_6x64),
+			asmKernel(12, 32, kernAVX512_12x32),
+			asmKernel(24, 16, kernAVX512_24x16),
+		}})
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		sets = append(sets, &kernelSet{name: "avx2", kernels: []microKernel{
+			asmKernel(6, 16, kernAVX2_6x16),
+			asmKernel(12, 8, kernAVX2_12x8),
+		}})
+	}
+	return sets
+}
+
+//go:noescape
+func fmaLoopAVX512(n int)
+
+//go:noescape
+func fmaLoopAVX2(n int)
+
+// fmaLoop runs n steps of the peak loop of the widest instruction set the
+// CPU has and returns the float32 operations done (0 without AVX2).
+func fmaLoop(n int) (flops float64, isa string) {
+	switch {
+	case cpu.X86.HasAVX512F:
+		fmaLoopAVX512(n)
+		return float64(n) * 16 * 16 * 2, "avx512"
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		fmaLoopAVX2(n)
+		return float64(n) * 12 * 8 * 2, "avx2"
+	}
+	return 0, ""
+}
