@@ -98,8 +98,9 @@ vet:
 	$(GO) vet ./...
 
 # Benchmarks: conv forward+backward GFLOP/s, full vs symmetric.
-# Go vs PyTorch on this machine (see bench/main.go): training steps,
-# inference, conv layers and the sgemm ceiling, written to
+# Go vs PyTorch and the OpenBLAS build on this machine (see
+# bench/main.go): the FMA peak, training steps, inference, conv layers and
+# sgemm, written to
 # bench/results.md and bench/results.json. About 12 minutes before the
 # L = 1,000 and 2,000 inference rows (their sweep alone takes 7 minutes);
 # BENCH_ARGS='-only train/default -reps 5' runs a part (written to
@@ -110,7 +111,13 @@ BENCH_ARGS ?=
 
 bench: bench-deps
 	$(GO) build $(GOFLAGS) -o contactmap-bench ./bench
+ifeq ($(HAVE_OPENBLAS),yes)
+	$(GO) build $(GOFLAGS) -tags openblas -o contactmap-bench-openblas ./bench
+	./contactmap-bench -python $(PYTHON) -openblas ./contactmap-bench-openblas $(BENCH_ARGS)
+else
+	@echo "make bench: no OpenBLAS to link (apt-get install gcc libopenblas-dev); the OpenBLAS build's columns stay empty"
 	./contactmap-bench -python $(PYTHON) $(BENCH_ARGS)
+endif
 
 # Debian's python3-torch (CPU) is the reference; installed when missing.
 bench-deps:

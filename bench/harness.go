@@ -15,9 +15,10 @@ import (
 // side is one implementation timed in a case: the Go worker (this
 // program) or the PyTorch reference.
 type side struct {
-	Label string // "go", "go-sym", "torch"
-	Torch bool
-	Task  task
+	Label    string // "go", "go-sym", "openblas", "torch", "go/cnn", ...
+	Torch    bool
+	OpenBLAS bool // the worker of the openblas build (runner.OpenBLAS)
+	Task     task
 }
 
 // benchCase is one comparison: its sides run interleaved.
@@ -62,9 +63,10 @@ func (c *caseResult) side(l string) *sideResult {
 
 // runner starts worker processes.
 type runner struct {
-	Self   string // this program, for Go workers
-	Python string
-	Script string // torch_ref.py
+	Self     string // this program, for Go workers
+	OpenBLAS string // this program built with the openblas tag, or ""
+	Python   string
+	Script   string // torch_ref.py
 }
 
 // archJSON is the architecture record of a configuration, as the PyTorch
@@ -84,7 +86,14 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		"--k", strconv.Itoa(t.K), "--cin", strconv.Itoa(t.Cin), "--cout", strconv.Itoa(t.Cout)}
 	if !s.Torch {
 		args = append([]string{"worker", "--model", t.Model, "--config", t.Config, "--sym=" + strconv.FormatBool(t.Sym)}, args...)
-		return exec.Command(r.Self, args...), nil
+		bin := r.Self
+		if s.OpenBLAS {
+			if r.OpenBLAS == "" {
+				return nil, fmt.Errorf("bench: no OpenBLAS build of the worker (-openblas)")
+			}
+			bin = r.OpenBLAS
+		}
+		return exec.Command(bin, args...), nil
 	}
 	if t.Sym {
 		return nil, fmt.Errorf("bench: the PyTorch reference has no packed symmetric layer")

@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-out bench/results.md]
+//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-openblas ./contactmap-bench-openblas] [-out bench/results.md]
 //	bench -render bench/results.json [-out bench/results.md]   (tables again from recorded timings)
 //	bench worker --task train|infer|conv|sgemm [flags]   (used by the harness)
 package main
@@ -30,6 +30,7 @@ import (
 	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
@@ -80,7 +81,9 @@ func workerMain(args []string) error {
 }
 
 // cases lists every comparison of a full run, in the order they run.
-func cases(torch bool) []benchCase {
+// With openblas, the sgemm, convolution and model cases also time the
+// worker of the openblas build.
+func cases(torch, openblas bool) []benchCase {
 	const b, l, c = 10, 100, 64
 	var cs []benchCase
 	withTorch := func(s []side, t task) []side {
@@ -89,10 +92,16 @@ func cases(torch bool) []benchCase {
 		}
 		return s
 	}
+	withOpenBLAS := func(s []side, t task) []side {
+		if openblas {
+			s = append(s, side{Label: "openblas", OpenBLAS: true, Task: t})
+		}
+		return s
+	}
 	for _, k := range []int{3, 5} {
 		t := task{Kind: "sgemm", B: b, L: l, K: k, Cin: c, Cout: c}
 		cs = append(cs, benchCase{Group: "sgemm", Name: fmt.Sprintf("M%d_N%d_K%d", b*l*l, c, k*k*c),
-			FLOPs: 2 * float64(b*l*l) * float64(c) * float64(k*k*c), Sides: withTorch([]side{{Label: "go", Task: t}}, t)})
+			FLOPs: 2 * float64(b*l*l) * float64(c) * float64(k*k*c), Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}}, t), t)})
 	}
 	for _, k := range []int{3, 5} {
 		t := task{Kind: "conv", B: b, L: l, K: k, Cin: c, Cout: c}
@@ -100,17 +109,21 @@ func cases(torch bool) []benchCase {
 		st.Sym = true
 		cs = append(cs, benchCase{Group: "conv", Name: fmt.Sprintf("k%d_%dx%d", k, c, c),
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
-			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t)})
+			Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t), t)})
 	}
-	// One case per configuration: the CNN and the SCNN, Go and PyTorch,
-	// interleaved, so that every ratio compares runs made side by side.
-	modelSides := func(t task) []side {
+	// One case per configuration: the CNN and the SCNN, Go, PyTorch and
+	// the OpenBLAS build, interleaved, so that every ratio compares runs
+	// made side by side.
+	modelSides := func(t task, withBLAS bool) []side {
 		var s []side
 		for _, kind := range []string{model.CNN, model.SCNN} {
 			t.Model = kind
 			s = append(s, side{Label: "go/" + kind, Task: t})
 			if torch {
 				s = append(s, side{Label: "torch/" + kind, Torch: true, Task: t})
+			}
+			if openblas && withBLAS {
+				s = append(s, side{Label: "openblas/" + kind, OpenBLAS: true, Task: t})
 			}
 		}
 		return s
@@ -122,7 +135,7 @@ func cases(torch bool) []benchCase {
 			if kind == "train" {
 				f *= 3
 			}
-			cs = append(cs, benchCase{Group: kind, Name: cfg, FLOPs: f, Sides: modelSides(task{Kind: kind, Config: cfg, B: b, L: l})})
+			cs = append(cs, benchCase{Group: kind, Name: cfg, FLOPs: f, Sides: modelSides(task{Kind: kind, Config: cfg, B: b, L: l}, true)})
 		}
 	}
 	for _, cfg := range []string{"default", "paper"} {
@@ -133,7 +146,7 @@ func cases(torch bool) []benchCase {
 		}
 		for _, ll := range lengths {
 			c := benchCase{Group: "sweep", Name: fmt.Sprintf("%s/L%d", cfg, ll),
-				FLOPs: a.ConvFLOPs(1, ll), Sides: modelSides(task{Kind: "infer", Config: cfg, B: 1, L: ll})}
+				FLOPs: a.ConvFLOPs(1, ll), Sides: modelSides(task{Kind: "infer", Config: cfg, B: 1, L: ll}, false)}
 			if ll >= 1000 { // about peak memory: one run, no warm-up
 				c.MaxReps, c.NoWarmup = 1, true
 			}
@@ -151,6 +164,7 @@ func harnessMain(args []string) error {
 	torch := fs.Bool("torch", true, "run the PyTorch reference (needs python3-torch)")
 	python := fs.String("python", "/usr/bin/python3", "Python with torch")
 	script := fs.String("script", "bench/torch_ref.py", "the PyTorch reference worker")
+	openblas := fs.String("openblas", "", "this program built with -tags openblas: time its workers beside the default build's")
 	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it (with -only: bench/results-partial.md)")
 	render := fs.String("render", "", "only write the table (-out) again from the timings of an earlier run (its .json)")
 	if err := fs.Parse(args); err != nil {
@@ -186,9 +200,9 @@ func harnessMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	r := runner{Self: self, Python: *python, Script: *script}
+	r := runner{Self: self, OpenBLAS: *openblas, Python: *python, Script: *script}
 	var todo []benchCase
-	for _, c := range cases(*torch) {
+	for _, c := range cases(*torch, *openblas != "") {
 		if re.MatchString(c.Group + "/" + c.Name) {
 			todo = append(todo, c)
 		}
@@ -197,6 +211,9 @@ func harnessMain(args []string) error {
 		return fmt.Errorf("bench: no case matches %q", *only)
 	}
 	rep := report{Machine: describeMachine(), Reps: *reps, Warmup: *warmup, Started: time.Now().UTC()}
+	// The machine's own FMA peak, on every core, before the cases.
+	rep.Machine.FMAPeak, rep.Machine.FMAISA = scnn.FMAPeak(0, 3*time.Second)
+	fmt.Fprintf(os.Stderr, "FMA peak: %.1f GFLOP/s (%s, %d goroutines)\n", rep.Machine.FMAPeak, rep.Machine.FMAISA, gomaxprocs())
 	bar := progress.New(len(todo), "bench")
 	for _, c := range todo {
 		bar.Describe(c.Group + " " + c.Name)

@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/scnn"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // task is what one worker process times. The Go worker and the PyTorch
@@ -71,7 +69,7 @@ func runWorker(t task, in io.Reader, out io.Writer) error {
 		return err
 	}
 	enc := json.NewEncoder(out)
-	if err := enc.Encode(workerReply{Ready: true, Params: params, RSSStart: start, Version: scnn.BLASBackend()}); err != nil {
+	if err := enc.Encode(workerReply{Ready: true, Params: params, RSSStart: start, Version: backendName()}); err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(in)
@@ -248,10 +246,20 @@ func buildSgemmTask(t task, rng *rand.Rand) func() error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, r1-r0, n, k, 1, a[r0*k:], k, b, n, 0, c[r0*n:], n)
+				scnn.Sgemm(false, false, r1-r0, n, k, 1, a[r0*k:], k, b, n, 0, c[r0*n:], n)
 			}()
 		}
 		wg.Wait()
 		return nil
 	}
+}
+
+// backendName is the worker's sgemm: "go/avx512" (Go, with the kernels
+// in use) or "openblas/SkylakeX" (the openblas build, with OpenBLAS's
+// kernel set).
+func backendName() string {
+	if core := scnn.BLASCore(); core != "" {
+		return "openblas/" + core
+	}
+	return scnn.BLASBackend() + "/" + scnn.SgemmKernels()
 }

@@ -62,3 +62,11 @@ func preferredCore(current string, avx512, avx2 bool) string {
 	}
 	return ""
 }
+
+// Sgemm computes, with row-major matrices, C = alpha * op(A) * op(B) +
+// beta * C (op(A) m x k, op(B) k x n, transA/transB select the transpose)
+// on one goroutine with the sgemm of the convolutions. It panics if a
+// slice is shorter than its shape needs.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	kern.Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
