@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: all build build-openblas test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -59,6 +59,16 @@ demo: features
 	./contactmap predict --model scnn --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
 	./contactmap eval --features $(FEATURES) --split test --model models/cnn.scnn --model models/scnn.scnn
 
+# CNN vs SCNN over seeds (1..SEEDS) on the PISCES split: trains what is
+# missing (resuming killed runs), then evaluates every finished run on the
+# test split once and writes $(COMPARE_RUNS)/report.{md,json}: mean and sd
+# over seeds, paired differences, bootstrap CIs over test chains.
+SEEDS ?= 5
+COMPARE_RUNS ?= runs/compare
+compare: features
+	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(COMPARE_RUNS) FEATURES=$(FEATURES) EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
+	./contactmap compare --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
+
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:
 	$(GO) test ./pisces -run '^$$' -fuzz FuzzReader -fuzztime 20s
@@ -73,6 +83,7 @@ fuzz:
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseSSFasta -fuzztime 20s
 	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
 	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
+	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemm -fuzztime 20s
 	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA; do \
 		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
 

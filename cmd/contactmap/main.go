@@ -34,6 +34,7 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"features": runFeatures,
 	"train":    runTrain,
 	"eval":     runEval,
+	"compare":  runCompare,
 	"predict":  runPredict,
 }
 
@@ -44,6 +45,7 @@ commands:
   features   PISCES list + PDB mirror -> feature files, manifest, skip report
   train      train a CNN or SCNN contact model on feature files
   eval       evaluate models and baselines on a split
+  compare    CNN vs SCNN over seeds: mean, sd, paired differences, bootstrap CIs
   predict    contact maps for PDB IDs, structure files or sequences
   version    print the code revision and BLAS of this binary
 

@@ -39,17 +39,35 @@ type Report struct {
 
 // EvaluateModel scores a model on samples.
 func EvaluateModel(m *model.Model, samples []*model.Sample, batchSize int) (metrics.Summary, error) {
-	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
-		return metrics.Summary{}, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
-	}
-	if len(samples) > 0 && samples[0].Labels.Def != m.Arch.Labels {
-		return metrics.Summary{}, fmt.Errorf("train: model trained on %s, the features' labels are %s", m.Arch.Labels, samples[0].Labels.Def)
-	}
-	r, err := evaluate(m, samples, batchSize, 0, scnn.WeightedBCE{PosWeight: 5})
+	chains, err := EvaluateChains(m, samples, batchSize)
 	if err != nil {
 		return metrics.Summary{}, err
 	}
-	return r.Summary, nil
+	return metrics.Summarize(chains), nil
+}
+
+// EvaluateChains scores a model on samples chain by chain, in the order of
+// samples. The samples must have the model's feature mode and labels.
+func EvaluateChains(m *model.Model, samples []*model.Sample, batchSize int) ([]metrics.ChainMetrics, error) {
+	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
+		return nil, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
+	}
+	if len(samples) > 0 && samples[0].Labels.Def != m.Arch.Labels {
+		return nil, fmt.Errorf("train: model trained on %s, the features' labels are %s", m.Arch.Labels, samples[0].Labels.Def)
+	}
+	r, err := evaluate(m, samples, batchSize, 0, scnn.WeightedBCE{PosWeight: 5})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]metrics.ChainMetrics, len(r.Chains))
+	for _, c := range r.Chains {
+		byID[c.ID] = c
+	}
+	out := make([]metrics.ChainMetrics, len(samples))
+	for i, s := range samples {
+		out[i] = byID[s.ID]
+	}
+	return out, nil
 }
 
 // EvaluateBaselines scores the near-diagonal and random predictors.

@@ -1,5 +1,9 @@
-// Package kern holds the numerical kernels behind package scnn: GEMM through
-// gonum's BLAS interface, im2col for dense and packed-triangle feature maps,
+// Package kern holds the numerical kernels behind package scnn: an sgemm
+// (sgemm.go: B packed in panels, A read in place with any strides, MR x NR
+// register-blocked micro-kernels generated in Go assembly for AVX-512 and
+// AVX2+FMA by gen_sgemm.go and chosen from the CPU at start, a portable Go
+// kernel elsewhere and under the purego tag; OpenBLAS instead with the
+// openblas tag), im2col for dense and packed-triangle feature maps,
 // convolutions by im2col + GEMM (conv.go) or by the output-side method
 // (outconv.go), and a deterministic parallel loop.
 //

@@ -246,3 +246,49 @@ func BenchmarkGemmTN(b *testing.B) {
 		})
 	}
 }
+
+// TestMicroKernelsMatchNaive checks every micro-kernel of every kernel set
+// this CPU runs, directly: both A layouts (row-major and column-major in
+// place), both store modes, and C rows wider than the block (ldc > nr)
+// whose other elements must stay untouched.
+func TestMicroKernelsMatchNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, s := range kernelSets {
+		for _, mk := range s.kernels {
+			for _, k := range []int{1, 3, 17, 128} {
+				for _, add := range []bool{false, true} {
+					for _, colMajor := range []bool{false, true} {
+						mr, nr := mk.mr, mk.nr
+						a := randSlice(mr*k+7, rng)
+						ao, rs, cs := 7, k, 1
+						if colMajor {
+							rs, cs = 1, mr
+						}
+						b := randSlice(k*nr, rng)
+						ldc := nr + 3
+						c := randSlice(mr*ldc+2, rng)
+						want := append([]float32(nil), c...)
+						for r := 0; r < mr; r++ {
+							for j := 0; j < nr; j++ {
+								sum := 0.0
+								for p := 0; p < k; p++ {
+									sum += float64(a[ao+r*rs+p*cs]) * float64(b[p*nr+j])
+								}
+								if add {
+									sum += float64(want[2+r*ldc+j])
+								}
+								want[2+r*ldc+j] = float32(sum)
+							}
+						}
+						mk.run(k, a, ao, rs, cs, b, c, 2, ldc, add)
+						for i := range c {
+							if d := math.Abs(float64(c[i] - want[i])); d > 1e-4*(1+math.Abs(float64(want[i]))) {
+								t.Fatalf("%s %dx%d k=%d add=%v colMajor=%v: c[%d] = %v, want %v", s.name, mr, nr, k, add, colMajor, i, c[i], want[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
