@@ -17,7 +17,10 @@ import (
 // packed panel of nr columns (see packB). k >= 1.
 type microKernel struct {
 	mr, nr int
-	run    func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool)
+	// speed is the kernel's throughput relative to the fastest of its set
+	// on panels in cache (BenchmarkMicroKernel).
+	speed float64
+	run   func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool)
 }
 
 // A kernelSet is the micro-kernels of one instruction set. Gemm takes,
@@ -27,14 +30,15 @@ type kernelSet struct {
 	kernels []microKernel
 }
 
-// pick returns the kernel that pads n to the fewest columns, the widest
+// pick returns the kernel with the least estimated time for n columns:
+// n padded to its panel width, divided by its relative speed, the widest
 // one on a tie (fewer panels, fewer passes over A).
 func (s *kernelSet) pick(n int) *microKernel {
+	cost := func(k *microKernel) float64 { return float64((n+k.nr-1)/k.nr*k.nr) / k.speed }
 	best := &s.kernels[0]
 	for i := range s.kernels {
 		k := &s.kernels[i]
-		pad, bestPad := (n+k.nr-1)/k.nr*k.nr, (n+best.nr-1)/best.nr*best.nr
-		if pad < bestPad || pad == bestPad && k.nr > best.nr {
+		if c, bc := cost(k), cost(best); c < bc || c == bc && k.nr > best.nr {
 			best = k
 		}
 	}
@@ -52,7 +56,7 @@ var activeSet atomic.Pointer[kernelSet]
 const KernelEnv = "CONTACTMAP_SGEMM"
 
 func init() {
-	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{4, 4, kernGo4x4}}})
+	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{4, 4, 1, kernGo4x4}}})
 	activeSet.Store(kernelSets[0])
 	if name := os.Getenv(KernelEnv); name != "" {
 		if err := SetKernels(name); err != nil {

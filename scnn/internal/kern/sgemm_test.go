@@ -153,8 +153,10 @@ func TestGemmShortSlicePanics(t *testing.T) {
 }
 
 func TestKernelPick(t *testing.T) {
-	set := &kernelSet{kernels: []microKernel{{6, 64, nil}, {12, 32, nil}, {24, 16, nil}}}
-	for _, tc := range []struct{ n, nr int }{{64, 64}, {128, 64}, {20, 32}, {32, 32}, {10, 16}, {1, 16}, {48, 16}, {96, 32}} {
+	set := &kernelSet{kernels: []microKernel{{6, 64, 1, nil}, {12, 32, 0.93, nil}, {24, 16, 0.78, nil}}}
+	// 162 pads to 176 in 16-wide panels, 192 in 64-wide ones: 176/0.78
+	// costs more than 192/1.
+	for _, tc := range []struct{ n, nr int }{{64, 64}, {128, 64}, {20, 32}, {32, 32}, {10, 16}, {1, 16}, {48, 16}, {96, 32}, {162, 64}, {54, 64}} {
 		if got := set.pick(tc.n).nr; got != tc.nr {
 			t.Errorf("pick(%d).nr = %d, want %d", tc.n, got, tc.nr)
 		}
