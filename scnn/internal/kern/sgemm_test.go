@@ -191,25 +191,35 @@ func TestSetKernelsUnknown(t *testing.T) {
 	}
 }
 
-// BenchmarkGemm reports GFLOP/s of the convolution shapes: M pixels,
-// N = 64 output channels, K = k*k*64.
+// BenchmarkGemm reports GFLOP/s of convolution shapes (M pixels, N
+// output channels, K = k*k*Cin) on one goroutine, with A as stored (NN)
+// and transposed (TN, A read column by column), for every kernel set.
 func BenchmarkGemm(b *testing.B) {
+	shapes := []struct{ m, n, k int }{{1024, 64, 576}, {1024, 64, 1600}, {576, 64, 1024}, {1024, 32, 576}, {1024, 16, 576},
+		{1024, 16, 144}, {1024, 8, 72}, {128, 64, 576}, {256, 64, 576}, {96, 64, 1600}, {1024, 54, 1458}, {1024, 162, 1350}}
 	for _, name := range KernelSets() {
-		for _, sh := range []struct{ m, n, k int }{{1024, 64, 576}, {1024, 64, 1600}, {576, 64, 1024}, {1024, 32, 576}, {1024, 16, 576}, {1024, 16, 144}, {1024, 8, 72}, {128, 64, 576}, {256, 64, 576}, {96, 64, 1600}} {
-			b.Run(fmt.Sprintf("%s/M%d_N%d_K%d", name, sh.m, sh.n, sh.k), func(b *testing.B) {
-				old := activeSet.Load()
-				defer activeSet.Store(old)
-				if err := SetKernels(name); err != nil {
-					b.Fatal(err)
-				}
-				rng := rand.New(rand.NewPCG(1, 2))
-				a, bb, c := randSlice(sh.m*sh.k, rng), randSlice(sh.k*sh.n, rng), make([]float32, sh.m*sh.n)
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					Gemm(false, false, sh.m, sh.n, sh.k, 1, a, sh.k, bb, sh.n, 0, c, sh.n)
-				}
-				b.ReportMetric(float64(2*sh.m*sh.n*sh.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			})
+		for _, sh := range shapes {
+			for _, ta := range []bool{false, true} {
+				op := map[bool]string{false: "NN", true: "TN"}[ta]
+				b.Run(fmt.Sprintf("%s/%s/M%d_N%d_K%d", name, op, sh.m, sh.n, sh.k), func(b *testing.B) {
+					old := activeSet.Load()
+					defer activeSet.Store(old)
+					if err := SetKernels(name); err != nil {
+						b.Fatal(err)
+					}
+					rng := rand.New(rand.NewPCG(1, 2))
+					a, bb, c := randSlice(sh.m*sh.k, rng), randSlice(sh.k*sh.n, rng), make([]float32, sh.m*sh.n)
+					lda := sh.k
+					if ta {
+						lda = sh.m
+					}
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						Gemm(ta, false, sh.m, sh.n, sh.k, 1, a, lda, bb, sh.n, 0, c, sh.n)
+					}
+					b.ReportMetric(float64(2*sh.m*sh.n*sh.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
 		}
 	}
 }
@@ -232,65 +242,5 @@ func BenchmarkFMAPeak(b *testing.B) {
 				b.ReportMetric(g, "GFLOP/s")
 			}
 		})
-	}
-}
-
-func BenchmarkGemmTN(b *testing.B) {
-	for _, sh := range []struct{ m, n, k int }{{1024, 64, 576}, {1024, 32, 576}, {1024, 16, 576}} {
-		b.Run(fmt.Sprintf("%s/M%d_N%d_K%d", Kernels(), sh.m, sh.n, sh.k), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			a, bb, c := randSlice(sh.m*sh.k, rng), randSlice(sh.k*sh.n, rng), make([]float32, sh.m*sh.n)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				Gemm(true, false, sh.m, sh.n, sh.k, 1, a, sh.m, bb, sh.n, 0, c, sh.n)
-			}
-			b.ReportMetric(float64(2*sh.m*sh.n*sh.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
-	}
-}
-
-// TestMicroKernelsMatchNaive checks every micro-kernel of every kernel set
-// this CPU runs, directly: both A layouts (row-major and column-major in
-// place), both store modes, and C rows wider than the block (ldc > nr)
-// whose other elements must stay untouched.
-func TestMicroKernelsMatchNaive(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
-	for _, s := range kernelSets {
-		for _, mk := range s.kernels {
-			for _, k := range []int{1, 3, 17, 128} {
-				for _, add := range []bool{false, true} {
-					for _, colMajor := range []bool{false, true} {
-						mr, nr := mk.mr, mk.nr
-						a := randSlice(mr*k+7, rng)
-						ao, rs, cs := 7, k, 1
-						if colMajor {
-							rs, cs = 1, mr
-						}
-						b := randSlice(k*nr, rng)
-						ldc := nr + 3
-						c := randSlice(mr*ldc+2, rng)
-						want := append([]float32(nil), c...)
-						for r := 0; r < mr; r++ {
-							for j := 0; j < nr; j++ {
-								sum := 0.0
-								for p := 0; p < k; p++ {
-									sum += float64(a[ao+r*rs+p*cs]) * float64(b[p*nr+j])
-								}
-								if add {
-									sum += float64(want[2+r*ldc+j])
-								}
-								want[2+r*ldc+j] = float32(sum)
-							}
-						}
-						mk.run(k, a, ao, rs, cs, b, c, 2, ldc, add)
-						for i := range c {
-							if d := math.Abs(float64(c[i] - want[i])); d > 1e-4*(1+math.Abs(float64(want[i]))) {
-								t.Fatalf("%s %dx%d k=%d add=%v colMajor=%v: c[%d] = %v, want %v", s.name, mr, nr, k, add, colMajor, i, c[i], want[i])
-							}
-						}
-					}
-				}
-			}
-		}
 	}
 }
