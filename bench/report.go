@@ -226,10 +226,10 @@ func (r *report) markdown() string {
 				if s := c.side("torch/" + kind); s != nil && s.Params != params {
 					fmt.Fprintf(&b, "<!-- %s %s: PyTorch has %d trainable parameters, Go %d -->\n", cfg, kind, s.Params, params)
 				}
-				os := r.med(g.group, cfg, "openblas/"+kind)
+				ob := r.med(g.group, cfg, "openblas/"+kind)
 				fmt.Fprintf(&b, "| %s %s | %d | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), params, c.FLOPs/1e9,
 					sec(gs), sec(ts), ratio(gs, ts), gflops(c.FLOPs, gs), gf(c.FLOPs, ts), sc, st,
-					mib(r.peak(g.group, cfg, "go/"+kind)), mibOr(r.peak(g.group, cfg, "torch/"+kind)), sec(os), ratio(gs, os))
+					mib(r.peak(g.group, cfg, "go/"+kind)), mibOr(r.peak(g.group, cfg, "torch/"+kind)), sec(ob), ratio(gs, ob))
 			}
 		}
 		b.WriteString("\n")
@@ -246,8 +246,8 @@ func (r *report) markdown() string {
 			if c == nil {
 				continue
 			}
-			gs, os, ts := r.med("sgemm", name, "go"), r.med("sgemm", name, "openblas"), r.med("sgemm", name, "torch")
-			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, sec(gs), gflops(c.FLOPs, gs), pct(gflops(c.FLOPs, gs), peak), sec(os), gf(c.FLOPs, os), sec(ts), gf(c.FLOPs, ts))
+			gs, ob, ts := r.med("sgemm", name, "go"), r.med("sgemm", name, "openblas"), r.med("sgemm", name, "torch")
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, sec(gs), gflops(c.FLOPs, gs), pct(gflops(c.FLOPs, gs), peak), sec(ob), gf(c.FLOPs, ob), sec(ts), gf(c.FLOPs, ts))
 		}
 		b.WriteString("\nOne 64 -> 64 convolution layer, forward + backward (input and kernel gradients), batch 10, L = 100. Full: 3 GEMMs of the shape above. Symmetric (spConv, packed): the same on the L(L+1)/2 upper-triangle pixels; \"executed\" GFLOP/s counts only those.\n\n")
 		b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | sym/full | OpenBLAS build full | GFLOP/s | PyTorch full | GFLOP/s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -257,10 +257,10 @@ func (r *report) markdown() string {
 			if c == nil {
 				continue
 			}
-			full, sym, os, ts := r.med("conv", name, "go"), r.med("conv", name, "go-sym"), r.med("conv", name, "openblas"), r.med("conv", name, "torch")
+			full, sym, ob, ts := r.med("conv", name, "go"), r.med("conv", name, "go-sym"), r.med("conv", name, "openblas"), r.med("conv", name, "torch")
 			symFLOPs := c.FLOPs * 5050 / 10000
 			fmt.Fprintf(&b, "| %dx%d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s | %s | %s |\n", k, k, sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), peak),
-				sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), peak), ratio(sym, full), sec(os), gf(c.FLOPs, os), sec(ts), gf(c.FLOPs, ts))
+				sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), peak), ratio(sym, full), sec(ob), gf(c.FLOPs, ob), sec(ts), gf(c.FLOPs, ts))
 		}
 		b.WriteString("\n")
 	}

@@ -87,7 +87,6 @@ type Row struct {
 
 // Result is a whole comparison.
 type Result struct {
-	A, B       string   `json:"-"`
 	KindA      string   `json:"kind_a"`
 	KindB      string   `json:"kind_b"`
 	Seeds      []int    `json:"seeds"`
@@ -101,7 +100,7 @@ type Result struct {
 	Split      string   `json:"split"`
 	Features   string   `json:"features"`
 	Unpaired   []string `json:"unpaired_runs,omitempty"`
-	Bootstraps uint64   `json:"bootstrap_seed"`
+	BootSeed   uint64   `json:"bootstrap_seed"`
 }
 
 // Compare compares kind b against kind a over the seeds both have (runs
@@ -122,7 +121,7 @@ func Compare(runs []Run, a, b string, resamples int, seed uint64) (*Result, erro
 		byKey[key] = r
 		seedSet[r.Seed] = true
 	}
-	res := &Result{KindA: a, KindB: b, Resamples: resamples, Bootstraps: seed}
+	res := &Result{KindA: a, KindB: b, Resamples: resamples, BootSeed: seed}
 	for s := range seedSet {
 		_, okA := byKey[fmt.Sprintf("%s/%d", a, s)]
 		_, okB := byKey[fmt.Sprintf("%s/%d", b, s)]

@@ -62,9 +62,10 @@ func fmaLoopAVX512(n int)
 //go:noescape
 func fmaLoopAVX2(n int)
 
-// fmaLoop runs n steps of the peak loop of the widest instruction set the
+// fmaLoop runs n (at least 1) steps of the peak loop of the widest instruction set the
 // CPU has and returns the float32 operations done (0 without AVX2).
 func fmaLoop(n int) (flops float64, isa string) {
+	n = max(n, 1) // the loop runs at least one step (DECQ; JNZ)
 	switch {
 	case cpu.X86.HasAVX512F:
 		fmaLoopAVX512(n)
