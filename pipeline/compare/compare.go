@@ -87,20 +87,20 @@ type Row struct {
 
 // Result is a whole comparison.
 type Result struct {
-	KindA      string   `json:"kind_a"`
-	KindB      string   `json:"kind_b"`
-	Seeds      []int    `json:"seeds"`
-	Chains     int      `json:"chains"`
-	Resamples  int      `json:"bootstrap_resamples"`
-	ParamsA    int      `json:"params_a"`
-	ParamsB    int      `json:"params_b"`
-	TrainSecA  Stats    `json:"train_seconds_a"`
-	TrainSecB  Stats    `json:"train_seconds_b"`
-	Rows       []Row    `json:"rows"`
-	Split      string   `json:"split"`
-	Features   string   `json:"features"`
-	Unpaired   []string `json:"unpaired_runs,omitempty"`
-	BootSeed   uint64   `json:"bootstrap_seed"`
+	KindA     string   `json:"kind_a"`
+	KindB     string   `json:"kind_b"`
+	Seeds     []int    `json:"seeds"`
+	Chains    int      `json:"chains"`
+	Resamples int      `json:"bootstrap_resamples"`
+	ParamsA   int      `json:"params_a"`
+	ParamsB   int      `json:"params_b"`
+	TrainSecA Stats    `json:"train_seconds_a"`
+	TrainSecB Stats    `json:"train_seconds_b"`
+	Rows      []Row    `json:"rows"`
+	Split     string   `json:"split"`
+	Features  string   `json:"features"`
+	Unpaired  []string `json:"unpaired_runs,omitempty"`
+	BootSeed  uint64   `json:"bootstrap_seed"`
 }
 
 // Compare compares kind b against kind a over the seeds both have (runs
