@@ -112,8 +112,8 @@ vet:
 # Go vs PyTorch and the OpenBLAS build on this machine (see
 # bench/main.go): the FMA peak, training steps, inference, conv layers and
 # sgemm, written to
-# bench/results.md and bench/results.json. About 12 minutes before the
-# L = 1,000 and 2,000 inference rows (their sweep alone takes 7 minutes);
+# bench/results.md and bench/results.json. The last full run took 16
+# minutes, the L = 1,000 and 2,000 inference sweep about 7 of them;
 # BENCH_ARGS='-only train/default -reps 5' runs a part (written to
 # bench/results-partial.md, leaving the full run's tables alone).
 PYTHON ?= /usr/bin/python3

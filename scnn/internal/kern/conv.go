@@ -27,9 +27,9 @@ func (g ConvGeom) tile() int {
 	if g.TilePixels > 0 {
 		return g.TilePixels
 	}
-	// Up to 1,024 pixels (and at most 4M floats) of im2col per worker;
-	// tiles of 1/16 to 1/2 of that ran within noise of it with the Go
-	// sgemm (BenchmarkConvForwardBackward).
+	// Up to 1,024 pixels (and at most 4M floats) of im2col per worker.
+	// With the Go sgemm, tiles of 1/16 and 1/8 of that ran within noise
+	// of it, 1/32 and 1/64 slower (BenchmarkConvForwardBackward).
 	t := (4 << 20) / g.Rows()
 	return min(max(t, 64), 1024)
 }

@@ -13,8 +13,8 @@ import (
 // There is one pool per power-of-two capacity: a request takes a buffer
 // of its own class, which always fits. (With one pool for all sizes, a
 // request that drew a too-small buffer put it back and allocated, and the
-// pool grew with every such miss until the next collection: 2.2 GB
-// instead of 1.6 GB for one L = 2,000 prediction.)
+// pool grew with every such miss until the next collection: 2.07 GiB
+// instead of 1.23 GiB max RSS for one L = 2,000 prediction.)
 var scratch [64]sync.Pool
 
 // getScratch returns a workspace of n floats (contents undefined).
