@@ -82,3 +82,27 @@ func Sigmoid(p *Pass, x *Tensor) *Tensor {
 	})
 	return y
 }
+
+// Tanh returns tanh(x), elementwise, for any shape and layout. Its
+// backward step is dy * (1 - y²).
+func Tanh(p *Pass, x *Tensor) *Tensor {
+	y := ZerosLike(x)
+	forChunks(p, len(x.Data), func(_, lo, hi int) {
+		out := y.Data[lo:hi]
+		for i, v := range x.Data[lo:hi] {
+			out[i] = float32(math.Tanh(float64(v)))
+		}
+	})
+	p.record(y, func() error {
+		dy := p.gradOf(y)
+		if dy == nil {
+			return nil
+		}
+		for i, v := range y.Data {
+			dy.Data[i] *= 1 - v*v
+		}
+		p.addGrad(x, dy)
+		return nil
+	})
+	return y
+}

@@ -84,31 +84,11 @@ func (c *SymPresConv) checkInput(x *Tensor) error {
 }
 
 func (c *SymPresConv) backward(p *Pass, x, dy *Tensor) *Tensor {
-	k, m := c.K, c.Cin*c.Cout
-	u := make([]float32, k*k*m)
+	u := make([]float32, c.K*c.K*c.Cin*c.Cout)
 	du := make([]float32, c.Cout)
 	dx := ZerosLike(x)
 	kern.ConvBackward(c.geom(p, x), dx.Data, u, du, x.Data, dy.Data, c.Kernel())
-	// dQ[a,b] = U[a,b] + U[b,a]; dR[a>b] = dQ[a,b] + dQ[b,a] = 2(U[a,b] + U[b,a]);
-	// dR[a,a] = dQ[a,a] = 2 U[a,a].
-	for a := 0; a < k; a++ {
-		for b := 0; b <= a; b++ {
-			dr := c.R.Grad[lowerIndex(a, b)*m : (lowerIndex(a, b)+1)*m]
-			uab, uba := u[(a*k+b)*m:(a*k+b+1)*m], u[(b*k+a)*m:(b*k+a+1)*m]
-			if a == b {
-				for i := range dr {
-					dr[i] += 2 * uab[i]
-				}
-				continue
-			}
-			for i := range dr {
-				dr[i] += 2 * (uab[i] + uba[i])
-			}
-		}
-	}
-	for f, v := range du {
-		c.B.Grad[f] += 2 * v
-	}
+	c.addTiedGrads(u, du)
 	return dx
 }
 
