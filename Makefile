@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: train-rec all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -68,6 +68,18 @@ COMPARE_RUNS ?= runs/compare
 compare: features
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(COMPARE_RUNS) FEATURES=$(FEATURES) EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
+
+# Sequential recommendation (MovieLens 100K beside the repository; its
+# terms forbid redistribution, so it is not bundled): CosRec and SCosRec
+# with seeds 1..SEEDS, two runs at a time with one worker each (resumable),
+# then every finished run evaluated once on the test split:
+# $(REC_RUNS)/report.{md,json}.
+REC_DATA ?= ../shared/data/movielens-100k
+REC_RUNS ?= runs/rec
+REC_EPOCHS ?= 20
+train-rec: build
+	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(REC_RUNS) DATA=$(REC_DATA) EPOCHS=$(REC_EPOCHS) scripts/rec-seeds.sh
+	./contactmap rec compare --data $(REC_DATA) --runs $(REC_RUNS) --out $(REC_RUNS)/report
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/train"
@@ -67,27 +66,27 @@ func runCompare(ctx context.Context, args []string) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		epochs, secs := train.RunInfo(path)
-		runs = append(runs, compare.Run{Kind: m.Arch.Kind, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs, Chains: chains})
+		runs = append(runs, compare.ChainRun(compare.Run{Kind: m.Arch.Kind, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, chains))
 		fmt.Fprintf(os.Stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name(), m.Arch.Kind, m.Arch.Seed, epochs)
 	}
 	sort.Strings(unfinished)
 	for _, u := range unfinished {
 		fmt.Fprintf(os.Stderr, "compare: %s: still training (checkpoint present), left out\n", u)
 	}
-	res, err := compare.Compare(runs, model.CNN, model.SCNN, *resamples, 1)
+	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), model.CNN, model.SCNN, *resamples, 1)
 	if err != nil {
 		return err
 	}
+	res.Unit = "chains"
 	res.Split, res.Features = *split, *feat
 	if err := res.Markdown(os.Stdout); err != nil {
 		return err
 	}
-	if err := fileio.WriteAtomic(*out+".json", func(w io.Writer) error {
-		e := json.NewEncoder(w)
-		e.SetIndent("", "  ")
-		return e.Encode(res)
-	}); err != nil {
-		return err
-	}
-	return fileio.WriteAtomic(*out+".md", func(w io.Writer) error { return res.Markdown(w) })
+	return writeComparison(*out, res, "")
+}
+
+func encodeJSON(w io.Writer, v any) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(v)
 }

@@ -8,6 +8,7 @@
 //	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume | --force]
 //	contactmap eval --model M [--model M2] --features DIR --split test [--out REPORT]
 //	contactmap predict [--model scnn|cnn|FILE] [--pdb-dir DIR] [--out DIR] 1ENH_A 1ctf seqs.fasta -
+//	contactmap rec train|eval|recommend|compare [flags]
 //	contactmap version
 //
 // Flags may come before, between or after the inputs; "--" ends them.
@@ -36,6 +37,7 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"eval":     runEval,
 	"compare":  runCompare,
 	"predict":  runPredict,
+	"rec":      runRec,
 }
 
 func usage(w io.Writer) {
@@ -47,6 +49,7 @@ commands:
   eval       evaluate models and baselines on a split
   compare    CNN vs SCNN over seeds: mean, sd, paired differences, bootstrap CIs
   predict    contact maps for PDB IDs, structure files or sequences
+  rec        sequential recommendation: CosRec vs SCosRec (rec train|eval|recommend|compare)
   version    print the code revision and BLAS of this binary
 
 Run "contactmap <command> -h" for a command's flags.`)

@@ -24,26 +24,55 @@ import (
 	"github.com/contactmap/contactmap/pipeline/metrics"
 )
 
-// Run is one trained model evaluated chain by chain.
+// Run is one trained model evaluated item by item (protein chains, RNA
+// molecules, users of a recommender).
 type Run struct {
-	Kind     string  // model kind, "cnn" or "scnn"
+	Kind     string  // model kind, e.g. "cnn" or "scnn"
 	Seed     int     // training seed
 	Params   int     // trainable parameters
 	TrainSec float64 // training time, seconds (0 if unknown)
 	Epochs   int
-	// Chains holds the metrics of every chain of the split, in the same
-	// order in every run.
-	Chains []metrics.ChainMetrics
+	// Items names the evaluation items, in the same order in every run.
+	Items []string
+	// Scores holds, per metric name, one value per item.
+	Scores map[string][]float64
 }
 
-// Metric names one per-chain score.
+// Metric names one per-chain score of a contact map.
 type Metric struct {
 	Name string
 	Of   func(metrics.ChainMetrics) float64
 }
 
-// Metrics are the scores compared: top-L/k precision by range, then the
-// paper's threshold accuracy with its two halves.
+// ChainRun returns a run's items and scores from the metrics of every
+// chain of a split (in order), under the names of Metrics.
+func ChainRun(r Run, chains []metrics.ChainMetrics) Run {
+	r.Items = make([]string, len(chains))
+	r.Scores = map[string][]float64{}
+	for i, c := range chains {
+		r.Items[i] = c.ID
+	}
+	for _, m := range Metrics() {
+		v := make([]float64, len(chains))
+		for i, c := range chains {
+			v[i] = m.Of(c)
+		}
+		r.Scores[m.Name] = v
+	}
+	return r
+}
+
+// MetricNames returns the names of ms, in order.
+func MetricNames(ms []Metric) []string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// Metrics are the contact-map scores compared: top-L/k precision by
+// range, then the paper's threshold accuracy with its two halves.
 func Metrics() []Metric {
 	var ms []Metric
 	for _, r := range []metrics.Range{metrics.Long, metrics.Medium, metrics.Short} {
@@ -90,24 +119,26 @@ type Result struct {
 	KindA     string   `json:"kind_a"`
 	KindB     string   `json:"kind_b"`
 	Seeds     []int    `json:"seeds"`
-	Chains    int      `json:"chains"`
+	Items     int      `json:"items"`
 	Resamples int      `json:"bootstrap_resamples"`
 	ParamsA   int      `json:"params_a"`
 	ParamsB   int      `json:"params_b"`
 	TrainSecA Stats    `json:"train_seconds_a"`
 	TrainSecB Stats    `json:"train_seconds_b"`
 	Rows      []Row    `json:"rows"`
+	Unit      string   `json:"unit"` // what an item is ("chains", "users")
 	Split     string   `json:"split"`
 	Features  string   `json:"features"`
 	Unpaired  []string `json:"unpaired_runs,omitempty"`
 	BootSeed  uint64   `json:"bootstrap_seed"`
 }
 
-// Compare compares kind b against kind a over the seeds both have (runs
-// of a seed only one kind has are listed in Unpaired and left out). Every
-// run must cover the same chains in the same order. resamples bootstrap
-// draws use a generator seeded with seed.
-func Compare(runs []Run, a, b string, resamples int, seed uint64) (*Result, error) {
+// Compare compares kind b against kind a on the named metrics over the
+// seeds both have (runs of a seed only one kind has are listed in Unpaired
+// and left out). Every run must cover the same items in the same order
+// and have every metric. resamples bootstrap draws use a generator seeded
+// with seed.
+func Compare(runs []Run, metricNames []string, a, b string, resamples int, seed uint64) (*Result, error) {
 	byKey := map[string]Run{}
 	seedSet := map[int]bool{}
 	for _, r := range runs {
@@ -121,7 +152,7 @@ func Compare(runs []Run, a, b string, resamples int, seed uint64) (*Result, erro
 		byKey[key] = r
 		seedSet[r.Seed] = true
 	}
-	res := &Result{KindA: a, KindB: b, Resamples: resamples, BootSeed: seed}
+	res := &Result{KindA: a, KindB: b, Resamples: resamples, BootSeed: seed, Unit: "items"}
 	for s := range seedSet {
 		_, okA := byKey[fmt.Sprintf("%s/%d", a, s)]
 		_, okB := byKey[fmt.Sprintf("%s/%d", b, s)]
@@ -144,13 +175,18 @@ func Compare(runs []Run, a, b string, resamples int, seed uint64) (*Result, erro
 		ra = append(ra, byKey[fmt.Sprintf("%s/%d", a, s)])
 		rb = append(rb, byKey[fmt.Sprintf("%s/%d", b, s)])
 	}
-	ids := chainIDs(ra[0])
+	ids := ra[0].Items
 	for _, r := range append(slices.Clone(ra), rb...) {
-		if !slices.Equal(chainIDs(r), ids) {
-			return nil, fmt.Errorf("compare: %s seed %d was evaluated on other chains than %s seed %d", r.Kind, r.Seed, a, res.Seeds[0])
+		if !slices.Equal(r.Items, ids) {
+			return nil, fmt.Errorf("compare: %s seed %d was evaluated on other items than %s seed %d", r.Kind, r.Seed, a, res.Seeds[0])
+		}
+		for _, m := range metricNames {
+			if len(r.Scores[m]) != len(ids) {
+				return nil, fmt.Errorf("compare: %s seed %d has %d values of %q for %d items", r.Kind, r.Seed, len(r.Scores[m]), m, len(ids))
+			}
 		}
 	}
-	res.Chains = len(ids)
+	res.Items = len(ids)
 	res.ParamsA, res.ParamsB = ra[0].Params, rb[0].Params
 	res.TrainSecA = seedStats(ra, func(r Run) float64 { return r.TrainSec })
 	res.TrainSecB = seedStats(rb, func(r Run) float64 { return r.TrainSec })
@@ -166,8 +202,8 @@ func Compare(runs []Run, a, b string, resamples int, seed uint64) (*Result, erro
 		}
 		draws[i] = d
 	}
-	for _, m := range Metrics() {
-		row := Row{Metric: m.Name}
+	for _, m := range metricNames {
+		row := Row{Metric: m}
 		xa, xb := chainMeans(ra, m), chainMeans(rb, m)
 		d := make([]float64, len(xa))
 		for i := range d {
@@ -200,32 +236,24 @@ func Compare(runs []Run, a, b string, resamples int, seed uint64) (*Result, erro
 	return res, nil
 }
 
-func chainIDs(r Run) []string {
-	ids := make([]string, len(r.Chains))
-	for i, c := range r.Chains {
-		ids[i] = c.ID
-	}
-	return ids
-}
-
-// chainMeans is each chain's metric averaged over the runs (seeds).
-func chainMeans(runs []Run, m Metric) []float64 {
-	x := make([]float64, len(runs[0].Chains))
+// chainMeans is each item's metric averaged over the runs (seeds).
+func chainMeans(runs []Run, m string) []float64 {
+	x := make([]float64, len(runs[0].Items))
 	for _, r := range runs {
-		for i, c := range r.Chains {
-			x[i] += m.Of(c) / float64(len(runs))
+		for i, v := range r.Scores[m] {
+			x[i] += v / float64(len(runs))
 		}
 	}
 	return x
 }
 
-func metricStats(runs []Run, m Metric, x []float64, draws [][]int) Stats {
+func metricStats(runs []Run, m string, x []float64, draws [][]int) Stats {
 	s := seedStats(runs, func(r Run) float64 {
 		v := 0.0
-		for _, c := range r.Chains {
-			v += m.Of(c)
+		for _, c := range r.Scores[m] {
+			v += c
 		}
-		return v / float64(len(r.Chains))
+		return v / float64(len(r.Items))
 	})
 	s.CI = percentileCI(bootMeans(x, draws))
 	return s
@@ -293,10 +321,10 @@ func percentileCI(v []float64) Interval {
 // Markdown writes the comparison as one table and a few lines around it.
 func (r *Result) Markdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s vs %s on the %s split of %s: %d chains, seeds %v", strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), r.Split, r.Features, r.Chains, r.Seeds)
+	fmt.Fprintf(&b, "%s vs %s on the %s split of %s: %d %s, seeds %v", strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), r.Split, r.Features, r.Items, r.Unit, r.Seeds)
 	fmt.Fprintf(&b, " (%s %d parameters, %s %d).\n\n", strings.ToUpper(r.KindA), r.ParamsA, strings.ToUpper(r.KindB), r.ParamsB)
-	fmt.Fprintf(&b, "Mean ± sd over seeds of the per-chain mean; [95%% CI] percentile bootstrap over test chains (%d resamples) of the seed-averaged per-chain values; paired difference %s − %s per seed (mean ± sd, seeds where %s is higher), its bootstrap CI and two-sided bootstrap p.\n\n",
-		r.Resamples, strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), strings.ToUpper(r.KindB))
+	fmt.Fprintf(&b, "Mean ± sd over seeds of the per-item mean; [95%% CI] percentile bootstrap over test %s (%d resamples) of the seed-averaged per-item values; paired difference %s − %s per seed (mean ± sd, seeds where %s is higher), its bootstrap CI and two-sided bootstrap p.\n\n",
+		r.Unit, r.Resamples, strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), strings.ToUpper(r.KindB))
 	fmt.Fprintf(&b, "| metric | %s | %s | %s − %s | 95%% CI of the difference | p | seeds %s > %s |\n", strings.ToUpper(r.KindA), strings.ToUpper(r.KindB), strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), strings.ToUpper(r.KindB), strings.ToUpper(r.KindA))
 	b.WriteString("|---|---|---|---|---|---:|---:|\n")
 	for _, row := range r.Rows {

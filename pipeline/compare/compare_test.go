@@ -11,13 +11,14 @@ import (
 // run builds a run whose chains have long-range top-L/5 precisions v.
 func run(kind string, seed int, v ...float64) Run {
 	r := Run{Kind: kind, Seed: seed, Params: 10, TrainSec: float64(seed)}
+	var chains []metrics.ChainMetrics
 	for i, x := range v {
 		var c metrics.ChainMetrics
 		c.ID = string(rune('a' + i))
 		c.TopL[metrics.Long][metrics.TopL5] = x
-		r.Chains = append(r.Chains, c)
+		chains = append(chains, c)
 	}
-	return r
+	return ChainRun(r, chains)
 }
 
 func TestCompareHandExample(t *testing.T) {
@@ -26,12 +27,12 @@ func TestCompareHandExample(t *testing.T) {
 		run("cnn", 2, 0.3, 0.2, 0.1), run("scnn", 2, 0.3, 0.2, 0.4),
 		run("cnn", 3, 0.5, 0.5, 0.5), // no SCNN seed 3: left out
 	}
-	res, err := Compare(runs, "cnn", "scnn", 2000, 1)
+	res, err := Compare(runs, MetricNames(Metrics()), "cnn", "scnn", 2000, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Seeds) != 2 || res.Chains != 3 || len(res.Unpaired) != 1 {
-		t.Fatalf("seeds %v chains %d unpaired %v", res.Seeds, res.Chains, res.Unpaired)
+	if len(res.Seeds) != 2 || res.Items != 3 || len(res.Unpaired) != 1 {
+		t.Fatalf("seeds %v items %d unpaired %v", res.Seeds, res.Items, res.Unpaired)
 	}
 	row := res.Rows[0]
 	if row.Metric != "long top-L/5" {
@@ -65,13 +66,14 @@ func TestCompareHandExample(t *testing.T) {
 }
 
 func TestCompareErrors(t *testing.T) {
-	if _, err := Compare([]Run{run("cnn", 1, 0.1)}, "cnn", "scnn", 10, 1); err == nil {
+	names := MetricNames(Metrics())
+	if _, err := Compare([]Run{run("cnn", 1, 0.1)}, names, "cnn", "scnn", 10, 1); err == nil {
 		t.Error("no pair: no error")
 	}
-	if _, err := Compare([]Run{run("cnn", 1, 0.1), run("cnn", 1, 0.2)}, "cnn", "scnn", 10, 1); err == nil {
+	if _, err := Compare([]Run{run("cnn", 1, 0.1), run("cnn", 1, 0.2)}, names, "cnn", "scnn", 10, 1); err == nil {
 		t.Error("duplicate seed: no error")
 	}
-	if _, err := Compare([]Run{run("cnn", 1, 0.1, 0.2), run("scnn", 1, 0.1)}, "cnn", "scnn", 10, 1); err == nil {
+	if _, err := Compare([]Run{run("cnn", 1, 0.1, 0.2), run("scnn", 1, 0.1)}, names, "cnn", "scnn", 10, 1); err == nil {
 		t.Error("different chains: no error")
 	}
 }

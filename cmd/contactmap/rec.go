@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pipeline/compare"
+	"github.com/contactmap/contactmap/rec"
+)
+
+// defaultRecData is MovieLens 100K beside the repository (its terms do
+// not allow redistribution, so the repository does not carry a copy).
+const defaultRecData = "../shared/data/movielens-100k"
+
+var recCommands = map[string]func(ctx context.Context, args []string) error{
+	"train":     runRecTrain,
+	"eval":      runRecEval,
+	"recommend": runRecRecommend,
+	"compare":   runRecCompare,
+}
+
+func recUsage(w io.Writer) {
+	fmt.Fprintln(w, `usage: contactmap rec <command> [flags]
+
+Sequential recommendation with CosRec and SCosRec (MovieLens ratings).
+
+commands:
+  train      train a model on each user's first 70%, select on the next 10%
+  eval       MAP, Precision@k and Recall@k of models and the most-popular baseline
+  recommend  top-N items for given users
+  compare    SCosRec vs CosRec over seeds: mean, sd, paired differences, bootstrap CIs`)
+}
+
+// runRec dispatches "contactmap rec <command>".
+func runRec(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		recUsage(os.Stderr)
+		return usageError("rec needs a command")
+	}
+	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
+		recUsage(os.Stdout)
+		return flag.ErrHelp
+	}
+	cmd, ok := recCommands[args[0]]
+	if !ok {
+		recUsage(os.Stderr)
+		return usageError("unknown rec command %q", args[0])
+	}
+	return cmd(ctx, args[1:])
+}
+
+// loadRecData reads DIR/u.data (or DIR/ratings.dat, or a ratings file
+// given directly) and splits it.
+func loadRecData(path string) (*rec.Dataset, error) {
+	file := path
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		file = filepath.Join(path, "u.data")
+		if _, err := os.Stat(file); err != nil {
+			file = filepath.Join(path, "ratings.dat")
+		}
+	}
+	ratings, err := rec.ReadRatingsFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return rec.NewDataset(ratings)
+}
+
+func runRecTrain(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rec train", flag.ContinueOnError)
+	var o rec.TrainOptions
+	data := fs.String("data", defaultRecData, "MovieLens directory (u.data or ratings.dat) or ratings file")
+	kind := fs.String("model", "scosrec", "cosrec or scosrec")
+	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rec/<model>-seed<seed>)")
+	fs.Uint64Var(&o.Seed, "seed", 0, "seed of initialisation, order, negatives and dropout (default 1; with --resume, the run's)")
+	fs.IntVar(&o.Epochs, "epochs", 30, "epochs")
+	fs.IntVar(&o.Batch, "batch", 512, "batch size")
+	fs.Float64Var(&o.LR, "lr", 1e-3, "initial learning rate")
+	fs.Float64Var(&o.L2, "l2", 5e-6, "Adam weight decay (every parameter)")
+	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
+	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("rec train", pos); err != nil {
+		return err
+	}
+	if o.Resume && o.Force {
+		return usageError("--resume and --force exclude each other")
+	}
+	if o.Kind, err = rec.ParseKind(*kind); err != nil {
+		return usageError("%v", err)
+	}
+	if o.Data, err = loadRecData(*data); err != nil {
+		return err
+	}
+	o.DataName = filepath.Clean(*data)
+	if o.Out == "" {
+		o.Out = filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
+	}
+	st := o.Data.Stats()
+	fmt.Printf("data: %d users, %d items; interactions %d train, %d validation (%d unknown items), %d test (%d unknown items)\n",
+		st.Users, st.Items, st.Train, st.Valid, st.UnknownValid, st.Test, st.UnknownTest)
+	for _, k := range []rec.Kind{rec.CosRec, rec.SCosRec} {
+		m, err := rec.NewModel(rec.DefaultConfig(k, st.Users, st.Items), 1)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s: %d trainable parameters\n", k, m.Trainable())
+	}
+	var bar *progress.Bar
+	var sum float64
+	var n int
+	o.OnEpochStart = func(epoch, batches int) {
+		bar = progress.New(batches, fmt.Sprintf("epoch %d", epoch))
+		sum, n = 0, 0
+	}
+	o.OnBatch = func(loss float64) {
+		sum += loss
+		n++
+		bar.Describe(fmt.Sprintf("loss %.4f", sum/float64(n)))
+		bar.Add(1)
+	}
+	o.OnEpochEnd = func(e rec.EpochLog) {
+		bar.Finish()
+		fmt.Printf("epoch %3d  train loss %.4f  val MAP %.4f  val P@1 %.4f  val R@10 %.4f  lr %.3g  %.0fs\n",
+			e.Epoch, e.TrainLoss, e.ValMAP, e.ValPrec1, e.ValRec10, e.LR, e.Seconds)
+	}
+	start := time.Now()
+	res, err := rec.Train(ctx, o)
+	if errors.Is(err, rec.ErrInterrupted) {
+		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: best validation MAP %.4f at epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
+		o.Kind, res.BestMAP, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
+	return nil
+}
+
+func runRecEval(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rec eval", flag.ContinueOnError)
+	var models multiFlag
+	fs.Var(&models, "model", "a model file (repeatable)")
+	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file (the one the models were trained on)")
+	splitName := fs.String("split", "validation", "validation or test (read the test split once, at the end)")
+	baseline := fs.Bool("baseline", true, "add the most-popular baseline")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("rec eval", pos); err != nil {
+		return err
+	}
+	split, err := rec.ParseSplit(*splitName)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	d, err := loadRecData(*data)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s split of %s: %d users\n\n", split, *data, d.Users)
+	fmt.Println("| model | params | MAP | P@1 | P@5 | P@10 | R@1 | R@5 | R@10 |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	row := func(name string, params string, s rec.Summary) {
+		fmt.Printf("| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", name, params, s.MAP,
+			s.Prec[0], s.Prec[1], s.Prec[2], s.Recall[0], s.Recall[1], s.Recall[2])
+	}
+	for _, path := range models {
+		m, r, err := rec.Load(path)
+		if err != nil {
+			return err
+		}
+		if err := sameData(r, d); err != nil {
+			return fmt.Errorf("rec eval: %s: %w", path, err)
+		}
+		um, err := rec.Evaluate(d, split, m.Scorer(d, 0), 256)
+		if err != nil {
+			return err
+		}
+		row(fmt.Sprintf("%s seed %d (%s)", m.Kind, r.Seed, path), strconv.Itoa(m.Trainable()), rec.Summarize(um))
+	}
+	if *baseline {
+		um, err := rec.Evaluate(d, split, rec.Popularity(d), 256)
+		if err != nil {
+			return err
+		}
+		row("most popular", "", rec.Summarize(um))
+	}
+	return nil
+}
+
+// sameData checks that a model was trained on a data set with the same
+// users and items.
+func sameData(r *rec.Record, d *rec.Dataset) error {
+	if len(r.UserRaw) != len(d.UserRaw) || len(r.ItemRaw) != len(d.ItemRaw) {
+		return fmt.Errorf("trained on %d users and %d items, the data has %d and %d", len(r.UserRaw), len(r.ItemRaw)-1, d.Users, d.Items)
+	}
+	for i := range r.UserRaw {
+		if r.UserRaw[i] != d.UserRaw[i] {
+			return fmt.Errorf("trained on other users (user %d is %d here, %d in the model)", i, d.UserRaw[i], r.UserRaw[i])
+		}
+	}
+	for i := range r.ItemRaw {
+		if r.ItemRaw[i] != d.ItemRaw[i] {
+			return fmt.Errorf("trained on other items (item %d is %d here, %d in the model)", i, d.ItemRaw[i], r.ItemRaw[i])
+		}
+	}
+	return nil
+}
+
+func runRecRecommend(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rec recommend", flag.ContinueOnError)
+	modelPath := fs.String("model", "", "model file (runs/rec/.../model.scnn)")
+	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file: the users' histories (and u.item for titles)")
+	n := fs.Int("n", 10, "items per user")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *modelPath == "" {
+		return usageError("--model is required")
+	}
+	if len(pos) == 0 {
+		return usageError("give user ids (raw ids of the ratings file)")
+	}
+	m, r, err := rec.Load(*modelPath)
+	if err != nil {
+		return err
+	}
+	d, err := loadRecData(*data)
+	if err != nil {
+		return err
+	}
+	if err := sameData(r, d); err != nil {
+		return fmt.Errorf("rec recommend: %s: %w", *modelPath, err)
+	}
+	titles := map[int64]string{}
+	for _, name := range []string{"u.item", "movies.dat"} {
+		if f, err := os.Open(filepath.Join(*data, name)); err == nil {
+			t, err := rec.ReadTitles(f, filepath.Join(*data, name))
+			f.Close()
+			if err != nil {
+				return err
+			}
+			titles = t
+			break
+		}
+	}
+	var bad []string
+	for _, arg := range pos {
+		raw, err := strconv.ParseInt(arg, 10, 64)
+		u, ok := d.UserIndex(raw)
+		if err != nil || !ok {
+			fmt.Fprintf(os.Stderr, "contactmap rec recommend: user %q: not in %s\n", arg, *data)
+			bad = append(bad, arg)
+			continue
+		}
+		// Recommend after everything known: all three parts.
+		hist := append(d.History(int(u), rec.Test), d.Test[u]...)
+		scores, err := m.ScoreAll([]int32{u}, rec.LastItems(hist, m.L), 0)
+		if err != nil {
+			return err
+		}
+		ranked := rec.Rank(scores[0], hist)
+		fmt.Printf("user %d (%d interactions):\n", raw, len(hist))
+		for k, it := range ranked[:min(*n, len(ranked))] {
+			id := d.ItemRaw[it]
+			fmt.Printf("  %2d. item %d  %s  (score %.3f)\n", k+1, id, titles[id], scores[0][it])
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%d of %d users unknown: %s", len(bad), len(pos), strings.Join(bad, " "))
+	}
+	return nil
+}
+
+// runRecCompare evaluates every finished run under --runs on the test
+// split once and compares SCosRec with CosRec over the seeds both have.
+func runRecCompare(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rec compare", flag.ContinueOnError)
+	runsDir := fs.String("runs", "runs/rec", "directory of run directories (each with model.scnn and checkpoint.scnn)")
+	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file")
+	splitName := fs.String("split", "test", "split to evaluate on (read once, after selection on validation)")
+	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
+	resamples := fs.Int("resamples", 10000, "bootstrap resamples over users")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("rec compare", pos); err != nil {
+		return err
+	}
+	split, err := rec.ParseSplit(*splitName)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if *out == "" {
+		*out = filepath.Join(*runsDir, "report")
+	}
+	d, err := loadRecData(*data)
+	if err != nil {
+		return err
+	}
+	dirs, err := os.ReadDir(*runsDir)
+	if err != nil {
+		return fmt.Errorf("rec compare: %w", err)
+	}
+	var runs []compare.Run
+	var unfinished []string
+	pop, err := rec.Evaluate(d, split, rec.Popularity(d), 256)
+	if err != nil {
+		return err
+	}
+	for _, e := range dirs {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(*runsDir, e.Name())
+		secs, epochs, done := rec.RunInfo(dir)
+		if !done {
+			if epochs > 0 {
+				unfinished = append(unfinished, e.Name())
+			}
+			continue
+		}
+		m, r, err := rec.Load(filepath.Join(dir, rec.ModelFile))
+		if err != nil {
+			return err
+		}
+		if err := sameData(r, d); err != nil {
+			return fmt.Errorf("rec compare: %s: %w", dir, err)
+		}
+		um, err := rec.Evaluate(d, split, m.Scorer(d, 0), 256)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, userRun(compare.Run{Kind: string(m.Kind), Seed: int(r.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, um))
+		fmt.Fprintf(os.Stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", e.Name(), m.Kind, r.Seed, epochs, r.Epoch)
+	}
+	sort.Strings(unfinished)
+	for _, u := range unfinished {
+		fmt.Fprintf(os.Stderr, "rec compare: %s: still training, left out\n", u)
+	}
+	res, err := compare.Compare(runs, recMetricNames(), string(rec.CosRec), string(rec.SCosRec), *resamples, 1)
+	if err != nil {
+		return err
+	}
+	res.Split, res.Features, res.Unit = split.String(), *data, "users"
+	ps := rec.Summarize(pop)
+	note := fmt.Sprintf("\nMost-popular baseline on the same split: MAP %.4f, P@1 %.4f, P@5 %.4f, P@10 %.4f, R@1 %.4f, R@5 %.4f, R@10 %.4f.\n",
+		ps.MAP, ps.Prec[0], ps.Prec[1], ps.Prec[2], ps.Recall[0], ps.Recall[1], ps.Recall[2])
+	if err := res.Markdown(os.Stdout); err != nil {
+		return err
+	}
+	fmt.Print(note)
+	return writeComparison(*out, res, note)
+}
+
+func recMetricNames() []string {
+	names := []string{"MAP"}
+	for _, k := range rec.Ks {
+		names = append(names, fmt.Sprintf("Prec@%d", k))
+	}
+	for _, k := range rec.Ks {
+		names = append(names, fmt.Sprintf("Recall@%d", k))
+	}
+	return names
+}
+
+// userRun fills a comparison run with per-user metrics.
+func userRun(r compare.Run, um []rec.UserMetrics) compare.Run {
+	names := recMetricNames()
+	r.Scores = map[string][]float64{}
+	for _, u := range um {
+		r.Items = append(r.Items, strconv.FormatInt(u.User, 10))
+		vals := []float64{u.AP, u.Prec[0], u.Prec[1], u.Prec[2], u.Recall[0], u.Recall[1], u.Recall[2]}
+		for i, n := range names {
+			r.Scores[n] = append(r.Scores[n], vals[i])
+		}
+	}
+	return r
+}
+
+// writeComparison writes OUT.json and OUT.md (the table, then extra).
+func writeComparison(out string, res *compare.Result, extra string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := fileio.WriteAtomic(out+".json", func(w io.Writer) error { return encodeJSON(w, res) }); err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(out+".md", func(w io.Writer) error {
+		if err := res.Markdown(w); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, extra)
+		return err
+	})
+}

@@ -1,0 +1,386 @@
+package rec
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// Kind is the network: CosRec or its symmetric variant.
+type Kind string
+
+const (
+	CosRec  Kind = "cosrec"
+	SCosRec Kind = "scosrec"
+)
+
+// ParseKind reads "cosrec" or "scosrec".
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(s); k {
+	case CosRec, SCosRec:
+		return k, nil
+	}
+	return "", fmt.Errorf("rec: unknown model %q (cosrec or scosrec)", s)
+}
+
+// Config is a network's shape; the defaults are CosRec's for MovieLens.
+type Config struct {
+	Kind    Kind    `json:"kind"`
+	Users   int     `json:"users"`
+	Items   int     `json:"items"`  // catalogue size; ids 1..Items, 0 padding
+	L       int     `json:"l"`      // items in the input sequence (5)
+	D       int     `json:"d"`      // embedding size (50)
+	Blocks  []int   `json:"blocks"` // block widths (128, 256)
+	FC      int     `json:"fc"`     // width of the dense layer after pooling (150)
+	Dropout float64 `json:"dropout"`
+}
+
+// DefaultConfig is CosRec's configuration for ML-1M (d = 50, blocks 128
+// and 256, FC 150, dropout 0.5, L = 5) for a data set's sizes.
+func DefaultConfig(kind Kind, users, items int) Config {
+	return Config{Kind: kind, Users: users, Items: items, L: 5, D: 50, Blocks: []int{128, 256}, FC: 150, Dropout: 0.5}
+}
+
+// block is one CosRec block: a 1x1 convolution and a valid 3x3 one, each
+// followed by batchnorm and ReLU. In CosRec the convolutions are Conv2D;
+// in SCosRec the first block's 1x1 is an sgConv on the item embeddings
+// (gen) and the others are spConvs.
+type block struct {
+	gen        *scnn.SymGenConv
+	sym1, sym3 *scnn.SymPresConv
+	full1      *scnn.Conv2D
+	full3      *scnn.Conv2D
+	bn1, bn3   *scnn.BatchNorm2D
+	all        []scnn.Layer // the layers above that exist, in order
+}
+
+// Model is a CosRec or SCosRec network.
+type Model struct {
+	Config
+	UserEmb, ItemEmb *scnn.Embedding
+	Out, OutBias     *scnn.Embedding // CosRec's W2 (Items+1, FC+D) and b2 (Items+1, 1)
+	FCLayer          *scnn.Dense
+	blocks           []*block
+}
+
+// NewModel builds a network with initial weights drawn from seed:
+// embeddings N(0, 1/d) as CosRec (W2 N(0, 1/(FC+D)), b2 zero),
+// convolutions Glorot, their symmetric variants half-Glorot.
+func NewModel(cfg Config, seed uint64) (*Model, error) {
+	if cfg.L < 3 || cfg.D < 1 || cfg.FC < 1 || len(cfg.Blocks) == 0 || cfg.Users < 1 || cfg.Items < 1 {
+		return nil, fmt.Errorf("rec: bad configuration %+v", cfg)
+	}
+	if cfg.L-2*len(cfg.Blocks) < 1 {
+		return nil, fmt.Errorf("rec: %d valid 3x3 blocks need L > %d, have %d", len(cfg.Blocks), 2*len(cfg.Blocks), cfg.L)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xc05ec))
+	m := &Model{Config: cfg}
+	var err error
+	if m.UserEmb, err = scnn.NewEmbedding("user", cfg.Users, cfg.D, 1/float64(cfg.D), rng); err != nil {
+		return nil, err
+	}
+	if m.ItemEmb, err = scnn.NewEmbedding("item", cfg.Items+1, cfg.D, 1/float64(cfg.D), rng); err != nil {
+		return nil, err
+	}
+	if m.Out, err = scnn.NewEmbedding("out.W", cfg.Items+1, cfg.FC+cfg.D, 1/float64(cfg.FC+cfg.D), rng); err != nil {
+		return nil, err
+	}
+	if m.OutBias, err = scnn.NewEmbedding("out.b", cfg.Items+1, 1, 0, rng); err != nil {
+		return nil, err
+	}
+	in := 2 * cfg.D
+	for i, width := range cfg.Blocks {
+		name := fmt.Sprintf("block%d", i+1)
+		b := &block{bn1: scnn.NewBatchNorm2D(name+".bn1", width), bn3: scnn.NewBatchNorm2D(name+".bn3", width)}
+		switch {
+		case cfg.Kind == CosRec:
+			if b.full1, err = scnn.NewConv2D(name+".conv1", 1, in, width, rng); err != nil {
+				return nil, err
+			}
+			b.full3, err = scnn.NewConv2D(name+".conv3", 3, width, width, rng)
+		case i == 0:
+			if b.gen, err = scnn.NewSymGenConv(name+".sgconv1", 1, cfg.D, width, rng); err != nil {
+				return nil, err
+			}
+			b.sym3, err = scnn.NewSymPresConv(name+".spconv3", 3, width, width, rng)
+		default:
+			if b.sym1, err = scnn.NewSymPresConv(name+".spconv1", 1, in, width, rng); err != nil {
+				return nil, err
+			}
+			b.sym3, err = scnn.NewSymPresConv(name+".spconv3", 3, width, width, rng)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b.full1 != nil {
+			b.all = []scnn.Layer{b.full1, b.bn1, b.full3, b.bn3}
+		} else if b.gen != nil {
+			b.all = []scnn.Layer{b.gen, b.bn1, b.sym3, b.bn3}
+		} else {
+			b.all = []scnn.Layer{b.sym1, b.bn1, b.sym3, b.bn3}
+		}
+		m.blocks = append(m.blocks, b)
+		in = width
+	}
+	if m.FCLayer, err = scnn.NewDense("fc", in, cfg.FC, rng); err != nil {
+		return nil, err
+	}
+	// PyTorch's Adam weight_decay, as CosRec uses it, decays every parameter.
+	for _, p := range m.Params() {
+		p.Decay = p.Trainable
+	}
+	return m, nil
+}
+
+// Params returns every parameter, embeddings first.
+func (m *Model) Params() []*scnn.Param {
+	var ps []*scnn.Param
+	ls := []scnn.Layer{m.UserEmb, m.ItemEmb, m.Out, m.OutBias}
+	for _, b := range m.blocks {
+		ls = append(ls, b.all...)
+	}
+	ls = append(ls, m.FCLayer)
+	for _, l := range ls {
+		ps = append(ps, l.Params()...)
+	}
+	return ps
+}
+
+// Trainable is the number of trainable parameters.
+func (m *Model) Trainable() int {
+	n := 0
+	for _, p := range m.Params() {
+		if p.Trainable {
+			n += len(p.Value)
+		}
+	}
+	return n
+}
+
+// Hidden returns the (B, FC+D) representation [tanh(FC(pool)),
+// user embedding] of users (B) with their last L items seq (B*L). rng
+// draws the dropout mask of a training pass (nil in inference).
+func (m *Model) Hidden(p *scnn.Pass, users, seq []int32, rng *rand.Rand) (*scnn.Tensor, error) {
+	b := len(users)
+	if len(seq) != b*m.L {
+		return nil, fmt.Errorf("rec: %d sequence items for %d users of %d", len(seq), b, m.L)
+	}
+	e, err := m.ItemEmb.Lookup(p, seq, b, m.L)
+	if err != nil {
+		return nil, err
+	}
+	var x *scnn.Tensor
+	for i, blk := range m.blocks {
+		var y *scnn.Tensor
+		switch {
+		case blk.full1 != nil:
+			if i == 0 {
+				if x, err = scnn.SelfCartesian(p, e); err != nil {
+					return nil, err
+				}
+			}
+			y, err = blk.full1.Apply(p, x)
+		case blk.gen != nil:
+			y, err = blk.gen.Apply(p, e)
+		default:
+			y, err = blk.sym1.Apply(p, x)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if y, err = m.bnReLU(p, blk.bn1, y); err != nil {
+			return nil, err
+		}
+		if blk.full3 != nil {
+			y, err = blk.full3.ApplyValid(p, y)
+		} else {
+			y, err = blk.sym3.ApplyValid(p, y)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if x, err = m.bnReLU(p, blk.bn3, y); err != nil {
+			return nil, err
+		}
+	}
+	pooled, err := scnn.GlobalAvgPool(p, x)
+	if err != nil {
+		return nil, err
+	}
+	h, err := m.FCLayer.Apply(p, pooled)
+	if err != nil {
+		return nil, err
+	}
+	h = scnn.Tanh(p, h)
+	if p.Training() {
+		if h, err = scnn.Dropout(p, h, m.Dropout, rng); err != nil {
+			return nil, err
+		}
+	}
+	u, err := m.UserEmb.Lookup(p, users, b)
+	if err != nil {
+		return nil, err
+	}
+	return scnn.Concat(p, h, u)
+}
+
+func (m *Model) bnReLU(p *scnn.Pass, bn *scnn.BatchNorm2D, x *scnn.Tensor) (*scnn.Tensor, error) {
+	y, err := bn.Apply(p, x, nil)
+	if err != nil {
+		return nil, err
+	}
+	return scnn.ReLU(p, y), nil
+}
+
+// Forward returns the (B, C) scores of C candidate items per user
+// (cands, B*C).
+func (m *Model) Forward(p *scnn.Pass, users, seq, cands []int32, rng *rand.Rand) (*scnn.Tensor, error) {
+	b := len(users)
+	if b == 0 || len(cands)%b != 0 {
+		return nil, fmt.Errorf("rec: %d candidates for %d users", len(cands), b)
+	}
+	c := len(cands) / b
+	h, err := m.Hidden(p, users, seq, rng)
+	if err != nil {
+		return nil, err
+	}
+	w, err := m.Out.Lookup(p, cands, b, c)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := m.OutBias.Lookup(p, cands, b, c)
+	if err != nil {
+		return nil, err
+	}
+	return scnn.RowDot(p, w, h, bias)
+}
+
+// ScoreAll returns the scores of every item 0..Items for each user (an
+// inference pass), row u for users[u].
+func (m *Model) ScoreAll(users, seq []int32, workers int) ([][]float32, error) {
+	h, err := m.Hidden(scnn.Inference(workers), users, seq, nil)
+	if err != nil {
+		return nil, err
+	}
+	n, d := m.Items+1, m.FC+m.D
+	out := make([]float32, len(users)*n)
+	for u := range users {
+		copy(out[u*n:(u+1)*n], m.OutBias.W.Value)
+	}
+	scnn.Sgemm(false, true, len(users), n, d, 1, h.Data, d, m.Out.W.Value, d, 1, out, n)
+	rows := make([][]float32, len(users))
+	for u := range rows {
+		rows[u] = out[u*n : (u+1)*n]
+	}
+	return rows, nil
+}
+
+// Scorer ranks from each user's last L known items.
+func (m *Model) Scorer(d *Dataset, workers int) Scorer {
+	return func(users []int, s Split) ([][]float32, error) {
+		us := make([]int32, len(users))
+		var seq []int32
+		for i, u := range users {
+			us[i] = int32(u)
+			seq = append(seq, LastItems(d.History(u, s), m.L)...)
+		}
+		return m.ScoreAll(us, seq, workers)
+	}
+}
+
+// Record is what a model file stores besides the parameters: the
+// configuration, how it was trained, and the raw ids of its users and
+// items, so that a model file recommends on its own.
+type Record struct {
+	Format  int     `json:"format"`
+	Config  Config  `json:"config"`
+	Seed    uint64  `json:"seed"`
+	Epoch   int     `json:"epoch"` // the epoch kept (best validation MAP)
+	Data    string  `json:"data"`
+	UserRaw []int64 `json:"user_ids"`
+	ItemRaw []int64 `json:"item_ids"`
+	Version string  `json:"code_version"`
+}
+
+// RecordFormat is the version of Record.
+const RecordFormat = 1
+
+// Save writes the model with its record atomically.
+func (m *Model) Save(path string, rec Record) error {
+	rec.Format, rec.Config = RecordFormat, m.Config
+	arch, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, arch, m.Params()) })
+}
+
+// Load reads a model file written by Save.
+func Load(path string) (*Model, *Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rec: %w", err)
+	}
+	defer f.Close()
+	arch, arrays, err := scnn.ReadParams(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rec: %s: %w", path, err)
+	}
+	var rec Record
+	if err := json.Unmarshal(arch, &rec); err != nil {
+		return nil, nil, fmt.Errorf("rec: %s: record: %w", path, err)
+	}
+	if rec.Format != RecordFormat {
+		return nil, nil, fmt.Errorf("rec: %s: record format %d, this build reads %d", path, rec.Format, RecordFormat)
+	}
+	m, err := NewModel(rec.Config, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rec: %s: %w", path, err)
+	}
+	if err := scnn.AssignParams(m.Params(), arrays); err != nil {
+		return nil, nil, fmt.Errorf("rec: %s: %w", path, err)
+	}
+	return m, &rec, nil
+}
+
+// softplus(z) = log(1 + e^z), stably.
+func softplus(z float64) float64 { return max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) }
+
+// Loss is CosRec's loss on scores (B, T+N) whose first T columns are
+// targets and the rest negatives:
+//
+//	-mean_pos log sigmoid(s) - mean_neg log(1 - sigmoid(s))
+//
+// and its gradient.
+func Loss(scores *scnn.Tensor, t int) (float64, *scnn.Tensor, error) {
+	b, c := scores.Shape[0], scores.Shape[1]
+	if t < 1 || t >= c {
+		return 0, nil, fmt.Errorf("rec: loss: %d targets of %d columns", t, c)
+	}
+	g := scnn.ZerosLike(scores)
+	npos, nneg := float64(b*t), float64(b*(c-t))
+	var pos, neg float64
+	for s := 0; s < b; s++ {
+		for q := 0; q < c; q++ {
+			z := float64(scores.Data[s*c+q])
+			if math.IsNaN(z) || math.IsInf(z, 0) {
+				return 0, nil, fmt.Errorf("rec: loss: score of sample %d column %d is %v", s, q, z)
+			}
+			sig := 1 / (1 + math.Exp(-z))
+			if q < t {
+				pos += softplus(-z)
+				g.Data[s*c+q] = float32((sig - 1) / npos)
+			} else {
+				neg += softplus(z)
+				g.Data[s*c+q] = float32(sig / nneg)
+			}
+		}
+	}
+	return pos/npos + neg/nneg, g, nil
+}
