@@ -96,6 +96,8 @@ fuzz:
 	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
 	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
 	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemm -fuzztime 20s
+	$(GO) test ./rec -run '^$$' -fuzz FuzzReadRatings -fuzztime 20s
+	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
 	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA; do \
 		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
 

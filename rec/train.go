@@ -70,7 +70,7 @@ type runState struct {
 	Log       []EpochLog `json:"log"`
 	Seconds   float64    `json:"seconds"`
 	Workers   int        `json:"workers"`
-	Done      bool       `json:"done"`
+	Done      bool       `json:"done"` // reached the epoch limit it was run with
 }
 
 // Files of a run directory.
@@ -193,7 +193,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 	win := d.TrainingWindows(cfg.L, o.T)
 	neg := newNegativeSampler(d)
 	start, before := time.Now(), st.Seconds
-	for !st.Done && st.Epoch <= o.Epochs {
+	// The epoch limit alone ends the loop: resuming a finished run with a
+	// larger --epochs continues it as an uninterrupted longer run would.
+	for st.Epoch <= o.Epochs {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}

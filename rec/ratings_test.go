@@ -1,0 +1,92 @@
+package rec
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReadRatings(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []Rating
+		err      error
+		line     int
+	}{
+		{"u.data", "196\t242\t3\t881250949\n186\t302\t3\t891717742\n", []Rating{{196, 242, 3, 881250949}, {186, 302, 3, 891717742}}, nil, 0},
+		{"ml-1m", "1::1193::5::978300760\n\n1::661::3::978302109\n", []Rating{{1, 1193, 5, 978300760}, {1, 661, 3, 978302109}}, nil, 0},
+		{"caser spaces", "1 17 1 5\n", []Rating{{1, 17, 1, 5}}, nil, 0},
+		{"three fields", "1\t2\t3\t4\n1\t2\t3\n", nil, ErrFieldCount, 2},
+		{"bad item", "1\tx\t3\t4\n", nil, ErrNumber, 1},
+		{"bad rating", "1\t2\tgood\t4\n", nil, ErrNumber, 1},
+		{"empty", "\n\n", nil, ErrEmpty, 0},
+	} {
+		got, err := ReadRatings(strings.NewReader(tc.in), "f")
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("%s: error %v, want %v", tc.name, err, tc.err)
+			}
+			var pe *ParseError
+			if tc.line > 0 && (!errors.As(err, &pe) || pe.Line != tc.line || !strings.Contains(err.Error(), "f line")) {
+				t.Errorf("%s: error %v, want a ParseError at line %d", tc.name, err, tc.line)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: %d ratings, want %d", tc.name, len(got), len(tc.want))
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: rating %d = %+v, want %+v", tc.name, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+func TestReadTitles(t *testing.T) {
+	in := "1|Toy Story (1995)|01-Jan-1995||http://x|0|0\n2|Ami \xe9 (1994)|x\n"
+	got, err := ReadTitles(strings.NewReader(in), "u.item")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[1] != "Toy Story (1995)" || got[2] != "Ami é (1994)" {
+		t.Errorf("titles %v", got)
+	}
+	if _, err := ReadTitles(strings.NewReader("x|y\n"), "u.item"); !errors.Is(err, ErrNumber) {
+		t.Errorf("bad id: %v", err)
+	}
+}
+
+func FuzzReadRatings(f *testing.F) {
+	f.Add("196\t242\t3\t881250949\n")
+	f.Add("1::1193::5::978300760\n")
+	f.Add("1 2 3 4\n\n5 6 7.5 8")
+	f.Fuzz(func(t *testing.T, s string) {
+		rs, err := ReadRatings(strings.NewReader(s), "fuzz")
+		if err != nil {
+			return
+		}
+		d, err := NewDataset(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for u := 0; u < d.Users; u++ {
+			n += len(d.Train[u]) + len(d.Valid[u]) + len(d.Test[u])
+		}
+		if n != len(rs) {
+			t.Fatalf("split holds %d of %d ratings", n, len(rs))
+		}
+	})
+}
+
+func FuzzReadTitles(f *testing.F) {
+	f.Add("1|Toy Story (1995)|01-Jan-1995||http://x|0\n")
+	f.Add("1::Toy Story (1995)::Animation\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		ReadTitles(strings.NewReader(s), "fuzz")
+	})
+}
