@@ -50,7 +50,7 @@ func runCompare(ctx context.Context, args []string) error {
 			continue
 		}
 		path := filepath.Join(*runsDir, d.Name(), "model.scnn")
-		if _, err := os.Stat(filepath.Join(*runsDir, d.Name(), train.CheckpointFile)); err == nil {
+		if done, err := train.Finished(filepath.Join(*runsDir, d.Name())); err == nil && !done {
 			unfinished = append(unfinished, d.Name())
 			continue
 		}

@@ -164,3 +164,14 @@ func (r *Report) Markdown(w io.Writer) error {
 	}
 	return nil
 }
+
+// Finished reports whether the run in dir has ended (its checkpoint says
+// so: early stop or the epoch limit). A run keeps its checkpoint when it
+// ends, so the file's presence alone does not mean it is still training.
+func Finished(dir string) (bool, error) {
+	var st state
+	if _, err := readCheckpoint(filepath.Join(dir, CheckpointFile), &st); err != nil {
+		return false, err
+	}
+	return st.Done, nil
+}

@@ -68,6 +68,9 @@ func TestTinyTrainingLossDrops(t *testing.T) {
 					t.Errorf("%s missing: %v", f, err)
 				}
 			}
+			if done, err := Finished(o.Out); err != nil || !done {
+				t.Errorf("Finished(%s) = %v, %v after the run ended", o.Out, done, err)
+			}
 			m, err := model.LoadModel(res.Model)
 			if err != nil {
 				t.Fatal(err)
