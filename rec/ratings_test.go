@@ -2,6 +2,7 @@ package rec
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,39 @@ func FuzzReadTitles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		ReadTitles(strings.NewReader(s), "fuzz")
 	})
+}
+
+// MovieLens 100K as its README describes it: 100,000 ratings by 943 users
+// of 1,682 movies, each user with at least 20 (skipped where the data is
+// not beside the repository: its terms forbid bundling it).
+func TestMovieLens100K(t *testing.T) {
+	path := "../../shared/data/movielens-100k/u.data"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("MovieLens 100K not found beside the repository")
+	}
+	rs, err := ReadRatingsFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users, items := map[int64]int{}, map[int64]bool{}
+	for _, r := range rs {
+		users[r.User]++
+		items[r.Item] = true
+	}
+	if len(rs) != 100000 || len(users) != 943 || len(items) != 1682 {
+		t.Fatalf("%d ratings, %d users, %d items", len(rs), len(users), len(items))
+	}
+	for u, n := range users {
+		if n < 20 {
+			t.Errorf("user %d has %d ratings", u, n)
+		}
+	}
+	d, err := NewDataset(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := d.Stats()
+	if st.Train+st.Valid+st.Test != 100000 || st.Users != 943 {
+		t.Errorf("split %+v", st)
+	}
 }

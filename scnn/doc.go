@@ -27,7 +27,12 @@
 // statistics equal those of the full map.
 //
 // Ordinary layers (Conv2D, Dense, BiLSTM, BatchNorm2D on row-major maps)
-// build the paper's baseline CNN. Layers hold parameters only; each Apply
+// build the paper's baseline CNN. For the paper's recommendation system
+// (CosRec and SCosRec) the library also has valid (unpadded)
+// convolutions, Conv2D.ApplyValid and, on triangles, SymPresConv.ApplyValid;
+// Embedding lookups with a sparse gradient; RowDot, the scores of chosen
+// candidate rows; GlobalAvgPool (dense or packed); Tanh; and seeded
+// Dropout. Layers hold parameters only; each Apply
 // runs in a Pass (pass.go). A training pass records every operation's
 // hand-written backward step, with what it needs, on a tape, and
 // Pass.Backward replays the tape from the loss gradient, adding to the
@@ -38,9 +43,7 @@
 // params; WriteParams and ReadParams store them in a versioned binary
 // format (see io.go) together with a caller-defined architecture record.
 //
-// Convolutions are GEMMs through gonum's BLAS interface, backed by
-// OpenBLAS (gonum.org/v1/netlib, cgo) in the default build and by gonum's
-// pure-Go BLAS with the purego build tag or without cgo. The forward pass
+// Convolutions are GEMMs through the package's own sgemm. The forward pass
 // uses im2col + sgemm, or, when a layer has at most half as many output as
 // input channels, the output-side ("kn2row") method, which multiplies the
 // input by every kernel position in one GEMM without copying it and then
