@@ -76,7 +76,7 @@ compare: features
 # $(REC_RUNS)/report.{md,json}.
 REC_DATA ?= ../shared/data/movielens-100k
 REC_RUNS ?= runs/rec
-REC_EPOCHS ?= 20
+REC_EPOCHS ?= 40
 train-rec: build
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(REC_RUNS) DATA=$(REC_DATA) EPOCHS=$(REC_EPOCHS) scripts/rec-seeds.sh
 	./contactmap rec compare --data $(REC_DATA) --runs $(REC_RUNS) --out $(REC_RUNS)/report

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SEEDS=${SEEDS:-5}
 RUNS=${RUNS:-runs/rec}
 DATA=${DATA:-../shared/data/movielens-100k}
-EPOCHS=${EPOCHS:-20}
+EPOCHS=${EPOCHS:-40}
 WORKERS=${WORKERS:-1}
 PARALLEL=${PARALLEL:-2}
 CONTACTMAP=${CONTACTMAP:-./contactmap}
