@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -192,11 +193,11 @@ func TestTrainLearnsAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b runState
-	pa, err := readState(filepath.Join(full, CheckpointFile), &a)
+	pa, err := checkpoint.Read(filepath.Join(full, CheckpointFile), &a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := readState(filepath.Join(part, CheckpointFile), &b)
+	pb, err := checkpoint.Read(filepath.Join(part, CheckpointFile), &b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package rec
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/buildinfo"
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -146,8 +145,8 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 	var saved []scnn.Array
 	if o.Resume {
 		var err error
-		if saved, err = readState(ckpt, st); err != nil {
-			return nil, err
+		if saved, err = checkpoint.Read(ckpt, st); err != nil {
+			return nil, fmt.Errorf("rec: resume: %w", err)
 		}
 		if st.Record.Config.Kind != o.Kind {
 			return nil, fmt.Errorf("rec: resume: %s is a %s run, asked for %s", ckpt, st.Record.Config.Kind, o.Kind)
@@ -183,7 +182,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 	}
 	opt := scnn.NewAdam(m.Params(), st.LR, o.L2)
 	if o.Resume {
-		if err := restore(saved, m, opt); err != nil {
+		if err := checkpoint.Restore(saved, m.Params(), opt); err != nil {
 			return nil, fmt.Errorf("rec: resume: %s: %w", ckpt, err)
 		}
 	} else {
@@ -273,7 +272,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
 			return nil, err
 		}
-		if err := saveState(ckpt, m, opt, st); err != nil {
+		if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
 			return nil, err
 		}
 	}
@@ -341,51 +340,11 @@ func writeLog(path string, log []EpochLog) error {
 	})
 }
 
-func saveState(path string, m *Model, opt *scnn.Adam, st *runState) error {
-	rec, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	params := append(m.Params(), opt.State()...)
-	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, rec, params) })
-}
-
-func readState(path string, st *runState) ([]scnn.Array, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("rec: %w", err)
-	}
-	defer f.Close()
-	rec, arrays, err := scnn.ReadParams(f)
-	if err != nil {
-		return nil, fmt.Errorf("rec: %s: %w", path, err)
-	}
-	if err := json.Unmarshal(rec, st); err != nil {
-		return nil, fmt.Errorf("rec: %s: %w", path, err)
-	}
-	return arrays, nil
-}
-
-func restore(arrays []scnn.Array, m *Model, opt *scnn.Adam) error {
-	var mine, adam []scnn.Array
-	for _, a := range arrays {
-		if strings.HasPrefix(a.Name, "adam.") {
-			adam = append(adam, a)
-		} else {
-			mine = append(mine, a)
-		}
-	}
-	if err := scnn.AssignParams(m.Params(), mine); err != nil {
-		return err
-	}
-	return opt.SetState(adam)
-}
-
 // RunInfo reads a run directory's checkpoint: training seconds and epochs
 // (zeros when there is none).
 func RunInfo(dir string) (seconds float64, epochs int, done bool) {
 	var st runState
-	if _, err := readState(filepath.Join(dir, CheckpointFile), &st); err != nil {
+	if _, err := checkpoint.Read(filepath.Join(dir, CheckpointFile), &st); err != nil {
 		return 0, 0, false
 	}
 	return st.Seconds, len(st.Log), st.Done

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
@@ -170,7 +171,7 @@ func (r *Report) Markdown(w io.Writer) error {
 // ends, so the file's presence alone does not mean it is still training.
 func Finished(dir string) (bool, error) {
 	var st state
-	if _, err := readCheckpoint(filepath.Join(dir, CheckpointFile), &st); err != nil {
+	if _, err := checkpoint.Read(filepath.Join(dir, CheckpointFile), &st); err != nil {
 		return false, err
 	}
 	return st.Done, nil

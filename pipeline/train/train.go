@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/contactmap/contactmap/pipeline/metrics"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -176,7 +176,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	var saved []scnn.Array
 	if o.Resume {
 		var err error
-		if saved, err = readCheckpoint(ckpt, st); err != nil {
+		if saved, err = checkpoint.Read(ckpt, st); err != nil {
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
 		if st.Arch.Format != model.Format {
@@ -220,7 +220,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	o.Arch = m.Arch // with the format and defaults NewModel fills in
 	opt := scnn.NewAdam(m.Params(), o.LR, o.L2)
 	if o.Resume {
-		if err := assignCheckpoint(saved, m, opt); err != nil {
+		if err := checkpoint.Restore(saved, m.Params(), opt); err != nil {
 			return nil, fmt.Errorf("train: resume: %s: %w", ckpt, err)
 		}
 		o.Arch = st.Arch
@@ -243,7 +243,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			if ctx.Err() != nil {
 				st.NextBatch = bi
 				st.Seconds = elapsed()
-				if err := saveCheckpoint(ckpt, m, opt, st); err != nil {
+				if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
 					return nil, err
 				}
 				return nil, ErrInterrupted
@@ -314,7 +314,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if err := Plot(filepath.Join(o.Out, PlotFile), st.Log, o.Arch.Kind); err != nil {
 			return nil, err
 		}
-		if err := saveCheckpoint(ckpt, m, opt, st); err != nil {
+		if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
 			return nil, err
 		}
 	}
@@ -389,15 +389,6 @@ func writeLog(path string, log []EpochLog) error {
 	})
 }
 
-func saveCheckpoint(path string, m *model.Model, opt *scnn.Adam, st *state) error {
-	rec, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	params := append(m.Params(), opt.State()...)
-	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, rec, params) })
-}
-
 // runFiles are what a run directory holds.
 var runFiles = []string{ModelFile, CheckpointFile, LogFile, PlotFile}
 
@@ -424,38 +415,4 @@ func prepareRunDir(o Options) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	return fileio.CheckWritable(o.Out)
-}
-
-// readCheckpoint reads a checkpoint's state into st and returns its arrays.
-func readCheckpoint(path string, st *state) ([]scnn.Array, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rec, arrays, err := scnn.ReadParams(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := json.Unmarshal(rec, st); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return arrays, nil
-}
-
-// assignCheckpoint restores the model's parameters and the optimiser's
-// state from a checkpoint's arrays.
-func assignCheckpoint(arrays []scnn.Array, m *model.Model, opt *scnn.Adam) error {
-	var mine, adam []scnn.Array
-	for _, a := range arrays {
-		if strings.HasPrefix(a.Name, "adam.") {
-			adam = append(adam, a)
-		} else {
-			mine = append(mine, a)
-		}
-	}
-	if err := scnn.AssignParams(m.Params(), mine); err != nil {
-		return err
-	}
-	return opt.SetState(adam)
 }

@@ -1,0 +1,138 @@
+package ssnet
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/contactmap/contactmap/rna"
+)
+
+// Threshold is the paper's decoding threshold on pair probabilities.
+const Threshold = 0.5
+
+// MolScore is one molecule's scores.
+type MolScore struct {
+	Name   string    `json:"name"`
+	Family string    `json:"family"`
+	Len    int       `json:"length"`
+	Exact  rna.Score `json:"exact"`
+	Shift  rna.Score `json:"shift"` // one-position slip allowed
+}
+
+// Predictor turns a molecule's sequence into a predicted structure.
+type Predictor func(m *Molecule) (*rna.Structure, error)
+
+// ModelPredictor decodes the model's probabilities greedily (the
+// authors' rule) at Threshold.
+func ModelPredictor(m *Model, workers int) Predictor {
+	return func(mol *Molecule) (*rna.Structure, error) {
+		p, err := m.Probabilities(mol.Seq, workers)
+		if err != nil {
+			return nil, err
+		}
+		return rna.Decode(mol.Name, mol.Seq, p, Threshold)
+	}
+}
+
+// BaselinePredictor is the model-free stacking baseline.
+func BaselinePredictor() Predictor {
+	return func(mol *Molecule) (*rna.Structure, error) { return rna.StackingBaseline(mol.Name, mol.Seq) }
+}
+
+// Evaluate predicts and scores every molecule; progress (may be nil) is
+// called after each.
+func Evaluate(set []Molecule, pred Predictor, progress func()) ([]MolScore, error) {
+	out := make([]MolScore, 0, len(set))
+	for i := range set {
+		m := &set[i]
+		s, err := pred(m)
+		if err != nil {
+			return nil, fmt.Errorf("ssnet: %s: %w", m.Name, err)
+		}
+		out = append(out, MolScore{Name: m.Name, Family: m.Family, Len: len(m.Seq),
+			Exact: rna.Compare(s, m.Structure, false), Shift: rna.Compare(s, m.Structure, true)})
+		if progress != nil {
+			progress()
+		}
+	}
+	return out, nil
+}
+
+// Means are per-molecule scores averaged over molecules (as the authors
+// average).
+type Means struct {
+	PPV      float64 `json:"ppv"`
+	Sens     float64 `json:"sensitivity"`
+	Accuracy float64 `json:"accuracy"` // (PPV + Sens) / 2, the paper's
+	F1       float64 `json:"f1"`
+	MCC      float64 `json:"mcc"`
+}
+
+func (m *Means) add(s rna.Score) {
+	m.PPV += s.PPV
+	m.Sens += s.Sens
+	m.Accuracy += s.Accuracy
+	m.F1 += s.F1
+	m.MCC += s.MCC
+}
+
+func (m *Means) div(n float64) {
+	m.PPV /= n
+	m.Sens /= n
+	m.Accuracy /= n
+	m.F1 /= n
+	m.MCC /= n
+}
+
+// Summary is one group's means, exact and with a one-position slip.
+type Summary struct {
+	Group string `json:"group"`
+	N     int    `json:"molecules"`
+	Exact Means  `json:"exact"`
+	Shift Means  `json:"shift"`
+}
+
+// Summarize averages scores over all molecules ("all") and, when there is
+// more than one family, per family in the order families first appear.
+func Summarize(scores []MolScore) []Summary {
+	groups := map[string][]MolScore{}
+	var order []string
+	for _, s := range scores {
+		if s.Family != "" {
+			if _, ok := groups[s.Family]; !ok {
+				order = append(order, s.Family)
+			}
+			groups[s.Family] = append(groups[s.Family], s)
+		}
+	}
+	out := []Summary{summarize("all", scores)}
+	if len(order) > 1 {
+		for _, g := range order {
+			out = append(out, summarize(g, groups[g]))
+		}
+	}
+	return out
+}
+
+func summarize(group string, ss []MolScore) Summary {
+	s := Summary{Group: group, N: len(ss)}
+	for _, m := range ss {
+		s.Exact.add(m.Exact)
+		s.Shift.add(m.Shift)
+	}
+	if n := float64(len(ss)); n > 0 {
+		s.Exact.div(n)
+		s.Shift.div(n)
+	}
+	return s
+}
+
+// Names returns the molecule names of scores, sorted (for checks).
+func Names(scores []MolScore) []string {
+	var n []string
+	for _, s := range scores {
+		n = append(n, s.Name)
+	}
+	sort.Strings(n)
+	return n
+}

@@ -1,0 +1,109 @@
+package ssnet
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// Record is what a model file stores besides the parameters.
+type Record struct {
+	Format   int          `json:"format"`
+	Kind     Kind         `json:"kind"`
+	Protocol string       `json:"protocol"`
+	Spec     pairnet.Spec `json:"spec"`
+	Seed     uint64       `json:"seed"`
+	Step     int          `json:"step"` // the step kept (best validation accuracy)
+	Data     string       `json:"data"`
+	Version  string       `json:"code_version"`
+}
+
+// RecordFormat is the version of Record.
+const RecordFormat = 1
+
+// Model is a trained network with its record.
+type Model struct {
+	Net    *pairnet.Net
+	Record Record
+}
+
+// NewModel builds a network of a kind under a protocol.
+func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
+	spec := p.Spec(k)
+	net, err := pairnet.New(spec, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed}}, nil
+}
+
+// Save writes the model atomically.
+func (m *Model) Save(path string) error {
+	arch, err := json.Marshal(m.Record)
+	if err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, arch, m.Net.Params()) })
+}
+
+// Load reads a model file written by Save.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: %w", err)
+	}
+	defer f.Close()
+	return ReadModel(f, path)
+}
+
+// ReadModel reads a model from r (name labels errors).
+func ReadModel(r io.Reader, name string) (*Model, error) {
+	arch, arrays, err := scnn.ReadParams(r)
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
+	}
+	var rec Record
+	if err := json.Unmarshal(arch, &rec); err != nil {
+		return nil, fmt.Errorf("ssnet: %s: record: %w", name, err)
+	}
+	if rec.Format != RecordFormat {
+		return nil, fmt.Errorf("ssnet: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
+	}
+	net, err := pairnet.New(rec.Spec, 0)
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
+	}
+	if err := scnn.AssignParams(net.Params(), arrays); err != nil {
+		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
+	}
+	return &Model{Net: net, Record: rec}, nil
+}
+
+// Probabilities returns the symmetric L x L pair probabilities (row-major)
+// of a whole sequence (normalised bases), from one inference pass: the
+// SCNN's symmetric output, or the CNN's upper triangle mirrored (its loss
+// reads only i < j). The diagonal is 0.
+func (m *Model) Probabilities(seq string, workers int) ([]float32, error) {
+	mol := &Molecule{Structure: &rna.Structure{Seq: seq, Partner: make([]int, len(seq))}}
+	b := NewBatch([]Window{{Mol: mol, Len: len(seq)}})
+	logits, err := m.Net.Forward(scnn.Inference(workers), b.In)
+	if err != nil {
+		return nil, err
+	}
+	l := len(seq)
+	p := make([]float32, l*l)
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			v := float32(1 / (1 + math.Exp(-float64(logits.At(0, i, j, 0)))))
+			p[i*l+j], p[j*l+i] = v, v
+		}
+	}
+	return p, nil
+}

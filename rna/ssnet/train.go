@@ -1,0 +1,228 @@
+package ssnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/buildinfo"
+	"github.com/contactmap/contactmap/internal/checkpoint"
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// TrainOptions configure a training run.
+type TrainOptions struct {
+	Train, Valid []Molecule
+	DataName     string // recorded in the model file
+	Out          string // run directory
+	Kind         Kind
+	Protocol     Protocol
+	Seed         uint64 // 0: 1 (new run) or the checkpoint's (Resume)
+	Workers      int    // 0: GOMAXPROCS (new run) or the checkpoint's
+	Resume       bool
+	Force        bool
+
+	OnStep func(step int, loss float64)
+	OnEval func(EvalLog)
+}
+
+// EvalLog is one validation of a run.
+type EvalLog struct {
+	Step      int     `json:"step"`
+	TrainLoss float64 `json:"train_loss"` // mean since the last validation
+	ValAcc    float64 `json:"val_accuracy"`
+	ValF1     float64 `json:"val_f1"`
+	Seconds   float64 `json:"seconds"` // since the last validation
+}
+
+type runState struct {
+	Record    Record    `json:"record"`
+	Step      int       `json:"step"` // steps done
+	LossSum   float64   `json:"loss_sum"`
+	LossN     int       `json:"loss_n"`
+	Best      float64   `json:"best_val_accuracy"`
+	BestStep  int       `json:"best_step"`
+	Log       []EvalLog `json:"log"`
+	Seconds   float64   `json:"seconds"`
+	Workers   int       `json:"workers"`
+	Done      bool      `json:"done"` // reached the protocol's steps
+	ProtoJSON Protocol  `json:"protocol"`
+}
+
+// Files of a run directory.
+const (
+	ModelFile      = "model.scnn"
+	CheckpointFile = "checkpoint.scnn"
+	LogFile        = "train_log.tsv"
+)
+
+// ErrInterrupted: the context was cancelled; the last validation's
+// checkpoint is on disk and Resume continues from it.
+var ErrInterrupted = errors.New("training interrupted; continue from the last checkpoint")
+
+// Train trains (or resumes) a model: each step a batch of random crops of
+// the training molecules; every EvalEvery steps the validation molecules
+// are predicted whole, the model with the best mean accuracy (PPV+Sens)/2
+// is kept in Out/model.scnn, and a checkpoint is written.
+func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
+	p := o.Protocol
+	if len(o.Train) == 0 || len(o.Valid) == 0 {
+		return nil, nil, fmt.Errorf("ssnet: no training or validation molecules")
+	}
+	ckpt := filepath.Join(o.Out, CheckpointFile)
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("ssnet: %w", err)
+	}
+	_, statErr := os.Stat(ckpt)
+	switch {
+	case o.Resume && statErr != nil:
+		return nil, nil, fmt.Errorf("ssnet: resume: no %s in %s (start without --resume)", CheckpointFile, o.Out)
+	case !o.Resume && !o.Force && statErr == nil:
+		return nil, nil, fmt.Errorf("ssnet: %s holds a run; continue it with --resume or replace it with --force", o.Out)
+	}
+	if err := fileio.RemoveStaleTemps(o.Out, ModelFile, CheckpointFile, LogFile); err != nil {
+		return nil, nil, fmt.Errorf("ssnet: %w", err)
+	}
+	st := &runState{}
+	var saved []scnn.Array
+	if o.Resume {
+		var err error
+		if saved, err = checkpoint.Read(ckpt, st); err != nil {
+			return nil, nil, fmt.Errorf("ssnet: resume: %w", err)
+		}
+		r := st.Record
+		switch {
+		case r.Kind != o.Kind || r.Protocol != p.Name:
+			return nil, nil, fmt.Errorf("ssnet: resume: %s is a %s/%s run, asked for %s/%s", ckpt, r.Kind, r.Protocol, o.Kind, p.Name)
+		case o.Seed != 0 && o.Seed != r.Seed:
+			return nil, nil, fmt.Errorf("ssnet: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
+		case o.Workers != 0 && o.Workers != st.Workers:
+			return nil, nil, fmt.Errorf("ssnet: resume: the run uses %d workers, asked for %d; results depend on it", st.Workers, o.Workers)
+		}
+		o.Seed, o.Workers = r.Seed, st.Workers
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	m, err := NewModel(o.Kind, p, o.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt := scnn.NewAdam(m.Net.Params(), p.LR(o.Kind), p.L2)
+	if o.Resume {
+		if err := checkpoint.Restore(saved, m.Net.Params(), opt); err != nil {
+			return nil, nil, fmt.Errorf("ssnet: resume: %s: %w", ckpt, err)
+		}
+		m.Record = st.Record
+	} else {
+		m.Record.Data, m.Record.Version = o.DataName, buildinfo.Revision()
+		st.Record, st.ProtoJSON = m.Record, p
+	}
+	st.Workers = o.Workers
+	loss := scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}
+	start, before, lastEval := time.Now(), st.Seconds, time.Now()
+	for st.Step < p.Steps {
+		if ctx.Err() != nil {
+			return nil, nil, ErrInterrupted
+		}
+		// Each step draws from its own stream: a resumed run draws what
+		// the uninterrupted run would have.
+		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Step)))
+		b := NewBatch(RandomWindows(o.Train, p.Batch, p.Crop, rng))
+		opt.ZeroGrad()
+		pass := scnn.Training(o.Workers)
+		logits, err := m.Net.Forward(pass, b.In)
+		if err != nil {
+			return nil, nil, err
+		}
+		v, g, err := loss.Forward(logits, b.Labels, b.Mask)
+		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			err = fmt.Errorf("loss is %v", v)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("ssnet: step %d: %w", st.Step+1, err)
+		}
+		if err := pass.Backward(logits, g); err != nil {
+			return nil, nil, err
+		}
+		opt.Step()
+		st.Step++
+		st.LossSum += v
+		st.LossN++
+		if o.OnStep != nil {
+			o.OnStep(st.Step, v)
+		}
+		if st.Step%p.EvalEvery != 0 && st.Step != p.Steps {
+			continue
+		}
+		scores, err := Evaluate(o.Valid, ModelPredictor(m, o.Workers), nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		s := Summarize(scores)[0]
+		e := EvalLog{Step: st.Step, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValAcc: s.Exact.Accuracy, ValF1: s.Exact.F1,
+			Seconds: time.Since(lastEval).Seconds()}
+		lastEval = time.Now()
+		st.Log = append(st.Log, e)
+		st.LossSum, st.LossN = 0, 0
+		if st.BestStep == 0 || s.Exact.Accuracy > st.Best {
+			st.Best, st.BestStep = s.Exact.Accuracy, st.Step
+			m.Record.Step = st.Step
+			if err := m.Save(filepath.Join(o.Out, ModelFile)); err != nil {
+				return nil, nil, err
+			}
+		}
+		if o.OnEval != nil {
+			o.OnEval(e)
+		}
+		st.Done = st.Step >= p.Steps
+		st.Seconds = before + time.Since(start).Seconds()
+		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
+			return nil, nil, err
+		}
+		if err := checkpoint.Save(ckpt, st, m.Net.Params(), opt); err != nil {
+			return nil, nil, err
+		}
+	}
+	return m, &Result{Steps: st.Step, BestStep: st.BestStep, BestAcc: st.Best, Seconds: st.Seconds, Log: st.Log}, nil
+}
+
+// Result summarises a finished run; the model returned beside it is the
+// last step's, the best one is in the run directory.
+type Result struct {
+	Steps, BestStep int
+	BestAcc         float64 // best mean validation accuracy
+	Seconds         float64
+	Log             []EvalLog
+}
+
+// RunInfo reads a run directory's checkpoint: training seconds, steps and
+// whether it reached its protocol's steps.
+func RunInfo(dir string) (seconds float64, steps int, done bool, err error) {
+	var st runState
+	if _, err := checkpoint.Read(filepath.Join(dir, CheckpointFile), &st); err != nil {
+		return 0, 0, false, err
+	}
+	return st.Seconds, st.Step, st.Done, nil
+}
+
+func writeLog(path string, log []EvalLog) error {
+	return fileio.WriteAtomic(path, func(w io.Writer) error {
+		fmt.Fprintln(w, "step\ttrain_loss\tval_accuracy\tval_f1\tseconds")
+		for _, e := range log {
+			fmt.Fprintf(w, "%d\t%.6f\t%.4f\t%.4f\t%.1f\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
+		}
+		return nil
+	})
+}
