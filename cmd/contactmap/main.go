@@ -8,6 +8,7 @@
 //	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume | --force]
 //	contactmap eval --model M [--model M2] --features DIR --split test [--out REPORT]
 //	contactmap predict [--model scnn|cnn|FILE] [--pdb-dir DIR] [--out DIR] 1ENH_A 1ctf seqs.fasta -
+//	contactmap rna train|eval|compare|predict [flags]
 //	contactmap rec train|eval|recommend|compare [flags]
 //	contactmap version
 //
@@ -38,6 +39,7 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"compare":  runCompare,
 	"predict":  runPredict,
 	"rec":      runRec,
+	"rna":      runRNA,
 }
 
 func usage(w io.Writer) {
@@ -49,6 +51,7 @@ commands:
   eval       evaluate models and baselines on a split
   compare    CNN vs SCNN over seeds: mean, sd, paired differences, bootstrap CIs
   predict    contact maps for PDB IDs, structure files or sequences
+  rna        RNA secondary structure: CNN vs SCNN (rna train|eval|compare|predict)
   rec        sequential recommendation: CosRec vs SCosRec (rec train|eval|recommend|compare)
   version    print the code revision and BLAS of this binary
 

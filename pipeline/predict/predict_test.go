@@ -222,14 +222,6 @@ func TestRRRoundTrip(t *testing.T) {
 	}
 }
 
-func TestTickStep(t *testing.T) {
-	for l, want := range map[int]int{5: 1, 10: 1, 11: 2 /* 11/1 > 10 */, 54: 5, 100: 10, 101: 10, 120: 20, 230: 25, 300: 50, 1000: 100, 2741: 250} {
-		if got := tickStep(l); got != want {
-			t.Errorf("tickStep(%d) = %d, want %d", l, got, want)
-		}
-	}
-}
-
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{"1ENH_A": "1ENH_A", "..": "_.", "": "unnamed", "a/b\\c d": "a_b_c_d", ".hidden": "_hidden",
 		"sp|P69905|HBA_HUMAN": "sp_P69905_HBA_HUMAN", "x\x00y": "x_y", strings.Repeat("a", 300): strings.Repeat("a", 200)} {

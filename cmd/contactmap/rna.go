@@ -1,0 +1,487 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pipeline/compare"
+	"github.com/contactmap/contactmap/pipeline/predict"
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// The bundled 16S data of the paper's RNA experiment (data/rna/README.md).
+const (
+	rnaTrain = "data/rna/16s-finaltrain.txt"
+	rnaValid = "data/rna/16s-finalvalid.txt"
+	rnaTest  = "data/rna/test/testdata.txt"
+)
+
+var rnaCommands = map[string]func(ctx context.Context, args []string) error{
+	"train":   runRNATrain,
+	"eval":    runRNAEval,
+	"compare": runRNACompare,
+	"predict": runRNAPredict,
+}
+
+func rnaUsage(w io.Writer) {
+	fmt.Fprintln(w, `usage: contactmap rna <command> [flags]
+
+RNA secondary structure with the paper's CNN and SCNN (16S rRNA data in data/rna).
+
+commands:
+  train      train a CNN or SCNN under a protocol (default or paper)
+  eval       PPV, sensitivity, accuracy, F1, MCC per family, overlap with training, baseline
+  compare    SCNN vs CNN over seeds: mean, sd, paired differences, bootstrap CIs
+  predict    structures (BPSEQ, CT, dot-bracket, PNG) for FASTA sequences`)
+}
+
+func runRNA(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		rnaUsage(os.Stderr)
+		return usageError("rna needs a command")
+	}
+	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
+		rnaUsage(os.Stdout)
+		return flag.ErrHelp
+	}
+	cmd, ok := rnaCommands[args[0]]
+	if !ok {
+		rnaUsage(os.Stderr)
+		return usageError("unknown rna command %q", args[0])
+	}
+	return cmd(ctx, args[1:])
+}
+
+func runRNATrain(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rna train", flag.ContinueOnError)
+	var o ssnet.TrainOptions
+	kind := fs.String("model", "scnn", "cnn or scnn")
+	protocol := fs.String("protocol", "default", "default (minutes on 2 cores) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
+	trainFile := fs.String("train", rnaTrain, "training molecules (five-line format)")
+	validFile := fs.String("valid", rnaValid, "validation molecules (five-line format)")
+	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
+	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
+	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
+	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
+	steps := fs.Int("steps", 0, "optimiser steps (default: the protocol's)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("rna train", pos); err != nil {
+		return err
+	}
+	if o.Resume && o.Force {
+		return usageError("--resume and --force exclude each other")
+	}
+	if o.Kind, err = ssnet.ParseKind(*kind); err != nil {
+		return usageError("%v", err)
+	}
+	if o.Protocol, err = ssnet.ProtocolByName(*protocol); err != nil {
+		return usageError("%v", err)
+	}
+	if *steps > 0 {
+		o.Protocol.Steps = *steps
+	}
+	if o.Train, err = ssnet.ReadSet(*trainFile); err != nil {
+		return err
+	}
+	if o.Valid, err = ssnet.ReadSet(*validFile); err != nil {
+		return err
+	}
+	o.DataName = filepath.Clean(*trainFile)
+	if o.Out == "" {
+		o.Out = filepath.Join("runs", "rna", o.Protocol.Name, fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
+	}
+	for _, k := range []ssnet.Kind{ssnet.CNN, ssnet.SCNN} {
+		m, err := ssnet.NewModel(k, o.Protocol, 1)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s (%s protocol): %d trainable parameters\n", k, o.Protocol.Name, m.Net.Trainable())
+	}
+	fmt.Printf("%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps\n",
+		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery)
+	bar := progress.New(o.Protocol.Steps, "training")
+	sum, n := 0.0, 0
+	o.OnStep = func(step int, loss float64) {
+		sum += loss
+		n++
+		bar.Describe(fmt.Sprintf("loss %.4f", sum/float64(n)))
+		bar.Add(1)
+	}
+	o.OnEval = func(e ssnet.EvalLog) {
+		sum, n = 0, 0
+		fmt.Printf("step %6d  train loss %.4f  val accuracy %.4f  val F1 %.4f  %.0fs\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
+	}
+	start := time.Now()
+	_, res, err := ssnet.Train(ctx, o)
+	bar.Finish()
+	if errors.Is(err, ssnet.ErrInterrupted) {
+		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: best validation accuracy %.4f at step %d of %d; %.1f min (this session %.1f min); model %s\n",
+		o.Kind, res.BestAcc, res.BestStep, res.Steps, res.Seconds/60, time.Since(start).Minutes(), filepath.Join(o.Out, ssnet.ModelFile))
+	return nil
+}
+
+// rnaSplitFile maps a split name to its bundled file.
+func rnaSplitFile(split string) (string, error) {
+	switch split {
+	case "test":
+		return rnaTest, nil
+	case "validation", "valid":
+		return rnaValid, nil
+	case "train":
+		return rnaTrain, nil
+	}
+	return "", usageError("unknown split %q (train, validation or test)", split)
+}
+
+type rnaEvalRow struct {
+	Name      string          `json:"name"`
+	Params    int             `json:"params,omitempty"`
+	Summaries []ssnet.Summary `json:"all_test"`
+	Disjoint  []ssnet.Summary `json:"no_overlap"`
+	Scores    []ssnet.MolScore
+}
+
+func runRNAEval(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rna eval", flag.ContinueOnError)
+	var models multiFlag
+	fs.Var(&models, "model", "a model file (repeatable)")
+	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
+	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file)")
+	trainFile := fs.String("train", rnaTrain, "training molecules, for the overlap analysis")
+	baseline := fs.Bool("baseline", true, "add the stacking baseline (most stacked canonical pairs, hairpins >= 3)")
+	out := fs.String("out", "", "write OUT.md and OUT.json")
+	workers := fs.Int("workers", 0, "goroutines per convolution")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("rna eval", pos); err != nil {
+		return err
+	}
+	file := *setFile
+	if file == "" {
+		if file, err = rnaSplitFile(*split); err != nil {
+			return err
+		}
+	}
+	set, err := ssnet.ReadSet(file)
+	if err != nil {
+		return err
+	}
+	train, err := ssnet.ReadSet(*trainFile)
+	if err != nil {
+		return err
+	}
+	overlaps := ssnet.Overlaps(set, train)
+	disjoint := map[string]bool{}
+	for _, o := range overlaps {
+		disjoint[o.Name] = o.Identity < ssnet.NearIdentical
+	}
+	var rows []rnaEvalRow
+	eval := func(name string, params int, pred ssnet.Predictor) error {
+		bar := progress.New(len(set), name)
+		scores, err := ssnet.Evaluate(set, pred, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		var dis []ssnet.MolScore
+		for _, s := range scores {
+			if disjoint[s.Name] {
+				dis = append(dis, s)
+			}
+		}
+		rows = append(rows, rnaEvalRow{Name: name, Params: params, Summaries: ssnet.Summarize(scores), Disjoint: ssnet.Summarize(dis), Scores: scores})
+		return nil
+	}
+	for _, path := range models {
+		m, err := ssnet.Load(path)
+		if err != nil {
+			return err
+		}
+		r := m.Record
+		if err := eval(fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed), m.Net.Trainable(), ssnet.ModelPredictor(m, *workers)); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if *baseline {
+		if err := eval("baseline: stacking", 0, ssnet.BaselinePredictor()); err != nil {
+			return err
+		}
+	}
+	var b strings.Builder
+	writeRNAReport(&b, file, set, overlaps, rows)
+	fmt.Print(b.String())
+	if *out != "" {
+		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+			return err
+		}
+		if err := fileio.WriteAtomic(*out+".json", func(w io.Writer) error {
+			return encodeJSON(w, map[string]any{"set": file, "overlaps": overlaps, "rows": rows})
+		}); err != nil {
+			return err
+		}
+		return fileio.WriteAtomic(*out+".md", func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
+	}
+	return nil
+}
+
+func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overlaps []ssnet.Overlap, rows []rnaEvalRow) {
+	nDis, nExact := 0, 0
+	for _, o := range overlaps {
+		if o.Identity < ssnet.NearIdentical {
+			nDis++
+		}
+		if o.Exact {
+			nExact++
+		}
+	}
+	fmt.Fprintf(b, "Evaluation on %s: %d molecules; greedy decoding at %.1f; means over molecules.\n\n", file, len(set), ssnet.Threshold)
+	table := func(title string, pick func(rnaEvalRow) []ssnet.Summary) {
+		fmt.Fprintf(b, "%s\n\n| predictor | group | n | PPV | sensitivity | accuracy (PPV+Sens)/2 | F1 | MCC | F1 ±1 | MCC ±1 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", title)
+		for _, r := range rows {
+			for _, s := range pick(r) {
+				fmt.Fprintf(b, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", r.Name, s.Group, s.N,
+					s.Exact.PPV, s.Exact.Sens, s.Exact.Accuracy, s.Exact.F1, s.Exact.MCC, s.Shift.F1, s.Shift.MCC)
+			}
+		}
+		b.WriteString("\n")
+	}
+	table("All molecules (the paper's protocol):", func(r rnaEvalRow) []ssnet.Summary { return r.Summaries })
+	table(fmt.Sprintf("Only the %d molecules under %.0f%% identity to every training molecule:", nDis, 100*ssnet.NearIdentical),
+		func(r rnaEvalRow) []ssnet.Summary { return r.Disjoint })
+	fmt.Fprintf(b, "Overlap with the training set (%d identical sequences, %d at >= %.0f%% identity):\n\n| molecule | nearest training molecule | identity |\n|---|---|---:|\n",
+		nExact, len(overlaps)-nDis, 100*ssnet.NearIdentical)
+	sorted := append([]ssnet.Overlap(nil), overlaps...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Identity > sorted[j].Identity })
+	for _, o := range sorted {
+		fmt.Fprintf(b, "| %s | %s | %.3f |\n", o.Name, o.Nearest, o.Identity)
+	}
+}
+
+// runRNACompare evaluates every finished run under --runs on the test
+// molecules once and compares the SCNN runs with the CNN runs.
+func runRNACompare(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rna compare", flag.ContinueOnError)
+	runsDir := fs.String("runs", "runs/rna/default", "directory of run directories")
+	split := fs.String("split", "test", "split to evaluate on")
+	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
+	resamples := fs.Int("resamples", 10000, "bootstrap resamples over molecules")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional("rna compare", pos); err != nil {
+		return err
+	}
+	file, err := rnaSplitFile(*split)
+	if err != nil {
+		return err
+	}
+	set, err := ssnet.ReadSet(file)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = filepath.Join(*runsDir, "report")
+	}
+	dirs, err := os.ReadDir(*runsDir)
+	if err != nil {
+		return fmt.Errorf("rna compare: %w", err)
+	}
+	names := []string{"accuracy (PPV+Sens)/2", "PPV", "sensitivity", "F1", "MCC", "F1 ±1", "MCC ±1"}
+	var runs []compare.Run
+	for _, e := range dirs {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(*runsDir, e.Name())
+		secs, steps, done, err := ssnet.RunInfo(dir)
+		if err != nil || !done {
+			if err == nil {
+				fmt.Fprintf(os.Stderr, "rna compare: %s: still training (%d steps), left out\n", e.Name(), steps)
+			}
+			continue
+		}
+		m, err := ssnet.Load(filepath.Join(dir, ssnet.ModelFile))
+		if err != nil {
+			return err
+		}
+		scores, err := ssnet.Evaluate(set, ssnet.ModelPredictor(m, 0), nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		r := compare.Run{Kind: string(m.Record.Kind), Seed: int(m.Record.Seed), Params: m.Net.Trainable(), TrainSec: secs, Epochs: steps,
+			Scores: map[string][]float64{}}
+		for _, s := range scores {
+			r.Items = append(r.Items, s.Name)
+			for i, v := range []float64{s.Exact.Accuracy, s.Exact.PPV, s.Exact.Sens, s.Exact.F1, s.Exact.MCC, s.Shift.F1, s.Shift.MCC} {
+				r.Scores[names[i]] = append(r.Scores[names[i]], v)
+			}
+		}
+		runs = append(runs, r)
+		fmt.Fprintf(os.Stderr, "rna compare: %s: %s seed %d (best step %d)\n", e.Name(), m.Record.Kind, m.Record.Seed, m.Record.Step)
+	}
+	res, err := compare.Compare(runs, names, string(ssnet.CNN), string(ssnet.SCNN), *resamples, 1)
+	if err != nil {
+		return err
+	}
+	res.Split, res.Features, res.Unit = *split, file, "molecules"
+	if err := res.Markdown(os.Stdout); err != nil {
+		return err
+	}
+	return writeComparison(*out, res, "")
+}
+
+// rnaInput is one molecule to predict, with its known structure if the
+// input file had one.
+type rnaInput struct {
+	Name, Seq string
+	Known     *rna.Structure
+}
+
+// readRNAInputs reads FASTA files (any extension), CT (.ct) and BPSEQ
+// (.bpseq) files, and standard input ("-", FASTA). Bad records are
+// returned as errors beside the good ones.
+func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
+	var out []rnaInput
+	var errs []error
+	for _, a := range args {
+		var r io.Reader
+		name := a
+		if a == "-" {
+			r, name = stdin, "standard input"
+		} else {
+			f, err := os.Open(a)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			defer f.Close()
+			r = f
+		}
+		switch ext := strings.ToLower(filepath.Ext(a)); ext {
+		case ".ct", ".bpseq":
+			read := rna.ReadCT
+			if ext == ".bpseq" {
+				read = rna.ReadBPSEQ
+			}
+			s, err := read(r, name)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if s.Name == "" {
+				s.Name = strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
+			}
+			out = append(out, rnaInput{Name: s.Name, Seq: s.Seq, Known: s})
+		default:
+			seqs, bad := rna.ReadFASTA(r, name)
+			errs = append(errs, bad...)
+			for _, s := range seqs {
+				out = append(out, rnaInput{Name: s.Name, Seq: s.Seq})
+			}
+		}
+	}
+	return out, errs
+}
+
+func runRNAPredict(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rna predict", flag.ContinueOnError)
+	modelSpec := fs.String("model", "", "an RNA model file (runs/rna/.../model.scnn)")
+	outDir := fs.String("out", filepath.Join("predictions", "rna"), "output directory")
+	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
+	workers := fs.Int("workers", 0, "goroutines per convolution")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageError("give FASTA, CT or BPSEQ files, or - for FASTA on standard input")
+	}
+	fmts, err := ssnet.ParseFormats(*formats)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if *modelSpec == "" {
+		return usageError("--model is required")
+	}
+	m, err := ssnet.Load(*modelSpec)
+	if err != nil {
+		return err
+	}
+	from := *modelSpec
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		return err
+	}
+	if err := fileio.CheckWritable(*outDir); err != nil {
+		return err
+	}
+	inputs, errs := readRNAInputs(pos, os.Stdin)
+	for _, e := range errs {
+		fmt.Fprintf(os.Stderr, "contactmap rna predict: %v\n", e)
+	}
+	fmt.Fprintf(os.Stderr, "rna predict: %d molecules with %s\n", len(inputs), from)
+	bar := progress.New(len(inputs), "predicting")
+	used := map[string]int{}
+	fmt.Println("| molecule | length | pairs predicted | output | PPV | sensitivity | F1 |")
+	fmt.Println("|---|---:|---:|---|---:|---:|---:|")
+	for _, in := range inputs {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		base := predict.SafeName(in.Name)
+		key := strings.ToLower(base)
+		if n := used[key]; n > 0 {
+			fmt.Fprintf(os.Stderr, "contactmap rna predict: %s: name used before; writing %s_%d\n", in.Name, base, n+1)
+			base = fmt.Sprintf("%s_%d", base, n+1)
+		}
+		used[key]++
+		p, err := m.Probabilities(in.Seq, *workers)
+		var s *rna.Structure
+		if err == nil {
+			s, err = rna.Decode(in.Name, in.Seq, p, ssnet.Threshold)
+		}
+		if err == nil {
+			_, err = ssnet.WriteOutputs(*outDir, base, s, p, in.Known, fmts)
+		}
+		bar.Add(1)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", in.Name, err))
+			fmt.Fprintf(os.Stderr, "contactmap rna predict: %s: %v\n", in.Name, err)
+			continue
+		}
+		score := "| | |"
+		if in.Known != nil {
+			c := rna.Compare(s, in.Known, false)
+			score = fmt.Sprintf("%.3f | %.3f | %.3f |", c.PPV, c.Sens, c.F1)
+		}
+		fmt.Printf("| %s | %d | %d | %s | %s\n", in.Name, len(in.Seq), len(s.Pairs()), filepath.Join(*outDir, base)+".*", score)
+	}
+	bar.Finish()
+	if len(errs) > 0 {
+		return fmt.Errorf("%d input(s) failed (see above)", len(errs))
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package ssnet
+
+import "sort"
+
+// Overlap is how close a molecule comes to a reference set (the training
+// molecules): its nearest reference by global alignment identity.
+type Overlap struct {
+	Name     string  `json:"name"`
+	Nearest  string  `json:"nearest"`
+	Identity float64 `json:"identity"` // identical aligned bases / length of the longer sequence
+	Exact    bool    `json:"exact"`    // the same sequence
+}
+
+// NearIdentical is the identity from which a test molecule counts as
+// overlapping the training set.
+const NearIdentical = 0.95
+
+// kmerK is the word length of the prefilter.
+const kmerK = 8
+
+func kmers(s string) map[string]bool {
+	out := map[string]bool{}
+	for i := 0; i+kmerK <= len(s); i++ {
+		out[s[i:i+kmerK]] = true
+	}
+	return out
+}
+
+// Overlaps finds, for each query, the reference with the highest global
+// alignment identity among the candidates most alike in shared 8-mers
+// (the top 5), plus any reference with the identical sequence.
+func Overlaps(queries, refs []Molecule) []Overlap {
+	refK := make([]map[string]bool, len(refs))
+	bySeq := map[string]string{}
+	for i, r := range refs {
+		refK[i] = kmers(r.Seq)
+		if _, ok := bySeq[r.Seq]; !ok {
+			bySeq[r.Seq] = r.Name
+		}
+	}
+	out := make([]Overlap, len(queries))
+	for qi, q := range queries {
+		o := Overlap{Name: q.Name}
+		if name, ok := bySeq[q.Seq]; ok {
+			o.Nearest, o.Identity, o.Exact = name, 1, true
+			out[qi] = o
+			continue
+		}
+		qk := kmers(q.Seq)
+		type cand struct {
+			i      int
+			shared int
+		}
+		cs := make([]cand, len(refs))
+		for i := range refs {
+			n := 0
+			for w := range qk {
+				if refK[i][w] {
+					n++
+				}
+			}
+			cs[i] = cand{i, n}
+		}
+		sort.SliceStable(cs, func(a, b int) bool { return cs[a].shared > cs[b].shared })
+		for _, c := range cs[:min(5, len(cs))] {
+			if id := Identity(q.Seq, refs[c.i].Seq); id > o.Identity {
+				o.Identity, o.Nearest = id, refs[c.i].Name
+			}
+		}
+		out[qi] = o
+	}
+	return out
+}
+
+// Identity aligns a and b end to end (Needleman-Wunsch: match +1,
+// mismatch -1, gap -2) and returns the number of identical aligned bases
+// over the length of the longer sequence.
+func Identity(a, b string) float64 {
+	n, m := len(a), len(b)
+	if n == 0 || m == 0 {
+		return 0
+	}
+	const gap = -2
+	// score and identical-base count of the best path, row by row; ties
+	// prefer more identities.
+	prevS, curS := make([]int32, m+1), make([]int32, m+1)
+	prevI, curI := make([]int32, m+1), make([]int32, m+1)
+	for j := 1; j <= m; j++ {
+		prevS[j] = int32(gap * j)
+	}
+	for i := 1; i <= n; i++ {
+		curS[0], curI[0] = int32(gap*i), 0
+		for j := 1; j <= m; j++ {
+			s, id := prevS[j-1]-1, prevI[j-1]
+			if a[i-1] == b[j-1] {
+				s, id = prevS[j-1]+1, prevI[j-1]+1
+			}
+			if v := prevS[j] + gap; v > s || v == s && prevI[j] > id {
+				s, id = v, prevI[j]
+			}
+			if v := curS[j-1] + gap; v > s || v == s && curI[j-1] > id {
+				s, id = v, curI[j-1]
+			}
+			curS[j], curI[j] = s, id
+		}
+		prevS, curS = curS, prevS
+		prevI, curI = curI, prevI
+	}
+	return float64(prevI[m]) / float64(max(n, m))
+}
