@@ -361,7 +361,7 @@ type rnaInput struct {
 	Known     *rna.Structure
 }
 
-// readRNAInputs reads FASTA files (any extension), CT (.ct) and BPSEQ
+// readRNAInputs reads FASTA files (any extension), CT (.ct, .nopct) and BPSEQ
 // (.bpseq) files, and standard input ("-", FASTA). Bad records are
 // returned as errors beside the good ones.
 func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
@@ -382,7 +382,7 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 			r = f
 		}
 		switch ext := strings.ToLower(filepath.Ext(a)); ext {
-		case ".ct", ".bpseq":
+		case ".ct", ".nopct", ".bpseq": // .nopct: RNA STRAND's CT without pseudoknots
 			read := rna.ReadCT
 			if ext == ".bpseq" {
 				read = rna.ReadBPSEQ
@@ -392,6 +392,8 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 				errs = append(errs, err)
 				continue
 			}
+			// RNA STRAND names a record by its file name: drop the extension.
+			s.Name = strings.TrimSuffix(s.Name, filepath.Ext(a))
 			if s.Name == "" {
 				s.Name = strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
 			}

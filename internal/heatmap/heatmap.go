@@ -62,7 +62,7 @@ type Words struct {
 	Unit      string // "residue", "base"
 	Predicted string // "P(contact)"
 	Pair      string // "true contact (the model's definition)"
-	Unknown   string // "residue without coordinates; white: no contact"
+	Unknown   string // "residue without coordinates; white: no contact" ("": no such row)
 }
 
 // Draw draws the prediction p (L x L) above the diagonal and, if truth is
@@ -75,7 +75,10 @@ func Draw(w io.Writer, title string, p []float32, l int, truth Truth, words Word
 	const left, top, right = 44, 34, 90
 	legendRows := 2 // prediction, diagonal
 	if truth != nil {
-		legendRows = 4
+		legendRows++
+		if words.Unknown != "" {
+			legendRows++
+		}
 	}
 	img := image.NewRGBA(image.Rect(0, 0, left+size+right, top+size+46+16*legendRows))
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
@@ -164,7 +167,9 @@ func Draw(w io.Writer, title string, p []float32, l int, truth Truth, words Word
 	swatch(diagonalColour, "diagonal: not predicted")
 	if truth != nil {
 		swatch(contactColour, "lower triangle: "+words.Pair)
-		swatch(unresolvedColour, "lower triangle: "+words.Unknown)
+		if words.Unknown != "" {
+			swatch(unresolvedColour, "lower triangle: "+words.Unknown)
+		}
 	}
 	return png.Encode(w, img)
 }

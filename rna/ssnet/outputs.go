@@ -48,7 +48,7 @@ func ParseFormats(s string) ([]Format, error) {
 	return out, nil
 }
 
-var pairWords = heatmap.Words{Unit: "base", Predicted: "P(pair)", Pair: "known base pair", Unknown: "unknown"}
+var pairWords = heatmap.Words{Unit: "base", Predicted: "P(pair)", Pair: "known base pair; white: no pair"}
 
 type structureTruth struct{ s *rna.Structure }
 
