@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: train-rec all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -78,8 +78,25 @@ REC_DATA ?= ../shared/data/movielens-100k
 REC_RUNS ?= runs/rec
 REC_EPOCHS ?= 40
 train-rec: build
-	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(REC_RUNS) DATA=$(REC_DATA) EPOCHS=$(REC_EPOCHS) scripts/rec-seeds.sh
+	KINDS="cosrec scosrec" SEEDS=$(SEEDS) RUNS=$(REC_RUNS) PARALLEL=2 scripts/seeds.sh \
+		rec train --data $(REC_DATA) --epochs $(REC_EPOCHS) --workers 1
 	./contactmap rec compare --data $(REC_DATA) --runs $(REC_RUNS) --out $(REC_RUNS)/report
+
+# RNA secondary structure on the bundled 16S data (data/rna): the CNN and
+# the SCNN under PROTOCOL (default: seeds 1..SEEDS, two runs at a time
+# with one worker each, about 15 minutes a run; paper: the paper's widths,
+# 500-nt crops and 27,500 steps, seed 1, hours a run), resumable, then
+# every finished run evaluated once on the test molecules:
+# $(RNA_RUNS)/report.{md,json}, and the evaluation table with the overlap
+# analysis and the baseline: $(RNA_RUNS)/eval.{md,json}.
+PROTOCOL ?= default
+RNA_RUNS ?= runs/rna/$(PROTOCOL)
+RNA_SEEDS = $(if $(filter paper,$(PROTOCOL)),1,$(SEEDS))
+train-rna: build
+	KINDS="cnn scnn" SEEDS=$(RNA_SEEDS) RUNS=$(RNA_RUNS) PARALLEL=2 scripts/seeds.sh \
+		rna train --protocol $(PROTOCOL) --workers 1
+	./contactmap rna compare --runs $(RNA_RUNS) --out $(RNA_RUNS)/report
+	./contactmap rna eval $(foreach k,cnn scnn,--model $(RNA_RUNS)/$(k)-seed1/model.scnn) --out $(RNA_RUNS)/eval
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:
