@@ -45,18 +45,24 @@ commands:
 
 // runRec dispatches "contactmap rec <command>".
 func runRec(ctx context.Context, args []string) error {
+	return runGroup(ctx, "rec", recCommands, recUsage, args)
+}
+
+// runGroup dispatches "contactmap GROUP <command>" to cmds; no command is
+// a usage error, -h prints usage.
+func runGroup(ctx context.Context, group string, cmds map[string]func(context.Context, []string) error, usage func(io.Writer), args []string) error {
 	if len(args) == 0 {
-		recUsage(os.Stderr)
-		return usageError("rec needs a command")
+		usage(os.Stderr)
+		return usageError("%s needs a command", group)
 	}
 	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
-		recUsage(os.Stdout)
+		usage(os.Stdout)
 		return flag.ErrHelp
 	}
-	cmd, ok := recCommands[args[0]]
+	cmd, ok := cmds[args[0]]
 	if !ok {
-		recUsage(os.Stderr)
-		return usageError("unknown rec command %q", args[0])
+		usage(os.Stderr)
+		return usageError("unknown %s command %q", group, args[0])
 	}
 	return cmd(ctx, args[1:])
 }

@@ -48,20 +48,7 @@ commands:
 }
 
 func runRNA(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		rnaUsage(os.Stderr)
-		return usageError("rna needs a command")
-	}
-	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
-		rnaUsage(os.Stdout)
-		return flag.ErrHelp
-	}
-	cmd, ok := rnaCommands[args[0]]
-	if !ok {
-		rnaUsage(os.Stderr)
-		return usageError("unknown rna command %q", args[0])
-	}
-	return cmd(ctx, args[1:])
+	return runGroup(ctx, "rna", rnaCommands, rnaUsage, args)
 }
 
 func runRNATrain(ctx context.Context, args []string) error {
