@@ -106,7 +106,11 @@ func Draw(w io.Writer, title string, p []float32, l int, truth Truth, words Word
 					c = noContactColour
 				}
 			}
-			fill(image.Rect(off.X+j*s, off.Y+i*s, off.X+(j+1)*s, off.Y+(i+1)*s), c)
+			for y := off.Y + i*s; y < off.Y+(i+1)*s; y++ { // one cell, written directly
+				for x := off.X + j*s; x < off.X+(j+1)*s; x++ {
+					img.SetRGBA(x, y, c)
+				}
+			}
 		}
 	}
 	black := color.RGBA{0, 0, 0, 255}
