@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs a training command for every model kind in KINDS and seed 1..SEEDS,
+# Runs a training command for every model kind in KINDS and seed
+# SEED_FROM..SEEDS (default 1..5),
 # one run directory each (RUNS/KIND-seedSEED, log beside it), PARALLEL runs
 # at a time, resuming any run a killed earlier invocation left (finished
 # runs return at once):
@@ -12,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SEEDS=${SEEDS:-5}
+SEED_FROM=${SEED_FROM:-1}
 RUNS=${RUNS:?RUNS must name the runs directory}
 KINDS=${KINDS:?KINDS must list the model kinds}
 PARALLEL=${PARALLEL:-1}
@@ -30,7 +32,7 @@ one() {
 	fi
 }
 status=0 running=0
-for seed in $(seq 1 "$SEEDS"); do
+for seed in $(seq "$SEED_FROM" "$SEEDS"); do
 	for kind in $KINDS; do
 		one "$kind" "$seed" "$@" &
 		running=$((running + 1))
