@@ -368,7 +368,7 @@ func runRecCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	res.Split, res.Features, res.Unit = split.String(), *data, "users"
+	res.Split, res.Features, res.Unit, res.Digits = split.String(), *data, "users", 4
 	ps := rec.Summarize(pop)
 	note := fmt.Sprintf("\nMost-popular baseline on the same split: MAP %.4f, P@1 %.4f, P@5 %.4f, P@10 %.4f, R@1 %.4f, R@5 %.4f, R@10 %.4f.\n",
 		ps.MAP, ps.Prec[0], ps.Prec[1], ps.Prec[2], ps.Recall[0], ps.Recall[1], ps.Recall[2])

@@ -126,7 +126,8 @@ type Result struct {
 	TrainSecA Stats    `json:"train_seconds_a"`
 	TrainSecB Stats    `json:"train_seconds_b"`
 	Rows      []Row    `json:"rows"`
-	Unit      string   `json:"unit"` // what an item is ("chains", "users")
+	Unit      string   `json:"unit"`             // what an item is ("chains", "users")
+	Digits    int      `json:"digits,omitempty"` // decimals in Markdown (0: 3)
 	Split     string   `json:"split"`
 	Features  string   `json:"features"`
 	Unpaired  []string `json:"unpaired_runs,omitempty"`
@@ -323,12 +324,17 @@ func (r *Result) Markdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s vs %s on the %s split of %s: %d %s, seeds %v", strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), r.Split, r.Features, r.Items, r.Unit, r.Seeds)
 	fmt.Fprintf(&b, " (%s %d parameters, %s %d).\n\n", strings.ToUpper(r.KindA), r.ParamsA, strings.ToUpper(r.KindB), r.ParamsB)
-	fmt.Fprintf(&b, "Mean ± sd over seeds of the per-item mean; [95%% CI] percentile bootstrap over test %s (%d resamples) of the seed-averaged per-item values; paired difference %s − %s per seed (mean ± sd, seeds where %s is higher), its bootstrap CI and two-sided bootstrap p.\n\n",
+	fmt.Fprintf(&b, "Mean ± sd over seeds of the per-item mean; [95%% CI] percentile bootstrap over the split's %s (%d resamples) of the seed-averaged per-item values; paired difference %s − %s per seed (mean ± sd, seeds where %s is higher), its bootstrap CI and two-sided bootstrap p.\n\n",
 		r.Unit, r.Resamples, strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), strings.ToUpper(r.KindB))
 	fmt.Fprintf(&b, "| metric | %s | %s | %s − %s | 95%% CI of the difference | p | seeds %s > %s |\n", strings.ToUpper(r.KindA), strings.ToUpper(r.KindB), strings.ToUpper(r.KindB), strings.ToUpper(r.KindA), strings.ToUpper(r.KindB), strings.ToUpper(r.KindA))
 	b.WriteString("|---|---|---|---|---|---:|---:|\n")
+	digits := r.Digits
+	if digits == 0 {
+		digits = 3
+	}
+	f := fmt.Sprintf("%%.%df", digits)
 	for _, row := range r.Rows {
-		fmt.Fprintf(&b, "| %s | %.3f ± %.3f [%.3f, %.3f] | %.3f ± %.3f [%.3f, %.3f] | %+.3f ± %.3f | [%+.3f, %+.3f] | %.3f | %d/%d |\n", row.Metric,
+		fmt.Fprintf(&b, strings.NewReplacer("%.3f", f, "%+.3f", "%+"+f[1:]).Replace("| %s | %.3f ± %.3f [%.3f, %.3f] | %.3f ± %.3f [%.3f, %.3f] | %+.3f ± %.3f | [%+.3f, %+.3f] | %.3f | %d/%d |\n"), row.Metric,
 			row.A.Mean, row.A.SD, row.A.CI.Lo, row.A.CI.Hi, row.B.Mean, row.B.SD, row.B.CI.Lo, row.B.CI.Hi,
 			row.Diff.Mean, row.Diff.SD, row.Diff.CI.Lo, row.Diff.CI.Hi, row.PBoot, row.Wins, len(r.Seeds))
 	}
