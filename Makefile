@@ -54,10 +54,15 @@ train: features
 # The main job on the bundled data with the shipped models: features,
 # predictions for a few chains (RR, .npy, PNG in predictions/: 1ENH_A is
 # not in the PISCES list, the other three are test-split chains), and the
-# evaluation table of both models and the baselines on the test split.
+# evaluation table of both models and the baselines on the test split;
+# then RNA: structures of two test molecules with the shipped RNA SCNN
+# (BPSEQ, CT, dot-bracket, PNG in predictions/rna) and its evaluation
+# table on the 16S test molecules beside the stacking baseline.
 demo: features
 	./contactmap predict --model scnn --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
 	./contactmap eval --features $(FEATURES) --split test --model models/cnn.scnn --model models/scnn.scnn
+	./contactmap rna predict --out predictions/rna data/rna/test/5S/d.5.e.M.fossilis.nopct data/rna/test/rnasep/A.ferrooxidans.ct
+	./contactmap rna eval --model rna-scnn --split test
 
 # CNN vs SCNN over seeds (1..SEEDS) on the PISCES split: trains what is
 # missing (resuming killed runs), then evaluates every finished run on the

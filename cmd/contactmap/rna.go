@@ -15,6 +15,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
+	shipped "github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna"
@@ -152,7 +153,7 @@ type rnaEvalRow struct {
 func runRNAEval(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("rna eval", flag.ContinueOnError)
 	var models multiFlag
-	fs.Var(&models, "model", "a model file (repeatable)")
+	fs.Var(&models, "model", "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file (repeatable)")
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file)")
 	trainFile := fs.String("train", rnaTrain, "training molecules, for the overlap analysis")
@@ -203,7 +204,7 @@ func runRNAEval(ctx context.Context, args []string) error {
 		return nil
 	}
 	for _, path := range models {
-		m, err := ssnet.Load(path)
+		m, _, err := shipped.LoadRNA(path)
 		if err != nil {
 			return err
 		}
@@ -398,7 +399,7 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 
 func runRNAPredict(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("rna predict", flag.ContinueOnError)
-	modelSpec := fs.String("model", "", "an RNA model file (runs/rna/.../model.scnn)")
+	modelSpec := fs.String("model", shipped.DefaultRNA, "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file")
 	outDir := fs.String("out", filepath.Join("predictions", "rna"), "output directory")
 	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
@@ -413,14 +414,10 @@ func runRNAPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if *modelSpec == "" {
-		return usageError("--model is required")
-	}
-	m, err := ssnet.Load(*modelSpec)
+	m, from, err := shipped.LoadRNA(*modelSpec)
 	if err != nil {
 		return err
 	}
-	from := *modelSpec
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return err
 	}

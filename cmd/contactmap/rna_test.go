@@ -53,8 +53,8 @@ func TestRNAPredictCommand(t *testing.T) {
 	if err != nil || back.Seq != "ACGUACGUACGUN" {
 		t.Errorf("read back %v, %v", back, err)
 	}
-	if err := runRNAPredict(context.Background(), []string{"--out", out, fasta}); err == nil {
-		t.Error("no --model accepted")
+	if err := runRNAPredict(context.Background(), []string{"--model", "no-such-model", "--out", out, fasta}); err == nil {
+		t.Error("an unknown model accepted")
 	}
 	if err := runRNAPredict(context.Background(), []string{"--model", modelPath, "--format", "pdf", fasta}); err == nil {
 		t.Error("unknown format accepted")
