@@ -169,3 +169,19 @@ func noPositional(cmd string, pos []string) error {
 	}
 	return nil
 }
+
+// parseRunFlags parses a training command's flags (no positional
+// arguments) and refuses --resume with --force.
+func parseRunFlags(fs *flag.FlagSet, cmd string, args []string, resume, force *bool) error {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noPositional(cmd, pos); err != nil {
+		return err
+	}
+	if *resume && *force {
+		return usageError("--resume and --force exclude each other")
+	}
+	return nil
+}

@@ -98,16 +98,10 @@ func runRecTrain(ctx context.Context, args []string) error {
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseRunFlags(fs, "rec train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
-	if err := noPositional("rec train", pos); err != nil {
-		return err
-	}
-	if o.Resume && o.Force {
-		return usageError("--resume and --force exclude each other")
-	}
+	var err error
 	if o.Kind, err = rec.ParseKind(*kind); err != nil {
 		return usageError("%v", err)
 	}

@@ -65,16 +65,10 @@ func runRNATrain(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
 	steps := fs.Int("steps", 0, "optimiser steps (default: the protocol's)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseRunFlags(fs, "rna train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
-	if err := noPositional("rna train", pos); err != nil {
-		return err
-	}
-	if o.Resume && o.Force {
-		return usageError("--resume and --force exclude each other")
-	}
+	var err error
 	if o.Kind, err = ssnet.ParseKind(*kind); err != nil {
 		return usageError("%v", err)
 	}

@@ -35,16 +35,10 @@ func runTrain(ctx context.Context, args []string) error {
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution; results depend on it (default %d, the CPUs; with --resume, the checkpoint's)", runtime.GOMAXPROCS(0)))
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one, replacing it")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseRunFlags(fs, "train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
-	if err := noPositional("train", pos); err != nil {
-		return err
-	}
-	if o.Resume && o.Force {
-		return usageError("--resume and --force exclude each other")
-	}
+	var err error
 	if o.Arch, err = model.ArchByName(*kind, *config); err != nil {
 		return usageError("%v", err)
 	}
