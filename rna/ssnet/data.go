@@ -85,13 +85,13 @@ func NewBatch(ws []Window) *Batch {
 		l = max(l, w.Len)
 	}
 	b := len(ws)
-	x := scnn.New(b, l, InChannels)
-	bt := &Batch{L: l, Labels: make([]float32, b*l*l), Mask: make([]float32, b*l*l)}
-	bt.In = pairnet.Inputs{X1: x, Lengths: make([]int, b)}
+	seqs := make([]string, b)
 	for s, w := range ws {
-		bt.In.Lengths[s] = w.Len
+		seqs[s] = w.Mol.Seq[w.Start : w.Start+w.Len]
+	}
+	bt := &Batch{L: l, In: OneHot(seqs), Labels: make([]float32, b*l*l), Mask: make([]float32, b*l*l)}
+	for s, w := range ws {
 		for i := 0; i < w.Len; i++ {
-			x.Data[(s*l+i)*InChannels+baseIndex(w.Mol.Seq[w.Start+i])] = 1
 			for j := 0; j < w.Len; j++ {
 				bt.Mask[(s*l+i)*l+j] = 1
 			}
@@ -101,6 +101,24 @@ func NewBatch(ws []Window) *Batch {
 		}
 	}
 	return bt
+}
+
+// OneHot is the network input of sequences (normalised bases), padded
+// to the longest: (B, L, 5), one channel per base A, C, G, U, other.
+func OneHot(seqs []string) pairnet.Inputs {
+	l := 0
+	for _, q := range seqs {
+		l = max(l, len(q))
+	}
+	x := scnn.New(len(seqs), l, InChannels)
+	in := pairnet.Inputs{X1: x, Lengths: make([]int, len(seqs))}
+	for s, q := range seqs {
+		in.Lengths[s] = len(q)
+		for i := 0; i < len(q); i++ {
+			x.Data[(s*l+i)*InChannels+baseIndex(q[i])] = 1
+		}
+	}
+	return in
 }
 
 // RandomWindows draws n windows of at most crop bases: a molecule

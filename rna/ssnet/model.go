@@ -9,7 +9,6 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pairnet"
-	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -91,17 +90,20 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 // SCNN's symmetric output, or the CNN's upper triangle mirrored (its loss
 // reads only i < j). The diagonal is 0.
 func (m *Model) Probabilities(seq string, workers int) ([]float32, error) {
-	mol := &Molecule{Structure: &rna.Structure{Seq: seq, Partner: make([]int, len(seq))}}
-	b := NewBatch([]Window{{Mol: mol, Len: len(seq)}})
-	logits, err := m.Net.Forward(scnn.Inference(workers), b.In)
+	logits, err := m.Net.Forward(scnn.Inference(workers), OneHot([]string{seq}))
 	if err != nil {
 		return nil, err
 	}
 	l := len(seq)
+	z := logits.Data // one sample, one channel
 	p := make([]float32, l*l)
 	for i := 0; i < l; i++ {
+		row := i * l // row-major (CNN): (i, j) at i*l + j
+		if logits.Layout == scnn.Packed {
+			row = i*l - i*(i-1)/2 - i // packed (SCNN): (i, j >= i) at row + j
+		}
 		for j := i + 1; j < l; j++ {
-			v := float32(1 / (1 + math.Exp(-float64(logits.At(0, i, j, 0)))))
+			v := float32(1 / (1 + math.Exp(-float64(z[row+j]))))
 			p[i*l+j], p[j*l+i] = v, v
 		}
 	}

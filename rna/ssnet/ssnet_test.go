@@ -7,8 +7,11 @@ import (
 	"slices"
 	"testing"
 
+	"math"
+
 	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // The paper protocol's networks have the parameter counts of the paper's
@@ -169,6 +172,36 @@ func TestRandomWindowsFit(t *testing.T) {
 	for _, w := range RandomWindows(train, 100, 64, rng) {
 		if w.Len != 64 || w.Start < 0 || w.Start+w.Len > len(w.Mol.Seq) {
 			t.Fatalf("window %d+%d of %d", w.Start, w.Len, len(w.Mol.Seq))
+		}
+	}
+}
+
+// Probabilities reads the network's upper triangle, packed (SCNN) or
+// row-major (CNN), at the right places: sigmoid of logit (i, j) read by
+// index from the network's own output.
+func TestProbabilitiesReadTheUpperTriangle(t *testing.T) {
+	seq := "GGGCGCAAGCCUGCGCCCUUUUGGGCGCAAGCCUGCGCCCAN"
+	for _, k := range []Kind{CNN, SCNN} {
+		m, err := NewModel(k, tinyProtocol, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Probabilities(seq, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits, err := m.Net.Forward(scnn.Inference(1), OneHot([]string{seq}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := len(seq)
+		for i := 0; i < l; i++ {
+			for j := i + 1; j < l; j++ {
+				want := 1 / (1 + math.Exp(-float64(logits.At(0, i, j, 0))))
+				if d := math.Abs(float64(p[i*l+j]) - want); d > 1e-6 || p[j*l+i] != p[i*l+j] {
+					t.Fatalf("%s: p[%d,%d] = %g, p[%d,%d] = %g, want %g", k, i, j, p[i*l+j], j, i, p[j*l+i], want)
+				}
+			}
 		}
 	}
 }
