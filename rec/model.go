@@ -217,11 +217,8 @@ func (m *Model) Hidden(p *scnn.Pass, users, seq []int32, rng *rand.Rand) (*scnn.
 	if err != nil {
 		return nil, err
 	}
-	h = scnn.Tanh(p, h)
-	if p.Training() {
-		if h, err = scnn.Dropout(p, h, m.Dropout, rng); err != nil {
-			return nil, err
-		}
+	if h, err = scnn.Dropout(p, scnn.Tanh(p, h), m.Dropout, rng); err != nil { // identity in inference
+		return nil, err
 	}
 	u, err := m.UserEmb.Lookup(p, users, b)
 	if err != nil {

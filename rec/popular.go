@@ -10,7 +10,6 @@ func Popularity(d *Dataset) Scorer {
 			count[it]++
 		}
 	}
-	count[0] = -1
 	return func(users []int, _ Split) ([][]float32, error) {
 		out := make([][]float32, len(users))
 		for i := range out {

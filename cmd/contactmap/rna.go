@@ -350,45 +350,49 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 	var out []rnaInput
 	var errs []error
 	for _, a := range args {
-		var r io.Reader
-		name := a
 		if a == "-" {
-			r, name = stdin, "standard input"
-		} else {
-			f, err := os.Open(a)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			defer f.Close()
-			r = f
+			got, bad := readRNAFile(stdin, "standard input", ".fasta")
+			out, errs = append(out, got...), append(errs, bad...)
+			continue
 		}
-		switch ext := strings.ToLower(filepath.Ext(a)); ext {
-		case ".ct", ".nopct", ".bpseq": // .nopct: RNA STRAND's CT without pseudoknots
-			read := rna.ReadCT
-			if ext == ".bpseq" {
-				read = rna.ReadBPSEQ
-			}
-			s, err := read(r, name)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			// RNA STRAND names a record by its file name: drop the extension.
-			s.Name = strings.TrimSuffix(s.Name, filepath.Ext(a))
-			if s.Name == "" {
-				s.Name = strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
-			}
-			out = append(out, rnaInput{Name: s.Name, Seq: s.Seq, Known: s})
-		default:
-			seqs, bad := rna.ReadFASTA(r, name)
-			errs = append(errs, bad...)
-			for _, s := range seqs {
-				out = append(out, rnaInput{Name: s.Name, Seq: s.Seq})
-			}
+		f, err := os.Open(a)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
+		got, bad := readRNAFile(f, a, strings.ToLower(filepath.Ext(a)))
+		f.Close()
+		out, errs = append(out, got...), append(errs, bad...)
 	}
 	return out, errs
+}
+
+// readRNAFile reads one input by its extension: CT (.ct, .nopct: RNA
+// STRAND's CT without pseudoknots), BPSEQ (.bpseq) or else FASTA.
+func readRNAFile(r io.Reader, name, ext string) ([]rnaInput, []error) {
+	switch ext {
+	case ".ct", ".nopct", ".bpseq":
+		read := rna.ReadCT
+		if ext == ".bpseq" {
+			read = rna.ReadBPSEQ
+		}
+		s, err := read(r, name)
+		if err != nil {
+			return nil, []error{err}
+		}
+		// RNA STRAND names a record by its file name: drop the extension.
+		s.Name = strings.TrimSuffix(s.Name, filepath.Ext(name))
+		if s.Name == "" {
+			s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+		}
+		return []rnaInput{{Name: s.Name, Seq: s.Seq, Known: s}}, nil
+	}
+	seqs, bad := rna.ReadFASTA(r, name)
+	out := make([]rnaInput, len(seqs))
+	for i, q := range seqs {
+		out[i] = rnaInput{Name: q.Name, Seq: q.Seq}
+	}
+	return out, bad
 }
 
 func runRNAPredict(ctx context.Context, args []string) error {

@@ -2,7 +2,6 @@ package ssnet
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/contactmap/contactmap/rna"
 )
@@ -125,14 +124,4 @@ func summarize(group string, ss []MolScore) Summary {
 		s.Shift.div(n)
 	}
 	return s
-}
-
-// Names returns the molecule names of scores, sorted (for checks).
-func Names(scores []MolScore) []string {
-	var n []string
-	for _, s := range scores {
-		n = append(n, s.Name)
-	}
-	sort.Strings(n)
-	return n
 }

@@ -44,17 +44,16 @@ type EvalLog struct {
 }
 
 type runState struct {
-	Record    Record    `json:"record"`
-	Step      int       `json:"step"` // steps done
-	LossSum   float64   `json:"loss_sum"`
-	LossN     int       `json:"loss_n"`
-	Best      float64   `json:"best_val_accuracy"`
-	BestStep  int       `json:"best_step"`
-	Log       []EvalLog `json:"log"`
-	Seconds   float64   `json:"seconds"`
-	Workers   int       `json:"workers"`
-	Done      bool      `json:"done"` // reached the protocol's steps
-	ProtoJSON Protocol  `json:"protocol"`
+	Record   Record    `json:"record"`
+	Step     int       `json:"step"` // steps done
+	LossSum  float64   `json:"loss_sum"`
+	LossN    int       `json:"loss_n"`
+	Best     float64   `json:"best_val_accuracy"`
+	BestStep int       `json:"best_step"`
+	Log      []EvalLog `json:"log"`
+	Seconds  float64   `json:"seconds"`
+	Workers  int       `json:"workers"`
+	Done     bool      `json:"done"` // reached the protocol's steps
 }
 
 // Files of a run directory.
@@ -127,7 +126,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		m.Record = st.Record
 	} else {
 		m.Record.Data, m.Record.Version = o.DataName, buildinfo.Revision()
-		st.Record, st.ProtoJSON = m.Record, p
+		st.Record = m.Record
 	}
 	st.Workers = o.Workers
 	loss := scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}
