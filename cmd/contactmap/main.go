@@ -29,6 +29,7 @@ import (
 	"syscall"
 
 	"github.com/contactmap/contactmap/internal/blasenv"
+	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -185,3 +186,32 @@ func parseRunFlags(fs *flag.FlagSet, cmd string, args []string, resume, force *b
 	}
 	return nil
 }
+
+// lossBar is a progress bar of training steps that shows the mean loss
+// since the last reset (an epoch, a validation) and a suffix.
+type lossBar struct {
+	bar    *progress.Bar
+	sum    float64
+	n      int
+	Suffix string
+}
+
+// Start replaces the bar by one of total steps and resets the mean.
+func (b *lossBar) Start(total int, desc string) {
+	b.bar = progress.New(total, desc)
+	b.Reset()
+}
+
+// Reset starts a new mean.
+func (b *lossBar) Reset() { b.sum, b.n = 0, 0 }
+
+// Step counts one step of the given loss.
+func (b *lossBar) Step(loss float64) {
+	b.sum += loss
+	b.n++
+	b.bar.Describe(fmt.Sprintf("loss %.4f%s", b.sum/float64(b.n), b.Suffix))
+	b.bar.Add(1)
+}
+
+// Finish completes the bar.
+func (b *lossBar) Finish() { b.bar.Finish() }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/rec"
 )
@@ -122,19 +121,9 @@ func runRecTrain(ctx context.Context, args []string) error {
 		}
 		fmt.Printf("%s: %d trainable parameters\n", k, m.Trainable())
 	}
-	var bar *progress.Bar
-	var sum float64
-	var n int
-	o.OnEpochStart = func(epoch, batches int) {
-		bar = progress.New(batches, fmt.Sprintf("epoch %d", epoch))
-		sum, n = 0, 0
-	}
-	o.OnBatch = func(loss float64) {
-		sum += loss
-		n++
-		bar.Describe(fmt.Sprintf("loss %.4f", sum/float64(n)))
-		bar.Add(1)
-	}
+	var bar lossBar
+	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
+	o.OnBatch = bar.Step
 	o.OnEpochEnd = func(e rec.EpochLog) {
 		bar.Finish()
 		fmt.Printf("epoch %3d  train loss %.4f  val MAP %.4f  val P@1 %.4f  val R@10 %.4f  lr %.3g  %.0fs\n",

@@ -97,16 +97,11 @@ func runRNATrain(ctx context.Context, args []string) error {
 	}
 	fmt.Printf("%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps\n",
 		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery)
-	bar := progress.New(o.Protocol.Steps, "training")
-	sum, n := 0.0, 0
-	o.OnStep = func(step int, loss float64) {
-		sum += loss
-		n++
-		bar.Describe(fmt.Sprintf("loss %.4f", sum/float64(n)))
-		bar.Add(1)
-	}
+	var bar lossBar
+	bar.Start(o.Protocol.Steps, "training")
+	o.OnStep = func(_ int, loss float64) { bar.Step(loss) }
 	o.OnEval = func(e ssnet.EvalLog) {
-		sum, n = 0, 0
+		bar.Reset()
 		fmt.Printf("step %6d  train loss %.4f  val accuracy %.4f  val F1 %.4f  %.0fs\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
 	}
 	start := time.Now()

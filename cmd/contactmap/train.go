@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/progress"
 	shipped "github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/train"
 )
@@ -53,23 +52,12 @@ func runTrain(ctx context.Context, args []string) error {
 		}
 		fmt.Printf("%s (%s configuration): %d trainable parameters\n", k, *config, m.Trainable())
 	}
-	var bar *progress.Bar
-	var sum float64
-	var n int
-	lastVal := ""
-	o.OnEpochStart = func(epoch, batches int) {
-		bar = progress.New(batches, fmt.Sprintf("epoch %d", epoch))
-		sum, n = 0, 0
-	}
-	o.OnBatch = func(loss float64) {
-		sum += loss
-		n++
-		bar.Describe(fmt.Sprintf("loss %.4f%s", sum/float64(n), lastVal))
-		bar.Add(1)
-	}
+	var bar lossBar
+	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
+	o.OnBatch = bar.Step
 	o.OnEpochEnd = func(e train.EpochLog) {
 		bar.Finish()
-		lastVal = fmt.Sprintf(" (last val loss %.4f, accuracy %.3f)", e.ValLoss, e.ValAcc)
+		bar.Suffix = fmt.Sprintf(" (last val loss %.4f, accuracy %.3f)", e.ValLoss, e.ValAcc)
 		fmt.Printf("epoch %3d  train loss %.4f  val loss %.4f  val accuracy %.3f  val long top-L/5 %.3f  lr %.2g  %.0fs\n",
 			e.Epoch, e.TrainLoss, e.ValLoss, e.ValAcc, e.ValLongL5, e.LR, e.Seconds)
 	}
