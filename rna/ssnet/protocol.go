@@ -55,7 +55,7 @@ var Paper = Protocol{Name: "paper", Crop: 500, Steps: 27500, Batch: 10, LRCNN: 1
 // Default is the protocol of the shipped model and the seed comparison:
 // the paper's shape with about a third of its widths, smaller kernels,
 // 96-nt crops and 1,500 steps, validated three times (validation predicts
-// the 28 whole molecules, about a minute and a half on two cores), so
+// the 28 whole molecules, about a minute on two cores), so
 // that each model trains in under 15 minutes on two cores. The SCNN's pair map and re-injection keep the CNN's widths
 // (2(5+8) = 26 and 10 channels).
 var Default = Protocol{Name: "default", Crop: 96, Steps: 1500, Batch: 10, LRCNN: 1e-3, LRSCNN: 2e-3, L2: 1e-5, PosWeight: 5, EvalEvery: 500,
