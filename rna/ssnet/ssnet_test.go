@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"math"
@@ -62,7 +63,7 @@ func TestFamilyAndBatch(t *testing.T) {
 }
 
 // tinyProtocol trains in a second.
-var tinyProtocol = Protocol{Name: "tiny", Crop: 48, Steps: 40, Batch: 4, LRCNN: 1e-2, LRSCNN: 2e-2, L2: 1e-5, PosWeight: 5, EvalEvery: 20,
+var tinyProtocol = Protocol{Name: "tiny", Crop: 48, Steps: 40, Batch: 4, LRCNN: 1e-2, LRSCNN: 2e-2, L2: 1e-5, PosWeight: 5, EvalEvery: 20, HalveEvery: 15,
 	LSTMHidden: 4, LSTMOut: 3, Block1: []int{5, 3}, Widths1: []int{4, 4}, Block2: []int{3}, Widths2: []int{4},
 	Block3: 3, Width3: 4, PairWidth: 16, ReinjectWidth: 10}
 
@@ -158,6 +159,23 @@ func TestTinyTrainingOnRealMolecules(t *testing.T) {
 	}
 }
 
+func TestLRAt(t *testing.T) {
+	p := Protocol{LRCNN: 1e-3, LRSCNN: 2e-3, HalveEvery: 100}
+	for _, c := range []struct {
+		k    Kind
+		step int
+		want float64
+	}{{CNN, 0, 1e-3}, {CNN, 99, 1e-3}, {CNN, 100, 5e-4}, {SCNN, 250, 5e-4}, {SCNN, 300, 2.5e-4}} {
+		if got := p.LRAt(c.k, c.step); got != c.want {
+			t.Errorf("%s step %d: lr %g, want %g", c.k, c.step, got, c.want)
+		}
+	}
+	p.HalveEvery = 0
+	if got := p.LRAt(SCNN, 10000); got != 2e-3 {
+		t.Errorf("without halving: lr %g at step 10000", got)
+	}
+}
+
 func mean(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
@@ -203,5 +221,24 @@ func TestProbabilitiesReadTheUpperTriangle(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestResumeRefusesOtherSettings(t *testing.T) {
+	train, valid := realSets(t)
+	out := t.TempDir()
+	p := tinyProtocol
+	p.Steps = 20
+	if _, _, err := Train(context.Background(), TrainOptions{Train: train, Valid: valid, Out: out, Kind: SCNN, Protocol: p, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	p.Steps, p.Crop = 40, 40
+	_, _, err := Train(context.Background(), TrainOptions{Train: train, Valid: valid, Out: out, Kind: SCNN, Protocol: p, Resume: true})
+	if err == nil || !strings.Contains(err.Error(), "other \"tiny\" settings") {
+		t.Fatalf("resume under another crop: %v", err)
+	}
+	p.Crop = tinyProtocol.Crop // the steps alone may change: the run is extended
+	if _, _, err := Train(context.Background(), TrainOptions{Train: train, Valid: valid, Out: out, Kind: SCNN, Protocol: p, Resume: true}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package ssnet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +46,8 @@ type EvalLog struct {
 
 type runState struct {
 	Record   Record    `json:"record"`
-	Step     int       `json:"step"` // steps done
+	Protocol Protocol  `json:"protocol"` // as trained (a protocol's name can outlive its settings)
+	Step     int       `json:"step"`     // steps done
 	LossSum  float64   `json:"loss_sum"`
 	LossN    int       `json:"loss_n"`
 	Best     float64   `json:"best_val_accuracy"`
@@ -101,6 +103,9 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		switch {
 		case r.Kind != o.Kind || r.Protocol != p.Name:
 			return nil, nil, fmt.Errorf("ssnet: resume: %s is a %s/%s run, asked for %s/%s", ckpt, r.Kind, r.Protocol, o.Kind, p.Name)
+		case !sameSettings(st.Protocol, p):
+			return nil, nil, fmt.Errorf("ssnet: resume: %s was trained under other %q settings than this build's (crop %d, halving every %d, validation every %d; this build %d, %d, %d)",
+				ckpt, p.Name, st.Protocol.Crop, st.Protocol.HalveEvery, st.Protocol.EvalEvery, p.Crop, p.HalveEvery, p.EvalEvery)
 		case o.Seed != 0 && o.Seed != r.Seed:
 			return nil, nil, fmt.Errorf("ssnet: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
 		case o.Workers != 0 && o.Workers != st.Workers:
@@ -126,7 +131,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		m.Record = st.Record
 	} else {
 		m.Record.Data, m.Record.Version = o.DataName, buildinfo.Revision()
-		st.Record = m.Record
+		st.Record, st.Protocol = m.Record, p
 	}
 	st.Workers = o.Workers
 	loss := scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}
@@ -140,6 +145,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Step)))
 		b := NewBatch(RandomWindows(o.Train, p.Batch, p.Crop, rng))
 		opt.ZeroGrad()
+		opt.LR = p.LRAt(o.Kind, st.Step)
 		pass := scnn.Training(o.Workers)
 		logits, err := m.Net.Forward(pass, b.In)
 		if err != nil {
@@ -195,6 +201,16 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		}
 	}
 	return m, &Result{Steps: st.Step, BestStep: st.BestStep, BestAcc: st.Best, Seconds: st.Seconds, Log: st.Log}, nil
+}
+
+// sameSettings reports whether two protocols train alike up to their
+// step counts (a run may be extended; the widths are checked by the
+// model's shapes when the parameters are restored).
+func sameSettings(a, b Protocol) bool {
+	a.Steps, b.Steps = 0, 0
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // Result summarises a finished run; the model returned beside it is the
