@@ -11,8 +11,9 @@ type Definition int
 const (
 	// CAlpha: C-alpha atoms (Maduranga et al.; the default).
 	CAlpha Definition = iota
-	// CBeta: C-beta atoms, with a virtual C-beta built from N, CA and C
-	// (CASP's definition; C-alpha for glycine).
+	// CBeta: C-beta atoms, C-alpha for glycine (CASP's definition); a
+	// residue whose C-beta is missing from the file gets a virtual one
+	// built from N, CA and C.
 	CBeta
 )
 
@@ -57,6 +58,9 @@ func RepresentativeAtom(r *Residue, def Definition) (Vec, bool) {
 	}
 	if def == CAlpha || r.Name == "GLY" {
 		return ca, true
+	}
+	if cb, ok := r.Atoms["CB"]; ok {
+		return cb, true
 	}
 	n, okN := r.Atoms["N"]
 	c, okC := r.Atoms["C"]

@@ -39,7 +39,7 @@ func runFeatures(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.MaxLen, "max-len", 100, "maximum chain length (PISCES length)")
 	shard := fs.String("shard", "0/1", "process shard i of n (0-based: list entries with index % n == i)")
 	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "parallel chains")
-	cb := fs.Bool("cb", false, "contacts by virtual C-beta (CASP) instead of C-alpha (the paper)")
+	cb := fs.Bool("cb", false, "contacts by C-beta, C-alpha for glycine (CASP), instead of C-alpha (the paper)")
 	cfg.Labels = pdb.DefaultContactDef
 	fs.Float64Var(&cfg.Labels.Cutoff, "cutoff", pdb.ContactCutoff, "contact distance cutoff, Å")
 	seed := fs.Uint64("seed", 1, "seed of the train/validation/test split")

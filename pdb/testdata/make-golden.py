@@ -3,7 +3,8 @@
 
 For each (file, chain): residues of the first model that are amino acids
 with a CA atom, in file order; pairs i<j with CA-CA distance < 8 A (and,
-for the CB lists, virtual-CB distance < 8 A, glycine by CA).
+for the CB lists, CB-CB distance < 8 A, glycine by CA, and a virtual CB
+from N, CA and C where the file has no CB).
 Output lines: "seq1 icode1 seq2 icode2" (icode '_' when blank).
 Run from pdb/testdata: /usr/bin/python3 make-golden.py
 """
@@ -26,7 +27,9 @@ for fname, chain in CASES:
     for kind in ("CA", "CB"):
         pts, ids = [], []
         for r in res:
-            if kind == "CB" and r.get_resname() != "GLY":
+            if kind == "CB" and r.get_resname() != "GLY" and "CB" in r:
+                p = r["CB"].coord.astype(float)
+            elif kind == "CB" and r.get_resname() != "GLY":
                 if not all(a in r for a in ("N", "C")):
                     continue
                 p = vcb(r["N"].coord.astype(float), r["CA"].coord.astype(float), r["C"].coord.astype(float))

@@ -44,7 +44,8 @@
 // # Labels
 //
 // Over SEQRES positions, a pair is a contact when its C-alpha atoms (or
-// virtual C-beta atoms, CASP's definition) are closer than 8 Å; pairs with
+// C-beta atoms, C-alpha for glycine and a virtual C-beta where the file
+// has none: CASP's definition) are closer than 8 Å; pairs with
 // a residue lacking coordinates are masked, never negatives.
 //
 // # File format
