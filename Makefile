@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -63,6 +63,22 @@ demo: features
 	./contactmap eval --features $(FEATURES) --split test --model models/cnn.scnn --model models/scnn.scnn
 	./contactmap rna predict --out predictions/rna data/rna/test/5S/d.5.e.M.fossilis.nopct data/rna/test/rnasep/A.ferrooxidans.ct
 	./contactmap rna eval --model rna-scnn --split test
+
+# Issue 14's extended training set and length-generalisation set from the
+# structures on disk (package sets; a few minutes): $(SETS)/extended.tsv
+# (every mirror chain of length 25-100 related to no validation or test
+# chain of $(FEATURES), near-duplicates removed, plus those validation and
+# test chains) and $(SETS)/long.tsv (chains over 100 residues related to
+# no training or validation chain), with what was left out and why.
+SETS ?= experiments/extended/sets
+sets: features
+	./contactmap sets --features $(FEATURES) --pdb-dir $(PDBDIR) --extra-dir data/msa --out $(SETS) --workers $(WORKERS)
+
+# Their feature directories (sequence-only features, like make features).
+features-ext: build
+	./contactmap features --chains $(SETS)/extended.tsv --pdb-dir $(PDBDIR) --out $(FEATURES)-ext --workers $(WORKERS)
+features-long: build
+	./contactmap features --chains $(SETS)/long.tsv --pdb-dir $(PDBDIR) --min-len 101 --max-len 100000 --out $(FEATURES)-long --workers $(WORKERS)
 
 # CNN vs SCNN over seeds (1..SEEDS) on the PISCES split: trains what is
 # missing (resuming killed runs), then evaluates every finished run on the
@@ -120,6 +136,7 @@ fuzz:
 	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemm -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadRatings -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
+	$(GO) test ./pipeline/sets -run '^$$' -fuzz FuzzRead -fuzztime 20s
 	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA; do \
 		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
 

@@ -31,6 +31,7 @@ func runFeatures(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("features", flag.ContinueOnError)
 	var cfg features.Config
 	fs.StringVar(&cfg.List, "list", "", "PISCES chain list (plain or gzip)")
+	fs.StringVar(&cfg.Chains, "chains", "", "or a chain-set file (contactmap sets): its chains, splits and structure files")
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "", "local PDB mirror (divided xy/pdbXXXX.ent.gz, xy/XXXX.cif.gz, or flat)")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions: PSIPRED FASTA file, or directory of <ID>.ss2/.horiz (default: sequence-only estimate)")
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "directory of alignments <ID>.a3m|.aln|.fasta; chains without one are skipped")
@@ -59,8 +60,8 @@ func runFeatures(ctx context.Context, args []string) error {
 		printSummary(rep)
 		return nil
 	}
-	if cfg.List == "" || cfg.PDBDir == "" || cfg.Out == "" {
-		return usageError("--list, --pdb-dir and --out are required (see -h)")
+	if (cfg.List == "") == (cfg.Chains == "") || cfg.PDBDir == "" || cfg.Out == "" {
+		return usageError("--list or --chains (one of them), --pdb-dir and --out are required (see -h)")
 	}
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
 		return usageError("%v", err)

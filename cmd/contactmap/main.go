@@ -35,6 +35,7 @@ import (
 
 var commands = map[string]func(ctx context.Context, args []string) error{
 	"features": runFeatures,
+	"sets":     runSets,
 	"train":    runTrain,
 	"eval":     runEval,
 	"compare":  runCompare,
@@ -48,6 +49,7 @@ func usage(w io.Writer) {
 
 commands:
   features   PISCES list + PDB mirror -> feature files, manifest, skip report
+  sets       extended training set and length-generalisation set from the structures on disk
   train      train a CNN or SCNN contact model on feature files
   eval       evaluate models and baselines on a split
   compare    CNN vs SCNN over seeds: mean, sd, paired differences, bootstrap CIs

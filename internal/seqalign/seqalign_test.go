@@ -1,6 +1,12 @@
 package seqalign
 
-import "testing"
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestGlobalWithMissingResidues(t *testing.T) {
 	p, err := Global("MKTAYIAKQR", "MKTIAKQR") // "AY" missing
@@ -52,5 +58,104 @@ func TestCanonical(t *testing.T) {
 		if got := Canonical(in); got != want {
 			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestAlignLocal(t *testing.T) {
+	// b is a's middle with one substitution (W -> F) and one residue
+	// deleted (the first Q): 27 columns, 25 identical, one gap column.
+	a := "GGGGGMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQGGGGG"
+	b := "MKTAYIAKRQISFVKSHFSRQLEERLGLIEV"
+	l, err := AlignLocal(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Identical != len(b) || l.Columns != len(b)+1 {
+		t.Fatalf("identical %d of %d columns, want %d of %d (pairs %v)", l.Identical, l.Columns, len(b), len(b)+1, l.Pairs)
+	}
+	// The score re-counted from the pairs: BLOSUM62 diagonal of b's
+	// letters, and one gap of length 1 costing 12.
+	want := -12
+	diag := map[byte]int{'M': 5, 'K': 5, 'T': 5, 'A': 4, 'Y': 7, 'I': 4, 'Q': 5, 'R': 5, 'S': 4, 'F': 6, 'V': 4, 'H': 8, 'L': 4, 'E': 5, 'G': 6}
+	for i := 0; i < len(b); i++ {
+		want += diag[b[i]]
+	}
+	if l.Score != want {
+		t.Errorf("score %d, want %d", l.Score, want)
+	}
+	if id, _ := Identity(a, b); id != 1 {
+		t.Errorf("Identity %g, want 1 (b is a's middle up to a deletion)", id)
+	}
+	if e := l.EValue(len(b), 1000); !(e > 0 && e < 1e-10) {
+		t.Errorf("E-value %g of a near-copy", e)
+	}
+	// A shuffled copy keeps the composition, loses the alignment.
+	sh := []byte(b)
+	rand.New(rand.NewPCG(1, 1)).Shuffle(len(sh), func(i, j int) { sh[i], sh[j] = sh[j], sh[i] })
+	if l, err := AlignLocal(a, string(sh)); err != nil || l.EValue(len(b), 1000) < 0.01 {
+		t.Errorf("shuffled copy: E-value %g (score %d), %v", l.EValue(len(b), 1000), l.Score, err)
+	}
+}
+
+// The bound never falls below the identity, on related (mutated copies)
+// and unrelated (shuffled) pairs.
+func TestIdentityBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	letters := "ACDEFGHIKLMNPQRSTVWYX"
+	for k := 0; k < 200; k++ {
+		a := make([]byte, 20+r.IntN(80))
+		for i := range a {
+			a[i] = letters[r.IntN(len(letters))]
+		}
+		b := append([]byte(nil), a[r.IntN(len(a)/2):]...)
+		for i := range b {
+			if r.IntN(3) == 0 {
+				b[i] = letters[r.IntN(len(letters))]
+			}
+		}
+		if k%2 == 0 {
+			r.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+		}
+		id, err := Identity(string(a), string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bd := IdentityBound(string(a), string(b)); bd < id {
+			t.Fatalf("%s / %s: bound %g < identity %g", a, b, bd, id)
+		}
+	}
+}
+
+// AlignLocal's score equals Biopython's optimal local score under the
+// same scoring on real chains (testdata/make-golden.py).
+func TestAlignLocalGolden(t *testing.T) {
+	seqs := map[string]string{}
+	data, err := os.ReadFile("testdata/sequences.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		id, s, _ := strings.Cut(line, "\t")
+		seqs[id] = s
+	}
+	golden, err := os.ReadFile("testdata/local_golden.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(golden)), "\n") {
+		f := strings.Split(line, "\t")
+		want, _ := strconv.Atoi(f[2])
+		l, err := AlignLocal(seqs[f[0]], seqs[f[1]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Score != want {
+			t.Errorf("%s / %s: score %d, Biopython %d", f[0], f[1], l.Score, want)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Fatalf("%d golden pairs", n)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/sets"
 )
 
 const (
@@ -491,3 +492,37 @@ func TestModeNames(t *testing.T) {
 }
 
 func equalBits(a, b []bool) bool { return slices.Equal(a, b) }
+
+// A chain-set file (package sets) in place of a PISCES list: its splits
+// replace the hash split, a chain with a file is read from it, a chain
+// without one from the mirror (here an empty one).
+func TestRunChainSet(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set.tsv")
+	text := strings.Join(sets.Header, "\t") + "\n" +
+		"1ENH_A\t54\ttest\t../../pdb/testdata/pdb1enh.ent.gz\t-\t0.000\t0\n" +
+		"1B9W_A\t98\ttrain\t\t-\t0.000\t0\n"
+	if err := os.WriteFile(set, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Chains: set, PDBDir: t.TempDir(), Out: filepath.Join(dir, "out"), MinLen: 25, MaxLen: 100, Workers: 1}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Entries) != 1 || rep.Entries[0].ID != "1ENH_A" || rep.Entries[0].Split != Test || SplitOf("1ENH", 0) == Test {
+		t.Errorf("entries %+v", rep.Entries)
+	}
+	if len(rep.Skips) != 1 || rep.Skips[0].ID != "1B9W_A" || rep.Skips[0].Reason != ReasonMissingFile {
+		t.Errorf("skips %+v", rep.Skips)
+	}
+	cfg.PDBDir = dataDir + "/pdb"
+	rep, err = Run(context.Background(), cfg)
+	if err != nil || len(rep.Entries) != 2 || len(rep.Skips) != 0 {
+		t.Errorf("with the mirror: %+v, %v", rep, err)
+	}
+	cfg.List = smallLst
+	if _, err := Run(context.Background(), cfg); err == nil {
+		t.Error("a list and a chain-set file both given: no error")
+	}
+}

@@ -17,12 +17,14 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/sets"
 	"github.com/contactmap/contactmap/pisces"
 )
 
 // Config configures a features run.
 type Config struct {
 	List           string // PISCES list
+	Chains         string // or a chain-set file (package sets): its chains, splits and structure files
 	PDBDir         string // local PDB mirror
 	SS             string // secondary-structure predictions (file or directory); "" for EstimateSS
 	MSADir         string // alignments <ID>.{a3m,aln,fasta}; "" for none. When set, chains without one are skipped.
@@ -32,6 +34,8 @@ type Config struct {
 	Workers        int
 	Labels         pdb.ContactDef // zero: pdb.DefaultContactDef
 	Seed           uint64         // split seed
+
+	splits, files map[string]string // of a chain-set file, by chain ID
 
 	OnStart func(total int) // called once with the number of chains of this shard
 	OnChain func(id string) // called after each chain
@@ -111,17 +115,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Workers < 1 {
 		cfg.Workers = 1
 	}
-	list, err := pisces.ReadFile(cfg.List)
+	list, err := readList(&cfg)
 	if err != nil {
 		return nil, err
 	}
+	listName := cfg.List + cfg.Chains
 	if len(list) == 0 {
-		return nil, fmt.Errorf("features: %s lists no chains", cfg.List)
+		return nil, fmt.Errorf("features: %s lists no chains", listName)
 	}
 	all := len(list)
 	list = pisces.Filter{MinLength: cfg.MinLen, MaxLength: cfg.MaxLen}.Apply(list)
 	if len(list) == 0 {
-		return nil, fmt.Errorf("features: none of the %d chains of %s has a length in %d-%d (--min-len, --max-len)", all, cfg.List, cfg.MinLen, cfg.MaxLen)
+		return nil, fmt.Errorf("features: none of the %d chains of %s has a length in %d-%d (--min-len, --max-len)", all, listName, cfg.MinLen, cfg.MaxLen)
 	}
 	var mine []pisces.Entry
 	for i, e := range list {
@@ -228,6 +233,36 @@ func sortReport(rep *Report) {
 
 func chainID(e pisces.Entry) string { return e.PDB + "_" + e.Chain }
 
+// readList reads the chains of cfg.List (a PISCES list) or cfg.Chains (a
+// chain-set file, whose splits and structure files it records in cfg).
+func readList(cfg *Config) ([]pisces.Entry, error) {
+	switch {
+	case (cfg.List == "") == (cfg.Chains == ""):
+		return nil, fmt.Errorf("features: give a PISCES list or a chain-set file, not both or neither")
+	case cfg.List != "":
+		return pisces.ReadFile(cfg.List)
+	}
+	es, err := sets.ReadFile(cfg.Chains)
+	if err != nil {
+		return nil, err
+	}
+	cfg.splits, cfg.files = map[string]string{}, map[string]string{}
+	out := make([]pisces.Entry, len(es))
+	for i, e := range es {
+		out[i] = pisces.Entry{ID: e.ID, PDB: e.PDB, Chain: e.Chain, Length: e.Length}
+		cfg.splits[e.ID], cfg.files[e.ID] = e.Split, e.File
+	}
+	return out, nil
+}
+
+// splitOf is a chain's split: the chain-set file's, or SplitOf's.
+func (cfg *Config) splitOf(e pisces.Entry) string {
+	if s, ok := cfg.splits[chainID(e)]; ok {
+		return s
+	}
+	return SplitOf(e.PDB, cfg.Seed)
+}
+
 // chainOutcome is what processChain gives for one chain: an entry (with
 // perhaps a warning), a skip, or a fatal error (writing an output failed).
 type chainOutcome struct {
@@ -255,7 +290,13 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 			return chainOutcome{entry: me, reused: true, warning: NonStandard(c.Seq)}
 		}
 	}
-	s, _, err := mirror.Read(e.PDB)
+	var s *pdb.Structure
+	var err error
+	if f := cfg.files[id]; f != "" {
+		s, err = pdb.ReadFile(f)
+	} else {
+		s, _, err = mirror.Read(e.PDB)
+	}
 	if err != nil {
 		if errors.Is(err, pdb.ErrNotFound) {
 			return skip(ReasonMissingFile, err)
@@ -356,7 +397,7 @@ func manifestEntry(cfg Config, e pisces.Entry, c *Chain, path string) (*Manifest
 		}
 	}
 	return &ManifestEntry{ID: c.ID, PDB: e.PDB, Chain: e.Chain, Length: l, Resolved: resolved,
-		Split: SplitOf(e.PDB, cfg.Seed), Mode: c.Mode(), SHA256: hex.EncodeToString(h.Sum(nil)), File: FileName(c.ID)}, nil
+		Split: cfg.splitOf(e), Mode: c.Mode(), SHA256: hex.EncodeToString(h.Sum(nil)), File: FileName(c.ID)}, nil
 }
 
 var manifestHeader = []string{"id", "pdb", "chain", "length", "resolved", "split", "mode", "sha256", "file"}
