@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -74,11 +74,14 @@ SETS ?= experiments/extended/sets
 sets: features
 	./contactmap sets --features $(FEATURES) --pdb-dir $(PDBDIR) --extra-dir data/msa --out $(SETS) --workers $(WORKERS)
 
-# Their feature directories (sequence-only features, like make features).
+# Their feature directories (sequence-only features, like make features;
+# no length filter: the sets chose their chains, and the base's held-out
+# chains keep their PISCES-length selection although some have longer
+# SEQRES).
 features-ext: build
-	./contactmap features --chains $(SETS)/extended.tsv --pdb-dir $(PDBDIR) --out $(FEATURES)-ext --workers $(WORKERS)
+	./contactmap features --chains $(SETS)/extended.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --out $(FEATURES)-ext --workers $(WORKERS)
 features-long: build
-	./contactmap features --chains $(SETS)/long.tsv --pdb-dir $(PDBDIR) --min-len 101 --max-len 100000 --out $(FEATURES)-long --workers $(WORKERS)
+	./contactmap features --chains $(SETS)/long.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --out $(FEATURES)-long --workers $(WORKERS)
 
 # CNN vs SCNN over seeds (1..SEEDS) on the PISCES split: trains what is
 # missing (resuming killed runs), then evaluates every finished run on the
@@ -89,6 +92,17 @@ COMPARE_RUNS ?= runs/compare
 compare: features
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(COMPARE_RUNS) FEATURES=$(FEATURES) EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
+
+# The same comparison trained on the extended set (make sets): EXT_RUNS
+# holds the runs; report.{md,json} on the PISCES test chains (the same
+# files as features/), report-long.{md,json} on the length-generalisation
+# set; and the PISCES-trained runs of make compare on that set too.
+EXT_RUNS ?= runs/compare-ext
+compare-ext: features-ext features-long
+	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(EXT_RUNS) FEATURES=$(FEATURES)-ext EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
+	./contactmap compare --features $(FEATURES)-ext --runs $(EXT_RUNS) --out $(EXT_RUNS)/report
+	./contactmap compare --features $(FEATURES)-long --runs $(EXT_RUNS) --out $(EXT_RUNS)/report-long
+	if [ -d $(COMPARE_RUNS) ]; then ./contactmap compare --features $(FEATURES)-long --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report-long; fi
 
 # Sequential recommendation (MovieLens 100K beside the repository; its
 # terms forbid redistribution, so it is not bundled): CosRec and SCosRec

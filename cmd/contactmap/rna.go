@@ -95,8 +95,12 @@ func runRNATrain(ctx context.Context, args []string) error {
 		}
 		fmt.Printf("%s (%s protocol): %d trainable parameters\n", k, o.Protocol.Name, m.Net.Trainable())
 	}
-	fmt.Printf("%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps\n",
-		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery)
+	halving := ""
+	if o.Protocol.HalveEvery > 0 {
+		halving = fmt.Sprintf(", learning rate halved every %d steps", o.Protocol.HalveEvery)
+	}
+	fmt.Printf("%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
+		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving)
 	var bar lossBar
 	bar.Start(o.Protocol.Steps, "training")
 	o.OnStep = func(_ int, loss float64) { bar.Step(loss) }

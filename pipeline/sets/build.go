@@ -183,8 +183,9 @@ func dedupe(ms []Member, o Options) (kept []Member, dropped []Excluded, err erro
 
 // Extend builds the extended training set from the pool (every chain
 // on disk) and the base split (its chains with their splits): the pool's
-// chains of length o.MinLen..o.MaxLen related to no validation or test
-// chain of the base (see Options), without near-duplicates (the
+// chains of length o.MinLen..o.MaxLen (and the base's training chains,
+// whose list chose them by its own length, which can differ from their
+// SEQRES) related to no validation or test chain of the base (see Options), without near-duplicates (the
 // base's training chains are kept first, then the chains with more
 // resolved residues). It returns the set, training chains first, then
 // the base's validation and test chains unchanged, and the chains left
@@ -212,7 +213,7 @@ func Extend(base []Member, pool []Chain, o Options) ([]Member, []Excluded, error
 		switch s := split[c.ID]; {
 		case s == Validation || s == Test:
 			excluded = append(excluded, Excluded{Member: Member{Chain: c, Split: s}, Reason: ReasonHeldOut})
-		case len(c.Seq) < o.MinLen || len(c.Seq) > o.MaxLen:
+		case s != Train && (len(c.Seq) < o.MinLen || len(c.Seq) > o.MaxLen):
 			excluded = append(excluded, Excluded{Member: Member{Chain: c}, Reason: ReasonLength})
 		default:
 			cands = append(cands, c)
@@ -255,6 +256,9 @@ func Extend(base []Member, pool []Chain, o Options) ([]Member, []Excluded, error
 func LengthSet(trained []Chain, pool []Chain, o Options) ([]Member, []Excluded, error) {
 	var cands []Chain
 	seen := map[string]bool{}
+	for _, c := range trained {
+		seen[c.ID] = true // a training chain is no candidate
+	}
 	for _, c := range pool {
 		if len(c.Seq) > o.MaxLen && !seen[c.ID] {
 			seen[c.ID] = true

@@ -44,10 +44,11 @@ func TestExtend(t *testing.T) {
 		{Chain: chain("1VAL_A", held), Split: Validation},
 		{Chain: chain("1TST_A", randomSeq(r, 60)), Split: Test},
 		{Chain: chain("1TRN_A", randomSeq(r, 70)), Split: Train},
+		{Chain: chain("1TRN_B", randomSeq(r, 104)), Split: Train}, // SEQRES longer than its list said
 	}
 	fresh := randomSeq(r, 90)
 	pool := []Chain{
-		base[0].Chain, base[1].Chain, base[2].Chain, // the base's chains are on disk too
+		base[0].Chain, base[1].Chain, base[2].Chain, base[3].Chain, // the base's chains are on disk too
 		chain("2HOM_A", mutate(held, 3)),         // 2 in 3 identical to a validation chain: related
 		chain("2NEW_A", fresh),                   // unrelated
 		chain("2NEW_B", fresh),                   // its copy in the same entry: a duplicate
@@ -65,7 +66,7 @@ func TestExtend(t *testing.T) {
 	for _, m := range set {
 		got[m.ID] = m.Split
 	}
-	want := map[string]string{"1TRN_A": Train, "2NEW_A": Train, "1VAL_A": Validation, "1TST_A": Test}
+	want := map[string]string{"1TRN_A": Train, "1TRN_B": Train, "2NEW_A": Train, "1VAL_A": Validation, "1TST_A": Test}
 	if len(got) != len(want) {
 		t.Errorf("set %v, want %v", got, want)
 	}
