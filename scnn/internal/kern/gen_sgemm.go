@@ -15,7 +15,8 @@
 // g, as base, base+rs and base+2rs, and every base moves by cs per step.
 //
 // AVX-512 kernels keep the MR*NR/16 accumulators in Z0-Z23 and the panel
-// row in Z24-Z27; AVX2 kernels keep the accumulators in Y0-Y11 and the
+// row in Z24-Z27, and store C under a column mask (the last argument, 16
+// bits per vector), so the last, narrower panel of C needs no copy; AVX2 kernels keep the accumulators in Y0-Y11 and the
 // panel row after them. Each a element is broadcast once into a spare
 // register, or, in a kernel one vector wide, from memory inside the FMA
 // (embedded broadcast).
@@ -99,8 +100,14 @@ func emit(w *bytes.Buffer, s shape) {
 		return "(" + b + ")(R9*2)"
 	}
 
-	fmt.Fprintf(w, "\n// func %s(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)\n", s.name())
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-57\n", s.name())
+	masked := s.isa == "avx512"
+	if masked {
+		fmt.Fprintf(w, "\n// func %s(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)\n", s.name())
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-72\n", s.name())
+	} else {
+		fmt.Fprintf(w, "\n// func %s(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)\n", s.name())
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-57\n", s.name())
+	}
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ rs+16(FP), R9")
@@ -158,11 +165,30 @@ func emit(w *bytes.Buffer, s shape) {
 	p("MOVQ c+40(FP), DI")
 	p("MOVQ ldc+48(FP), R9")
 	p("SHLQ $2, R9")
+	// AVX-512 kernels read and write C under one mask register per
+	// vector (K1-K4: 16 bits each of mask, lowest vector first), so a
+	// panel wider than the columns left stores only those: masked-off
+	// lanes are neither written nor read (no fault).
+	kreg := func(v int) string { return fmt.Sprintf("K%d", v+1) }
+	if masked {
+		p("MOVQ mask+64(FP), R10")
+		for v := 0; v < s.nv; v++ {
+			p("KMOVW R10, %s", kreg(v))
+			if v < s.nv-1 {
+				p("SHRQ $16, R10")
+			}
+		}
+	}
 	p("MOVBQZX add+56(FP), CX")
 	p("TESTQ CX, CX")
 	p("JZ %sstore", s.name())
 	for r := 0; r < s.mr; r++ {
 		for v := 0; v < s.nv; v++ {
+			if masked {
+				p("VADDPS.Z %d(DI), %s, %s, %s", v*vw*4, acc(r, v), kreg(v), acc(r, v))
+				p("VMOVUPS %s, %s, %d(DI)", acc(r, v), kreg(v), v*vw*4)
+				continue
+			}
 			p("VADDPS %d(DI), %s, %s", v*vw*4, acc(r, v), acc(r, v))
 			p("VMOVUPS %s, %d(DI)", acc(r, v), v*vw*4)
 		}
@@ -175,6 +201,10 @@ func emit(w *bytes.Buffer, s shape) {
 	fmt.Fprintf(w, "%sstore:\n", s.name())
 	for r := 0; r < s.mr; r++ {
 		for v := 0; v < s.nv; v++ {
+			if masked {
+				p("VMOVUPS %s, %s, %d(DI)", acc(r, v), kreg(v), v*vw*4)
+				continue
+			}
 			p("VMOVUPS %s, %d(DI)", acc(r, v), v*vw*4)
 		}
 		if r < s.mr-1 {

@@ -19,7 +19,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
 						for p := 0; p < panels; p++ {
-							mk.run(kb, a, p*mk.mr*kb, 1, mk.mr, bp, c, p*mk.mr*mk.nr, mk.nr, true)
+							mk.run(kb, a, p*mk.mr*kb, 1, mk.mr, bp, c, p*mk.mr*mk.nr, mk.nr, true, mk.nr)
 						}
 					}
 					b.ReportMetric(float64(2*panels*mk.mr*mk.nr*kb)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
@@ -43,7 +43,7 @@ func BenchmarkMicroKernelStrided(b *testing.B) {
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
 						for p := 0; p < panels; p++ {
-							mk.run(min(kb, lda), a, p*mk.mr*lda, lda, 1, bp, c, p*mk.mr*mk.nr, mk.nr, true)
+							mk.run(min(kb, lda), a, p*mk.mr*lda, lda, 1, bp, c, p*mk.mr*mk.nr, mk.nr, true, mk.nr)
 						}
 					}
 					b.ReportMetric(float64(2*panels*mk.mr*mk.nr*min(kb, lda))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")

@@ -14,13 +14,16 @@ import (
 //	c[co + r*ldc + j] = acc[r][j]   (with add: c[co + r*ldc + j] += acc[r][j])
 //
 // a is read in place with any row stride rs and column stride cs; b is a
-// packed panel of nr columns (see packB). k >= 1.
+// packed panel of nr columns (see packB). k >= 1. A masked kernel writes
+// (and with add reads) only columns j < nb of C, for any 1 <= nb <= nr;
+// the others need nb == nr.
 type microKernel struct {
 	mr, nr int
 	// speed is the kernel's throughput relative to the fastest of its set
 	// on panels in cache (BenchmarkMicroKernel).
-	speed float64
-	run   func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool)
+	speed  float64
+	run    func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int)
+	masked bool
 }
 
 // A kernelSet is the micro-kernels of one instruction set. Gemm takes,
@@ -56,7 +59,7 @@ var activeSet atomic.Pointer[kernelSet]
 const KernelEnv = "CONTACTMAP_SGEMM"
 
 func init() {
-	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{4, 4, 1, kernGo4x4}}})
+	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}})
 	activeSet.Store(kernelSets[0])
 	if name := os.Getenv(KernelEnv); name != "" {
 		if err := SetKernels(name); err != nil {
@@ -146,13 +149,14 @@ func sgemmGo(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 				for i := ic; i < ic+mb; i += mr {
 					rb := min(mr, ic+mb-i)
 					ao := i*rs + pc*cs
-					if rb == mr && nb == nr {
-						mk.run(kb, a, ao, rs, cs, panel, c, i*ldc+j0, ldc, add)
+					if rb == mr && (nb == nr || mk.masked) {
+						mk.run(kb, a, ao, rs, cs, panel, c, i*ldc+j0, ldc, add, nb)
 						continue
 					}
-					// A ragged block: the last rows of A copied and
-					// zero-padded to mr, the block computed aside and
-					// its valid part written to C.
+					// A ragged block (the last rows of A; or the last
+					// columns, for a kernel without a mask): the rows of A
+					// copied and zero-padded to mr, the block computed
+					// aside and its valid part written to C.
 					src, srs, scs := a, rs, cs
 					if rb < mr {
 						src, ao, srs, scs = ea, 0, 1, mr
@@ -167,7 +171,7 @@ func sgemmGo(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 							}
 						}
 					}
-					mk.run(kb, src, ao, srs, scs, panel, ec, 0, nr, false)
+					mk.run(kb, src, ao, srs, scs, panel, ec, 0, nr, false, nr)
 					for r := 0; r < rb; r++ {
 						crow := c[(i+r)*ldc+j0 : (i+r)*ldc+j0+nb]
 						if add {
@@ -237,7 +241,7 @@ func packB(bp []float32, transB bool, b []float32, ldb, k, n, nr int, alpha floa
 
 // kernGo4x4 is the portable micro-kernel (mr = nr = 4): sixteen
 // accumulators in local variables.
-func kernGo4x4(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool) {
+func kernGo4x4(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, _ int) {
 	var c00, c01, c02, c03, c10, c11, c12, c13 float32
 	var c20, c21, c22, c23, c30, c31, c32, c33 float32
 	b = b[:4*k]

@@ -10,13 +10,13 @@ import "golang.org/x/sys/cpu"
 // of C = A * B or C += A * B, a read at a + r*rs + p*cs, b a packed NR-column panel.
 
 //go:noescape
-func kernAVX512_6x64(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+func kernAVX512_6x64(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
 
 //go:noescape
-func kernAVX512_12x32(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+func kernAVX512_12x32(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
 
 //go:noescape
-func kernAVX512_24x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
+func kernAVX512_24x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
 
 //go:noescape
 func kernAVX2_6x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
@@ -26,10 +26,23 @@ func kernAVX2_12x8(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bo
 
 // asmKernel adapts an assembly kernel to microKernel.run. The caller
 // (sgemmGo) has checked that every element the kernel touches is inside
-// a, b and c.
+// a, b and c; nb is nr.
 func asmKernel(mr, nr int, speed float64, f func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)) microKernel {
-	return microKernel{mr, nr, speed, func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool) {
+	return microKernel{mr: mr, nr: nr, speed: speed, run: func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int) {
 		f(k, &a[ao], rs, cs, &b[0], &c[co], ldc, add)
+	}}
+}
+
+// maskedKernel adapts an AVX-512 kernel, which writes only the first nb
+// columns of its block (any 1 <= nb <= nr): its mask has the low nb bits
+// set, 16 per vector.
+func maskedKernel(mr, nr int, speed float64, f func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)) microKernel {
+	return microKernel{mr: mr, nr: nr, speed: speed, masked: true, run: func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int) {
+		mask := ^uint64(0)
+		if nb < 64 {
+			mask = 1<<nb - 1
+		}
+		f(k, &a[ao], rs, cs, &b[0], &c[co], ldc, add, mask)
 	}}
 }
 
@@ -42,9 +55,9 @@ func archKernelSets() []*kernelSet {
 	var sets []*kernelSet
 	if cpu.X86.HasAVX512F {
 		sets = append(sets, &kernelSet{name: "avx512", kernels: []microKernel{
-			asmKernel(6, 64, 1, kernAVX512_6x64),
-			asmKernel(12, 32, 0.93, kernAVX512_12x32),
-			asmKernel(24, 16, 0.78, kernAVX512_24x16),
+			maskedKernel(6, 64, 1, kernAVX512_6x64),
+			maskedKernel(12, 32, 0.93, kernAVX512_12x32),
+			maskedKernel(24, 16, 0.78, kernAVX512_24x16),
 		}})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {

@@ -153,7 +153,7 @@ func TestGemmShortSlicePanics(t *testing.T) {
 }
 
 func TestKernelPick(t *testing.T) {
-	set := &kernelSet{kernels: []microKernel{{6, 64, 1, nil}, {12, 32, 0.93, nil}, {24, 16, 0.78, nil}}}
+	set := &kernelSet{kernels: []microKernel{{mr: 6, nr: 64, speed: 1}, {mr: 12, nr: 32, speed: 0.93}, {mr: 24, nr: 16, speed: 0.78}}}
 	// 162 pads to 176 in 16-wide panels, 192 in 64-wide ones: 176/0.78
 	// costs more than 192/1.
 	for _, tc := range []struct{ n, nr int }{{64, 64}, {128, 64}, {20, 32}, {32, 32}, {10, 16}, {1, 16}, {48, 16}, {96, 32}, {162, 64}, {54, 64}} {
