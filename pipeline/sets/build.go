@@ -162,8 +162,14 @@ func screen(stage, reason string, queries, refs []Chain, o Options) (below []Mem
 }
 
 // dedupe keeps, in order, each chain below o.Duplicate identity to every
-// chain kept before it.
-func dedupe(ms []Member, o Options) (kept []Member, dropped []Excluded, err error) {
+// chain kept before it, and returns the kept ones in split, sorted by ID.
+func dedupe(ms []Member, split string, o Options) (kept []Member, dropped []Excluded, err error) {
+	defer func() {
+		for i := range kept {
+			kept[i].Split = split
+		}
+		slices.SortFunc(kept, func(a, b Member) int { return cmp.Compare(a.ID, b.ID) })
+	}()
 	var keptChains []Chain
 	for _, m := range ms {
 		k, id, err := duplicateOf(m.Seq, keptChains, o.Duplicate)
@@ -233,14 +239,10 @@ func Extend(base []Member, pool []Chain, o Options) ([]Member, []Excluded, error
 		}
 		return cmp.Or(cmp.Compare(b.Resolved, a.Resolved), cmp.Compare(a.ID, b.ID))
 	})
-	kept, dups, err := dedupe(below, o)
+	kept, dups, err := dedupe(below, Train, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	for i := range kept {
-		kept[i].Split = Train
-	}
-	slices.SortFunc(kept, func(a, b Member) int { return cmp.Compare(a.ID, b.ID) })
 	for _, b := range base {
 		if b.Split == Validation || b.Split == Test {
 			kept = append(kept, b)
@@ -270,13 +272,9 @@ func LengthSet(trained []Chain, pool []Chain, o Options) ([]Member, []Excluded, 
 		return nil, nil, err
 	}
 	slices.SortStableFunc(below, func(a, b Member) int { return cmp.Or(cmp.Compare(b.Resolved, a.Resolved), cmp.Compare(a.ID, b.ID)) })
-	kept, dups, err := dedupe(below, o)
+	kept, dups, err := dedupe(below, Test, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	for i := range kept {
-		kept[i].Split = Test
-	}
-	slices.SortFunc(kept, func(a, b Member) int { return cmp.Compare(a.ID, b.ID) })
 	return kept, append(similar, dups...), nil
 }

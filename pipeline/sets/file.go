@@ -53,29 +53,29 @@ type Entry struct {
 
 // Write writes members as a chain-set file atomically.
 func Write(path string, ms []Member) error {
+	return writeRows(path, Header, len(ms), func(i int) (string, Member) { return ms[i].Split, ms[i] })
+}
+
+// WriteExcluded writes the chains left out as TSV: a chain-set file's
+// columns with the reason in place of the split.
+func WriteExcluded(path string, ex []Excluded) error {
+	header := append([]string{}, Header...)
+	header[2] = "reason"
+	return writeRows(path, header, len(ex), func(i int) (string, Member) { return ex[i].Reason, ex[i].Member })
+}
+
+// writeRows writes n rows of a chain-set file's columns, the third
+// (split or reason) given by row.
+func writeRows(path string, header []string, n int, row func(i int) (string, Member)) error {
 	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		fmt.Fprintln(w, strings.Join(Header, "\t"))
-		for _, m := range ms {
+		fmt.Fprintln(w, strings.Join(header, "\t"))
+		for i := 0; i < n; i++ {
+			third, m := row(i)
 			near := m.Nearest
 			if near == "" {
 				near = "-"
 			}
-			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%.3f\t%.2g\n", m.ID, len(m.Seq), m.Split, m.File, near, m.Identity, m.EValue)
-		}
-		return nil
-	})
-}
-
-// WriteExcluded writes the chains left out, with the reason, as TSV.
-func WriteExcluded(path string, ex []Excluded) error {
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		fmt.Fprintln(w, "id\tlength\tfile\treason\tnearest\tidentity\tevalue")
-		for _, e := range ex {
-			near := e.Nearest
-			if near == "" {
-				near = "-"
-			}
-			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%.3f\t%.2g\n", e.ID, len(e.Seq), e.File, e.Reason, near, e.Identity, e.EValue)
+			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%.3f\t%.2g\n", m.ID, len(m.Seq), third, m.File, near, m.Identity, m.EValue)
 		}
 		return nil
 	})

@@ -40,6 +40,7 @@ func main() {
 	lr := flag.Float64("lr", 0, "learning rate (0: the protocol's for the kind)")
 	workers := flag.Int("workers", 1, "goroutines per convolution")
 	seed := flag.Uint64("seed", 1, "seed")
+	all := flag.Bool("all", false, "validate on all validation molecules (as the protocols do), not every fourth")
 	train := flag.String("train", "data/rna/16s-finaltrain.txt", "training molecules")
 	valid := flag.String("valid", "data/rna/16s-finalvalid.txt", "validation molecules")
 	flag.Parse()
@@ -59,6 +60,9 @@ func main() {
 	var sub []ssnet.Molecule
 	for i := 0; i < len(va); i += 4 {
 		sub = append(sub, va[i])
+	}
+	if *all {
+		sub = va
 	}
 	p, err := ssnet.ProtocolByName(*protocol)
 	if err != nil {
