@@ -11,7 +11,9 @@
 // median seconds per step (validations excluded) ends the output, which
 // is how the paper protocol's time on this machine was estimated:
 //
-//	go run ./experiments/rna-default/trials -protocol paper -crop 500 -steps 20 -every 20 -workers 2
+//	go run ./experiments/rna-default/trials -protocol paper -crop 500 -time 5 -workers 2
+//
+// (-time N stops after N steps, before any validation.)
 //
 // Prints one line per validation: step, mean training loss since the
 // last one, mean accuracy (PPV+sensitivity)/2 and F1 on the 7
@@ -20,6 +22,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -40,6 +43,7 @@ func main() {
 	lr := flag.Float64("lr", 0, "learning rate (0: the protocol's for the kind)")
 	workers := flag.Int("workers", 1, "goroutines per convolution")
 	seed := flag.Uint64("seed", 1, "seed")
+	timeSteps := flag.Int("time", 0, "stop after this many steps, before any validation, to time them (0: train)")
 	all := flag.Bool("all", false, "validate on all validation molecules (as the protocols do), not every fourth")
 	train := flag.String("train", "data/rna/16s-finaltrain.txt", "training molecules")
 	valid := flag.String("valid", "data/rna/16s-finalvalid.txt", "validation molecules")
@@ -82,19 +86,27 @@ func main() {
 		k, p.Crop, p.Steps, p.LR(k), p.HalveEvery, len(sub), len(va), p.EvalEvery, *seed)
 	var stepTimes []float64
 	last, evaluated := time.Now(), false
-	_, _, err = ssnet.Train(context.Background(), ssnet.TrainOptions{Train: tr, Valid: sub, Out: out, Kind: k, Protocol: p,
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	if *timeSteps > 0 {
+		p.EvalEvery = p.Steps
+	}
+	_, _, err = ssnet.Train(ctx, ssnet.TrainOptions{Train: tr, Valid: sub, Out: out, Kind: k, Protocol: p,
 		Seed: *seed, Workers: *workers,
-		OnStep: func(int, float64) {
+		OnStep: func(step int, _ float64) {
 			if !evaluated {
 				stepTimes = append(stepTimes, time.Since(last).Seconds())
 			}
 			last, evaluated = time.Now(), false
+			if step == *timeSteps {
+				stop()
+			}
 		},
 		OnEval: func(e ssnet.EvalLog) {
 			fmt.Printf("step %5d  loss %.4f  accuracy %.4f  F1 %.4f  %4.0fs\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
 			evaluated = true
 		}})
-	if err != nil {
+	if err != nil && !(errors.Is(err, ssnet.ErrInterrupted) && *timeSteps > 0) {
 		log.Fatal(err)
 	}
 	slices.Sort(stepTimes)
