@@ -119,11 +119,13 @@ train-rec: build
 
 # RNA secondary structure on the bundled 16S data (data/rna): the CNN and
 # the SCNN under PROTOCOL (default: seeds 1..SEEDS, two runs at a time
-# with one worker each, about 15 minutes a run; paper: the paper's widths,
-# 500-nt crops and 27,500 steps, seed 1, hours a run), resumable, then
-# every finished run evaluated once on the test molecules:
-# $(RNA_RUNS)/report.{md,json}, and the evaluation table with the overlap
-# analysis and the baseline: $(RNA_RUNS)/eval.{md,json}.
+# with one worker each, 13-25 minutes a run that way, at most 8.4 alone
+# with two workers; paper: the paper's widths, 500-nt crops and 27,500
+# steps, seed 1, about 11 (SCNN) and 16 (CNN) days on two cores),
+# resumable, then every finished run evaluated once on the test
+# molecules: $(RNA_RUNS)/report.{md,json} (all 35) and
+# report-disjoint.{md,json} (no training overlap), and the evaluation
+# table with the overlap analysis and the baseline: $(RNA_RUNS)/eval.{md,json}.
 PROTOCOL ?= default
 RNA_RUNS ?= runs/rna/$(PROTOCOL)
 RNA_SEEDS = $(if $(filter paper,$(PROTOCOL)),1,$(SEEDS))
