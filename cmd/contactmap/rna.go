@@ -177,10 +177,7 @@ func runRNAEval(ctx context.Context, args []string) error {
 		return err
 	}
 	overlaps := ssnet.Overlaps(set, train)
-	disjoint := map[string]bool{}
-	for _, o := range overlaps {
-		disjoint[o.Name] = o.Identity < ssnet.NearIdentical
-	}
+	disjoint := ssnet.Disjoint(overlaps)
 	var rows []rnaEvalRow
 	eval := func(name string, params int, pred ssnet.Predictor) error {
 		bar := progress.New(len(set), name)
@@ -338,10 +335,7 @@ func runRNACompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	disjoint := map[string]bool{}
-	for _, o := range ssnet.Overlaps(set, train) {
-		disjoint[o.Name] = o.Identity < ssnet.NearIdentical
-	}
+	disjoint := ssnet.Disjoint(ssnet.Overlaps(set, train))
 	var dis []compare.Run
 	for _, r := range runs {
 		d := r

@@ -108,3 +108,13 @@ func Identity(a, b string) float64 {
 	}
 	return float64(prevI[m]) / float64(max(n, m))
 }
+
+// Disjoint marks, by name, the queries under NearIdentical to every
+// reference: the part of a test set that does not overlap training.
+func Disjoint(overlaps []Overlap) map[string]bool {
+	out := make(map[string]bool, len(overlaps))
+	for _, o := range overlaps {
+		out[o.Name] = o.Identity < NearIdentical
+	}
+	return out
+}

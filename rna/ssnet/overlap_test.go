@@ -41,4 +41,8 @@ func TestOverlaps(t *testing.T) {
 	if o[2].Identity >= NearIdentical {
 		t.Errorf("unrelated: %+v", o[2])
 	}
+	// 27/28 = 0.964 is near-identical too: only "far" is disjoint.
+	if d := Disjoint(o); d["same"] || d["near"] || !d["far"] || len(d) != 3 {
+		t.Errorf("Disjoint: %v", d)
+	}
 }
