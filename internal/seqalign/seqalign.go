@@ -201,21 +201,38 @@ func Identity(a, b string) (float64, error) {
 // of that letter in a and b. Pairs with IdentityBound below a threshold
 // need not be aligned.
 func IdentityBound(a, b string) float64 {
-	n := min(len(a), len(b))
+	ca, cb := CompositionOf(a), CompositionOf(b)
+	return ca.Bound(&cb)
+}
+
+// Composition is a sequence's letter counts (as Canonical reads them)
+// and length, for IdentityBound against many sequences without
+// recounting.
+type Composition struct {
+	counts [256]int32
+	n      int
+}
+
+// CompositionOf counts s.
+func CompositionOf(s string) Composition {
+	var c Composition
+	for i := 0; i < len(s); i++ {
+		c.counts[Canonical(s[i])]++
+	}
+	c.n = len(s)
+	return c
+}
+
+// Bound is IdentityBound of the two sequences counted.
+func (c *Composition) Bound(d *Composition) float64 {
+	n := min(c.n, d.n)
 	if n == 0 {
 		return 0
 	}
-	var ca, cb [256]int
-	for i := 0; i < len(a); i++ {
-		ca[Canonical(a[i])]++
-	}
-	for i := 0; i < len(b); i++ {
-		cb[Canonical(b[i])]++
-	}
-	same := 0
-	for c := range ca {
-		if c != 'X' {
-			same += min(ca[c], cb[c])
+	same := int32(0)
+	for l := range c.counts {
+		if l != 'X' {
+			same += min(c.counts[l], d.counts[l])
 		}
 	}
 	return float64(same) / float64(n)

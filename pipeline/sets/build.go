@@ -69,11 +69,13 @@ var DefaultOptions = Options{MaxIdentity: 0.25, MaxEValue: 0.01, Duplicate: 0.95
 
 // duplicateOf returns the reference chain with the highest identity
 // over the shorter sequence (seqalign.Identity) to seq among those whose
-// composition bound reaches min (-1 and 0 if none).
-func duplicateOf(seq string, refs []Chain, min float64) (int, float64, error) {
+// composition bound reaches min (-1 and 0 if none); comps are the
+// references' compositions.
+func duplicateOf(seq string, refs []Chain, comps []seqalign.Composition, min float64) (int, float64, error) {
+	comp := seqalign.CompositionOf(seq)
 	best, bestID := -1, 0.0
 	for i := range refs {
-		if seqalign.IdentityBound(seq, refs[i].Seq) < max(min, bestID) {
+		if comp.Bound(&comps[i]) < max(min, bestID) {
 			continue
 		}
 		id, err := seqalign.Identity(seq, refs[i].Seq)
@@ -171,8 +173,9 @@ func dedupe(ms []Member, split string, o Options) (kept []Member, dropped []Excl
 		slices.SortFunc(kept, func(a, b Member) int { return cmp.Compare(a.ID, b.ID) })
 	}()
 	var keptChains []Chain
+	var keptComps []seqalign.Composition
 	for _, m := range ms {
-		k, id, err := duplicateOf(m.Seq, keptChains, o.Duplicate)
+		k, id, err := duplicateOf(m.Seq, keptChains, keptComps, o.Duplicate)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -183,6 +186,7 @@ func dedupe(ms []Member, split string, o Options) (kept []Member, dropped []Excl
 		}
 		kept = append(kept, m)
 		keptChains = append(keptChains, m.Chain)
+		keptComps = append(keptComps, seqalign.CompositionOf(m.Seq))
 	}
 	return kept, dropped, nil
 }
