@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -34,6 +34,11 @@ features: build
 # The same with PSIPRED predictions (chains without one are skipped).
 features-ss: build
 	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --ss data/ss/psipred.fasta --out $(FEATURES)-ss --workers $(WORKERS)
+
+# C-beta labels (CASP's definition: C-beta atoms, C-alpha for glycine,
+# < 8 A) on the same chains and split as make features.
+features-cb: build
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --cb --out $(FEATURES)-cb --workers $(WORKERS)
 
 # MSA mode: the chains of the list that have a bundled alignment.
 features-msa: build
@@ -93,16 +98,36 @@ compare: features
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(COMPARE_RUNS) FEATURES=$(FEATURES) EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
 
-# The same comparison trained on the extended set (make sets): EXT_RUNS
-# holds the runs; report.{md,json} on the PISCES test chains (the same
+# make compare on C-beta labels (features-cb): CB_RUNS holds the runs and
+# report.{md,json}, to read beside make compare's C-alpha report.
+CB_RUNS ?= runs/compare-cb
+compare-cb: features-cb
+	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(CB_RUNS) FEATURES=$(FEATURES)-cb EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
+	./contactmap compare --features $(FEATURES)-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report
+
+# The same comparison trained on the extended set (make sets), two runs
+# at a time with one worker each (resumable): EXT_RUNS holds the runs; report.{md,json} on the PISCES test chains (the same
 # files as features/), report-long.{md,json} on the length-generalisation
 # set; and the PISCES-trained runs of make compare on that set too.
 EXT_RUNS ?= runs/compare-ext
 compare-ext: features-ext features-long
-	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(EXT_RUNS) FEATURES=$(FEATURES)-ext EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
+	KINDS="cnn scnn" SEEDS=$(SEEDS) RUNS=$(EXT_RUNS) PARALLEL=2 scripts/seeds.sh \
+		train --features $(FEATURES)-ext --epochs $(EPOCHS) --workers 1
 	./contactmap compare --features $(FEATURES)-ext --runs $(EXT_RUNS) --out $(EXT_RUNS)/report
 	./contactmap compare --features $(FEATURES)-long --runs $(EXT_RUNS) --out $(EXT_RUNS)/report-long
 	if [ -d $(COMPARE_RUNS) ]; then ./contactmap compare --features $(FEATURES)-long --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report-long; fi
+
+# The paper-size CNN and SCNN (2.5M and 1.5M parameters) on the PISCES
+# split, PAPER_SEEDS seeds, each run's training bounded by BUDGET of wall
+# clock across its sessions (killed runs resume from the checkpoint,
+# written every 10 minutes), then evaluated like make compare:
+# $(PAPER_RUNS)/report.{md,json}.
+PAPER_RUNS ?= runs/compare-paper
+PAPER_SEEDS ?= 1
+BUDGET ?= 90m
+compare-paper: features
+	CONTACTMAP=./contactmap SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) FEATURES=$(FEATURES) EPOCHS=100 WORKERS=$(WORKERS) CONFIG=paper BUDGET=$(BUDGET) scripts/compare-seeds.sh
+	./contactmap compare --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
 
 # Sequential recommendation (MovieLens 100K beside the repository; its
 # terms forbid redistribution, so it is not bundled): CosRec and SCosRec

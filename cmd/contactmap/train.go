@@ -30,6 +30,8 @@ func runTrain(ctx context.Context, args []string) error {
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed of initialisation and data order, >= 1 (default 1; with --resume, the checkpoint's)")
 	fs.IntVar(&o.MaxEpochs, "epochs", 40, "maximum epochs")
 	fs.IntVar(&o.Patience, "patience", 6, "stop after this many epochs without a better validation loss")
+	fs.DurationVar(&o.Budget, "budget", 0, "stop once the run's training time (all sessions, validation included) reaches this, e.g. 90m; 0: no limit")
+	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "also write the checkpoint inside an epoch this often (0: at epoch ends only)")
 	fs.Float64Var(&o.LR, "lr", 0, "learning rate (default: 1e-3 CNN, 2e-3 SCNN)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution; results depend on it (default %d, the CPUs; with --resume, the checkpoint's)", runtime.GOMAXPROCS(0)))
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")

@@ -34,8 +34,17 @@ type Options struct {
 	L2        float64 // default 1e-5
 	PosWeight float64 // default 5
 	Patience  int     // early stopping: epochs without a better validation loss (default 6)
-	Plateau   int     // halve the learning rate after this many epochs without improvement (default 2)
-	MinLR     float64 // default 1e-5
+	// Budget, when positive, bounds the run's training time (st.Seconds:
+	// wall clock of every session, validation included): once it is spent,
+	// the epoch in progress ends after its current batch, is validated and
+	// logged like a full one, and the run stops. A resumed run counts the
+	// time of its earlier sessions.
+	Budget time.Duration
+	// CheckpointEvery, when positive, also writes the checkpoint inside an
+	// epoch at this interval, so a killed run loses at most that much.
+	CheckpointEvery time.Duration
+	Plateau         int     // halve the learning rate after this many epochs without improvement (default 2)
+	MinLR           float64 // default 1e-5
 	// Workers is the number of convolution goroutines; results depend on
 	// it. 0 means GOMAXPROCS for a new run and the checkpoint's on Resume.
 	Workers int
@@ -50,6 +59,8 @@ type Options struct {
 	// Splits to train and validate on (default "train" and "validation";
 	// "all" uses every chain).
 	TrainSplit, ValSplit string
+
+	clock func() time.Time // time.Now unless a test sets it
 
 	OnEpochStart func(epoch, batches int)
 	OnBatch      func(loss float64)
@@ -229,16 +240,30 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		st.Arch = o.Arch
 	}
 	st.Workers = o.Workers
-	start, before := time.Now(), st.Seconds
-	elapsed := func() float64 { return before + time.Since(start).Seconds() }
+	now := o.clock
+	if now == nil {
+		now = time.Now
+	}
+	start, before := now(), st.Seconds
+	elapsed := func() float64 { return before + now().Sub(start).Seconds() }
 	loss := scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}
 	for !st.Done && st.Epoch <= o.MaxEpochs {
 		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
 		batches := Batches(trainSet, o.BatchSize, rng, !o.Random)
+		if o.Budget > 0 && st.NextBatch == 0 && elapsed() >= o.Budget.Seconds() {
+			// Spent at the end of the last epoch (or resumed with a smaller budget).
+			st.Done, st.Stop = true, fmt.Sprintf("time budget of %v spent before epoch %d", o.Budget, st.Epoch)
+			st.Seconds = elapsed()
+			if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
+				return nil, err
+			}
+			break
+		}
 		if o.OnEpochStart != nil {
 			o.OnEpochStart(st.Epoch, len(batches))
 		}
-		epochStart := time.Now()
+		epochStart, lastSave := time.Now(), now()
+		overBudget := false
 		for bi := st.NextBatch; bi < len(batches); bi++ {
 			if ctx.Err() != nil {
 				st.NextBatch = bi
@@ -247,6 +272,21 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 					return nil, err
 				}
 				return nil, ErrInterrupted
+			}
+			// (With no batch of this epoch done yet, the check before the
+			// epoch decided.)
+			if o.Budget > 0 && st.LossN > 0 && elapsed() >= o.Budget.Seconds() {
+				overBudget = true
+				st.Stop = fmt.Sprintf("time budget of %v spent after batch %d of %d in epoch %d", o.Budget, bi, len(batches), st.Epoch)
+				break
+			}
+			if o.CheckpointEvery > 0 && bi > st.NextBatch && now().Sub(lastSave) >= o.CheckpointEvery {
+				saveAt := *st
+				saveAt.NextBatch, saveAt.Seconds = bi, elapsed()
+				if err := checkpoint.Save(ckpt, &saveAt, m.Params(), opt); err != nil {
+					return nil, err
+				}
+				lastSave = now()
 			}
 			samples := pick(trainSet, batches[bi])
 			b := model.NewBatch(samples, m.Packed())
@@ -300,6 +340,10 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			o.OnEpochEnd(e)
 		}
 		switch {
+		case overBudget:
+			st.Done = true
+		case o.Budget > 0 && elapsed() >= o.Budget.Seconds():
+			st.Done, st.Stop = true, fmt.Sprintf("time budget of %v spent at the end of epoch %d", o.Budget, st.Epoch)
 		case st.Bad >= o.Patience:
 			st.Done, st.Stop = true, fmt.Sprintf("early stop: no better validation loss for %d epochs", o.Patience)
 		case st.Epoch >= o.MaxEpochs:

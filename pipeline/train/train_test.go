@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/scnn"
@@ -318,4 +319,126 @@ func TestEvaluateRefusesOtherLabels(t *testing.T) {
 	if _, err := EvaluateModel(m, samples, 5); err == nil || !strings.Contains(err.Error(), "C-beta") {
 		t.Errorf("C-beta model on C-alpha features: %v", err)
 	}
+}
+
+// fakeClock advances by step at every reading.
+func fakeClock(step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	t := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(step)
+		return t
+	}
+}
+
+// A budget ends the run, inside an epoch or at its end: a partial epoch
+// is validated and logged, the run is finished, and a resumed finished
+// run trains no more. Budgets of 5-10 clock readings (every reading
+// advances the fake clock one second; 3 batches an epoch) cut some epoch
+// short.
+func TestBudgetStopsTheRun(t *testing.T) {
+	partial := 0
+	for budget := 5; budget <= 10; budget++ {
+		o := tinyOptions(t, model.SCNN)
+		o.MaxEpochs = 10
+		o.clock = fakeClock(time.Second)
+		o.Budget = time.Duration(budget) * time.Second
+		batches := 0
+		o.OnBatch = func(float64) { batches++ }
+		res, err := Train(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("budget %ds: %d batches, %d epochs, %s", budget, batches, len(res.Log), res.Stop)
+		if !strings.Contains(res.Stop, "time budget") || len(res.Log) >= o.MaxEpochs {
+			t.Fatalf("budget %v: stop %q after %d epochs", o.Budget, res.Stop, len(res.Log))
+		}
+		if batches%3 != 0 {
+			partial++
+		}
+		if want := (batches + 2) / 3; len(res.Log) != want || batches == 0 {
+			t.Errorf("budget %v: %d epochs logged for %d batches, want %d", o.Budget, len(res.Log), batches, want)
+		}
+		if res.Seconds < o.Budget.Seconds() {
+			t.Errorf("budget %v: stopped after %.0f s", o.Budget, res.Seconds)
+		}
+		if done, err := Finished(o.Out); err != nil || !done {
+			t.Errorf("budget %v: Finished = %v, %v", o.Budget, done, err)
+		}
+		if _, err := os.Stat(filepath.Join(o.Out, ModelFile)); err != nil {
+			t.Error(err)
+		}
+		o.Resume, o.Seed, o.Workers = true, 0, 0
+		o.OnBatch = func(float64) { t.Errorf("budget %v: a finished run trained on", o.Budget) }
+		if _, err := Train(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if partial == 0 {
+		t.Error("no budget cut an epoch short")
+	}
+}
+
+// A run killed after a mid-epoch checkpoint (the file copied away at
+// that moment stands for what a kill leaves) resumes from it and ends
+// where an uninterrupted run ends.
+func TestMidEpochCheckpointResumes(t *testing.T) {
+	full := tinyOptions(t, model.CNN)
+	full.MaxEpochs = 2
+	if _, err := Train(context.Background(), full); err != nil {
+		t.Fatal(err)
+	}
+	want := checkpointArrays(t, full.Out)
+
+	o := tinyOptions(t, model.CNN)
+	o.MaxEpochs = 2
+	o.CheckpointEvery = time.Nanosecond
+	o.clock = fakeClock(time.Second)
+	killed := t.TempDir()
+	batches := 0
+	o.OnBatch = func(float64) {
+		// After batch 2 of epoch 1 has run, the checkpoint holds batch 1's
+		// state (written before batch 2).
+		if batches++; batches == 2 {
+			b, err := os.ReadFile(filepath.Join(o.Out, CheckpointFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(killed, CheckpointFile), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkpointArrays(t, o.Out); !sameArrays(got, want) {
+		t.Fatal("mid-epoch checkpoints changed the run")
+	}
+	o.Out, o.OnBatch, o.Resume, o.Seed, o.Workers, o.CheckpointEvery = killed, nil, true, 0, 0, 0
+	if _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkpointArrays(t, killed); !sameArrays(got, want) {
+		t.Fatal("the run resumed from a mid-epoch checkpoint ends elsewhere")
+	}
+}
+
+func sameArrays(a, b []scnn.Array) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || len(a[i].Values) != len(b[i].Values) {
+			return false
+		}
+		for k := range a[i].Values {
+			if a[i].Values[k] != b[i].Values[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
