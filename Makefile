@@ -206,8 +206,8 @@ vet:
 # Go vs PyTorch and the OpenBLAS build on this machine (see
 # bench/main.go): the FMA peak, training steps, inference, conv layers and
 # sgemm, written to
-# bench/results.md and bench/results.json. The last full run took 16
-# minutes, the L = 1,000 and 2,000 inference sweep about 7 of them;
+# bench/results.md and bench/results.json (earlier runs on other CPUs in
+# bench/history/). The last full run took 23 minutes;
 # BENCH_ARGS='-only train/default -reps 5' runs a part (written to
 # bench/results-partial.md, leaving the full run's tables alone).
 PYTHON ?= /usr/bin/python3
