@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"os"
 	"path/filepath"
@@ -80,6 +81,8 @@ func runEval(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	var models multiFlag
 	fs.Var(&models, "model", "a shipped model (scnn, cnn) or a model file (repeatable)")
+	var ensembles multiFlag
+	fs.Var(&ensembles, "ensemble", "a glob of model files scored as one predictor, the mean of their probabilities (repeatable; quote it)")
 	feat := fs.String("features", "features", "feature directory")
 	split := fs.String("split", "test", "train, validation, test or all")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
@@ -91,7 +94,7 @@ func runEval(ctx context.Context, args []string) error {
 	if err := noPositional("eval", pos); err != nil {
 		return err
 	}
-	if len(models) == 0 && !*baselines {
+	if len(models) == 0 && len(ensembles) == 0 && !*baselines {
 		return usageError("nothing to evaluate: give --model")
 	}
 	samples, _, err := train.LoadSplit(*feat, *split)
@@ -116,6 +119,13 @@ func runEval(ctx context.Context, args []string) error {
 		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: m.Arch.Kind,
 			Config: m.Arch.Config, Params: m.Trainable(), Epochs: epochs, BestEpoch: m.Arch.Epoch, TrainSec: secs, Summary: s})
 	}
+	for _, pattern := range ensembles {
+		row, err := evalEnsemble(pattern, samples)
+		if err != nil {
+			return err
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
 	if *baselines {
 		rep.Rows = append(rep.Rows, train.EvaluateBaselines(samples)...)
 	}
@@ -129,4 +139,36 @@ func runEval(ctx context.Context, args []string) error {
 		return train.WriteReport(*out, rep)
 	}
 	return nil
+}
+
+// evalEnsemble scores the models matching pattern as one seed ensemble.
+func evalEnsemble(pattern string, samples []*model.Sample) (train.ReportRow, error) {
+	paths, err := filepath.Glob(pattern)
+	if err != nil {
+		return train.ReportRow{}, usageError("--ensemble %q: %v", pattern, err)
+	}
+	if len(paths) < 2 {
+		return train.ReportRow{}, usageError("--ensemble %q matches %d model files, want at least 2", pattern, len(paths))
+	}
+	var members []*model.Model
+	row := train.ReportRow{Name: fmt.Sprintf("ensemble of %d: %s", len(paths), pattern)}
+	for i, path := range paths {
+		m, err := model.LoadModel(path)
+		if err != nil {
+			return row, err
+		}
+		if i == 0 {
+			row.Kind, row.Config = m.Arch.Kind, m.Arch.Config
+		} else if m.Arch.Kind != row.Kind || m.Arch.Config != row.Config {
+			row.Kind, row.Config = "mixed", "mixed"
+		}
+		row.Params += m.Trainable()
+		members = append(members, m)
+	}
+	chains, err := train.EvaluateEnsemble(members, samples, 10)
+	if err != nil {
+		return row, fmt.Errorf("--ensemble %q: %w", pattern, err)
+	}
+	row.Summary = metrics.Summarize(chains)
+	return row, nil
 }

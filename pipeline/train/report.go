@@ -50,11 +50,8 @@ func EvaluateModel(m *model.Model, samples []*model.Sample, batchSize int) (metr
 // EvaluateChains scores a model on samples chain by chain, in the order of
 // samples. The samples must have the model's feature mode and labels.
 func EvaluateChains(m *model.Model, samples []*model.Sample, batchSize int) ([]metrics.ChainMetrics, error) {
-	if len(samples) > 0 && samples[0].Mode() != m.Arch.Mode {
-		return nil, fmt.Errorf("train: model trained on %s features, data are %s", m.Arch.Mode, samples[0].Mode())
-	}
-	if len(samples) > 0 && samples[0].Labels.Def != m.Arch.Labels {
-		return nil, fmt.Errorf("train: model trained on %s, the features' labels are %s", m.Arch.Labels, samples[0].Labels.Def)
+	if err := checkData(m, samples); err != nil {
+		return nil, err
 	}
 	r, err := evaluate(m, samples, batchSize, 0, scnn.WeightedBCE{PosWeight: 5})
 	if err != nil {
