@@ -45,7 +45,8 @@ and unique in the run. Warnings and failures go to standard error.`)
 		fs.PrintDefaults()
 	}
 	var cfg predict.Config
-	fs.StringVar(&cfg.Model, "model", models.Default, "a shipped model (scnn or cnn; built into this binary) or a model file")
+	var specs multiFlag
+	fs.Var(&specs, "model", "a shipped model (scnn or cnn; built into this binary) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of the models' probabilities")
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions (for models trained with them)")
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models)")
@@ -86,6 +87,7 @@ and unique in the run. Warnings and failures go to standard error.`)
 	if len(expanded) == 0 {
 		return usageError("no inputs (see -h)")
 	}
+	cfg.Models = specs
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
 		return usageError("%v", err)
 	}

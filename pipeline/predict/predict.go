@@ -23,9 +23,11 @@ import (
 
 // Config configures a prediction run.
 type Config struct {
-	// Model is a model file, or the name of a shipped model ("scnn",
-	// "cnn"; see package models). Empty means models.Default.
-	Model   string
+	// Models are model files or names of shipped models ("scnn", "cnn";
+	// see package models). Empty means models.Default. Several make a
+	// seed ensemble: the mean of their contact probabilities; they must
+	// take the same features and predict the same kind of contact.
+	Models  []string
 	PDBDir  string // mirror for PDB IDs
 	SS      string // secondary-structure predictions (needed by "ss" models)
 	MSADir  string // alignments (needed by "msa" models)
@@ -226,8 +228,8 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if cfg.RRMinSep < 1 {
 		cfg.RRMinSep = DefaultRRMinSep
 	}
-	if cfg.Model == "" {
-		cfg.Model = models.Default
+	if len(cfg.Models) == 0 {
+		cfg.Models = []string{models.Default}
 	}
 	if len(cfg.Formats) == 0 {
 		cfg.Formats = []string{"rr", "npy", "png"}
@@ -239,18 +241,26 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 			return nil, fmt.Errorf("unknown format %q (rr, npy, tsv, png)", f)
 		}
 	}
-	// One model, loaded once, shared by the workers: an inference pass
-	// only reads it.
-	m, from, err := models.Load(cfg.Model)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkMode(m.Arch.Mode, cfg); err != nil {
-		return nil, fmt.Errorf("%s: %w", from, err)
+	// The models, loaded once, shared by the workers: an inference pass
+	// only reads them.
+	var ms []*model.Model
+	for i, spec := range cfg.Models {
+		m, from, err := models.Load(spec)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkMode(m.Arch.Mode, cfg); err != nil {
+			return nil, fmt.Errorf("%s: %w", from, err)
+		}
+		if i > 0 && m.Arch.Labels != ms[0].Arch.Labels {
+			return nil, fmt.Errorf("%s predicts %s, %s %s: an ensemble's members must predict the same contacts", from, m.Arch.Labels, cfg.Models[0], ms[0].Arch.Labels)
+		}
+		ms = append(ms, m)
 	}
 	threads := max(1, runtime.GOMAXPROCS(0)/cfg.Workers) // per chain; results do not depend on it
 	var ss *features.SSSource
 	if cfg.SS != "" {
+		var err error
 		if ss, err = features.OpenSSSource(cfg.SS); err != nil {
 			return nil, err
 		}
@@ -301,7 +311,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = predictOne(m, threads, cfg, ss, targets[i])
+				results[i] = predictOne(ms, threads, cfg, ss, targets[i])
 				if cfg.OnDone != nil {
 					mu.Lock()
 					cfg.OnDone(results[i])
@@ -322,7 +332,8 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	return append(outcomes, results...), nil
 }
 
-func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
+func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
+	m := ms[0] // the ensemble's members share features and contacts
 	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings}
 	fail := func(err error) Outcome { o.Err = err; return o }
 	if err := features.ValidSequence(t.Seq); err != nil {
@@ -360,13 +371,11 @@ func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, 
 	if err != nil {
 		return fail(err)
 	}
-	b := model.NewBatch([]*model.Sample{{ID: t.ID, Chain: c}}, m.Packed())
-	logits, err := m.Forward(scnn.Inference(threads), b)
+	l := len(t.Seq)
+	p, err := meanProbabilities(ms, threads, &model.Sample{ID: t.ID, Chain: c})
 	if err != nil {
 		return fail(err)
 	}
-	l := len(t.Seq)
-	p := model.Probabilities(logits, b.Lengths)[0]
 	for i := 0; i < l; i++ { // the upper triangle is the prediction
 		for j := 0; j < i; j++ {
 			p[i*l+j] = p[j*l+i]
@@ -379,8 +388,11 @@ func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, 
 		cm := metrics.Evaluate(t.ID, p, truth)
 		o.Metrics = &cm
 	}
-	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.Labels.String(),
-		Method: fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(m.Arch.Kind), m.Arch.Config, m.Arch.Mode)}
+	method := fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(m.Arch.Kind), m.Arch.Config, m.Arch.Mode)
+	if len(ms) > 1 {
+		method = fmt.Sprintf("contactmap ensemble of %d models (%s)", len(ms), describe(ms))
+	}
+	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.Labels.String(), Method: method}
 	base := filepath.Join(cfg.Out, t.Name)
 	for _, f := range cfg.Formats {
 		var path string
@@ -401,6 +413,54 @@ func predictOne(m *model.Model, threads int, cfg Config, ss *features.SSSource, 
 		o.Files = append(o.Files, path)
 	}
 	return o
+}
+
+// meanProbabilities returns the L x L contact probabilities of one
+// sample, the mean over the models (accumulated in float64, in the
+// models' order).
+func meanProbabilities(ms []*model.Model, threads int, s *model.Sample) ([]float32, error) {
+	var sum []float64
+	for _, m := range ms {
+		b := model.NewBatch([]*model.Sample{s}, m.Packed())
+		logits, err := m.Forward(scnn.Inference(threads), b)
+		if err != nil {
+			return nil, err
+		}
+		p := model.Probabilities(logits, b.Lengths)[0]
+		if len(ms) == 1 {
+			return p, nil
+		}
+		if sum == nil {
+			sum = make([]float64, len(p))
+		}
+		for i, v := range p {
+			sum[i] += float64(v)
+		}
+	}
+	p := make([]float32, len(sum))
+	for i, v := range sum {
+		p[i] = float32(v / float64(len(ms)))
+	}
+	return p, nil
+}
+
+// describe names the kinds and configurations of an ensemble's members:
+// "5 SCNN default", "3 CNN default + 2 SCNN default".
+func describe(ms []*model.Model) string {
+	var order []string
+	count := map[string]int{}
+	for _, m := range ms {
+		k := strings.ToUpper(m.Arch.Kind) + " " + m.Arch.Config
+		if count[k] == 0 {
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%d %s", count[k], k)
+	}
+	return strings.Join(parts, " + ") + fmt.Sprintf(", %s features", ms[0].Arch.Mode)
 }
 
 // SafeName turns an ID into a file base name: letters, digits and

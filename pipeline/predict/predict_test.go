@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"math"
@@ -57,7 +58,7 @@ func TestPredictEndToEnd(t *testing.T) {
 	out := t.TempDir()
 	fasta := filepath.Join(t.TempDir(), "seqs.fasta")
 	os.WriteFile(fasta, []byte(">good\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQTLGQHDFSAGEGLYTHMKALRPDEDRLSPLHSVYVDQWDWERVMGDGERQFSTLKSTVEAIWAGIKATEAAVSEEFGLAPFLPDQIHFVHSQELLSRYPDLDAKGRERAIAKDLGAVFLVGIGGKLSDGHRHDVRAPDYDDWUAIGLG\n>bad\nMKT1AY\n"), 0o644)
-	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr", "npy", "tsv", "png"}, Workers: 2}
+	cfg := Config{Models: []string{testModel(t, model.SCNN)}, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy", "tsv", "png"}, Workers: 2}
 	outs, err := Run(context.Background(), cfg, []string{"1ENH_A", "9ZZZ", "1ENH_Q", fasta})
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestPredictDeterministic(t *testing.T) {
 		var prev map[string][]byte
 		for _, workers := range []int{1, 3, 1} {
 			out := t.TempDir()
-			cfg := Config{Model: modelPath, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy"}, Workers: workers}
+			cfg := Config{Models: []string{modelPath}, PDBDir: mirror, Out: out, Formats: []string{"rr", "npy"}, Workers: workers}
 			if _, err := Run(context.Background(), cfg, []string{"1ENH_A", "1ctf", "2O9S_A", "1A2X_B"}); err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +205,7 @@ func TestPredictDeterministic(t *testing.T) {
 }
 
 func TestModeMismatch(t *testing.T) {
-	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
+	cfg := Config{Models: []string{testModel(t, model.SCNN)}, PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
 	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || !strings.Contains(err.Error(), "drop --ss") {
 		t.Errorf("seq model with --ss: %v", err)
 	}
@@ -243,7 +244,7 @@ func TestOutputNamesUniqueAndInside(t *testing.T) {
 	if len(enh) != 1 {
 		t.Fatalf("1ENH in the mirror: %v", enh)
 	}
-	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: out, Formats: []string{"rr"}}
+	cfg := Config{Models: []string{testModel(t, model.SCNN)}, PDBDir: mirror, Out: out, Formats: []string{"rr"}}
 	outs, err := Run(context.Background(), cfg, []string{fasta, "1ENH_A", enh[0]})
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func TestInputMessages(t *testing.T) {
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o644)
 	started := false
-	cfg := Config{Model: testModel(t, model.SCNN), PDBDir: mirror, Out: filepath.Join(file, "out"), OnStart: func(int) { started = true }}
+	cfg := Config{Models: []string{testModel(t, model.SCNN)}, PDBDir: mirror, Out: filepath.Join(file, "out"), OnStart: func(int) { started = true }}
 	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || started {
 		t.Errorf("unwritable --out: err %v, started %v", err, started)
 	}
@@ -321,7 +322,7 @@ func TestShardsSplitTargetsAndWarn(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for shard := 0; shard < 3; shard++ {
-		outs, err := Run(context.Background(), Config{Model: model, Out: filepath.Join(dir, "out"), Formats: []string{"rr"}, Shard: shard, Shards: 3}, []string{fasta})
+		outs, err := Run(context.Background(), Config{Models: []string{model}, Out: filepath.Join(dir, "out"), Formats: []string{"rr"}, Shard: shard, Shards: 3}, []string{fasta})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,4 +367,53 @@ func FuzzReadRR(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Several models predict as a seed ensemble: each probability is the mean
+// of the members' (a CNN and an SCNN here), the RR header says so, and
+// members that predict different contacts are refused.
+func TestEnsemblePrediction(t *testing.T) {
+	dir := t.TempDir()
+	fasta := filepath.Join(dir, "s.fa")
+	os.WriteFile(fasta, []byte(">s1\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n"), 0o644)
+	cnn, scnn := testModel(t, model.CNN), testModel(t, model.SCNN)
+	predictWith := func(specs ...string) ([]float32, string) {
+		t.Helper()
+		out := filepath.Join(dir, fmt.Sprint(len(specs), filepath.Base(specs[0])))
+		outs, err := Run(context.Background(), Config{Models: specs, Out: out, Formats: []string{"npy", "rr"}}, []string{fasta})
+		if err != nil || len(outs) != 1 || outs[0].Err != nil {
+			t.Fatalf("%v: %v %+v", specs, err, outs)
+		}
+		npy, _ := os.ReadFile(filepath.Join(out, "s1.npy"))
+		rr, _ := os.ReadFile(filepath.Join(out, "s1.rr"))
+		return readNPYShape(t, npy, outs[0].L), string(rr)
+	}
+	a, _ := predictWith(cnn)
+	b, _ := predictWith(scnn)
+	mean, rr := predictWith(cnn, scnn)
+	differ := false
+	for i := range mean {
+		want := float32((float64(a[i]) + float64(b[i])) / 2)
+		if mean[i] != want {
+			t.Fatalf("entry %d: ensemble %v, members %v and %v", i, mean[i], a[i], b[i])
+		}
+		differ = differ || a[i] != b[i]
+	}
+	if !differ {
+		t.Fatal("the two members predict the same map: the test shows nothing")
+	}
+	if !strings.Contains(rr, "ensemble of 2 models (1 CNN default + 1 SCNN default") {
+		t.Errorf("RR header does not name the ensemble:\n%s", rr[:min(len(rr), 300)])
+	}
+	// A C-beta member with a C-alpha one is refused.
+	am := model.DefaultArch(model.SCNN)
+	am.Mode, am.Labels = features.SeqMode, pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: pdb.ContactCutoff}
+	m, _ := model.NewModel(am, 5)
+	cb := filepath.Join(dir, "cb.scnn")
+	if err := m.Save(cb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Models: []string{scnn, cb}, Out: filepath.Join(dir, "mixed")}, []string{fasta}); err == nil || !strings.Contains(err.Error(), "same contacts") {
+		t.Errorf("C-alpha and C-beta members: %v", err)
+	}
 }
