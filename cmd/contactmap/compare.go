@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/model"
@@ -25,12 +26,24 @@ func runCompare(ctx context.Context, args []string) error {
 	split := fs.String("split", "test", "split to evaluate on (read once, after training and selection on validation)")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over chains")
+	var sides multiFlag
+	fs.Var(&sides, "side", "NAME=GLOB: the model files of one side (given twice: the second side is compared with the first, runs paired by seed); replaces --runs")
+	ensemble := fs.Bool("ensemble", false, "with --side: score each side's models as one seed ensemble (the mean of their probabilities)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := noPositional("compare", pos); err != nil {
 		return err
+	}
+	if len(sides) > 0 || *ensemble {
+		if len(sides) != 2 {
+			return usageError("compare: --side must be given twice (NAME=GLOB), got %d", len(sides))
+		}
+		if *out == "" {
+			return usageError("compare: --side needs --out")
+		}
+		return compareSides(sides, *feat, *split, *out, *resamples, *ensemble)
 	}
 	if *out == "" {
 		*out = filepath.Join(*runsDir, "report")
@@ -89,4 +102,84 @@ func encodeJSON(w io.Writer, v any) error {
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
 	return e.Encode(v)
+}
+
+// compareSides compares two named sets of model files (NAME=GLOB) on one
+// split: run by run, paired by seed, or each side as one seed ensemble.
+// Runs still training (a checkpoint not marked done beside the model) are
+// left out.
+func compareSides(sides []string, feat, split, out string, resamples int, ensemble bool) error {
+	samples, _, err := train.LoadSplit(feat, split)
+	if err != nil {
+		return err
+	}
+	var names []string
+	var runs []compare.Run
+	for _, side := range sides {
+		name, pattern, ok := strings.Cut(side, "=")
+		if !ok || name == "" || pattern == "" {
+			return usageError("compare: --side %q: want NAME=GLOB", side)
+		}
+		paths, err := filepath.Glob(pattern)
+		if err != nil {
+			return usageError("compare: --side %q: %v", side, err)
+		}
+		var members []*model.Model
+		var secs []float64
+		for _, path := range paths {
+			if done, err := train.Finished(filepath.Dir(path)); err == nil && !done {
+				fmt.Fprintf(os.Stderr, "compare: %s: still training (checkpoint present), left out\n", path)
+				continue
+			}
+			m, err := model.LoadModel(path)
+			if err != nil {
+				return err
+			}
+			_, sec := train.RunInfo(path)
+			members, secs = append(members, m), append(secs, sec)
+		}
+		if len(members) == 0 {
+			return fmt.Errorf("compare: --side %q: no finished model files", side)
+		}
+		names = append(names, name)
+		if ensemble {
+			chains, err := train.EvaluateEnsemble(members, samples, 10)
+			if err != nil {
+				return fmt.Errorf("compare: %s: %w", name, err)
+			}
+			r := compare.Run{Kind: name, Seed: 0}
+			for i, m := range members {
+				r.Params += m.Trainable()
+				r.TrainSec += secs[i]
+			}
+			runs = append(runs, compare.ChainRun(r, chains))
+			fmt.Fprintf(os.Stderr, "compare: %s: ensemble of %d models\n", name, len(members))
+			continue
+		}
+		for i, m := range members {
+			chains, err := train.EvaluateChains(m, samples, 10)
+			if err != nil {
+				return fmt.Errorf("compare: %s: %w", paths[i], err)
+			}
+			runs = append(runs, compare.ChainRun(compare.Run{Kind: name, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs[i]}, chains))
+		}
+		fmt.Fprintf(os.Stderr, "compare: %s: %d models\n", name, len(members))
+	}
+	if names[0] == names[1] {
+		return usageError("compare: the two sides have the same name %q", names[0])
+	}
+	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), names[0], names[1], resamples, 1)
+	if err != nil {
+		return err
+	}
+	res.Unit = "chains"
+	res.Split, res.Features = split, feat
+	if err := res.Markdown(os.Stdout); err != nil {
+		return err
+	}
+	extra := ""
+	if ensemble {
+		extra = "\nEach side is one seed ensemble (the mean of its models' contact probabilities), so there is one \"seed\" (0) and no spread over seeds; parameters and training time are the members' sums.\n"
+	}
+	return writeComparison(out, res, extra)
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,5 +137,59 @@ func TestPredictOutsideRepository(t *testing.T) {
 	err = runPredict(context.Background(), []string{"1ENH_A", "--out", "p"})
 	if err == nil {
 		t.Fatal("PDB ID without a mirror succeeded")
+	}
+}
+
+// compare --side: two named sets of model files, paired by seed, or each
+// scored as one seed ensemble.
+func TestCompareSides(t *testing.T) {
+	dir := t.TempDir()
+	feat := filepath.Join(dir, "features")
+	if err := runFeatures(context.Background(), []string{"--list", "../../pipeline/features/testdata/small.list",
+		"--pdb-dir", "../../data/pdb", "--out", feat, "--workers", "2"}); err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]int{}
+	for _, kind := range []string{model.CNN, model.SCNN} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			a := model.DefaultArch(kind)
+			a.Mode, a.Seed = features.SeqMode, seed
+			m, err := model.NewModel(a, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			params[kind] += m.Trainable()
+			p := filepath.Join(dir, fmt.Sprintf("%s-seed%d", kind, seed), "model.scnn")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := m.Save(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sides := []string{"--side", "cnn=" + filepath.Join(dir, "cnn-seed*", "model.scnn"), "--side", "scnn=" + filepath.Join(dir, "scnn-seed*", "model.scnn")}
+	for _, ens := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprint("report-", ens))
+		args := append([]string{"--features", feat, "--split", "all", "--out", out, "--resamples", "100", fmt.Sprintf("--ensemble=%v", ens)}, sides...)
+		if err := runCompare(context.Background(), args); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(out + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res compare.Result
+		if err := json.Unmarshal(b, &res); err != nil {
+			t.Fatal(err)
+		}
+		wantSeeds, wantParams := []int{1, 2}, params[model.CNN]/2
+		if ens {
+			wantSeeds, wantParams = []int{0}, params[model.CNN]
+		}
+		if !slices.Equal(res.Seeds, wantSeeds) || res.ParamsA != wantParams || res.KindA != "cnn" || res.KindB != "scnn" || len(res.Rows) == 0 {
+			t.Errorf("ensemble %v: seeds %v, params %d (want %v, %d), kinds %s %s", ens, res.Seeds, res.ParamsA, wantSeeds, wantParams, res.KindA, res.KindB)
+		}
+	}
+	if err := runCompare(context.Background(), []string{"--features", feat, "--out", filepath.Join(dir, "x"), sides[0], sides[1]}); err == nil {
+		t.Error("one --side accepted")
 	}
 }
