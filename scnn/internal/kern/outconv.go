@@ -76,6 +76,7 @@ func convForwardOut(g ConvGeom, out []float32, ldo, off int, x, w, bias []float3
 	band := g.outBand()
 	bands := (g.H + band - 1) / band
 	workers := Workers(g.Workers)
+	addRows := activeSet.Load().addRows
 	zs := make([][]float32, workers)
 	defer putScratch(zs...)
 	ParallelFor(g.B*bands, workers, func(wk, item int) {
@@ -105,7 +106,7 @@ func convForwardOut(g ConvGeom, out []float32, ldo, off int, x, w, bias []float3
 				} else {
 					clear(o)
 				}
-				g.gatherPixel(o, z, i, j, q0, n)
+				g.gatherPixel(addRows, o, z, i, j, q0, n)
 			}
 		}
 	})
@@ -117,7 +118,7 @@ func convForwardOut(g ConvGeom, out []float32, ldo, off int, x, w, bias []float3
 //
 // where the pixel index is row-major (dense) or packed (TriSym) and q0 is
 // the index of Z's first pixel. Consecutive b step through Z by n + Cout.
-func (g ConvGeom) gatherPixel(o, z []float32, i, j, q0, n int) {
+func (g ConvGeom) gatherPixel(addRows addRowsFunc, o, z []float32, i, j, q0, n int) {
 	pad, cout := g.K/2, g.Cout
 	b0, b1 := max(0, pad-j), min(g.K, g.W-j+pad)
 	step := n + cout
@@ -133,7 +134,7 @@ func (g ConvGeom) gatherPixel(o, z []float32, i, j, q0, n int) {
 			for b := b0; b < bu; b++ {
 				q := j + b - pad
 				zi := TriSym(g.H, p, q) - q0
-				addTo(o, z[zi*n+(a*g.K+b)*cout:][:len(o)])
+				addRows(o, z[zi*n+(a*g.K+b)*cout:], 0, 1)
 			}
 			zrow = Tri(g.H, p, p) - p // + q: packed index of (p, q >= p)
 		} else {
@@ -143,40 +144,8 @@ func (g ConvGeom) gatherPixel(o, z []float32, i, j, q0, n int) {
 			continue
 		}
 		base := (zrow+j+bu-pad-q0)*n + (a*g.K+bu)*cout
-		if cout == 8 {
-			add8(o, z[base:], step, b1-bu)
-			continue
-		}
-		for b := bu; b < b1; b, base = b+1, base+step {
-			addTo(o, z[base:base+len(o)])
-		}
+		addRows(o, z[base:], step, b1-bu)
 	}
-}
-
-// addTo adds src to o elementwise; len(src) == len(o).
-func addTo(o, src []float32) {
-	src = src[:len(o)]
-	for f, v := range src {
-		o[f] += v
-	}
-}
-
-// add8 adds cnt rows of 8 values of z, step apart from z[0], to o[:8].
-func add8(o, z []float32, step, cnt int) {
-	o = o[:8]
-	s0, s1, s2, s3, s4, s5, s6, s7 := o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]
-	for r := 0; r < cnt; r++ {
-		v := z[r*step : r*step+8]
-		s0 += v[0]
-		s1 += v[1]
-		s2 += v[2]
-		s3 += v[3]
-		s4 += v[4]
-		s5 += v[5]
-		s6 += v[6]
-		s7 += v[7]
-	}
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = s0, s1, s2, s3, s4, s5, s6, s7
 }
 
 // ConvBackward computes both gradients of ConvForward from one im2col of

@@ -26,8 +26,13 @@ func TestConvForwardOutputSide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	const b, l = minBandItems, 11 // no band split for small batches
 	defer func(z int) { zBudget = z }(zBudget)
-	// Cout 8 takes the unrolled gather (add8).
-	for _, ch := range [][2]int{{6, 2}, {16, 8}} {
+	// Cout 8 takes the unrolled gather of the Go kernels (add8); 54 (the
+	// paper's width) a masked block of the AVX-512 one.
+	withKernels(t, func(t *testing.T) { testConvForwardOutputSide(t, rng, b, l) })
+}
+
+func testConvForwardOutputSide(t *testing.T, rng *rand.Rand, b, l int) {
+	for _, ch := range [][2]int{{6, 2}, {16, 8}, {110, 54}} {
 		cin, cout := ch[0], ch[1]
 		for _, several := range []bool{false, true} {
 			for _, k := range []int{3, 5} {

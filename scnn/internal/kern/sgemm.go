@@ -31,6 +31,7 @@ type microKernel struct {
 type kernelSet struct {
 	name    string
 	kernels []microKernel
+	addRows addRowsFunc // the output-side convolution's gather (addrows.go)
 }
 
 // pick returns the kernel with the least estimated time for n columns:
@@ -59,7 +60,7 @@ var activeSet atomic.Pointer[kernelSet]
 const KernelEnv = "CONTACTMAP_SGEMM"
 
 func init() {
-	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}})
+	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}, addRows: addRowsGo})
 	activeSet.Store(kernelSets[0])
 	if name := os.Getenv(KernelEnv); name != "" {
 		if err := SetKernels(name); err != nil {
