@@ -85,6 +85,8 @@ func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []fl
 		return
 	}
 	kk := g.Rows()
+	pw := PackB(false, kk, g.Cout, 1, w, g.Cout) // one packing for every tile
+	defer pw.Release()
 	g.forIm2colTiles(x, func(b, p0, n int, col []float32) {
 		o := out[(b*g.Pixels()+p0)*ldo+off:]
 		beta := float32(0)
@@ -94,7 +96,7 @@ func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []fl
 			}
 			beta = 1
 		}
-		Gemm(false, false, n, g.Cout, kk, 1, col, kk, w, g.Cout, beta, o, ldo)
+		GemmPacked(false, n, col, kk, pw, beta, o, ldo)
 	})
 }
 
@@ -219,6 +221,25 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 	}
 	g.K, g.Cout = kmax, ctot
 	np, kk := g.Pixels(), g.Rows()
+	// The kernel matrices, packed once for every tile: a branch of the
+	// largest size whole, a smaller one kernel row by kernel row.
+	packed := make([][]*PackedB, len(ks))
+	for b, k := range ks {
+		if k == kmax {
+			packed[b] = []*PackedB{PackB(false, kk, couts[b], 1, ws[b], couts[b])}
+			continue
+		}
+		for a := 0; a < k; a++ {
+			packed[b] = append(packed[b], PackB(false, k*g.Cin, couts[b], 1, ws[b][a*k*g.Cin*couts[b]:], couts[b]))
+		}
+	}
+	defer func() {
+		for _, ps := range packed {
+			for _, p := range ps {
+				p.Release()
+			}
+		}
+	}()
 	g.forIm2colTiles(x, func(s, p0, n int, col []float32) {
 		o := out[(s*np+p0)*ctot : (s*np+p0+n)*ctot]
 		off := 0
@@ -232,12 +253,11 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 				beta = 1
 			}
 			if k == kmax {
-				Gemm(false, false, n, cout, kk, 1, col, kk, ws[b], cout, beta, o[off:], ctot)
+				GemmPacked(false, n, col, kk, packed[b][0], beta, o[off:], ctot)
 			} else {
 				d := (kmax - k) / 2 // the small window starts at row d, column d of the large one
 				for a := 0; a < k; a++ {
-					Gemm(false, false, n, cout, k*g.Cin, 1, col[((a+d)*kmax+d)*g.Cin:], kk,
-						ws[b][a*k*g.Cin*cout:], cout, beta, o[off:], ctot)
+					GemmPacked(false, n, col[((a+d)*kmax+d)*g.Cin:], kk, packed[b][a], beta, o[off:], ctot)
 					beta = 1
 				}
 			}

@@ -73,6 +73,8 @@ func convForwardOut(g ConvGeom, out []float32, ldo, off int, x, w, bias []float3
 	n := kk * g.Cout
 	wr := make([]float32, g.Cin*n)
 	outWeights(wr, w, kk, g.Cin, g.Cout)
+	pw := PackB(false, g.Cin, n, 1, wr, n) // one packing for every band
+	defer pw.Release()
 	band := g.outBand()
 	bands := (g.H + band - 1) / band
 	workers := Workers(g.Workers)
@@ -92,7 +94,7 @@ func convForwardOut(g ConvGeom, out []float32, ldo, off int, x, w, bias []float3
 		}
 		z := zs[wk][:(q1-q0)*n]
 		xs := x[s*np*g.Cin:]
-		Gemm(false, false, q1-q0, n, g.Cin, 1, xs[q0*g.Cin:], g.Cin, wr, n, 0, z, n)
+		GemmPacked(false, q1-q0, xs[q0*g.Cin:], g.Cin, pw, 0, z, n)
 		os := out[s*np*ldo+off:]
 		for i := i0; i < i1; i++ {
 			j0 := 0
@@ -170,6 +172,8 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 	n := kk * g.Cout // im2col row of dy
 	flip := make([]float32, len(w))
 	FlipKernel(flip, w, g.K, g.Cin, g.Cout)
+	pf := PackB(false, n, g.Cin, 1, flip, g.Cin) // one packing for every tile
+	defer pf.Release()
 	gy := g
 	gy.Cin, gy.Cout = g.Cout, g.Cin // geometry of the im2col of dy
 	t := gy.tile()
@@ -194,7 +198,7 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 		col := a.col[:rows*n]
 		gy.im2col(col, dy[s*np*g.Cout:(s+1)*np*g.Cout], p0, rows)
 		// dx tile = Y * flip.
-		Gemm(false, false, rows, g.Cin, n, 1, col, n, flip, g.Cin, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
+		GemmPacked(false, rows, col, n, pf, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
 		d := dy[(s*np+p0)*g.Cout : (s*np+p0+rows)*g.Cout]
 		xt := x[(s*np+p0)*g.Cin : (s*np+p0+rows)*g.Cin]
 		if g.Packed {

@@ -118,23 +118,45 @@ func sgemmGo(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
+	pb := packGo(transB, k, n, alpha, b, ldb)
+	defer putScratch(pb.bp)
+	sgemmPacked(transA, m, a, lda, pb, beta, c, ldc)
+}
+
+// goPackedB is alpha * op(B) packed for the kernel chosen for its width.
+type goPackedB struct {
+	bp   []float32
+	k, n int
+	mk   *microKernel
+}
+
+// packGo packs alpha * op(B) (k x n) for the active kernel set (packB).
+func packGo(transB bool, k, n int, alpha float32, b []float32, ldb int) *goPackedB {
+	mk := activeSet.Load().pick(n)
+	np := (n + mk.nr - 1) / mk.nr
+	bp := getScratch(k * np * mk.nr)
+	packB(bp, transB, b, ldb, k, n, mk.nr, alpha)
+	return &goPackedB{bp: bp, k: k, n: n, mk: mk}
+}
+
+// sgemmPacked is sgemmGo on a packed B: C = op(A) * B' + beta * C (m x
+// pb.n, k = pb.k >= 1), B' the packed alpha * op(B).
+func sgemmPacked(transA bool, m int, a []float32, lda int, pb *goPackedB, beta float32, c []float32, ldc int) {
+	n, k, mk, bp := pb.n, pb.k, pb.mk, pb.bp
 	// The first K block overwrites C when beta is 0 (no clearing, no
 	// reading); otherwise C is scaled first and every block adds.
 	overwrite := beta == 0
 	if !overwrite {
 		scaleC(m, n, beta, c, ldc)
 	}
-	mk := activeSet.Load().pick(n)
 	mr, nr := mk.mr, mk.nr
 	rs, cs := lda, 1
 	if transA {
 		rs, cs = 1, lda
 	}
 	np := (n + nr - 1) / nr
-	bp := getScratch(k * np * nr)
-	packB(bp, transB, b, ldb, k, n, nr, alpha)
 	edge := getScratch(mr*sgemmKC + mr*nr)
-	defer putScratch(bp, edge)
+	defer putScratch(edge)
 	ea, ec := edge[:mr*sgemmKC], edge[mr*sgemmKC:]
 
 	mc := max(sgemmMC/mr, 1) * mr
@@ -230,8 +252,12 @@ func packB(bp []float32, transB bool, b []float32, ldb, k, n, nr int, alpha floa
 					}
 				} else {
 					src := b[(pc+p)*ldb+j0 : (pc+p)*ldb+j0+nb]
-					for j, v := range src {
-						row[j] = alpha * v
+					if alpha == 1 { // every convolution's call: a plain copy
+						copy(row, src)
+					} else {
+						for j, v := range src {
+							row[j] = alpha * v
+						}
 					}
 				}
 				clear(row[nb:])
