@@ -12,6 +12,12 @@ package kern
 //go:noescape
 func addRowsAVX512Block(o, z *float32, step, cnt int, mask uint64)
 
+// addRowsAVX512Block16 is addRowsAVX512Block for the 16 floats at o,
+// one vector (the low 16 bits of mask).
+//
+//go:noescape
+func addRowsAVX512Block16(o, z *float32, step, cnt int, mask uint64)
+
 // addRowsAVX2Block32 and addRowsAVX2Block8 are the same for 32 and 8
 // floats, every lane.
 //
@@ -28,11 +34,15 @@ func addRowsAVX512(o, z []float32, step, cnt int) {
 		return
 	}
 	for c := 0; c < len(o); c += 64 {
-		mask := ^uint64(0)
-		if m := len(o) - c; m < 64 {
-			mask = 1<<m - 1
+		m := len(o) - c
+		switch {
+		case m >= 64:
+			addRowsAVX512Block(&o[c], &z[c], step, cnt, ^uint64(0))
+		case m > 16:
+			addRowsAVX512Block(&o[c], &z[c], step, cnt, 1<<m-1)
+		default: // narrow layers (8 channels): one vector, not four
+			addRowsAVX512Block16(&o[c], &z[c], step, cnt, 1<<m-1)
 		}
-		addRowsAVX512Block(&o[c], &z[c], step, cnt, mask)
 	}
 }
 

@@ -41,6 +41,30 @@ addRowsAVX512store:
 	VZEROUPPER
 	RET
 
+// func addRowsAVX512Block16(o, z *float32, step, cnt int, mask uint64)
+TEXT ·addRowsAVX512Block16(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ z+8(FP), SI
+	MOVQ step+16(FP), DX
+	SHLQ $2, DX
+	MOVQ cnt+24(FP), CX
+	MOVQ mask+32(FP), R10
+	KMOVW R10, K1
+	VMOVUPS.Z 0(DI), K1, Z0
+	TESTQ CX, CX
+	JLE addRowsAVX512x16store
+
+addRowsAVX512x16loop:
+	VADDPS.Z 0(SI), Z0, K1, Z0
+	ADDQ DX, SI
+	DECQ CX
+	JNZ addRowsAVX512x16loop
+
+addRowsAVX512x16store:
+	VMOVUPS Z0, K1, 0(DI)
+	VZEROUPPER
+	RET
+
 // func addRowsAVX2Block32(o, z *float32, step, cnt int)
 TEXT ·addRowsAVX2Block32(SB), NOSPLIT, $0-32
 	MOVQ o+0(FP), DI
