@@ -192,6 +192,7 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 			return err
 		}
 		opt.Step()
+		pass.Free()
 		return nil
 	}, m.Trainable(), nil
 }
@@ -225,7 +226,9 @@ func buildConvTask(t task, rng *rand.Rand) (func() error, int, error) {
 		if err != nil {
 			return err
 		}
-		return pass.Backward(y, dy)
+		err = pass.Backward(y, dy)
+		pass.Free()
+		return err
 	}, n, nil
 }
 

@@ -230,6 +230,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 			}
 			opt.LR = st.LR
 			opt.Step()
+			pass.Free() // its buffers go to the next step
 			lossSum += v
 			if o.OnBatch != nil {
 				o.OnBatch(v)

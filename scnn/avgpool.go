@@ -53,7 +53,7 @@ func GlobalAvgPool(p *Pass, x *Tensor) (*Tensor, error) {
 		if dy == nil || !p.wants(x) {
 			return nil
 		}
-		dx := ZerosLike(x)
+		dx := p.zerosLike(x)
 		for s := 0; s < b; s++ {
 			g := dy.Data[s*c : (s+1)*c]
 			for q := 0; q < pix; q++ {

@@ -246,7 +246,7 @@ func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
 			a[k], b[k] = float32(sdy[k]/n), float32(sdyxh[k]/n)
 		}
 	}
-	dx := ZerosLike(x)
+	dx := p.zerosLike(x)
 	forChunks(p, rows, func(_, lo, hi int) {
 		for q := lo; q < hi; q++ {
 			out := dx.Data[q*c : (q+1)*c]

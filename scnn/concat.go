@@ -84,7 +84,7 @@ func splitChannels(p *Pass, t *Tensor, widths ...int) ([]*Tensor, error) {
 	out := make([]*Tensor, len(widths))
 	off := 0
 	for i, w := range widths {
-		part, err := newTensor(nil, t.Layout, append(append([]int(nil), t.Shape[:r-1]...), w))
+		part, err := p.newTensor(t.Layout, append(append([]int(nil), t.Shape[:r-1]...), w))
 		if err != nil {
 			return nil, err
 		}

@@ -38,7 +38,7 @@ func (d *Dense) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: %s: input %v, want last axis %d", d.W.Name, x.Shape, d.In)
 	}
 	shape := append(append([]int(nil), x.Shape[:r-1]...), d.Out)
-	y, err := newTensor(nil, x.Layout, shape)
+	y, err := p.newTensor(x.Layout, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (d *Dense) Apply(p *Pass, x *Tensor) (*Tensor, error) {
 			}
 		}
 		if p.wants(x) {
-			dx := ZerosLike(x)
+			dx := p.zerosLike(x)
 			kern.Gemm(false, true, rows, d.In, d.Out, 1, dy.Data, d.Out, d.W.Value, d.Out, 0, dx.Data, d.In)
 			p.addGrad(x, dx)
 		}

@@ -19,7 +19,7 @@ func Dropout(p *Pass, x *Tensor, rate float64, rng *rand.Rand) (*Tensor, error) 
 	}
 	scale := float32(1 / (1 - rate))
 	keep := make([]float32, len(x.Data))
-	y := ZerosLike(x)
+	y := p.zerosLike(x)
 	for i, v := range x.Data {
 		if rng.Float64() >= rate {
 			keep[i] = scale

@@ -100,7 +100,7 @@ func (l *BiLSTM) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 		}
 		var dx *Tensor // nil: nobody wants dL/dx
 		if p.wants(x) {
-			dx = ZerosLike(x)
+			dx = p.zerosLike(x)
 		}
 		for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
 			dh := make([]float32, b*n*h)

@@ -31,6 +31,8 @@ type Pass struct {
 	RunningStats bool
 	tape         *tape
 	pool         [][]float32 // released buffers of an inference pass (pool.go)
+	owned        [][]float32 // buffers of a training pass, recycled by Free (recycle.go)
+	freed        bool
 }
 
 type tape struct {
@@ -129,7 +131,9 @@ func (p *Pass) Backward(y, dy *Tensor) error {
 	if p.tape.steps == nil {
 		return fmt.Errorf("scnn: Backward: the pass was already stepped back, or recorded nothing")
 	}
-	p.addGrad(y, dy.Clone())
+	seed := p.zerosLike(dy)
+	copy(seed.Data, dy.Data)
+	p.addGrad(y, seed)
 	for i := len(p.tape.steps) - 1; i >= 0; i-- {
 		if err := p.tape.steps[i](); err != nil {
 			return err

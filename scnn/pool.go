@@ -12,7 +12,10 @@ import "fmt"
 // alloc returns n zeroed floats, from the pool of an inference pass when
 // a released buffer fits.
 func (p *Pass) alloc(n int) []float32 {
-	if p == nil || p.Training() || len(p.pool) == 0 {
+	if p.Training() {
+		return p.zeros(n)
+	}
+	if p == nil || len(p.pool) == 0 {
 		return make([]float32, n)
 	}
 	best := -1

@@ -43,7 +43,7 @@ func RowDot(p *Pass, w, x, bias *Tensor) (*Tensor, error) {
 			return nil
 		}
 		if p.wants(w) {
-			dw := ZerosLike(w)
+			dw := p.zerosLike(w)
 			for s := 0; s < b; s++ {
 				xs := x.Data[s*d : (s+1)*d]
 				for q := 0; q < t; q++ {
@@ -57,7 +57,7 @@ func RowDot(p *Pass, w, x, bias *Tensor) (*Tensor, error) {
 			p.addGrad(w, dw)
 		}
 		if p.wants(x) {
-			dx := ZerosLike(x)
+			dx := p.zerosLike(x)
 			for s := 0; s < b; s++ {
 				o := dx.Data[s*d : (s+1)*d]
 				for q := 0; q < t; q++ {
@@ -70,7 +70,7 @@ func RowDot(p *Pass, w, x, bias *Tensor) (*Tensor, error) {
 			p.addGrad(x, dx)
 		}
 		if bias != nil && p.wants(bias) {
-			db := ZerosLike(bias)
+			db := p.zerosLike(bias)
 			copy(db.Data, dy.Data)
 			p.addGrad(bias, db)
 		}

@@ -50,7 +50,7 @@ func applyValid(p *Pass, g kern.ValidGeom, x *Tensor, w, bias []float32, grads f
 		var dx *Tensor
 		var dxData []float32
 		if p.wants(x) {
-			dx = ZerosLike(x)
+			dx = p.zerosLike(x)
 			dxData = dx.Data
 		}
 		kern.ValidConvBackward(g, dxData, dw, db, x.Data, dy.Data, w)

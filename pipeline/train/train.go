@@ -308,6 +308,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			}
 			opt.LR = st.LR
 			opt.Step()
+			pass.Free() // its buffers go to the next step
 			st.LossSum += v
 			st.LossN++
 			if o.OnBatch != nil {

@@ -162,6 +162,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, err
 		}
 		opt.Step()
+		pass.Free() // its buffers go to the next step
 		st.Step++
 		st.LossSum += v
 		st.LossN++
