@@ -36,6 +36,11 @@ func addRowsAVX512(o, z []float32, step, cnt int) {
 	for c := 0; c < len(o); c += 64 {
 		m := len(o) - c
 		switch {
+		case m == 8:
+			// One YMM, unmasked: a masked store followed by a masked load
+			// of the same floats (the next kernel row's call) cannot be
+			// forwarded and stalls; plain ones can.
+			addRowsAVX2Block8(&o[c], &z[c], step, cnt)
 		case m >= 64:
 			addRowsAVX512Block(&o[c], &z[c], step, cnt, ^uint64(0))
 		case m > 16:
