@@ -174,7 +174,8 @@ fuzz:
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseSSFasta -fuzztime 20s
 	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
 	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
-	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemm -fuzztime 20s
+	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz '^FuzzGemm$$' -fuzztime 20s
+	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemmPacked -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadRatings -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
 	$(GO) test ./pipeline/sets -run '^$$' -fuzz FuzzRead -fuzztime 20s

@@ -67,3 +67,65 @@ func TestPackBChecksB(t *testing.T) {
 	}()
 	PackB(false, 4, 4, 1, make([]float32, 15), 4)
 }
+
+// FuzzGemmPacked: over shapes, flags and kernel sets, GemmPacked with a
+// PackB shared by two products equals Gemm bit for bit, and addRows the
+// row-order loop.
+func FuzzGemmPacked(f *testing.F) {
+	f.Add(uint16(7), uint16(54), uint16(130), uint8(5))
+	f.Add(uint16(1), uint16(1), uint16(1), uint8(0))
+	f.Add(uint16(96), uint16(8), uint16(300), uint8(255))
+	f.Fuzz(func(t *testing.T, m16, n16, k16 uint16, flags uint8) {
+		m, n, k := int(m16%97)+1, int(n16%170)+1, int(k16%300)+1
+		transA, transB := flags&1 != 0, flags&2 != 0
+		alpha := []float32{1, 1.5}[flags>>2&1]
+		beta := []float32{0, 1, -0.5, 2}[flags>>4&3]
+		rng := rand.New(rand.NewPCG(uint64(m16), uint64(k16)))
+		old := activeSet.Load()
+		defer activeSet.Store(old)
+		for _, name := range KernelSets() {
+			if err := SetKernels(name); err != nil {
+				t.Fatal(err)
+			}
+			ldb, brows := n, k
+			if transB {
+				ldb, brows = k, n
+			}
+			b := randSlice(brows*ldb, rng)
+			p := PackB(transB, k, n, alpha, b, ldb)
+			for rep := 0; rep < 2; rep++ {
+				lda, arows := k, m
+				if transA {
+					lda, arows = m, k
+				}
+				a := randSlice(arows*lda, rng)
+				c0 := randSlice(m*n, rng)
+				want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
+				Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, want, n)
+				GemmPacked(transA, m, a, lda, p, beta, got, n)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%s: c[%d] = %v, Gemm %v", name, i, got[i], want[i])
+					}
+				}
+			}
+			p.Release()
+			// addRows: n floats, cnt = k%8 rows, step n + m%5.
+			cnt, step := k%8, n+m%5
+			z := randSlice(max(cnt-1, 0)*step+n, rng)
+			o := randSlice(n, rng)
+			want := append([]float32(nil), o...)
+			for r := 0; r < cnt; r++ {
+				for j := range want {
+					want[j] += z[r*step+j]
+				}
+			}
+			activeSet.Load().addRows(o, z, step, cnt)
+			for j := range want {
+				if math.Float32bits(o[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("%s: addRows o[%d] = %v, want %v", name, j, o[j], want[j])
+				}
+			}
+		}
+	})
+}
