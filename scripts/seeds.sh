@@ -8,7 +8,8 @@
 #   KINDS="cosrec scosrec" RUNS=runs/rec scripts/seeds.sh rec train --epochs 40 --workers 1
 #
 # runs "$CONTACTMAP rec train --epochs 40 --workers 1 --model KIND --seed
-# SEED --out RUNS/KIND-seedSEED [--resume]" for each. Exits non-zero if a
+# SEED --out RUNS/KIND-seedSEED [--resume]" for each (output appended to
+# RUNS/KIND-seedSEED.log, so a resumed run keeps its history). Exits non-zero if a
 # run failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ one() {
 	local kind=$1 seed=$2 out="$RUNS/$1-seed$2" resume=()
 	shift 2
 	[ -f "$out/checkpoint.scnn" ] && resume=(--resume)
-	if "$CONTACTMAP" "$@" --model "$kind" --seed "$seed" --out "$out" "${resume[@]}" > "$out.log" 2>&1; then
+	if "$CONTACTMAP" "$@" --model "$kind" --seed "$seed" --out "$out" "${resume[@]}" >> "$out.log" 2>&1; then
 		tail -n 1 "$out.log"
 	else
 		echo "seeds: $kind seed $seed failed, see $out.log" >&2
