@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -128,6 +128,17 @@ BUDGET ?= 90m
 compare-paper: features
 	CONTACTMAP=./contactmap SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) FEATURES=$(FEATURES) EPOCHS=100 WORKERS=$(WORKERS) CONFIG=paper BUDGET=$(BUDGET) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
+
+# The shipped default's candidates (experiments/compare-ext/README.md):
+# the single runs and seed ensembles of make compare (kept in
+# experiments/compare-default) and make compare-ext, on the validation
+# split only, best long-range top-L/5 first: $(EXT_RUNS)/select.{md,json}.
+PISCES_RUNS ?= experiments/compare-default
+select: build
+	./contactmap eval --features $(FEATURES) --split validation --baselines=false --sort \
+		$(foreach d,$(PISCES_RUNS) $(EXT_RUNS),$(foreach k,cnn scnn,$(foreach s,1 2 3 4 5,--model $(d)/$(k)-seed$(s)/model.scnn))) \
+		$(foreach d,$(PISCES_RUNS) $(EXT_RUNS),--ensemble '$(d)/cnn-seed*/model.scnn' --ensemble '$(d)/scnn-seed*/model.scnn' --ensemble '$(d)/*-seed*/model.scnn') \
+		--out $(EXT_RUNS)/select
 
 # Sequential recommendation (MovieLens 100K beside the repository; its
 # terms forbid redistribution, so it is not bundled): CosRec and SCosRec

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"time"
 
 	shipped "github.com/contactmap/contactmap/models"
@@ -87,6 +88,7 @@ func runEval(ctx context.Context, args []string) error {
 	split := fs.String("split", "test", "train, validation, test or all")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
 	baselines := fs.Bool("baselines", true, "add the near-diagonal and random baselines")
+	byLong := fs.Bool("sort", false, "list the predictors by long-range top-L/5 precision, best first")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -119,6 +121,16 @@ func runEval(ctx context.Context, args []string) error {
 		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: m.Arch.Kind,
 			Config: m.Arch.Config, Params: m.Trainable(), Epochs: epochs, BestEpoch: m.Arch.Epoch, TrainSec: secs, Summary: s})
 	}
+	// Rows that would share a name say which model they are.
+	seen := map[string]int{}
+	for _, r := range rep.Rows {
+		seen[r.Name]++
+	}
+	for i := range rep.Rows {
+		if seen[rep.Rows[i].Name] > 1 {
+			rep.Rows[i].Name += ": " + models[i]
+		}
+	}
 	for _, pattern := range ensembles {
 		row, err := evalEnsemble(pattern, samples)
 		if err != nil {
@@ -128,6 +140,10 @@ func runEval(ctx context.Context, args []string) error {
 	}
 	if *baselines {
 		rep.Rows = append(rep.Rows, train.EvaluateBaselines(samples)...)
+	}
+	if *byLong {
+		long := func(r train.ReportRow) float64 { return r.Summary.TopL[metrics.Long][metrics.TopL5] }
+		sort.SliceStable(rep.Rows, func(i, j int) bool { return long(rep.Rows[i]) > long(rep.Rows[j]) })
 	}
 	if err := rep.Markdown(os.Stdout); err != nil {
 		return err
