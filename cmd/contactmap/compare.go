@@ -120,23 +120,9 @@ func compareSides(sides []string, feat, split, out string, resamples int, ensemb
 		if !ok || name == "" || pattern == "" {
 			return usageError("compare: --side %q: want NAME=GLOB", side)
 		}
-		paths, err := filepath.Glob(pattern)
+		paths, members, secs, err := loadRunModels(pattern)
 		if err != nil {
 			return usageError("compare: --side %q: %v", side, err)
-		}
-		var members []*model.Model
-		var secs []float64
-		for _, path := range paths {
-			if done, err := train.Finished(filepath.Dir(path)); err == nil && !done {
-				fmt.Fprintf(os.Stderr, "compare: %s: still training (checkpoint present), left out\n", path)
-				continue
-			}
-			m, err := model.LoadModel(path)
-			if err != nil {
-				return err
-			}
-			_, sec := train.RunInfo(path)
-			members, secs = append(members, m), append(secs, sec)
 		}
 		if len(members) == 0 {
 			return fmt.Errorf("compare: --side %q: no finished model files", side)

@@ -159,27 +159,21 @@ func runEval(ctx context.Context, args []string) error {
 
 // evalEnsemble scores the models matching pattern as one seed ensemble.
 func evalEnsemble(pattern string, samples []*model.Sample) (train.ReportRow, error) {
-	paths, err := filepath.Glob(pattern)
+	paths, members, _, err := loadRunModels(pattern)
 	if err != nil {
 		return train.ReportRow{}, usageError("--ensemble %q: %v", pattern, err)
 	}
-	if len(paths) < 2 {
-		return train.ReportRow{}, usageError("--ensemble %q matches %d model files, want at least 2", pattern, len(paths))
+	if len(members) < 2 {
+		return train.ReportRow{}, usageError("--ensemble %q: %d finished model files, want at least 2", pattern, len(members))
 	}
-	var members []*model.Model
 	row := train.ReportRow{Name: fmt.Sprintf("ensemble of %d: %s", len(paths), pattern)}
-	for i, path := range paths {
-		m, err := model.LoadModel(path)
-		if err != nil {
-			return row, err
-		}
+	for i, m := range members {
 		if i == 0 {
 			row.Kind, row.Config = m.Arch.Kind, m.Arch.Config
 		} else if m.Arch.Kind != row.Kind || m.Arch.Config != row.Config {
 			row.Kind, row.Config = "mixed", "mixed"
 		}
 		row.Params += m.Trainable()
-		members = append(members, m)
 	}
 	chains, err := train.EvaluateEnsemble(members, samples, 10)
 	if err != nil {
@@ -187,4 +181,27 @@ func evalEnsemble(pattern string, samples []*model.Sample) (train.ReportRow, err
 	}
 	row.Summary = metrics.Summarize(chains)
 	return row, nil
+}
+
+// loadRunModels reads the model files matching pattern, leaving out runs
+// still training (a checkpoint beside the model not marked done, said on
+// standard error), with each run's training seconds from its log.
+func loadRunModels(pattern string) (paths []string, ms []*model.Model, secs []float64, err error) {
+	all, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, path := range all {
+		if done, err := train.Finished(filepath.Dir(path)); err == nil && !done {
+			fmt.Fprintf(os.Stderr, "%s: still training (checkpoint present), left out\n", path)
+			continue
+		}
+		m, err := model.LoadModel(path)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		_, sec := train.RunInfo(path)
+		paths, ms, secs = append(paths, path), append(ms, m), append(secs, sec)
+	}
+	return paths, ms, secs, nil
 }
