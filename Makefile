@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: compare-shipped select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -64,8 +64,8 @@ train: features
 # (BPSEQ, CT, dot-bracket, PNG in predictions/rna) and its evaluation
 # table on the 16S test molecules beside the stacking baseline.
 demo: features
-	./contactmap predict --model scnn --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
-	./contactmap eval --features $(FEATURES) --split test --model models/cnn.scnn --model models/scnn.scnn
+	./contactmap predict --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
+	./contactmap eval --features $(FEATURES) --split test --model ensemble --model models/cnn.scnn --model models/scnn.scnn
 	./contactmap rna predict --out predictions/rna data/rna/test/5S/d.5.e.M.fossilis.nopct data/rna/test/rnasep/A.ferrooxidans.ct
 	./contactmap rna eval --model rna-scnn --split test
 
@@ -128,6 +128,17 @@ BUDGET ?= 90m
 compare-paper: features
 	CONTACTMAP=./contactmap SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) FEATURES=$(FEATURES) EPOCHS=100 WORKERS=$(WORKERS) CONFIG=paper BUDGET=$(BUDGET) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
+
+# The shipped default (models/ensemble: the pick of make select) against
+# the SCNN shipped before it (models/scnn.scnn), each scored as one
+# predictor, on the PISCES test chains and on the length-generalisation
+# set (make features-long): $(SHIPPED_OUT)/{test,long}.{md,json}.
+SHIPPED_OUT ?= experiments/shipped
+compare-shipped: build
+	./contactmap compare --features $(FEATURES) --split test --ensemble \
+		--side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(SHIPPED_OUT)/test
+	./contactmap compare --features $(FEATURES)-long --split test --ensemble \
+		--side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(SHIPPED_OUT)/long
 
 # The shipped default's candidates (experiments/compare-ext/README.md):
 # the single runs and seed ensembles of make compare (kept in

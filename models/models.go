@@ -1,16 +1,28 @@
 // Package models holds the shipped contact models, embedded in every
 // binary so that prediction from a sequence works from any directory.
 //
-// scnn.scnn and cnn.scnn are the default-configuration SCNN and CNN of
-// `make train` (see README "Results"); each file records its architecture,
-// training data, labels, seed and code revision.
+//   - ensemble (the default): the seed ensemble picked on validation by
+//     the rule of experiments/compare-ext/README.md, fixed before any
+//     result: the default-configuration CNN and SCNN, seeds 1-5 each,
+//     trained on the extended set (`make compare-ext`); its prediction is
+//     the mean of the ten members' contact probabilities. The members in
+//     ensemble/ are byte for byte the model.scnn files of
+//     experiments/compare-ext/KIND-seedN (tested).
+//   - scnn and cnn: the default-configuration SCNN and CNN of `make train`
+//     on the PISCES split (README "Results"), the defaults before.
+//
+// Each file records its architecture, training data, labels, seed and
+// code revision.
 package models
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
+	"sort"
 
 	"github.com/contactmap/contactmap/pipeline/model"
 )
@@ -20,26 +32,91 @@ var (
 	scnnFile []byte
 	//go:embed cnn.scnn
 	cnnFile []byte
+	//go:embed ensemble/*.scnn
+	ensembleFS embed.FS
 )
 
-// Default is the name of the model used when none is given.
-const Default = "scnn"
+// Default is the name of the shipped model used when none is given.
+const Default = "ensemble"
 
-// Shipped maps the names of the shipped models to their files.
-var Shipped = map[string]string{"scnn": "models/scnn.scnn", "cnn": "models/cnn.scnn"}
+// Shipped maps the name of each shipped model to where its files are in
+// the repository: a model file, or the directory of an ensemble's
+// members.
+var Shipped = map[string]string{
+	"ensemble": "models/ensemble",
+	"scnn":     "models/scnn.scnn",
+	"cnn":      "models/cnn.scnn",
+}
 
-// Load returns the shipped model of that name ("scnn", "cnn") or else
-// reads spec as a model file, and a description of where it came from.
-func Load(spec string) (*model.Model, string, error) {
-	data, ok := map[string][]byte{"scnn": scnnFile, "cnn": cnnFile}[spec]
+// Names lists the shipped models.
+func Names() []string {
+	var n []string
+	for k := range Shipped {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// Load returns the models of spec: the shipped model of that name (see
+// Names; an ensemble gives all its members) or else the model file spec,
+// and a description of where they came from. Several models are one seed
+// ensemble: the prediction is the mean of their contact probabilities.
+func Load(spec string) ([]*model.Model, string, error) {
+	file, ok := Shipped[spec]
 	if !ok {
 		if _, err := os.Stat(spec); err != nil {
-			return nil, "", fmt.Errorf("model %q: not a shipped model (scnn, cnn) and %w", spec, err)
+			return nil, "", fmt.Errorf("model %q: not a shipped model (%v) and %w", spec, Names(), err)
 		}
 		m, err := model.LoadModel(spec)
-		return m, spec, err
+		if err != nil {
+			return nil, "", err
+		}
+		return []*model.Model{m}, spec, nil
 	}
-	from := "shipped " + spec + " (" + Shipped[spec] + ")"
-	m, err := model.ReadModel(bytes.NewReader(data), from)
-	return m, from, err
+	from := "shipped " + spec + " (" + file + ")"
+	switch spec {
+	case "scnn", "cnn":
+		data := map[string][]byte{"scnn": scnnFile, "cnn": cnnFile}[spec]
+		m, err := model.ReadModel(bytes.NewReader(data), from)
+		if err != nil {
+			return nil, "", err
+		}
+		return []*model.Model{m}, from, nil
+	}
+	ms, err := readEnsemble(ensembleFS, "ensemble", file)
+	if err != nil {
+		return nil, "", err
+	}
+	return ms, fmt.Sprintf("%s, %d members", from, len(ms)), nil
+}
+
+// readEnsemble reads every .scnn file of dir in fsys, in name order; repo
+// is where they are in the repository, for error messages.
+func readEnsemble(fsys fs.FS, dir, repo string) ([]*model.Model, error) {
+	names, err := fs.Glob(fsys, path.Join(dir, "*.scnn"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("models: %s: no member files", repo)
+	}
+	sort.Strings(names)
+	var ms []*model.Model
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, err
+		}
+		m, err := model.ReadModel(bytes.NewReader(data), path.Join(repo, path.Base(n)))
+		if err != nil {
+			return nil, err
+		}
+		if len(ms) > 0 && (m.Arch.Labels != ms[0].Arch.Labels || m.Arch.Mode != ms[0].Arch.Mode) {
+			return nil, fmt.Errorf("models: %s: %s predicts %s from %s features, %s %s from %s: an ensemble's members must agree",
+				repo, path.Base(n), m.Arch.Labels, m.Arch.Mode, path.Base(names[0]), ms[0].Arch.Labels, ms[0].Arch.Mode)
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
 }

@@ -1,26 +1,113 @@
 package models
 
 import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/contactmap/contactmap/pdb"
 )
 
-// The embedded models load and record their training lengths.
+// The embedded models load and record their training lengths; the
+// default is the ten-member ensemble.
 func TestShippedModels(t *testing.T) {
-	for name := range Shipped {
-		m, from, err := Load(name)
+	want := map[string]int{"scnn": 1, "cnn": 1, "ensemble": 10}
+	for _, name := range Names() {
+		ms, from, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Arch.Kind != name || !strings.Contains(from, "shipped") {
-			t.Errorf("%s: kind %s from %s", name, m.Arch.Kind, from)
+		if len(ms) != want[name] || !strings.Contains(from, "shipped") {
+			t.Fatalf("%s: %d models from %s, want %d", name, len(ms), from, want[name])
 		}
-		if m.Arch.MinLen == 0 || m.Arch.MaxLen == 0 {
-			t.Errorf("%s: training lengths not recorded", name)
+		for _, m := range ms {
+			if want[name] == 1 && m.Arch.Kind != name {
+				t.Errorf("%s: kind %s", name, m.Arch.Kind)
+			}
+			if m.Arch.MinLen == 0 || m.Arch.MaxLen == 0 {
+				t.Errorf("%s: training lengths not recorded", name)
+			}
 		}
+	}
+	if len(want) != len(Shipped) {
+		t.Errorf("shipped %v, tested %v", Names(), want)
+	}
+	if _, ok := Shipped[Default]; !ok {
+		t.Errorf("default %q is not shipped", Default)
 	}
 	if _, _, err := Load("no-such-model.scnn"); err == nil || !strings.Contains(err.Error(), "not a shipped model") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// The ensemble's members are the extended-set runs the validation rule
+// picked (experiments/compare-ext), byte for byte, five CNN and five SCNN
+// seeds, all trained on the extended set.
+func TestEnsembleMembersAreTheSelectedRuns(t *testing.T) {
+	names, err := fs.Glob(ensembleFS, "ensemble/*.scnn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, n := range names {
+		run := strings.TrimSuffix(path.Base(n), ".scnn")
+		want, err := os.ReadFile(filepath.Join("..", "experiments", "compare-ext", run, "model.scnn"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := fs.ReadFile(ensembleFS, n)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from experiments/compare-ext/%s/model.scnn", n, run)
+		}
+		kind, seed, _ := strings.Cut(run, "-seed")
+		kinds[kind]++
+		ms, _, err := Load(filepath.Join("..", "experiments", "compare-ext", run, "model.scnn"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := ms[0]; m.Arch.Kind != kind || fmt.Sprint(m.Arch.Seed) != seed || m.Arch.Config != "default" {
+			t.Errorf("%s: kind %s seed %d config %s", n, m.Arch.Kind, m.Arch.Seed, m.Arch.Config)
+		}
+	}
+	if kinds["cnn"] != 5 || kinds["scnn"] != 5 {
+		t.Errorf("members %v, want 5 cnn and 5 scnn", kinds)
+	}
+}
+
+// Members that predict different contacts do not make an ensemble, and an
+// empty directory is no ensemble.
+func TestReadEnsembleChecksMembers(t *testing.T) {
+	ca, _ := fs.ReadFile(ensembleFS, "ensemble/cnn-seed1.scnn")
+	same, err := os.ReadFile(filepath.Join("..", "experiments", "compare-ext", "cnn-seed1", "model.scnn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readEnsemble(fstest.MapFS{}, "e", "models/e"); err == nil || !strings.Contains(err.Error(), "no member files") {
+		t.Errorf("empty: %v", err)
+	}
+	ms, err := readEnsemble(fstest.MapFS{"e/a.scnn": {Data: ca}, "e/b.scnn": {Data: same}}, "e", "models/e")
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("two good members: %d, %v", len(ms), err)
+	}
+	m := ms[1]
+	m.Arch.Labels = pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: pdb.ContactCutoff}
+	cbFile := filepath.Join(t.TempDir(), "cb.scnn")
+	if err := m.Save(cbFile); err != nil {
+		t.Fatal(err)
+	}
+	cbData, err := os.ReadFile(cbFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = readEnsemble(fstest.MapFS{"e/a.scnn": {Data: ca}, "e/b.scnn": {Data: cbData}}, "e", "models/e")
+	if err == nil || !strings.Contains(err.Error(), "b.scnn") {
+		t.Errorf("mixed labels: %v", err)
 	}
 }
 

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/contactmap/contactmap/pipeline/metrics"
-	"github.com/contactmap/contactmap/pipeline/model"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	shipped "github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/train"
 )
 
@@ -81,7 +82,7 @@ func runTrain(ctx context.Context, args []string) error {
 func runEval(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	var models multiFlag
-	fs.Var(&models, "model", "a shipped model (scnn, cnn) or a model file (repeatable)")
+	fs.Var(&models, "model", "a shipped model ("+strings.Join(shipped.Names(), ", ")+"; an ensemble is scored as one predictor) or a model file (repeatable)")
 	var ensembles multiFlag
 	fs.Var(&ensembles, "ensemble", "a glob of model files scored as one predictor, the mean of their probabilities (repeatable; quote it)")
 	feat := fs.String("features", "features", "feature directory")
@@ -105,10 +106,19 @@ func runEval(ctx context.Context, args []string) error {
 	}
 	rep := &train.Report{Split: *split, Features: *feat, Chains: len(samples)}
 	for _, path := range models {
-		m, _, err := shipped.Load(path)
+		ms, _, err := shipped.Load(path)
 		if err != nil {
 			return err
 		}
+		if len(ms) > 1 { // a shipped ensemble
+			row, err := ensembleRow(fmt.Sprintf("%s (shipped; mean of %d models)", path, len(ms)), ms, samples)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			rep.Rows = append(rep.Rows, row)
+			continue
+		}
+		m := ms[0]
 		s, err := train.EvaluateModel(m, samples, 10)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -166,7 +176,18 @@ func evalEnsemble(pattern string, samples []*model.Sample) (train.ReportRow, err
 	if len(members) < 2 {
 		return train.ReportRow{}, usageError("--ensemble %q: %d finished model files, want at least 2", pattern, len(members))
 	}
-	row := train.ReportRow{Name: fmt.Sprintf("ensemble of %d: %s", len(paths), pattern)}
+	row, err := ensembleRow(fmt.Sprintf("ensemble of %d: %s", len(paths), pattern), members, samples)
+	if err != nil {
+		return row, fmt.Errorf("--ensemble %q: %w", pattern, err)
+	}
+	return row, nil
+}
+
+// ensembleRow scores members as one seed ensemble (the mean of their
+// probabilities): kind and configuration "mixed" when they differ,
+// parameters summed.
+func ensembleRow(name string, members []*model.Model, samples []*model.Sample) (train.ReportRow, error) {
+	row := train.ReportRow{Name: name}
 	for i, m := range members {
 		if i == 0 {
 			row.Kind, row.Config = m.Arch.Kind, m.Arch.Config
@@ -177,7 +198,7 @@ func evalEnsemble(pattern string, samples []*model.Sample) (train.ReportRow, err
 	}
 	chains, err := train.EvaluateEnsemble(members, samples, 10)
 	if err != nil {
-		return row, fmt.Errorf("--ensemble %q: %w", pattern, err)
+		return row, err
 	}
 	row.Summary = metrics.Summarize(chains)
 	return row, nil

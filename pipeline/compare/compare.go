@@ -116,22 +116,26 @@ type Row struct {
 
 // Result is a whole comparison.
 type Result struct {
-	KindA     string   `json:"kind_a"`
-	KindB     string   `json:"kind_b"`
-	Seeds     []int    `json:"seeds"`
-	Items     int      `json:"items"`
-	Resamples int      `json:"bootstrap_resamples"`
-	ParamsA   int      `json:"params_a"`
-	ParamsB   int      `json:"params_b"`
-	TrainSecA Stats    `json:"train_seconds_a"`
-	TrainSecB Stats    `json:"train_seconds_b"`
-	Rows      []Row    `json:"rows"`
-	Unit      string   `json:"unit"`             // what an item is ("chains", "users")
-	Digits    int      `json:"digits,omitempty"` // decimals in Markdown (0: 3)
-	Split     string   `json:"split"`
-	Features  string   `json:"features"`
-	Unpaired  []string `json:"unpaired_runs,omitempty"`
-	BootSeed  uint64   `json:"bootstrap_seed"`
+	KindA     string `json:"kind_a"`
+	KindB     string `json:"kind_b"`
+	Seeds     []int  `json:"seeds"`
+	Items     int    `json:"items"`
+	Resamples int    `json:"bootstrap_resamples"`
+	ParamsA   int    `json:"params_a"`
+	ParamsB   int    `json:"params_b"`
+	TrainSecA Stats  `json:"train_seconds_a"`
+	TrainSecB Stats  `json:"train_seconds_b"`
+	// TrainTimesKnownA and B say whether every run of the side has its
+	// training time (else TrainSecA or B is not its cost).
+	TrainTimesKnownA bool     `json:"train_times_known_a"`
+	TrainTimesKnownB bool     `json:"train_times_known_b"`
+	Rows             []Row    `json:"rows"`
+	Unit             string   `json:"unit"`             // what an item is ("chains", "users")
+	Digits           int      `json:"digits,omitempty"` // decimals in Markdown (0: 3)
+	Split            string   `json:"split"`
+	Features         string   `json:"features"`
+	Unpaired         []string `json:"unpaired_runs,omitempty"`
+	BootSeed         uint64   `json:"bootstrap_seed"`
 }
 
 // Compare compares kind b against kind a on the named metrics over the
@@ -191,6 +195,15 @@ func Compare(runs []Run, metricNames []string, a, b string, resamples int, seed 
 	res.ParamsA, res.ParamsB = ra[0].Params, rb[0].Params
 	res.TrainSecA = seedStats(ra, func(r Run) float64 { return r.TrainSec })
 	res.TrainSecB = seedStats(rb, func(r Run) float64 { return r.TrainSec })
+	known := func(rs []Run) bool {
+		for _, r := range rs {
+			if r.TrainSec <= 0 {
+				return false
+			}
+		}
+		return true
+	}
+	res.TrainTimesKnownA, res.TrainTimesKnownB = known(ra), known(rb)
 
 	// One set of resampled chain indices serves every metric, so the
 	// intervals of different metrics come from the same draws.
@@ -338,7 +351,14 @@ func (r *Result) Markdown(w io.Writer) error {
 			row.A.Mean, row.A.SD, row.A.CI.Lo, row.A.CI.Hi, row.B.Mean, row.B.SD, row.B.CI.Lo, row.B.CI.Hi,
 			row.Diff.Mean, row.Diff.SD, row.Diff.CI.Lo, row.Diff.CI.Hi, row.PBoot, row.Wins, len(r.Seeds))
 	}
-	fmt.Fprintf(&b, "| training time | %.0f ± %.0f s | %.0f ± %.0f s | | | | |\n", r.TrainSecA.Mean, r.TrainSecA.SD, r.TrainSecB.Mean, r.TrainSecB.SD)
+	// A side whose runs' times are not all known (0) has none.
+	trainTime := func(s Stats, known bool) string {
+		if !known {
+			return "unknown"
+		}
+		return fmt.Sprintf("%.0f ± %.0f s", s.Mean, s.SD)
+	}
+	fmt.Fprintf(&b, "| training time | %s | %s | | | | |\n", trainTime(r.TrainSecA, r.TrainTimesKnownA), trainTime(r.TrainSecB, r.TrainTimesKnownB))
 	if len(r.Unpaired) > 0 {
 		fmt.Fprintf(&b, "\nLeft out (no run of the other kind with the same seed): %s.\n", strings.Join(r.Unpaired, ", "))
 	}

@@ -65,6 +65,27 @@ func TestCompareHandExample(t *testing.T) {
 	}
 }
 
+// A side with a run of unknown training time (0) reports no time rather
+// than a mean that counts it as free.
+func TestCompareUnknownTrainingTime(t *testing.T) {
+	a, b := run("cnn", 1, 0.1, 0.2), run("scnn", 1, 0.2, 0.3)
+	b.TrainSec = 0
+	res, err := Compare([]Run{a, b}, MetricNames(Metrics()), "cnn", "scnn", 100, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TrainTimesKnownA || res.TrainTimesKnownB {
+		t.Fatalf("known %v %v", res.TrainTimesKnownA, res.TrainTimesKnownB)
+	}
+	var md strings.Builder
+	if err := res.Markdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| training time | 1 ± 0 s | unknown |") {
+		t.Fatalf("markdown:\n%s", md.String())
+	}
+}
+
 func TestCompareErrors(t *testing.T) {
 	names := MetricNames(Metrics())
 	if _, err := Compare([]Run{run("cnn", 1, 0.1)}, names, "cnn", "scnn", 10, 1); err == nil {

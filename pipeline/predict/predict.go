@@ -23,10 +23,11 @@ import (
 
 // Config configures a prediction run.
 type Config struct {
-	// Models are model files or names of shipped models ("scnn", "cnn";
-	// see package models). Empty means models.Default. Several make a
-	// seed ensemble: the mean of their contact probabilities; they must
-	// take the same features and predict the same kind of contact.
+	// Models are model files or names of shipped models ("ensemble",
+	// "scnn", "cnn"; see package models). Empty means models.Default.
+	// Several models (given, or the members of a shipped ensemble) make a
+	// seed ensemble: the mean of all their contact probabilities; they
+	// must take the same features and predict the same kind of contact.
 	Models  []string
 	PDBDir  string // mirror for PDB IDs
 	SS      string // secondary-structure predictions (needed by "ss" models)
@@ -244,18 +245,20 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	// The models, loaded once, shared by the workers: an inference pass
 	// only reads them.
 	var ms []*model.Model
-	for i, spec := range cfg.Models {
-		m, from, err := models.Load(spec)
+	for _, spec := range cfg.Models {
+		members, from, err := models.Load(spec)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkMode(m.Arch.Mode, cfg); err != nil {
-			return nil, fmt.Errorf("%s: %w", from, err)
+		for _, m := range members {
+			if err := checkMode(m.Arch.Mode, cfg); err != nil {
+				return nil, fmt.Errorf("%s: %w", from, err)
+			}
+			if len(ms) > 0 && m.Arch.Labels != ms[0].Arch.Labels {
+				return nil, fmt.Errorf("%s predicts %s, %s %s: an ensemble's members must predict the same contacts", from, m.Arch.Labels, cfg.Models[0], ms[0].Arch.Labels)
+			}
+			ms = append(ms, m)
 		}
-		if i > 0 && m.Arch.Labels != ms[0].Arch.Labels {
-			return nil, fmt.Errorf("%s predicts %s, %s %s: an ensemble's members must predict the same contacts", from, m.Arch.Labels, cfg.Models[0], ms[0].Arch.Labels)
-		}
-		ms = append(ms, m)
 	}
 	threads := max(1, runtime.GOMAXPROCS(0)/cfg.Workers) // per chain; results do not depend on it
 	var ss *features.SSSource
