@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: compare-shipped select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -99,11 +99,18 @@ compare: features
 	./contactmap compare --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
 
 # make compare on C-beta labels (features-cb): CB_RUNS holds the runs and
-# report.{md,json}, to read beside make compare's C-alpha report.
+# report.{md,json} (test chains) and report-long.{md,json} (the
+# length-generalisation set with C-beta labels, features-long-cb), to read
+# beside make compare's C-alpha reports.
 CB_RUNS ?= runs/compare-cb
-compare-cb: features-cb
+compare-cb: features-cb features-long-cb
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(CB_RUNS) FEATURES=$(FEATURES)-cb EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES)-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report
+	./contactmap compare --features $(FEATURES)-long-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report-long
+
+# The length-generalisation set with C-beta labels.
+features-long-cb: build
+	./contactmap features --chains $(SETS)/long.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --cb --out $(FEATURES)-long-cb --workers $(WORKERS)
 
 # The same comparison trained on the extended set (make sets), two runs
 # at a time with one worker each (resumable): EXT_RUNS holds the runs; report.{md,json} on the PISCES test chains (the same
@@ -118,16 +125,19 @@ compare-ext: features-ext features-long
 	if [ -d $(COMPARE_RUNS) ]; then ./contactmap compare --features $(FEATURES)-long --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report-long; fi
 
 # The paper-size CNN and SCNN (2.5M and 1.5M parameters) on the PISCES
-# split, PAPER_SEEDS seeds, each run's training bounded by BUDGET of wall
-# clock across its sessions (killed runs resume from the checkpoint,
-# written every 10 minutes), then evaluated like make compare:
-# $(PAPER_RUNS)/report.{md,json}.
+# split, PAPER_SEEDS seeds, side by side on one core each (both under the
+# same conditions), each run's training bounded by BUDGET of wall clock
+# across its sessions (killed runs resume from the checkpoint, written
+# every 10 minutes), then evaluated like make compare:
+# $(PAPER_RUNS)/report.{md,json} and report-long.{md,json}.
 PAPER_RUNS ?= runs/compare-paper
 PAPER_SEEDS ?= 1
 BUDGET ?= 90m
-compare-paper: features
-	CONTACTMAP=./contactmap SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) FEATURES=$(FEATURES) EPOCHS=100 WORKERS=$(WORKERS) CONFIG=paper BUDGET=$(BUDGET) scripts/compare-seeds.sh
+compare-paper: features features-long
+	KINDS="cnn scnn" SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) PARALLEL=2 scripts/seeds.sh \
+		train --features $(FEATURES) --config paper --epochs 100 --budget $(BUDGET) --workers 1
 	./contactmap compare --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
+	./contactmap compare --features $(FEATURES)-long --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-long
 
 # The shipped default (models/ensemble: the pick of make select) against
 # the SCNN shipped before it (models/scnn.scnn), each scored as one
