@@ -6,14 +6,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/contactmap/contactmap/pipeline/compare"
-	"github.com/contactmap/contactmap/pipeline/features"
-	"github.com/contactmap/contactmap/pipeline/model"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/pipeline/compare"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 func TestParseShard(t *testing.T) {
@@ -191,5 +194,37 @@ func TestCompareSides(t *testing.T) {
 	}
 	if err := runCompare(context.Background(), []string{"--features", feat, "--out", filepath.Join(dir, "x"), sides[0], sides[1]}); err == nil {
 		t.Error("one --side accepted")
+	}
+}
+
+// eval --model ensemble scores the shipped ensemble as one predictor, the
+// same as --ensemble over the ten run files it was built from.
+func TestEvalShippedEnsemble(t *testing.T) {
+	dir := t.TempDir()
+	feat := filepath.Join(dir, "features")
+	if err := runFeatures(context.Background(), []string{"--list", "../../pipeline/features/testdata/small.list",
+		"--pdb-dir", "../../data/pdb", "--out", feat, "--workers", "2"}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report")
+	err := runEval(context.Background(), []string{"--features", feat, "--split", "all", "--baselines=false", "--out", out,
+		"--model", "ensemble", "--ensemble", "../../experiments/compare-ext/*-seed*/model.scnn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep train.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 2 || rep.Rows[0].Name != "ensemble (shipped; mean of 10 models)" || rep.Rows[0].Kind != "mixed" {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	a, f := rep.Rows[0], rep.Rows[1]
+	if a.Params != f.Params || !reflect.DeepEqual(a.Summary, f.Summary) {
+		t.Errorf("shipped ensemble %+v\nrun files %+v", a, f)
 	}
 }
