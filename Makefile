@@ -101,12 +101,17 @@ compare: features
 # make compare on C-beta labels (features-cb): CB_RUNS holds the runs and
 # report.{md,json} (test chains) and report-long.{md,json} (the
 # length-generalisation set with C-beta labels, features-long-cb), to read
-# beside make compare's C-alpha reports.
+# beside make compare's C-alpha reports, and baselines{,-long}.{md,json}
+# (the model-free predictors on the C-beta labels; baselines-long-calpha
+# on the long set's C-alpha labels).
 CB_RUNS ?= runs/compare-cb
-compare-cb: features-cb features-long-cb
+compare-cb: features-cb features-long-cb features-long
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(CB_RUNS) FEATURES=$(FEATURES)-cb EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
 	./contactmap compare --features $(FEATURES)-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report
 	./contactmap compare --features $(FEATURES)-long-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report-long
+	./contactmap eval --features $(FEATURES)-cb --split test --out $(CB_RUNS)/baselines
+	./contactmap eval --features $(FEATURES)-long-cb --split test --out $(CB_RUNS)/baselines-long
+	./contactmap eval --features $(FEATURES)-long --split test --out $(CB_RUNS)/baselines-long-calpha
 
 # The length-generalisation set with C-beta labels.
 features-long-cb: build
