@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -112,6 +112,14 @@ compare-cb: features-cb features-long-cb features-long
 	./contactmap eval --features $(FEATURES)-cb --split test --out $(CB_RUNS)/baselines
 	./contactmap eval --features $(FEATURES)-long-cb --split test --out $(CB_RUNS)/baselines-long
 	./contactmap eval --features $(FEATURES)-long --split test --out $(CB_RUNS)/baselines-long-calpha
+
+# Why long-range precision stays low (README "More data"): on the long
+# set's chains with a bundled alignment, the alignment's DCA score alone
+# against the shipped ensemble: experiments/coevolution/report.{md,json}.
+features-long-msa: build
+	./contactmap features --chains $(SETS)/long.tsv --pdb-dir $(PDBDIR) --msa-dir data/msa --min-len 1 --max-len 100000 --out $(FEATURES)-long-msa --workers $(WORKERS)
+coevolution: features-long features-long-msa
+	$(GO) run $(GOFLAGS) ./experiments/coevolution -seq $(FEATURES)-long -msa $(FEATURES)-long-msa -out experiments/coevolution/report
 
 # The length-generalisation set with C-beta labels.
 features-long-cb: build
