@@ -75,21 +75,26 @@ func Load(spec string) ([]*model.Model, string, error) {
 		return []*model.Model{m}, spec, nil
 	}
 	from := "shipped " + spec + " (" + file + ")"
-	switch spec {
-	case "scnn", "cnn":
-		data := map[string][]byte{"scnn": scnnFile, "cnn": cnnFile}[spec]
+	if data, ok := singles[spec]; ok {
 		m, err := model.ReadModel(bytes.NewReader(data), from)
 		if err != nil {
 			return nil, "", err
 		}
 		return []*model.Model{m}, from, nil
 	}
-	ms, err := readEnsemble(ensembleFS, "ensemble", file)
+	ms, err := readEnsemble(ensembleFS, ensembles[spec], file)
 	if err != nil {
 		return nil, "", err
 	}
 	return ms, fmt.Sprintf("%s, %d members", from, len(ms)), nil
 }
+
+var (
+	// singles holds the shipped single models' files.
+	singles = map[string][]byte{"scnn": scnnFile, "cnn": cnnFile}
+	// ensembles maps each shipped ensemble to its directory in ensembleFS.
+	ensembles = map[string]string{"ensemble": "ensemble"}
+)
 
 // readEnsemble reads every .scnn file of dir in fsys, in name order; repo
 // is where they are in the repository, for error messages.

@@ -38,6 +38,11 @@ func TestShippedModels(t *testing.T) {
 	if len(want) != len(Shipped) {
 		t.Errorf("shipped %v, tested %v", Names(), want)
 	}
+	for name := range Shipped {
+		if _, single := singles[name]; single == (ensembles[name] != "") {
+			t.Errorf("%s: single %v, ensemble directory %q", name, single, ensembles[name])
+		}
+	}
 	if _, ok := Shipped[Default]; !ok {
 		t.Errorf("default %q is not shipped", Default)
 	}

@@ -116,26 +116,27 @@ type Row struct {
 
 // Result is a whole comparison.
 type Result struct {
-	KindA     string `json:"kind_a"`
-	KindB     string `json:"kind_b"`
-	Seeds     []int  `json:"seeds"`
-	Items     int    `json:"items"`
-	Resamples int    `json:"bootstrap_resamples"`
-	ParamsA   int    `json:"params_a"`
-	ParamsB   int    `json:"params_b"`
-	TrainSecA Stats  `json:"train_seconds_a"`
-	TrainSecB Stats  `json:"train_seconds_b"`
+	KindA     string   `json:"kind_a"`
+	KindB     string   `json:"kind_b"`
+	Seeds     []int    `json:"seeds"`
+	Items     int      `json:"items"`
+	Resamples int      `json:"bootstrap_resamples"`
+	ParamsA   int      `json:"params_a"`
+	ParamsB   int      `json:"params_b"`
+	TrainSecA Stats    `json:"train_seconds_a"`
+	TrainSecB Stats    `json:"train_seconds_b"`
+	Rows      []Row    `json:"rows"`
+	Unit      string   `json:"unit"`             // what an item is ("chains", "users")
+	Digits    int      `json:"digits,omitempty"` // decimals in Markdown (0: 3)
+	Split     string   `json:"split"`
+	Features  string   `json:"features"`
+	Unpaired  []string `json:"unpaired_runs,omitempty"`
+	BootSeed  uint64   `json:"bootstrap_seed"`
+
 	// TrainTimesKnownA and B say whether every run of the side has its
 	// training time (else TrainSecA or B is not its cost).
-	TrainTimesKnownA bool     `json:"train_times_known_a"`
-	TrainTimesKnownB bool     `json:"train_times_known_b"`
-	Rows             []Row    `json:"rows"`
-	Unit             string   `json:"unit"`             // what an item is ("chains", "users")
-	Digits           int      `json:"digits,omitempty"` // decimals in Markdown (0: 3)
-	Split            string   `json:"split"`
-	Features         string   `json:"features"`
-	Unpaired         []string `json:"unpaired_runs,omitempty"`
-	BootSeed         uint64   `json:"bootstrap_seed"`
+	TrainTimesKnownA bool `json:"train_times_known_a"`
+	TrainTimesKnownB bool `json:"train_times_known_b"`
 }
 
 // Compare compares kind b against kind a on the named metrics over the
