@@ -419,32 +419,18 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 }
 
 // meanProbabilities returns the L x L contact probabilities of one
-// sample, the mean over the models (accumulated in float64, in the
-// models' order).
+// sample, the mean over the models (model.EnsembleMean).
 func meanProbabilities(ms []*model.Model, threads int, s *model.Sample) ([]float32, error) {
-	var sum []float64
+	var mean model.EnsembleMean
 	for _, m := range ms {
 		b := model.NewBatch([]*model.Sample{s}, m.Packed())
 		logits, err := m.Forward(scnn.Inference(threads), b)
 		if err != nil {
 			return nil, err
 		}
-		p := model.Probabilities(logits, b.Lengths)[0]
-		if len(ms) == 1 {
-			return p, nil
-		}
-		if sum == nil {
-			sum = make([]float64, len(p))
-		}
-		for i, v := range p {
-			sum[i] += float64(v)
-		}
+		mean.Add(model.Probabilities(logits, b.Lengths)[0])
 	}
-	p := make([]float32, len(sum))
-	for i, v := range sum {
-		p[i] = float32(v / float64(len(ms)))
-	}
-	return p, nil
+	return mean.Mean(), nil
 }
 
 // describe names the kinds and configurations of an ensemble's members:

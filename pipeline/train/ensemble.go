@@ -46,36 +46,25 @@ func PredictChains(m *model.Model, samples []*model.Sample, batchSize int) ([][]
 //
 //	p[i,j] = (1/M) sum_m sigmoid(z_m[i,j])
 //
-// The members must take the samples' feature mode and contact definition.
+// (model.EnsembleMean). The members must take the samples' feature mode
+// and contact definition.
 func EvaluateEnsemble(members []*model.Model, samples []*model.Sample, batchSize int) ([]metrics.ChainMetrics, error) {
 	if len(members) == 0 {
 		return nil, fmt.Errorf("train: an ensemble of no models")
 	}
-	var sum [][]float64
+	sums := make([]model.EnsembleMean, len(samples))
 	for k, m := range members {
 		probs, err := PredictChains(m, samples, batchSize)
 		if err != nil {
 			return nil, fmt.Errorf("member %d: %w", k+1, err)
 		}
-		if sum == nil {
-			sum = make([][]float64, len(probs))
-			for i, p := range probs {
-				sum[i] = make([]float64, len(p))
-			}
-		}
 		for i, p := range probs {
-			for j, v := range p {
-				sum[i][j] += float64(v)
-			}
+			sums[i].Add(p)
 		}
 	}
 	out := make([]metrics.ChainMetrics, len(samples))
 	for i, s := range samples {
-		p := make([]float32, len(sum[i]))
-		for j, v := range sum[i] {
-			p[j] = float32(v / float64(len(members)))
-		}
-		out[i] = metrics.Evaluate(s.ID, p, s.Labels)
+		out[i] = metrics.Evaluate(s.ID, sums[i].Mean(), s.Labels)
 	}
 	return out, nil
 }
