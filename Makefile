@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -173,6 +173,26 @@ select: build
 		$(foreach d,$(PISCES_RUNS) $(EXT_RUNS),$(foreach k,cnn scnn,$(foreach s,1 2 3 4 5,--model $(d)/$(k)-seed$(s)/model.scnn))) \
 		$(foreach d,$(PISCES_RUNS) $(EXT_RUNS),--ensemble '$(d)/cnn-seed*/model.scnn' --ensemble '$(d)/scnn-seed*/model.scnn' --ensemble '$(d)/*-seed*/model.scnn') \
 		--out $(EXT_RUNS)/select
+
+# The test chains of the PISCES split related to none of its training
+# chains (experiments/overlap: the sets rule; PISCES's own culling lets
+# some through), and every committed comparison on them: the 5-seed CNN
+# vs SCNN on C-alpha and C-beta labels, PISCES- vs extended-trained runs
+# of each kind, the shipped ensemble vs the SCNN shipped before, and the
+# paper-size runs when $(PAPER_RUNS) holds them. Reports in OVERLAP_OUT.
+OVERLAP_OUT ?= experiments/overlap
+overlap: build features
+	mkdir -p $(OVERLAP_OUT)
+	$(GO) run $(GOFLAGS) ./experiments/overlap -features $(FEATURES) -out $(OVERLAP_OUT) > $(OVERLAP_OUT)/related.txt
+	cat $(OVERLAP_OUT)/related.txt
+	./contactmap features --chains $(OVERLAP_OUT)/test-disjoint.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --out $(FEATURES)-disjoint --workers $(WORKERS)
+	./contactmap features --chains $(OVERLAP_OUT)/test-disjoint.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --cb --out $(FEATURES)-disjoint-cb --workers $(WORKERS)
+	./contactmap compare --features $(FEATURES)-disjoint --runs $(PISCES_RUNS) --out $(OVERLAP_OUT)/default
+	./contactmap compare --features $(FEATURES)-disjoint-cb --runs experiments/compare-cb --out $(OVERLAP_OUT)/cb
+	./contactmap compare --features $(FEATURES)-disjoint --side 'PISCES-CNN=$(PISCES_RUNS)/cnn-seed*/model.scnn' --side 'EXT-CNN=experiments/compare-ext/cnn-seed*/model.scnn' --out $(OVERLAP_OUT)/more-data-cnn
+	./contactmap compare --features $(FEATURES)-disjoint --side 'PISCES-SCNN=$(PISCES_RUNS)/scnn-seed*/model.scnn' --side 'EXT-SCNN=experiments/compare-ext/scnn-seed*/model.scnn' --out $(OVERLAP_OUT)/more-data-scnn
+	./contactmap compare --features $(FEATURES)-disjoint --ensemble --side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(OVERLAP_OUT)/shipped
+	if [ -d $(PAPER_RUNS) ]; then ./contactmap compare --features $(FEATURES)-disjoint --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-disjoint; fi
 
 # Sequential recommendation (MovieLens 100K beside the repository; its
 # terms forbid redistribution, so it is not bundled): CosRec and SCosRec

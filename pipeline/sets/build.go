@@ -255,6 +255,22 @@ func Extend(base []Member, pool []Chain, o Options) ([]Member, []Excluded, error
 	return kept, append(append(excluded, similar...), dups...), nil
 }
 
+// Unrelated splits queries, in their order, into those related to no
+// chain of refs and those related to one (see Options; Nearest, Identity
+// and EValue name the closest related reference). Unlike Extend and
+// LengthSet it keeps every query, length and near-duplicates aside: it
+// checks a held-out set against what was trained on.
+func Unrelated(queries, refs []Chain, o Options) (unrelated, related []Member, err error) {
+	below, above, err := screen("reference identity", "", queries, refs, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range above {
+		related = append(related, e.Member)
+	}
+	return below, related, nil
+}
+
 // LengthSet builds the length-generalisation set: the pool's chains
 // longer than o.MaxLen related to no chain of trained (the training and
 // validation chains), without near-duplicates (more

@@ -216,3 +216,38 @@ func TestScan(t *testing.T) {
 		}
 	}
 }
+
+func TestUnrelated(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 5)) // as TestExtend: no chance hits
+	refs := []Chain{chain("1TRN_A", randomSeq(r, 80)), chain("1TRN_B", randomSeq(r, 70))}
+	queries := []Chain{
+		chain("1TST_A", randomSeq(r, 60)),
+		chain("1TST_B", mutate(refs[1].Seq, 3)), // 2 in 3 identical to 1TRN_B
+		chain("1TST_C", randomSeq(r, 30)+refs[0].Seq[:40]),
+		chain("1TST_D", randomSeq(r, 90)),
+	}
+	o := DefaultOptions
+	free, rel, err := Unrelated(queries, refs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range free {
+		ids = append(ids, m.ID)
+		if m.Nearest != "" && m.Identity >= o.MaxIdentity {
+			t.Errorf("%s kept with a related reference %s at %.2f", m.ID, m.Nearest, m.Identity)
+		}
+	}
+	if strings.Join(ids, " ") != "1TST_A 1TST_D" {
+		t.Errorf("unrelated %v, want 1TST_A 1TST_D", ids)
+	}
+	want := map[string]string{"1TST_B": "1TRN_B", "1TST_C": "1TRN_A"}
+	if len(rel) != len(want) {
+		t.Fatalf("related %+v", rel)
+	}
+	for _, m := range rel {
+		if want[m.ID] != m.Nearest || m.EValue >= o.MaxEValue || m.Identity < 0.6 {
+			t.Errorf("%s: nearest %s at %.2f, E %g; want %s", m.ID, m.Nearest, m.Identity, m.EValue, want[m.ID])
+		}
+	}
+}
