@@ -144,7 +144,7 @@ compare-ext: features-ext features-long
 # every 10 minutes), then evaluated like make compare:
 # $(PAPER_RUNS)/report.{md,json} and report-long.{md,json}.
 PAPER_RUNS ?= runs/compare-paper
-PAPER_SEEDS ?= 1
+PAPER_SEEDS ?= 2
 BUDGET ?= 90m
 compare-paper: features features-long
 	KINDS="cnn scnn" SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) PARALLEL=2 scripts/seeds.sh \
