@@ -6,7 +6,7 @@ package model
 //	p[i,j] = (1/M) sum_m p_m[i,j]
 //
 // summed in float64 in the order the members are added, rounded to
-// float32 once. prediction and evaluation both average through it, so an
+// float32 once. Prediction and evaluation both average through it, so an
 // ensemble scores the maps it predicts.
 type EnsembleMean struct {
 	sum []float64

@@ -1,21 +1,29 @@
 package model
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestEnsembleMean(t *testing.T) {
 	var e EnsembleMean
 	if e.Mean() != nil || e.Members() != 0 {
 		t.Fatal("empty mean not nil")
 	}
-	// 0.1f+0.2f+0.3f differs in float32 and float64 summation; the mean
-	// must be the float64 one rounded once.
-	maps := [][]float32{{0.1, 1, 0}, {0.2, 0, 0}, {0.3, 0.5, 0}}
+	// 1 + 2^-24 + 2^-24 is 1 in float32 (each addition rounds back to 1)
+	// and 1 + 2^-23 in float64: the mean must be the float64 one rounded
+	// once (0.33333337, not float32 summation's 0.33333334).
+	tiny := float32(math.Ldexp(1, -24))
+	maps := [][]float32{{1, 1, 0}, {tiny, 0, 0}, {tiny, 0.5, 0}}
 	for _, m := range maps {
 		e.Add(m)
 	}
 	want := []float32{
-		float32((float64(float32(0.1)) + float64(float32(0.2)) + float64(float32(0.3))) / 3),
+		float32((1 + 2*float64(tiny)) / 3),
 		float32(1.5 / 3), 0,
+	}
+	if f32 := (float32(1) + tiny + tiny) / 3; f32 == want[0] {
+		t.Fatalf("test values do not separate float32 from float64 sums (%v)", f32)
 	}
 	got := e.Mean()
 	if e.Members() != 3 {
