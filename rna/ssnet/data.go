@@ -9,6 +9,7 @@ import (
 
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -18,6 +19,9 @@ type Molecule struct {
 	// Family is the folder of the record's source name in the authors'
 	// test file ("16s_small", "rnasep", ...), or "" for other records.
 	Family string
+	// Template is the molecule's homology template, for the networks
+	// with template channels (AttachTemplates); nil otherwise.
+	Template *homology.Template
 }
 
 // ReadSet reads a file in the five-line format.
@@ -63,10 +67,40 @@ func baseIndex(b byte) int {
 	return 4
 }
 
-// Window is a stretch [Start, Start+Len) of a molecule.
+// Window is a stretch [Start, Start+Len) of a molecule, followed, when
+// Len2 > 0, by a second stretch [Start2, Start2+Len2) after it in the
+// molecule: a pair crop, whose off-diagonal block holds the pairs
+// between two distant stretches (as trRosetta and AlphaFold crop pair
+// maps), joined into one sequence for the network.
 type Window struct {
-	Mol        *Molecule
-	Start, Len int
+	Mol          *Molecule
+	Start, Len   int
+	Start2, Len2 int
+	// NoTemplate leaves the window's template channels zero (template
+	// dropout: the network also learns to predict without one).
+	NoTemplate bool
+}
+
+// Size is the window's number of bases.
+func (w Window) Size() int { return w.Len + w.Len2 }
+
+// Index is the molecule base at window position k.
+func (w Window) Index(k int) int {
+	if k < w.Len {
+		return w.Start + k
+	}
+	return w.Start2 + k - w.Len
+}
+
+// at returns the window position of molecule base i, or -1.
+func (w Window) at(i int) int {
+	switch {
+	case i >= w.Start && i < w.Start+w.Len:
+		return i - w.Start
+	case w.Len2 > 0 && i >= w.Start2 && i < w.Start2+w.Len2:
+		return w.Len + i - w.Start2
+	}
+	return -1
 }
 
 // Batch is a padded batch of windows: one-hot inputs, pair labels and the
@@ -78,29 +112,46 @@ type Batch struct {
 }
 
 // NewBatch builds the network inputs and labels of windows (a pair is a
-// label when both bases lie in its window).
-func NewBatch(ws []Window) *Batch {
+// label when both bases lie in its window). With spec's template
+// channels (Spec.In2D == TemplateChannels), every window's molecule must
+// carry a Template: its channels, cut to the window, are the 2D input,
+// in the spec's layout.
+func NewBatch(ws []Window, spec pairnet.Spec) (*Batch, error) {
 	l := 0
 	for _, w := range ws {
-		l = max(l, w.Len)
+		l = max(l, w.Size())
 	}
 	b := len(ws)
 	seqs := make([]string, b)
 	for s, w := range ws {
-		seqs[s] = w.Mol.Seq[w.Start : w.Start+w.Len]
+		seq := w.Mol.Seq[w.Start : w.Start+w.Len]
+		if w.Len2 > 0 {
+			seq += w.Mol.Seq[w.Start2 : w.Start2+w.Len2]
+		}
+		seqs[s] = seq
 	}
 	bt := &Batch{L: l, In: OneHot(seqs), Labels: make([]float32, b*l*l), Mask: make([]float32, b*l*l)}
 	for s, w := range ws {
-		for i := 0; i < w.Len; i++ {
-			for j := 0; j < w.Len; j++ {
+		n := w.Size()
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
 				bt.Mask[(s*l+i)*l+j] = 1
 			}
-			if p := w.Mol.Partner[w.Start+i]; p >= w.Start && p < w.Start+w.Len {
-				bt.Labels[(s*l+i)*l+p-w.Start] = 1
+			if p := w.Mol.Partner[w.Index(i)]; p >= 0 {
+				if j := w.at(p); j >= 0 {
+					bt.Labels[(s*l+i)*l+j] = 1
+				}
 			}
 		}
 	}
-	return bt
+	if spec.In2D > 0 {
+		x2, err := windowTemplates(ws, l, spec)
+		if err != nil {
+			return nil, err
+		}
+		bt.In.X2 = x2
+	}
+	return bt, nil
 }
 
 // OneHot is the network input of sequences (normalised bases), padded
@@ -129,6 +180,42 @@ func RandomWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
 		m := &set[rng.IntN(len(set))]
 		l := min(crop, len(m.Seq))
 		ws[k] = Window{Mol: m, Start: rng.IntN(len(m.Seq) - l + 1), Len: l}
+	}
+	return ws
+}
+
+// RandomPairWindows draws n windows of at most 2*crop bases: half of
+// them (in expectation) contiguous, as RandomWindows draws them, and the
+// others pair crops: a molecule uniformly, a base uniformly among those
+// paired to a partner more than 2*crop bases away, and the two stretches
+// of crop bases around the base and its partner, each at a uniform
+// offset (a molecule without such a pair gives a contiguous window).
+// Contiguous crops teach the short-range pairs and pair crops the
+// long-range ones that no contiguous crop of this size holds.
+func RandomPairWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
+	ws := make([]Window, n)
+	for k := range ws {
+		m := &set[rng.IntN(len(set))]
+		long := rng.IntN(2) == 1
+		var far []int
+		if long {
+			for i, p := range m.Partner {
+				if p > i+2*crop {
+					far = append(far, i)
+				}
+			}
+		}
+		if len(far) == 0 {
+			l := min(2*crop, len(m.Seq))
+			ws[k] = Window{Mol: m, Start: rng.IntN(len(m.Seq) - l + 1), Len: l}
+			continue
+		}
+		i := far[rng.IntN(len(far))]
+		j := m.Partner[i]
+		// Stretch one covers i and ends before j's stretch can start.
+		a := max(0, i-rng.IntN(crop))
+		b := min(len(m.Seq)-crop, max(a+crop, j-rng.IntN(crop)))
+		ws[k] = Window{Mol: m, Start: a, Len: crop, Start2: b, Len2: crop}
 	}
 	return ws
 }

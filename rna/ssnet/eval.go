@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/homology"
 )
 
 // Threshold is the paper's decoding threshold on pair probabilities.
@@ -25,11 +26,24 @@ type Predictor func(m *Molecule) (*rna.Structure, error)
 // authors' rule) at Threshold.
 func ModelPredictor(m *Model, workers int) Predictor {
 	return func(mol *Molecule) (*rna.Structure, error) {
-		p, err := m.Probabilities(mol.Seq, workers)
+		if m.Record.UsesTemplates() && mol.Template == nil {
+			return nil, fmt.Errorf("the model takes a homology template and none is attached")
+		}
+		p, err := m.ProbabilitiesWith(mol.Seq, mol.Template, workers)
 		if err != nil {
 			return nil, err
 		}
 		return rna.Decode(mol.Name, mol.Seq, p, Threshold)
+	}
+}
+
+// HomologyPredictor is the model-free homology transfer from ix's
+// references (package homology): the pairs of the most similar
+// reference, carried through a global alignment.
+func HomologyPredictor(ix *homology.Index) Predictor {
+	return func(mol *Molecule) (*rna.Structure, error) {
+		s, _, err := ix.Predict(mol.Name, mol.Seq, nil)
+		return s, err
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -22,7 +24,14 @@ type Record struct {
 	Step     int          `json:"step"` // the step kept (best validation accuracy)
 	Data     string       `json:"data"`
 	Version  string       `json:"code_version"`
+	// MinIdentity is, for a network with template channels
+	// (Spec.In2D == TemplateChannels), the identity under which a
+	// template is left out.
+	MinIdentity float64 `json:"template_min_identity,omitempty"`
 }
+
+// UsesTemplates reports whether the network takes template channels.
+func (r Record) UsesTemplates() bool { return r.Spec.In2D == TemplateChannels }
 
 // RecordFormat is the version of Record.
 const RecordFormat = 1
@@ -40,7 +49,7 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed}}, nil
+	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity}}, nil
 }
 
 // Save writes the model atomically.
@@ -90,7 +99,34 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 // SCNN's symmetric output, or the CNN's upper triangle mirrored (its loss
 // reads only i < j). The diagonal is 0.
 func (m *Model) Probabilities(seq string, workers int) ([]float32, error) {
-	logits, err := m.Net.Forward(scnn.Inference(workers), OneHot([]string{seq}))
+	if m.Record.UsesTemplates() {
+		return nil, fmt.Errorf("ssnet: the model takes a homology template (ProbabilitiesWith)")
+	}
+	return m.ProbabilitiesWith(seq, nil, workers)
+}
+
+// ProbabilitiesWith is Probabilities for a network with template
+// channels: t is the sequence's template (FindTemplate against the
+// model's reference set, with Record.MinIdentity; a template without a
+// reference gives zero channels). A network without template channels
+// ignores t.
+func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int) ([]float32, error) {
+	in := OneHot([]string{seq})
+	if m.Record.UsesTemplates() {
+		if t == nil {
+			t = &homology.Template{}
+		}
+		if t.Ref != nil && len(t.Map) != len(seq) {
+			return nil, fmt.Errorf("ssnet: a template of %d bases for a sequence of %d", len(t.Map), len(seq))
+		}
+		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t}
+		x2, err := windowTemplates([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec)
+		if err != nil {
+			return nil, err
+		}
+		in.X2 = x2
+	}
+	logits, err := m.Net.Forward(scnn.Inference(workers), in)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package ssnet
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/contactmap/contactmap/pairnet"
 )
@@ -39,6 +40,18 @@ type Protocol struct {
 	// HalveEvery is the number of steps between halvings of the learning
 	// rate (the authors' code halves it every 2,500 steps); 0 keeps it.
 	HalveEvery int `json:"halve_every"`
+	// PairCrops draws windows of up to 2*Crop bases, half of them pair
+	// crops around a long-range pair (RandomPairWindows); false draws
+	// contiguous crops of Crop bases (RandomWindows).
+	PairCrops bool `json:"pair_crops,omitempty"`
+	// Template gives the network the homology template's channels
+	// (TemplateChannels): a training molecule's template from the other
+	// training molecules, any other molecule's from the training set,
+	// none under MinIdentity. TemplateDrop is the share of training
+	// windows whose template channels are left zero.
+	Template     bool    `json:"template,omitempty"`
+	MinIdentity  float64 `json:"min_identity,omitempty"`
+	TemplateDrop float64 `json:"template_drop,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -74,15 +87,47 @@ var Default = Protocol{Name: "default", Crop: 64, Steps: 3000, Batch: 10, LRCNN:
 	Block2: []int{5, 3}, Widths2: []int{8, 8},
 	Block3: 3, Width3: 8, PairWidth: 26, ReinjectWidth: 10}
 
-// ProtocolByName returns Paper or Default.
+// PairCrop is the default network trained on pair crops (two stretches
+// of 64 bases, one around each base of a long-range pair, or one stretch
+// of 128) for 6,000 steps: the sequence-only protocol that shows the
+// network long-range pairs (issue 27), and the SCNN-vs-CNN comparison's.
+var PairCrop = withName(Default, "paircrop", func(p *Protocol) {
+	p.PairCrops, p.Steps, p.EvalEvery, p.HalveEvery = true, 6000, 1000, 2000
+})
+
+// Template is PairCrop with the homology template's channels as a 2D
+// input (TemplateChannels): templates of identity under 0.5 are left
+// out (a family with no homolog in training), and a fifth of the
+// training windows see none, so that the network also learns to predict
+// without one.
+var Template = withName(PairCrop, "template", func(p *Protocol) {
+	p.Template, p.MinIdentity, p.TemplateDrop = true, 0.5, 0.2
+})
+
+func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
+	p := base
+	p.Name = name
+	p.Block1 = append([]int(nil), base.Block1...)
+	p.Block2 = append([]int(nil), base.Block2...)
+	p.Widths1 = append([]int(nil), base.Widths1...)
+	p.Widths2 = append([]int(nil), base.Widths2...)
+	edit(&p)
+	return p
+}
+
+// Protocols are the named protocols.
+var Protocols = []Protocol{Default, Paper, PairCrop, Template}
+
+// ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
-	switch name {
-	case Paper.Name:
-		return Paper, nil
-	case Default.Name:
-		return Default, nil
+	var names []string
+	for _, p := range Protocols {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
 	}
-	return Protocol{}, fmt.Errorf("ssnet: unknown protocol %q (default or paper)", name)
+	return Protocol{}, fmt.Errorf("ssnet: unknown protocol %q (one of %s)", name, strings.Join(names, ", "))
 }
 
 // LR is the protocol's initial learning rate for a kind.
@@ -113,6 +158,9 @@ func (p Protocol) Spec(k Kind) pairnet.Spec {
 		Blocks: []pairnet.Block{{Kernels: p.Block1, Widths: p.Widths1}, {Kernels: p.Block2, Widths: p.Widths2},
 			pairnet.Uniform(p.Width3, p.Block3)},
 		Reinject: &pairnet.MapSpec{}, OutKernel: 3}
+	if p.Template {
+		s.In2D = TemplateChannels
+	}
 	if k == SCNN {
 		s.Pair = pairnet.MapSpec{Width: p.PairWidth, BN: true, ReLU: true}
 		s.Reinject = &pairnet.MapSpec{Width: p.ReinjectWidth, BN: true, ReLU: true}

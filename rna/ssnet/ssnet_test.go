@@ -42,7 +42,10 @@ func TestFamilyAndBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &Molecule{Structure: s}
-	b := NewBatch([]Window{{Mol: m, Start: 1, Len: 7}, {Mol: m, Start: 0, Len: 4}})
+	b, err := NewBatch([]Window{{Mol: m, Start: 1, Len: 7}, {Mol: m, Start: 0, Len: 4}}, Default.Spec(CNN))
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Window 0 covers bases 1..7: pairs (1,7) and (2,6) -> (0,6), (1,5).
 	if b.L != 7 || b.Labels[0*7+6] != 1 || b.Labels[6*7+0] != 1 || b.Labels[1*7+5] != 1 || b.Labels[2*7+4] != 0 {
 		t.Errorf("window labels %v", b.Labels[:49])

@@ -30,6 +30,14 @@ type TrainOptions struct {
 	Workers      int    // 0: GOMAXPROCS (new run) or the checkpoint's
 	Resume       bool
 	Force        bool
+	// CheckpointEvery is the longest time between checkpoints (0: 10
+	// minutes); a checkpoint is also written at every validation and
+	// when ctx is cancelled.
+	CheckpointEvery time.Duration
+	// Budget limits the run's training time over all its sessions (0:
+	// none): when it is spent the run validates, checkpoints and stops,
+	// and Result.Stopped says so; Resume with a larger budget continues.
+	Budget time.Duration
 
 	OnStep func(step int, loss float64)
 	OnEval func(EvalLog)
@@ -65,9 +73,9 @@ const (
 	LogFile        = "train_log.tsv"
 )
 
-// ErrInterrupted: the context was cancelled; the last validation's
-// checkpoint is on disk and Resume continues from it.
-var ErrInterrupted = errors.New("training interrupted; continue from the last checkpoint")
+// ErrInterrupted: the context was cancelled; a checkpoint of the step
+// reached is on disk and Resume continues from it.
+var ErrInterrupted = errors.New("training interrupted; continue from the checkpoint")
 
 // Train trains (or resumes) a model: each step a batch of random crops of
 // the training molecules; every EvalEvery steps the validation molecules
@@ -134,43 +142,61 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		st.Record, st.Protocol = m.Record, p
 	}
 	st.Workers = o.Workers
+	if p.Template {
+		ix := TemplateRefs(o.Train)
+		if err := AttachTemplates(o.Train, ix, true, p.MinIdentity); err != nil {
+			return nil, nil, err
+		}
+		if err := AttachTemplates(o.Valid, ix, false, p.MinIdentity); err != nil {
+			return nil, nil, err
+		}
+	}
+	every := o.CheckpointEvery
+	if every <= 0 {
+		every = 10 * time.Minute
+	}
 	loss := scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}
-	start, before, lastEval := time.Now(), st.Seconds, time.Now()
+	start, before, lastEval, lastSave := time.Now(), st.Seconds, time.Now(), time.Now()
+	save := func() error {
+		st.Seconds = before + time.Since(start).Seconds()
+		lastSave = time.Now()
+		return checkpoint.Save(ckpt, st, m.Net.Params(), opt)
+	}
+	stopped := false
 	for st.Step < p.Steps {
 		if ctx.Err() != nil {
+			if err := save(); err != nil {
+				return nil, nil, fmt.Errorf("ssnet: interrupted at step %d, and the checkpoint failed: %w", st.Step, err)
+			}
 			return nil, nil, ErrInterrupted
 		}
-		// Each step draws from its own stream: a resumed run draws what
-		// the uninterrupted run would have.
-		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Step)))
-		b := NewBatch(RandomWindows(o.Train, p.Batch, p.Crop, rng))
-		opt.ZeroGrad()
-		opt.LR = p.LRAt(o.Kind, st.Step)
-		pass := scnn.Training(o.Workers)
-		logits, err := m.Net.Forward(pass, b.In)
-		if err != nil {
-			return nil, nil, err
+		budgetSpent := o.Budget > 0 && before+time.Since(start).Seconds() >= o.Budget.Seconds()
+		if budgetSpent && (len(st.Log) > 0 && st.Log[len(st.Log)-1].Step == st.Step) {
+			stopped = true
+			break
 		}
-		v, g, err := loss.Forward(logits, b.Labels, b.Mask)
-		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
-			err = fmt.Errorf("loss is %v", v)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("ssnet: step %d: %w", st.Step+1, err)
-		}
-		if err := pass.Backward(logits, g); err != nil {
-			return nil, nil, err
-		}
-		opt.Step()
-		pass.Free() // its buffers go to the next step
-		st.Step++
-		st.LossSum += v
-		st.LossN++
-		if o.OnStep != nil {
-			o.OnStep(st.Step, v)
-		}
-		if st.Step%p.EvalEvery != 0 && st.Step != p.Steps {
-			continue
+		if !budgetSpent {
+			if time.Since(lastSave) >= every {
+				if err := save(); err != nil {
+					return nil, nil, err
+				}
+			}
+			// Each step draws from its own stream: a resumed run draws
+			// what the uninterrupted run would have.
+			rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Step)))
+			v, err := trainStep(m, opt, loss, o, rng, st.Step)
+			if err != nil {
+				return nil, nil, err
+			}
+			st.Step++
+			st.LossSum += v
+			st.LossN++
+			if o.OnStep != nil {
+				o.OnStep(st.Step, v)
+			}
+			if st.Step%p.EvalEvery != 0 && st.Step != p.Steps {
+				continue
+			}
 		}
 		scores, err := Evaluate(o.Valid, ModelPredictor(m, o.Workers), nil)
 		if err != nil {
@@ -193,15 +219,59 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			o.OnEval(e)
 		}
 		st.Done = st.Step >= p.Steps
-		st.Seconds = before + time.Since(start).Seconds()
 		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
 			return nil, nil, err
 		}
-		if err := checkpoint.Save(ckpt, st, m.Net.Params(), opt); err != nil {
+		if err := save(); err != nil {
 			return nil, nil, err
 		}
+		if budgetSpent {
+			stopped = true
+			break
+		}
 	}
-	return m, &Result{Steps: st.Step, BestStep: st.BestStep, BestAcc: st.Best, Seconds: st.Seconds, Log: st.Log}, nil
+	return m, &Result{Steps: st.Step, BestStep: st.BestStep, BestAcc: st.Best, Seconds: st.Seconds, Log: st.Log, Stopped: stopped}, nil
+}
+
+// trainStep is one optimiser step on a batch drawn from rng; it returns
+// the loss.
+func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, o TrainOptions, rng *rand.Rand, step int) (float64, error) {
+	p := o.Protocol
+	var ws []Window
+	if p.PairCrops {
+		ws = RandomPairWindows(o.Train, p.Batch, p.Crop, rng)
+	} else {
+		ws = RandomWindows(o.Train, p.Batch, p.Crop, rng)
+	}
+	if p.TemplateDrop > 0 {
+		for k := range ws {
+			ws[k].NoTemplate = rng.Float64() < p.TemplateDrop
+		}
+	}
+	b, err := NewBatch(ws, m.Net.Spec)
+	if err != nil {
+		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
+	}
+	opt.ZeroGrad()
+	opt.LR = p.LRAt(o.Kind, step)
+	pass := scnn.Training(o.Workers)
+	logits, err := m.Net.Forward(pass, b.In)
+	if err != nil {
+		return 0, err
+	}
+	v, g, err := loss.Forward(logits, b.Labels, b.Mask)
+	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		err = fmt.Errorf("loss is %v", v)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
+	}
+	if err := pass.Backward(logits, g); err != nil {
+		return 0, err
+	}
+	opt.Step()
+	pass.Free() // its buffers go to the next step
+	return v, nil
 }
 
 // sameSettings reports whether two protocols train alike up to their
@@ -221,6 +291,7 @@ type Result struct {
 	BestAcc         float64 // best mean validation accuracy
 	Seconds         float64
 	Log             []EvalLog
+	Stopped         bool // the budget was spent before the protocol's steps
 }
 
 // RunInfo reads a run directory's checkpoint: training seconds, steps and

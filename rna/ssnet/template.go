@@ -1,0 +1,127 @@
+package ssnet
+
+import (
+	"fmt"
+
+	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/homology"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// TemplateChannels is the width of the 2D input of a network with
+// template channels. For bases i and j of the query (i != j):
+//
+//	0: 1 where the template's pairing carries the pair (i, j)
+//	1: the template's identity where both i and j face template bases
+//	2: 1 where both i and j face identical template bases
+//
+// Every channel is symmetric in i and j, as an SCNN's 2D input must be.
+// A query without a template (or one below the protocol's minimum
+// identity) has all three channels zero: the network then predicts
+// from sequence alone.
+const TemplateChannels = 3
+
+// TemplateRefs builds the homology index of a reference set (the
+// training molecules).
+func TemplateRefs(refs []Molecule) *homology.Index {
+	ss := make([]*rna.Structure, len(refs))
+	for i := range refs {
+		ss[i] = refs[i].Structure
+	}
+	return homology.NewIndex(ss)
+}
+
+// AttachTemplates searches each molecule's template in ix and attaches
+// it (Molecule.Template); a template under minIdentity is attached as
+// none (no reference). self, when true, means set is ix's own reference
+// list in the same order: molecule k's template then comes from the
+// other references only, as a training item's must.
+func AttachTemplates(set []Molecule, ix *homology.Index, self bool, minIdentity float64) error {
+	if self && len(set) != ix.Len() {
+		return fmt.Errorf("ssnet: templates: %d molecules against their own index of %d", len(set), ix.Len())
+	}
+	for k := range set {
+		var exclude func(int) bool
+		if self {
+			exclude = func(r int) bool { return r == k }
+		}
+		t := FindTemplate(ix, set[k].Seq, exclude, minIdentity)
+		set[k].Template = &t
+	}
+	return nil
+}
+
+// FindTemplate is the template of a sequence in ix, or none (no
+// reference) when the best one's identity is under minIdentity.
+func FindTemplate(ix *homology.Index, seq string, exclude func(int) bool, minIdentity float64) homology.Template {
+	t := ix.Search(seq, exclude)
+	if t.Ref == nil || t.Identity < minIdentity {
+		return homology.Template{Identity: t.Identity}
+	}
+	return t
+}
+
+// templatePixels writes the template channels of the bases idx[0..n) of
+// a molecule (window position k is molecule base idx[k]) into dst, a
+// row-major n' x n' x TemplateChannels map with n' >= n.
+func templatePixels(dst []float32, stride int, seq string, t *homology.Template, idx []int) {
+	pos := make(map[int]int, len(idx)) // molecule base -> window position
+	for k, i := range idx {
+		pos[i] = k
+	}
+	const c = TemplateChannels
+	id := float32(t.Identity)
+	for a, i := range idx {
+		ri := t.Map[i]
+		if ri < 0 {
+			continue
+		}
+		sameI := t.Ref.Seq[ri] == seq[i]
+		for b, j := range idx {
+			rj := t.Map[j]
+			if b == a || rj < 0 {
+				continue
+			}
+			px := dst[(a*stride+b)*c:]
+			px[1] = id
+			if sameI && t.Ref.Seq[rj] == seq[j] {
+				px[2] = 1
+			}
+		}
+	}
+	for _, pr := range t.Pairs {
+		a, okA := pos[pr[0]]
+		b, okB := pos[pr[1]]
+		if okA && okB {
+			dst[(a*stride+b)*c] = 1
+			dst[(b*stride+a)*c] = 1
+		}
+	}
+}
+
+// windowTemplates is the 2D input of a batch of windows (padded to l),
+// in spec's layout.
+func windowTemplates(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
+	if spec.In2D != TemplateChannels {
+		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels; templates have %d", spec.In2D, TemplateChannels)
+	}
+	x := scnn.New(len(ws), l, l, TemplateChannels)
+	for s, w := range ws {
+		if w.Mol.Template == nil {
+			return nil, fmt.Errorf("ssnet: %s: no template attached", w.Mol.Name)
+		}
+		if w.Mol.Template.Ref == nil || w.NoTemplate {
+			continue
+		}
+		idx := make([]int, w.Size())
+		for k := range idx {
+			idx[k] = w.Index(k)
+		}
+		templatePixels(x.Data[s*l*l*TemplateChannels:], l, w.Mol.Seq, w.Mol.Template, idx)
+	}
+	if spec.Symmetric {
+		return scnn.Pack(x)
+	}
+	return x, nil
+}
