@@ -31,8 +31,8 @@ import (
 //	               row-major
 //	end     4      uint32 CRC-32 (IEEE) of every preceding byte
 //
-// A reader rejects a wrong magic, an unknown version, a truncated file and
-// a checksum mismatch.
+// A reader rejects a wrong magic, an unknown version, a truncated file, a
+// checksum mismatch and a NaN or infinite value (with the array's name).
 const (
 	paramsMagic   = "SCNNPRM\x00"
 	ParamsVersion = 1
@@ -43,11 +43,12 @@ const (
 
 // Sentinel errors of ReadParams and AssignParams, wrapped with context.
 var (
-	ErrFormat   = errors.New("not an scnn parameter file")
-	ErrVersion  = errors.New("unsupported parameter file version")
-	ErrChecksum = errors.New("parameter file checksum mismatch")
-	ErrCorrupt  = errors.New("corrupt parameter file")
-	ErrMismatch = errors.New("parameters do not match the model")
+	ErrFormat    = errors.New("not an scnn parameter file")
+	ErrVersion   = errors.New("unsupported parameter file version")
+	ErrChecksum  = errors.New("parameter file checksum mismatch")
+	ErrCorrupt   = errors.New("corrupt parameter file")
+	ErrMismatch  = errors.New("parameters do not match the model")
+	ErrNonFinite = errors.New("non-finite parameter value")
 )
 
 // Array is one named array read from a parameter file.
@@ -205,6 +206,14 @@ func ReadParams(r io.Reader) (arch []byte, arrays []Array, err error) {
 	}
 	if got := binary.LittleEndian.Uint32(buf[:4]); got != sum {
 		return nil, nil, fmt.Errorf("scnn: stored %08x, computed %08x: %w", got, sum, ErrChecksum)
+	}
+	// Checked after the checksum, so that a damaged file says so.
+	for _, a := range arrays {
+		for i, v := range a.Values {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, nil, fmt.Errorf("scnn: array %q value %d of %d is %v: %w", a.Name, i, len(a.Values), v, ErrNonFinite)
+			}
+		}
 	}
 	return arch, arrays, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -112,10 +113,66 @@ type Model struct {
 	Net  *pairnet.Net
 }
 
+// ErrArch marks an invalid architecture record (Arch.Check).
+var ErrArch = errors.New("invalid model architecture")
+
+// Check reports what is wrong with an architecture, naming the field (its
+// name in the model file's record): a kind other than cnn or scnn, a
+// width, channel count, kernel or block count out of pairnet's bounds
+// (pairnet.MaxWidth and the others), a contact cutoff that is not a
+// positive finite number (once a zero Labels is taken as the default),
+// an unknown contact atom, or negative or crossed training lengths. The
+// error wraps ErrArch. Loading a model file checks its record this way
+// before allocating anything.
+func (a Arch) Check() error {
+	bad := func(format string, v ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrArch}, v...)...)
+	}
+	if a.Kind != CNN && a.Kind != SCNN {
+		return bad("kind %q (want cnn or scnn)", a.Kind)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+		lo   int
+	}{{"n1d", a.N1D, 1}, {"n2d", a.N2D, 0}, {"lstm_hidden", a.LSTMHidden, 0}, {"lstm_out", a.LSTMOut, 0},
+		{"width", a.Width, 1}, {"head_width", a.HeadWidth, 1}, {"sep_channels", a.SepChannels, 0}} {
+		if f.v < f.lo || f.v > pairnet.MaxWidth {
+			return bad("%s %d out of bounds (%d..%d)", f.name, f.v, f.lo, pairnet.MaxWidth)
+		}
+	}
+	switch {
+	case len(a.Head) < 1:
+		return bad("no head (the last head kernel makes the logits)")
+	case len(a.Blocks)+len(a.Head)-1 > pairnet.MaxBlocks:
+		return bad("%d blocks and %d head kernels out of bounds (at most %d in all)", len(a.Blocks), len(a.Head), pairnet.MaxBlocks+1)
+	}
+	labels := a.Labels
+	if labels == (pdb.ContactDef{}) {
+		labels = pdb.DefaultContactDef
+	}
+	switch {
+	case math.IsNaN(labels.Cutoff) || math.IsInf(labels.Cutoff, 0) || labels.Cutoff <= 0:
+		return bad("contact cutoff %v (want a positive number of Å)", labels.Cutoff)
+	case labels.Atoms != pdb.CAlpha && labels.Atoms != pdb.CBeta:
+		return bad("contact atoms %d (want %d, C-alpha, or %d, C-beta)", labels.Atoms, pdb.CAlpha, pdb.CBeta)
+	case a.MinLen < 0:
+		return bad("train_min_len %d (want at least 0)", a.MinLen)
+	case a.MaxLen < 0:
+		return bad("train_max_len %d (want at least 0)", a.MaxLen)
+	case a.MaxLen > 0 && a.MinLen > a.MaxLen:
+		return bad("train_min_len %d above train_max_len %d", a.MinLen, a.MaxLen)
+	}
+	if err := a.Spec().Check(); err != nil {
+		return fmt.Errorf("%w: %w", ErrArch, err)
+	}
+	return nil
+}
+
 // NewModel builds a model with freshly initialised parameters.
 func NewModel(a Arch, seed uint64) (*Model, error) {
-	if a.Kind != CNN && a.Kind != SCNN {
-		return nil, fmt.Errorf("model: kind %q: want cnn or scnn", a.Kind)
+	if err := a.Check(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
 	}
 	a.Format = Format
 	if a.Labels == (pdb.ContactDef{}) {
@@ -170,11 +227,18 @@ func LoadModel(path string) (*Model, error) {
 	return ReadModel(f, path)
 }
 
-// ReadModel reads a model from r; name is the file name for errors.
+// ReadModel reads a model from r; name is the file name for errors. A
+// file holding another kind of model (an RNA or recommendation model)
+// gives a *modelkind.WrongKindError; an architecture record out of
+// bounds (Arch.Check) an error wrapping ErrArch, before anything is
+// allocated for it.
 func ReadModel(r io.Reader, name string) (*Model, error) {
 	archJSON, arrays, err := scnn.ReadParams(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := modelkind.Check(name, archJSON, modelkind.Protein); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
 	}
 	var head struct {
 		Format int `json:"format"`
@@ -192,6 +256,9 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	var a Arch
 	if err := json.Unmarshal(archJSON, &a); err != nil {
 		return nil, fmt.Errorf("%s: architecture record: %w", name, err)
+	}
+	if err := a.Check(); err != nil {
+		return nil, fmt.Errorf("model: %s: %w", name, err)
 	}
 	m, err := NewModel(a, 0)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/homology"
@@ -71,11 +72,17 @@ func Load(path string) (*Model, error) {
 	return ReadModel(f, path)
 }
 
-// ReadModel reads a model from r (name labels errors).
+// ReadModel reads a model from r (name labels errors). A file holding
+// another kind of model (a protein contact or recommendation model) gives
+// a *modelkind.WrongKindError; a record out of bounds is refused before
+// anything is allocated for it.
 func ReadModel(r io.Reader, name string) (*Model, error) {
 	arch, arrays, err := scnn.ReadParams(r)
 	if err != nil {
 		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
+	}
+	if err := modelkind.Check(name, arch, modelkind.RNA); err != nil {
+		return nil, fmt.Errorf("ssnet: %w", err)
 	}
 	var rec Record
 	if err := json.Unmarshal(arch, &rec); err != nil {
@@ -83,6 +90,22 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	}
 	if rec.Format != RecordFormat {
 		return nil, fmt.Errorf("ssnet: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
+	}
+	// The record is checked before anything is allocated for it: the
+	// kind, the one-hot input, and the network's bounds (pairnet.Spec.Check).
+	sp := rec.Spec
+	switch {
+	case rec.Kind != CNN && rec.Kind != SCNN:
+		return nil, fmt.Errorf("ssnet: %s: kind %q (want cnn or scnn)", name, rec.Kind)
+	case sp.Symmetric != (rec.Kind == SCNN):
+		return nil, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
+	case sp.In1D != InChannels || sp.In2D != 0 || sp.Fixed2D != 0:
+		return nil, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d, 0, 0: the one-hot bases)", name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels)
+	case rec.Step < 0:
+		return nil, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
+	}
+	if err := sp.Check(); err != nil {
+		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
 	}
 	net, err := pairnet.New(rec.Spec, 0)
 	if err != nil {
