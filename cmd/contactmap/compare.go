@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +19,17 @@ import (
 // run holding model.scnn) on one split and compares the SCNN runs with
 // the CNN runs of the same seeds (package compare).
 func runCompare(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs := newFlags("compare", helpText{
+		Usage: "contactmap compare [--runs DIR | --side NAME=GLOB --side NAME=GLOB --out OUT] [flags]",
+		About: `Compares CNN and SCNN runs over seeds: evaluates every finished run under
+--runs (a directory per run with model.scnn) on one split of a feature
+directory, or the model files of two named --side globs, and reports the
+mean, sd, paired differences and bootstrap confidence intervals.
+Inputs: run directories or model files, and a feature directory
+(contactmap features). Outputs: a table on standard output, OUT.md and
+OUT.json.`,
+		Example: "contactmap compare --runs runs/compare --features features --split test",
+	})
 	runsDir := fs.String("runs", "runs/compare", "directory of run directories (each with model.scnn and train_log.tsv)")
 	feat := fs.String("features", "features", "feature directory")
 	split := fs.String("split", "test", "split to evaluate on (read once, after training and selection on validation)")
@@ -31,6 +40,9 @@ func runCompare(ctx context.Context, args []string) error {
 	ensemble := fs.Bool("ensemble", false, "with --side: score each side's models as one seed ensemble (the mean of their probabilities)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
 	}
 	if err := noPositional("compare", pos); err != nil {
@@ -80,11 +92,11 @@ func runCompare(ctx context.Context, args []string) error {
 		}
 		epochs, secs := train.RunInfo(path)
 		runs = append(runs, compare.ChainRun(compare.Run{Kind: m.Arch.Kind, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, chains))
-		fmt.Fprintf(os.Stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name(), m.Arch.Kind, m.Arch.Seed, epochs)
+		fmt.Fprintf(stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name(), m.Arch.Kind, m.Arch.Seed, epochs)
 	}
 	sort.Strings(unfinished)
 	for _, u := range unfinished {
-		fmt.Fprintf(os.Stderr, "compare: %s: still training (checkpoint present), left out\n", u)
+		fmt.Fprintf(stderr, "compare: %s: still training (checkpoint present), left out\n", u)
 	}
 	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), model.CNN, model.SCNN, *resamples, 1)
 	if err != nil {
@@ -92,7 +104,7 @@ func runCompare(ctx context.Context, args []string) error {
 	}
 	res.Unit = "chains"
 	res.Split, res.Features = *split, *feat
-	if err := res.Markdown(os.Stdout); err != nil {
+	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
 	return writeComparison(*out, res, "")
@@ -139,7 +151,7 @@ func compareSides(sides []string, feat, split, out string, resamples int, ensemb
 				r.TrainSec += secs[i]
 			}
 			runs = append(runs, compare.ChainRun(r, chains))
-			fmt.Fprintf(os.Stderr, "compare: %s: ensemble of %d models\n", name, len(members))
+			fmt.Fprintf(stderr, "compare: %s: ensemble of %d models\n", name, len(members))
 			continue
 		}
 		for i, m := range members {
@@ -149,7 +161,7 @@ func compareSides(sides []string, feat, split, out string, resamples int, ensemb
 			}
 			runs = append(runs, compare.ChainRun(compare.Run{Kind: name, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs[i]}, chains))
 		}
-		fmt.Fprintf(os.Stderr, "compare: %s: %d models\n", name, len(members))
+		fmt.Fprintf(stderr, "compare: %s: %d models\n", name, len(members))
 	}
 	if names[0] == names[1] {
 		return usageError("compare: the two sides have the same name %q", names[0])
@@ -160,7 +172,7 @@ func compareSides(sides []string, feat, split, out string, resamples int, ensemb
 	}
 	res.Unit = "chains"
 	res.Split, res.Features = split, feat
-	if err := res.Markdown(os.Stdout); err != nil {
+	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
 	extra := ""

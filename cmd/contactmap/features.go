@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -28,7 +26,16 @@ func parseShard(s string) (int, int, error) {
 }
 
 func runFeatures(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("features", flag.ContinueOnError)
+	fs := newFlags("features", helpText{
+		Usage: `contactmap features --list LIST|--chains FILE --pdb-dir DIR --out DIR [flags]
+       contactmap features --merge DIR`,
+		About: `Computes feature files for training and evaluation: reads a PISCES chain
+list (or a chain-set file from contactmap sets), the structures from a
+local PDB mirror, and writes one feature file per chain, manifest.tsv
+(with the train/validation/test split) and skipped.tsv with the reason
+for each chain left out.`,
+		Example: "contactmap features --list data/pdb25.list --pdb-dir data/pdb --out features",
+	})
 	var cfg features.Config
 	fs.StringVar(&cfg.List, "list", "", "PISCES chain list (plain or gzip)")
 	fs.StringVar(&cfg.Chains, "chains", "", "or a chain-set file (contactmap sets): its chains, splits and structure files")
@@ -51,6 +58,12 @@ func runFeatures(ctx context.Context, args []string) error {
 	}
 	if err := noPositional("features", pos); err != nil {
 		return err
+	}
+	if err := checkRanges(fs, map[string]string{"min-len": atLeast1, "max-len": atLeast1, "workers": atLeast1, "cutoff": positive}); err != nil {
+		return err
+	}
+	if cfg.MaxLen < cfg.MinLen {
+		return usageError("--max-len %d is below --min-len %d", cfg.MaxLen, cfg.MinLen)
 	}
 	if *merge != "" {
 		rep, err := features.MergeShards(*merge)
@@ -81,9 +94,9 @@ func runFeatures(ctx context.Context, args []string) error {
 		return err
 	}
 	for _, w := range rep.Warnings {
-		fmt.Fprintf(os.Stderr, "warning: %s: %s\n", w.ID, w.Text)
+		fmt.Fprintf(stderr, "warning: %s: %s\n", w.ID, w.Text)
 	}
-	fmt.Printf("%d chains: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
+	fmt.Fprintf(stdout, "%d chains: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
 		len(rep.Entries)+len(rep.Skips), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
 	printSummary(rep)
 	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
@@ -93,7 +106,7 @@ func runFeatures(ctx context.Context, args []string) error {
 }
 
 func printSummary(rep *features.Report) {
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	splits := map[string]int{}
 	modes := map[string]int{}
 	for _, e := range rep.Entries {
@@ -112,7 +125,7 @@ func printSummary(rep *features.Report) {
 	fmt.Fprintf(tw, "total\t%d\t\n", len(rep.Entries))
 	tw.Flush()
 	for _, m := range modeNames {
-		fmt.Printf("feature mode %s: %d chains\n", m, modes[m])
+		fmt.Fprintf(stdout, "feature mode %s: %d chains\n", m, modes[m])
 	}
 	if len(rep.Skips) == 0 {
 		return
@@ -128,7 +141,7 @@ func printSummary(rep *features.Report) {
 	sort.Slice(keys, func(a, b int) bool {
 		return reasons[keys[a]] > reasons[keys[b]] || reasons[keys[a]] == reasons[keys[b]] && keys[a] < keys[b]
 	})
-	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "skipped\treason")
 	for _, k := range keys {
 		fmt.Fprintf(tw, "%d\t%s\n", reasons[k], k)

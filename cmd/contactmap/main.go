@@ -13,7 +13,13 @@
 //	contactmap version
 //
 // Flags may come before, between or after the inputs; "--" ends them.
-// Run "contactmap <command> -h" for the flags of a command.
+// Run "contactmap <command> -h" for what a command does, its inputs, an
+// example and its flags; every command also takes --version.
+//
+// Exit status: 0 success (or help, or --version); 1 an input or the run
+// failed (the other inputs are still done, the failures listed at the
+// end); 2 a usage error (an unknown command or flag, a flag value out of
+// range, no inputs).
 package main
 
 import (
@@ -58,7 +64,12 @@ commands:
   rec        sequential recommendation: CosRec vs SCosRec (rec train|eval|recommend|compare)
   version    print the code revision and BLAS of this binary
 
-Run "contactmap <command> -h" for a command's flags.`)
+Run "contactmap <command> -h" for what a command does, its inputs, an
+example and its flags; "contactmap <command> --version" is "contactmap version".
+
+Exit status: 0 success or help; 1 an input or the run failed (the other
+inputs are still done and the failures listed at the end); 2 a usage error
+(unknown command or flag, a flag value out of range, no inputs).`)
 }
 
 func version() string {
@@ -74,9 +85,14 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// stdout and stderr are where the commands write: the process's, or the
+// writers given to run.
+var stdout, stderr io.Writer = os.Stdout, os.Stderr
+
 // run is the command line without the process: it returns the exit status
 // (0 success or help, 1 failure, 2 usage error).
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, out, errOut io.Writer) int {
+	stdout, stderr = out, errOut
 	if len(args) < 1 {
 		usage(stderr)
 		return 2
@@ -139,8 +155,12 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			break
 		}
 		if a == "-h" || a == "-help" || a == "--help" {
-			fs.SetOutput(os.Stdout)
+			fs.SetOutput(stdout)
 			fs.Usage()
+			return nil, flag.ErrHelp
+		}
+		if a == "-version" || a == "--version" {
+			fmt.Fprintln(stdout, version())
 			return nil, flag.ErrHelp
 		}
 	}

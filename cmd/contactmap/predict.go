@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,20 +29,25 @@ func readIDs(r io.Reader) ([]string, error) {
 }
 
 func runPredict(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `usage: contactmap predict [flags] INPUT...
+	fs := newFlags("predict", helpText{
+		Usage: "contactmap predict [flags] INPUT...",
+		About: `Predicts protein contact maps.
 
 INPUT is a PDB ID (1ENH_A, 1ENHA, or 1enh for every protein chain) resolved
 in --pdb-dir, a PDB/mmCIF file, a FASTA file of sequences (recognised by
-content), or - to read inputs from standard input, one per line. Flags may
-come before or after the inputs.
+content), or - for standard input: FASTA records when its first line
+starts with '>', else inputs (IDs or files) one per line. Flags may come
+before or after the inputs.
 
 Outputs per chain, in --out: NAME.rr (CASP RR), NAME.npy (L x L float32),
 NAME.tsv, NAME.png (heatmap); NAME is the chain ID made safe as a file name
-and unique in the run. Warnings and failures go to standard error.`)
-		fs.PrintDefaults()
-	}
+and unique in the run. Existing outputs are not overwritten without
+--force. A record that looks like DNA or RNA (over 90% A, C, G, T, U, N)
+gets a warning (refused with --strict). Warnings and failures go to
+standard error; a failed input does not stop the others, and makes the
+exit status 1.`,
+		Example: "contactmap predict --model scnn --out preds 1ENH_A seqs.fasta",
+	})
 	var cfg predict.Config
 	var specs multiFlag
 	fs.Var(&specs, "model", "a shipped model ("+strings.Join(models.Names(), ", ")+"; built into this binary; ensemble: ten models, the mean of their probabilities) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of all the models' probabilities")
@@ -58,6 +62,9 @@ and unique in the run. Warnings and failures go to standard error.`)
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
 	inputs, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"rr-min-sep": atLeast1, "workers": atLeast1}); err != nil {
 		return err
 	}
 	if *ids != "" {
@@ -104,7 +111,7 @@ and unique in the run. Warnings and failures go to standard error.`)
 	if err != nil {
 		return err
 	}
-	return summarize(os.Stdout, os.Stderr, outs, cfg.Out)
+	return summarize(stdout, stderr, outs, cfg.Out)
 }
 
 // parseFormats splits a comma-separated list, ignoring spaces and empty
@@ -112,8 +119,12 @@ and unique in the run. Warnings and failures go to standard error.`)
 func parseFormats(s string) ([]string, error) {
 	var out []string
 	for _, f := range strings.Split(s, ",") {
-		if f = strings.ToLower(strings.TrimSpace(f)); f != "" {
+		switch f = strings.ToLower(strings.TrimSpace(f)); f {
+		case "":
+		case "rr", "npy", "tsv", "png":
 			out = append(out, f)
+		default:
+			return nil, fmt.Errorf("--format: unknown output %q (rr, npy, tsv, png)", f)
 		}
 	}
 	if len(out) == 0 {

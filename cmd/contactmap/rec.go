@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/rec"
@@ -22,6 +24,9 @@ import (
 // defaultRecData is MovieLens 100K beside the repository (its terms do
 // not allow redistribution, so the repository does not carry a copy).
 const defaultRecData = "../shared/data/movielens-100k"
+
+// movieLensURL is where MovieLens 100K is downloaded from.
+const movieLensURL = "https://grouplens.org/datasets/movielens/100k/"
 
 var recCommands = map[string]func(ctx context.Context, args []string) error{
 	"train":     runRecTrain,
@@ -39,7 +44,12 @@ commands:
   train      train a model on each user's first 70%, select on the next 10%
   eval       MAP, Precision@k and Recall@k of models and the most-popular baseline
   recommend  top-N items for given users
-  compare    SCosRec vs CosRec over seeds: mean, sd, paired differences, bootstrap CIs`)
+  compare    SCosRec vs CosRec over seeds: mean, sd, paired differences, bootstrap CIs
+
+Example:
+  contactmap rec train --data ../shared/data/movielens-100k --model scosrec --seed 1
+
+Run "contactmap rec <command> -h" for a command's inputs, an example and its flags.`)
 }
 
 // runRec dispatches "contactmap rec <command>".
@@ -51,16 +61,20 @@ func runRec(ctx context.Context, args []string) error {
 // a usage error, -h prints usage.
 func runGroup(ctx context.Context, group string, cmds map[string]func(context.Context, []string) error, usage func(io.Writer), args []string) error {
 	if len(args) == 0 {
-		usage(os.Stderr)
+		usage(stderr)
 		return usageError("%s needs a command", group)
 	}
-	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
-		usage(os.Stdout)
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return flag.ErrHelp
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, version())
 		return flag.ErrHelp
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
-		usage(os.Stderr)
+		usage(stderr)
 		return usageError("unknown %s command %q", group, args[0])
 	}
 	return cmd(ctx, args[1:])
@@ -76,6 +90,10 @@ func loadRecData(path string) (*rec.Dataset, error) {
 			file = filepath.Join(path, "ratings.dat")
 		}
 	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: give --data, a MovieLens directory (u.data, or ML-1M's ratings.dat) or ratings file; "+
+			"MovieLens 100K comes from GroupLens, %s (its terms do not allow redistribution, so the repository has no copy)", err, movieLensURL)
+	}
 	ratings, err := rec.ReadRatingsFile(file)
 	if err != nil {
 		return nil, err
@@ -84,7 +102,14 @@ func loadRecData(path string) (*rec.Dataset, error) {
 }
 
 func runRecTrain(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rec train", flag.ContinueOnError)
+	fs := newFlags("rec train", helpText{
+		Usage: "contactmap rec train [--data DIR] [--model cosrec|scosrec] [flags]",
+		About: `Trains a CosRec or SCosRec recommender on MovieLens ratings: each user's
+first 70% of ratings train, the next 10% select the epoch. Input: --data,
+a MovieLens directory (u.data or ratings.dat) or ratings file. Outputs in
+--out: model.scnn, checkpoint.scnn (resumable), train_log.tsv.`,
+		Example: "contactmap rec train --data ../shared/data/movielens-100k --model scosrec --seed 1",
+	})
 	var o rec.TrainOptions
 	data := fs.String("data", defaultRecData, "MovieLens directory (u.data or ratings.dat) or ratings file")
 	kind := fs.String("model", "scosrec", "cosrec or scosrec")
@@ -100,6 +125,9 @@ func runRecTrain(ctx context.Context, args []string) error {
 	if err := parseRunFlags(fs, "rec train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
+	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "batch": atLeast1, "lr": positive, "l2": nonNeg, "workers": nonNeg}); err != nil {
+		return err
+	}
 	var err error
 	if o.Kind, err = rec.ParseKind(*kind); err != nil {
 		return usageError("%v", err)
@@ -112,21 +140,21 @@ func runRecTrain(ctx context.Context, args []string) error {
 		o.Out = filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
 	}
 	st := o.Data.Stats()
-	fmt.Printf("data: %d users, %d items; interactions %d train, %d validation (%d unknown items), %d test (%d unknown items)\n",
+	fmt.Fprintf(stdout, "data: %d users, %d items; interactions %d train, %d validation (%d unknown items), %d test (%d unknown items)\n",
 		st.Users, st.Items, st.Train, st.Valid, st.UnknownValid, st.Test, st.UnknownTest)
 	for _, k := range []rec.Kind{rec.CosRec, rec.SCosRec} {
 		m, err := rec.NewModel(rec.DefaultConfig(k, st.Users, st.Items), 1)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%s: %d trainable parameters\n", k, m.Trainable())
+		fmt.Fprintf(stdout, "%s: %d trainable parameters\n", k, m.Trainable())
 	}
 	var bar lossBar
 	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
 	o.OnBatch = bar.Step
 	o.OnEpochEnd = func(e rec.EpochLog) {
 		bar.Finish()
-		fmt.Printf("epoch %3d  train loss %.4f  val MAP %.4f  val P@1 %.4f  val R@10 %.4f  lr %.3g  %.0fs\n",
+		fmt.Fprintf(stdout, "epoch %3d  train loss %.4f  val MAP %.4f  val P@1 %.4f  val R@10 %.4f  lr %.3g  %.0fs\n",
 			e.Epoch, e.TrainLoss, e.ValMAP, e.ValPrec1, e.ValRec10, e.LR, e.Seconds)
 	}
 	start := time.Now()
@@ -137,13 +165,20 @@ func runRecTrain(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: best validation MAP %.4f at epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
+	fmt.Fprintf(stdout, "%s: best validation MAP %.4f at epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
 		o.Kind, res.BestMAP, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
 	return nil
 }
 
 func runRecEval(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rec eval", flag.ContinueOnError)
+	fs := newFlags("rec eval", helpText{
+		Usage: "contactmap rec eval --model FILE [--model FILE...] [--data DIR] [flags]",
+		About: `Evaluates recommender models and the most-popular baseline: MAP,
+Precision@1/5/10 and Recall@1/5/10 averaged over users on the validation
+or test split. Inputs: model files from rec train and the ratings they
+were trained on (--data).`,
+		Example: "contactmap rec eval --model runs/rec/scosrec-seed1/model.scnn --split validation",
+	})
 	var models multiFlag
 	fs.Var(&models, "model", "a model file (repeatable)")
 	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file (the one the models were trained on)")
@@ -164,11 +199,11 @@ func runRecEval(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s split of %s: %d users\n\n", split, *data, d.Users)
-	fmt.Println("| model | params | MAP | P@1 | P@5 | P@10 | R@1 | R@5 | R@10 |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(stdout, "%s split of %s: %d users\n\n", split, *data, d.Users)
+	fmt.Fprintln(stdout, "| model | params | MAP | P@1 | P@5 | P@10 | R@1 | R@5 | R@10 |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	row := func(name string, params string, s rec.Summary) {
-		fmt.Printf("| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", name, params, s.MAP,
+		fmt.Fprintf(stdout, "| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", name, params, s.MAP,
 			s.Prec[0], s.Prec[1], s.Prec[2], s.Recall[0], s.Recall[1], s.Recall[2])
 	}
 	for _, path := range models {
@@ -215,12 +250,22 @@ func sameData(r *rec.Record, d *rec.Dataset) error {
 }
 
 func runRecRecommend(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rec recommend", flag.ContinueOnError)
+	fs := newFlags("rec recommend", helpText{
+		Usage: "contactmap rec recommend --model FILE [--data DIR] [-n N] USER...",
+		About: `Prints the top-N items for each user after everything the user has
+rated. Inputs: a model file from rec train, the ratings it was trained
+on (--data; u.item or movies.dat beside them give titles) and user IDs
+(the raw IDs of the ratings file).`,
+		Example: "contactmap rec recommend --model runs/rec/scosrec-seed1/model.scnn -n 10 1 42",
+	})
 	modelPath := fs.String("model", "", "model file (runs/rec/.../model.scnn)")
 	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file: the users' histories (and u.item for titles)")
 	n := fs.Int("n", 10, "items per user")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"n": atLeast1}); err != nil {
 		return err
 	}
 	if *modelPath == "" {
@@ -255,9 +300,14 @@ func runRecRecommend(ctx context.Context, args []string) error {
 	var bad []string
 	for _, arg := range pos {
 		raw, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "contactmap rec recommend: user %q: not a number (give the users' IDs as in the ratings file)\n", arg)
+			bad = append(bad, arg)
+			continue
+		}
 		u, ok := d.UserIndex(raw)
-		if err != nil || !ok {
-			fmt.Fprintf(os.Stderr, "contactmap rec recommend: user %q: not in %s\n", arg, *data)
+		if !ok {
+			fmt.Fprintf(stderr, "contactmap rec recommend: user %d: not in %s\n", raw, *data)
 			bad = append(bad, arg)
 			continue
 		}
@@ -268,14 +318,14 @@ func runRecRecommend(ctx context.Context, args []string) error {
 			return err
 		}
 		ranked := rec.Rank(scores[0], hist)
-		fmt.Printf("user %d (%d interactions):\n", raw, len(hist))
+		fmt.Fprintf(stdout, "user %d (%d interactions):\n", raw, len(hist))
 		for k, it := range ranked[:min(*n, len(ranked))] {
 			id := d.ItemRaw[it]
-			fmt.Printf("  %2d. item %d  %s  (score %.3f)\n", k+1, id, titles[id], scores[0][it])
+			fmt.Fprintf(stdout, "  %2d. item %d  %s  (score %.3f)\n", k+1, id, titles[id], scores[0][it])
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%d of %d users unknown: %s", len(bad), len(pos), strings.Join(bad, " "))
+		return fmt.Errorf("%d of %d users not found: %s", len(bad), len(pos), strings.Join(bad, " "))
 	}
 	return nil
 }
@@ -283,17 +333,30 @@ func runRecRecommend(ctx context.Context, args []string) error {
 // runRecCompare evaluates every finished run under --runs on the test
 // split once and compares SCosRec with CosRec over the seeds both have.
 func runRecCompare(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rec compare", flag.ContinueOnError)
+	fs := newFlags("rec compare", helpText{
+		Usage: "contactmap rec compare [--runs DIR] [--data DIR] [flags]",
+		About: `Compares SCosRec with CosRec over seeds: evaluates every finished run
+under --runs (a directory per run with model.scnn and checkpoint.scnn) on
+the test split once and reports the mean, sd, paired differences and
+bootstrap confidence intervals. A run whose checkpoint or model cannot be
+read is named with the reason and fails the command unless --skip-bad.
+Outputs: a table on standard output, OUT.md and OUT.json.`,
+		Example: "contactmap rec compare --runs runs/rec",
+	})
 	runsDir := fs.String("runs", "runs/rec", "directory of run directories (each with model.scnn and checkpoint.scnn)")
 	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file")
 	splitName := fs.String("split", "test", "split to evaluate on (read once, after selection on validation)")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over users")
+	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := noPositional("rec compare", pos); err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
 	}
 	split, err := rec.ParseSplit(*splitName)
@@ -311,41 +374,72 @@ func runRecCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("rec compare: %w", err)
 	}
-	var runs []compare.Run
-	var unfinished []string
-	pop, err := rec.Evaluate(d, split, rec.Popularity(d), 256)
-	if err != nil {
-		return err
+	// Read every run first: a run that cannot be read fails the command
+	// before any evaluation (unless --skip-bad).
+	type finished struct {
+		name   string
+		secs   float64
+		epochs int
+		m      *rec.Model
+		r      *rec.Record
 	}
+	var ok []finished
+	var bad badRuns
+	var unfinished []string
 	for _, e := range dirs {
 		if !e.IsDir() {
 			continue
 		}
 		dir := filepath.Join(*runsDir, e.Name())
+		ckpt, model := filepath.Join(dir, rec.CheckpointFile), filepath.Join(dir, rec.ModelFile)
 		secs, epochs, done := rec.RunInfo(dir)
 		if !done {
-			if epochs > 0 {
+			switch {
+			case epochs > 0:
 				unfinished = append(unfinished, e.Name())
+			case exists(ckpt):
+				// rec.RunInfo reads nothing from an unreadable checkpoint:
+				// read it again for the reason.
+				if _, err := checkpoint.Read(ckpt, &json.RawMessage{}); err != nil {
+					bad.add("rec compare", e.Name(), err)
+				}
+			case exists(model):
+				bad.add("rec compare", e.Name(), fmt.Errorf("%s: no %s beside it", model, rec.CheckpointFile))
 			}
 			continue
 		}
-		m, r, err := rec.Load(filepath.Join(dir, rec.ModelFile))
+		m, r, err := rec.Load(model)
+		if err == nil {
+			if err = sameData(r, d); err != nil {
+				err = fmt.Errorf("%s: %w", model, err)
+			}
+		}
 		if err != nil {
-			return err
+			bad.add("rec compare", e.Name(), err)
+			continue
 		}
-		if err := sameData(r, d); err != nil {
-			return fmt.Errorf("rec compare: %s: %w", dir, err)
-		}
+		ok = append(ok, finished{e.Name(), secs, epochs, m, r})
+	}
+	if err := bad.check(*skipBad); err != nil {
+		return err
+	}
+	pop, err := rec.Evaluate(d, split, rec.Popularity(d), 256)
+	if err != nil {
+		return err
+	}
+	var runs []compare.Run
+	for _, f := range ok {
+		m, r := f.m, f.r
 		um, err := rec.Evaluate(d, split, m.Scorer(d, 0), 256)
 		if err != nil {
 			return err
 		}
-		runs = append(runs, userRun(compare.Run{Kind: string(m.Kind), Seed: int(r.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, um))
-		fmt.Fprintf(os.Stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", e.Name(), m.Kind, r.Seed, epochs, r.Epoch)
+		runs = append(runs, userRun(compare.Run{Kind: string(m.Kind), Seed: int(r.Seed), Params: m.Trainable(), TrainSec: f.secs, Epochs: f.epochs}, um))
+		fmt.Fprintf(stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.name, m.Kind, r.Seed, f.epochs, r.Epoch)
 	}
 	sort.Strings(unfinished)
 	for _, u := range unfinished {
-		fmt.Fprintf(os.Stderr, "rec compare: %s: still training, left out\n", u)
+		fmt.Fprintf(stderr, "rec compare: %s: still training, left out\n", u)
 	}
 	res, err := compare.Compare(runs, recMetricNames(), string(rec.CosRec), string(rec.SCosRec), *resamples, 1)
 	if err != nil {
@@ -355,10 +449,10 @@ func runRecCompare(ctx context.Context, args []string) error {
 	ps := rec.Summarize(pop)
 	note := fmt.Sprintf("\nMost-popular baseline on the same split: MAP %.4f, P@1 %.4f, P@5 %.4f, P@10 %.4f, R@1 %.4f, R@5 %.4f, R@10 %.4f.\n",
 		ps.MAP, ps.Prec[0], ps.Prec[1], ps.Prec[2], ps.Recall[0], ps.Recall[1], ps.Recall[2])
-	if err := res.Markdown(os.Stdout); err != nil {
+	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
-	fmt.Print(note)
+	fmt.Fprint(stdout, note)
 	return writeComparison(*out, res, note)
 }
 

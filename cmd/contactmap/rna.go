@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -47,7 +46,12 @@ commands:
   train      train a CNN or SCNN under a protocol (default or paper)
   eval       PPV, sensitivity, accuracy, F1, MCC per family, overlap with training, baseline
   compare    SCNN vs CNN over seeds: mean, sd, paired differences, bootstrap CIs
-  predict    structures (BPSEQ, CT, dot-bracket, PNG) for FASTA sequences`)
+  predict    structures (BPSEQ, CT, dot-bracket, PNG) for FASTA sequences
+
+Example:
+  contactmap rna predict seqs.fasta
+
+Run "contactmap rna <command> -h" for a command's inputs, an example and its flags.`)
 }
 
 func runRNA(ctx context.Context, args []string) error {
@@ -55,10 +59,17 @@ func runRNA(ctx context.Context, args []string) error {
 }
 
 func runRNATrain(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rna train", flag.ContinueOnError)
+	fs := newFlags("rna train", helpText{
+		Usage: "contactmap rna train [--model cnn|scnn] [--protocol default|paper] [flags]",
+		About: `Trains an RNA secondary-structure CNN or SCNN under a protocol. Inputs:
+training and validation molecules in the five-line format (default: the
+bundled 16S data in data/rna). Outputs in --out: model.scnn,
+checkpoint.scnn (resumable with --resume), train_log.tsv.`,
+		Example: "contactmap rna train --model scnn --protocol default --seed 1",
+	})
 	var o ssnet.TrainOptions
 	kind := fs.String("model", "scnn", "cnn or scnn")
-	protocol := fs.String("protocol", "default", "default (minutes on 2 cores) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
+	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
 	trainFile := fs.String("train", rnaTrain, "training molecules (five-line format)")
 	validFile := fs.String("valid", rnaValid, "validation molecules (five-line format)")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
@@ -67,7 +78,12 @@ func runRNATrain(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
 	steps := fs.Int("steps", 0, "optimiser steps (default: the protocol's)")
+	fs.DurationVar(&o.Budget, "budget", 0, "training time over all sessions of the run, e.g. 90m (0: none); then it validates, checkpoints and stops")
+	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "longest time between checkpoints")
 	if err := parseRunFlags(fs, "rna train", args, &o.Resume, &o.Force); err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"workers": nonNeg, "steps": nonNeg, "budget": nonNeg, "checkpoint-every": nonNeg}); err != nil {
 		return err
 	}
 	var err error
@@ -95,20 +111,20 @@ func runRNATrain(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%s (%s protocol): %d trainable parameters\n", k, o.Protocol.Name, m.Net.Trainable())
+		fmt.Fprintf(stdout, "%s (%s protocol): %d trainable parameters\n", k, o.Protocol.Name, m.Net.Trainable())
 	}
 	halving := ""
 	if o.Protocol.HalveEvery > 0 {
 		halving = fmt.Sprintf(", learning rate halved every %d steps", o.Protocol.HalveEvery)
 	}
-	fmt.Printf("%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
+	fmt.Fprintf(stdout, "%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
 		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving)
 	var bar lossBar
 	bar.Start(o.Protocol.Steps, "training")
 	o.OnStep = func(_ int, loss float64) { bar.Step(loss) }
 	o.OnEval = func(e ssnet.EvalLog) {
 		bar.Reset()
-		fmt.Printf("step %6d  train loss %.4f  val accuracy %.4f  val F1 %.4f  %.0fs\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
+		fmt.Fprintf(stdout, "step %6d  train loss %.4f  val accuracy %.4f  val F1 %.4f  %.0fs\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
 	}
 	start := time.Now()
 	_, res, err := ssnet.Train(ctx, o)
@@ -119,7 +135,7 @@ func runRNATrain(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: best validation accuracy %.4f at step %d of %d; %.1f min (this session %.1f min); model %s\n",
+	fmt.Fprintf(stdout, "%s: best validation accuracy %.4f at step %d of %d; %.1f min (this session %.1f min); model %s\n",
 		o.Kind, res.BestAcc, res.BestStep, res.Steps, res.Seconds/60, time.Since(start).Minutes(), filepath.Join(o.Out, ssnet.ModelFile))
 	return nil
 }
@@ -146,7 +162,15 @@ type rnaEvalRow struct {
 }
 
 func runRNAEval(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rna eval", flag.ContinueOnError)
+	fs := newFlags("rna eval", helpText{
+		Usage: "contactmap rna eval [--model M...] [--split test] [flags]",
+		About: `Evaluates RNA models and the stacking baseline: PPV, sensitivity,
+accuracy, F1 and MCC per family and overall, on all molecules and on those
+under 95% identity to every training molecule, with the overlap table.
+Inputs: shipped model names or model files, and a split (or --set, a
+five-line file).`,
+		Example: "contactmap rna eval --model rna-scnn --split test --out report",
+	})
 	var models multiFlag
 	fs.Var(&models, "model", "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file (repeatable)")
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
@@ -160,6 +184,9 @@ func runRNAEval(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := noPositional("rna eval", pos); err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
 	}
 	file := *setFile
@@ -212,7 +239,7 @@ func runRNAEval(ctx context.Context, args []string) error {
 	}
 	var b strings.Builder
 	writeRNAReport(&b, file, set, overlaps, rows)
-	fmt.Print(b.String())
+	fmt.Fprint(stdout, b.String())
 	if *out != "" {
 		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 			return err
@@ -263,17 +290,30 @@ func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overl
 // runRNACompare evaluates every finished run under --runs on the test
 // molecules once and compares the SCNN runs with the CNN runs.
 func runRNACompare(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rna compare", flag.ContinueOnError)
+	fs := newFlags("rna compare", helpText{
+		Usage: "contactmap rna compare [--runs DIR] [flags]",
+		About: `Compares RNA SCNN with CNN runs over seeds: evaluates every finished run
+under --runs (a directory per run with model.scnn and checkpoint.scnn) on
+one split and reports the mean, sd, paired differences and bootstrap
+confidence intervals. A run whose checkpoint or model cannot be read is
+named with the reason and fails the command unless --skip-bad. Outputs: a
+table on standard output, OUT.md and OUT.json.`,
+		Example: "contactmap rna compare --runs runs/rna/default",
+	})
 	runsDir := fs.String("runs", "runs/rna/default", "directory of run directories")
 	split := fs.String("split", "test", "split to evaluate on")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over molecules")
 	trainFile := fs.String("train", "data/rna/16s-finaltrain.txt", "training molecules (for the overlap of the test set)")
+	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := noPositional("rna compare", pos); err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
 	}
 	file, err := rnaSplitFile(*split)
@@ -291,29 +331,52 @@ func runRNACompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("rna compare: %w", err)
 	}
-	names := []string{"accuracy (PPV+Sens)/2", "PPV", "sensitivity", "F1", "MCC", "F1 ±1", "MCC ±1"}
-	var runs []compare.Run
+	// Read every run first: a run that cannot be read fails the command
+	// before any evaluation (unless --skip-bad).
+	type finished struct {
+		name, dir string
+		secs      float64
+		steps     int
+		m         *ssnet.Model
+	}
+	var ok []finished
+	var bad badRuns
 	for _, e := range dirs {
 		if !e.IsDir() {
 			continue
 		}
 		dir := filepath.Join(*runsDir, e.Name())
+		model := filepath.Join(dir, ssnet.ModelFile)
 		secs, steps, done, err := ssnet.RunInfo(dir)
-		if err != nil || !done {
-			if err == nil {
-				fmt.Fprintf(os.Stderr, "rna compare: %s: still training (%d steps), left out\n", e.Name(), steps)
-			}
+		switch {
+		case errors.Is(err, os.ErrNotExist) && !exists(model):
+			continue // not a run
+		case err != nil:
+			bad.add("rna compare", e.Name(), err)
+			continue
+		case !done:
+			fmt.Fprintf(stderr, "rna compare: %s: still training (%d steps), left out\n", e.Name(), steps)
 			continue
 		}
-		m, err := ssnet.Load(filepath.Join(dir, ssnet.ModelFile))
+		m, err := ssnet.Load(model)
 		if err != nil {
-			return err
+			bad.add("rna compare", e.Name(), err)
+			continue
 		}
-		scores, err := runScores(dir, *split, set, m)
+		ok = append(ok, finished{e.Name(), dir, secs, steps, m})
+	}
+	if err := bad.check(*skipBad); err != nil {
+		return err
+	}
+	names := []string{"accuracy (PPV+Sens)/2", "PPV", "sensitivity", "F1", "MCC", "F1 ±1", "MCC ±1"}
+	var runs []compare.Run
+	for _, f := range ok {
+		m := f.m
+		scores, err := runScores(f.dir, *split, set, m)
 		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
+			return fmt.Errorf("%s: %w", f.dir, err)
 		}
-		r := compare.Run{Kind: string(m.Record.Kind), Seed: int(m.Record.Seed), Params: m.Net.Trainable(), TrainSec: secs, Epochs: steps,
+		r := compare.Run{Kind: string(m.Record.Kind), Seed: int(m.Record.Seed), Params: m.Net.Trainable(), TrainSec: f.secs, Epochs: f.steps,
 			Scores: map[string][]float64{}}
 		for _, s := range scores {
 			r.Items = append(r.Items, s.Name)
@@ -322,7 +385,7 @@ func runRNACompare(ctx context.Context, args []string) error {
 			}
 		}
 		runs = append(runs, r)
-		fmt.Fprintf(os.Stderr, "rna compare: %s: %s seed %d (best step %d)\n", e.Name(), m.Record.Kind, m.Record.Seed, m.Record.Step)
+		fmt.Fprintf(stderr, "rna compare: %s: %s seed %d (best step %d)\n", f.name, m.Record.Kind, m.Record.Seed, m.Record.Step)
 	}
 	res, err := compare.Compare(runs, names, string(ssnet.CNN), string(ssnet.SCNN), *resamples, 1)
 	if err != nil {
@@ -356,10 +419,10 @@ func runRNACompare(ctx context.Context, args []string) error {
 	}
 	resDis.Split, resDis.Features, resDis.Unit = *split+fmt.Sprintf(" (the molecules under %.0f%% identity to every training molecule)", 100*ssnet.NearIdentical), file, "molecules"
 	for _, r := range []*compare.Result{res, resDis} {
-		if err := r.Markdown(os.Stdout); err != nil {
+		if err := r.Markdown(stdout); err != nil {
 			return err
 		}
-		fmt.Println()
+		fmt.Fprintln(stdout)
 	}
 	if err := writeComparison(*out+"-disjoint", resDis, ""); err != nil {
 		return err
@@ -469,13 +532,32 @@ func readRNAFile(r io.Reader, name, ext string) ([]rnaInput, []error) {
 }
 
 func runRNAPredict(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("rna predict", flag.ContinueOnError)
+	fs := newFlags("rna predict", helpText{
+		Usage: "contactmap rna predict [flags] INPUT...",
+		About: `Predicts RNA secondary structures.
+
+INPUT is a FASTA file (any extension), a CT file (.ct, .nopct) or a BPSEQ
+file (.bpseq), or - for FASTA on standard input. Letters are read
+case-insensitively, T as U; IUPAC ambiguity codes (R Y K M S W B D H V)
+are read as N, with a warning giving their count per record. A CT or BPSEQ
+input is scored against its own structure.
+
+Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
+NAME.png; existing outputs are not overwritten without --force. A
+molecule whose estimated memory exceeds the memory available is skipped
+(--force tries it anyway). A failed input does not stop the others, and
+makes the exit status 1.`,
+		Example: "contactmap rna predict --out preds seqs.fasta data/rna/test/5S/d.5.e.M.fossilis.nopct",
+	})
 	modelSpec := fs.String("model", shipped.DefaultRNA, "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file")
 	outDir := fs.String("out", filepath.Join("predictions", "rna"), "output directory")
 	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
 	}
 	if len(pos) == 0 {
@@ -497,13 +579,13 @@ func runRNAPredict(ctx context.Context, args []string) error {
 	}
 	inputs, errs := readRNAInputs(pos, os.Stdin)
 	for _, e := range errs {
-		fmt.Fprintf(os.Stderr, "contactmap rna predict: %v\n", e)
+		fmt.Fprintf(stderr, "contactmap rna predict: %v\n", e)
 	}
-	fmt.Fprintf(os.Stderr, "rna predict: %d molecules with %s\n", len(inputs), from)
+	fmt.Fprintf(stderr, "rna predict: %d molecules with %s\n", len(inputs), from)
 	bar := progress.New(len(inputs), "predicting")
 	used := map[string]int{}
-	fmt.Println("| molecule | length | pairs predicted | output | PPV | sensitivity | F1 |")
-	fmt.Println("|---|---:|---:|---|---:|---:|---:|")
+	fmt.Fprintln(stdout, "| molecule | length | pairs predicted | output | PPV | sensitivity | F1 |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---|---:|---:|---:|")
 	for _, in := range inputs {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -511,7 +593,7 @@ func runRNAPredict(ctx context.Context, args []string) error {
 		base := predict.SafeName(in.Name)
 		key := strings.ToLower(base)
 		if n := used[key]; n > 0 {
-			fmt.Fprintf(os.Stderr, "contactmap rna predict: %s: name used before; writing %s_%d\n", in.Name, base, n+1)
+			fmt.Fprintf(stderr, "contactmap rna predict: %s: name used before; writing %s_%d\n", in.Name, base, n+1)
 			base = fmt.Sprintf("%s_%d", base, n+1)
 		}
 		used[key]++
@@ -526,7 +608,7 @@ func runRNAPredict(ctx context.Context, args []string) error {
 		bar.Add(1)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", in.Name, err))
-			fmt.Fprintf(os.Stderr, "contactmap rna predict: %s: %v\n", in.Name, err)
+			fmt.Fprintf(stderr, "contactmap rna predict: %s: %v\n", in.Name, err)
 			continue
 		}
 		score := "| | |"
@@ -534,7 +616,7 @@ func runRNAPredict(ctx context.Context, args []string) error {
 			c := rna.Compare(s, in.Known, false)
 			score = fmt.Sprintf("%.3f | %.3f | %.3f |", c.PPV, c.Sens, c.F1)
 		}
-		fmt.Printf("| %s | %d | %d | %s | %s\n", in.Name, len(in.Seq), len(s.Pairs()), filepath.Join(*outDir, base)+".*", score)
+		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s\n", in.Name, len(in.Seq), len(s.Pairs()), filepath.Join(*outDir, base)+".*", score)
 	}
 	bar.Finish()
 	if len(errs) > 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +16,15 @@ import (
 // set (package sets) from a base feature directory's split and the
 // structures on disk.
 func runSets(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("sets", flag.ContinueOnError)
+	fs := newFlags("sets", helpText{
+		Usage: "contactmap sets [--features DIR] [--pdb-dir DIR] [--out DIR] [flags]",
+		About: `Builds the extended training set and the length-generalisation set from
+the structures on disk: chains of --pdb-dir (and --extra-dir) with no
+significant alignment to the base feature directory's validation and test
+chains, near-duplicates removed. Outputs in --out: extended.tsv, long.tsv,
+the excluded chains with reasons, skipped.tsv.`,
+		Example: "contactmap sets --features features --pdb-dir data/pdb --out sets",
+	})
 	base := fs.String("features", "features", "base feature directory: its manifest's validation and test chains are held out")
 	pdbDir := fs.String("pdb-dir", "data/pdb", "PDB mirror: the pool of candidate chains")
 	extra := fs.String("extra-dir", "data/msa", "more structure files for the length-generalisation set (\"\" for none)")
@@ -35,6 +42,13 @@ func runSets(ctx context.Context, args []string) error {
 	}
 	if err := noPositional("sets", pos); err != nil {
 		return err
+	}
+	if err := checkRanges(fs, map[string]string{"max-identity": fraction, "max-evalue": positive, "duplicate": fraction,
+		"min-len": atLeast1, "max-len": atLeast1, "workers": atLeast1}); err != nil {
+		return err
+	}
+	if o.MaxLen < o.MinLen {
+		return usageError("--max-len %d is below --min-len %d", o.MaxLen, o.MinLen)
 	}
 	manifest, err := features.ReadManifest(filepath.Join(*base, "manifest.tsv"))
 	if err != nil {
@@ -144,12 +158,12 @@ func runSets(ctx context.Context, args []string) error {
 		return s
 	}
 	ce := count(ext)
-	fmt.Printf("%d chains read from %s (%d chains or files skipped: %s)\n", len(pool), *pdbDir, len(skips), filepath.Join(*out, "skipped.tsv"))
-	fmt.Printf("extended set %s: %d training chains (length %d-%d, no alignment at E < %g with >= %.0f%% identity to the base's %d validation and %d test chains, near-duplicates at >= %.0f%% removed)\n",
+	fmt.Fprintf(stdout, "%d chains read from %s (%d chains or files skipped: %s)\n", len(pool), *pdbDir, len(skips), filepath.Join(*out, "skipped.tsv"))
+	fmt.Fprintf(stdout, "extended set %s: %d training chains (length %d-%d, no alignment at E < %g with >= %.0f%% identity to the base's %d validation and %d test chains, near-duplicates at >= %.0f%% removed)\n",
 		filepath.Join(*out, "extended.tsv"), ce[sets.Train], o.MinLen, o.MaxLen, o.MaxEValue, 100*o.MaxIdentity, ce[sets.Validation], ce[sets.Test], 100*o.Duplicate)
-	fmt.Printf("left out:%s\n", reasons(extOut))
-	fmt.Printf("length-generalisation set %s: %d chains longer than %d (no alignment at E < %g with >= %.0f%% identity to the %d training and validation chains)\n",
+	fmt.Fprintf(stdout, "left out:%s\n", reasons(extOut))
+	fmt.Fprintf(stdout, "length-generalisation set %s: %d chains longer than %d (no alignment at E < %g with >= %.0f%% identity to the %d training and validation chains)\n",
 		filepath.Join(*out, "long.tsv"), len(long), o.MaxLen, o.MaxEValue, 100*o.MaxIdentity, len(trained))
-	fmt.Printf("left out:%s\n", reasons(longOut))
+	fmt.Fprintf(stdout, "left out:%s\n", reasons(longOut))
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,7 +23,14 @@ func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 func runTrain(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs := newFlags("train", helpText{
+		Usage: "contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume | --force] [flags]",
+		About: `Trains a CNN or SCNN contact model on feature files (contactmap
+features): early stopping on the validation loss, checkpoints for
+--resume. Outputs in --out: model.scnn, checkpoint, train_log.tsv and
+the learning curves.`,
+		Example: "contactmap train --features features --model scnn --seed 1",
+	})
 	var o train.Options
 	fs.StringVar(&o.Features, "features", "features", "feature directory (with manifest.tsv)")
 	fs.StringVar(&o.Out, "out", "", "run directory (model, checkpoint, log, plot); default runs/<model>")
@@ -42,6 +48,10 @@ func runTrain(ctx context.Context, args []string) error {
 	if err := parseRunFlags(fs, "train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
+	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "patience": atLeast1, "budget": nonNeg,
+		"checkpoint-every": nonNeg, "lr": nonNeg, "workers": nonNeg}); err != nil {
+		return err
+	}
 	var err error
 	if o.Arch, err = model.ArchByName(*kind, *config); err != nil {
 		return usageError("%v", err)
@@ -55,7 +65,7 @@ func runTrain(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%s (%s configuration): %d trainable parameters\n", k, *config, m.Trainable())
+		fmt.Fprintf(stdout, "%s (%s configuration): %d trainable parameters\n", k, *config, m.Trainable())
 	}
 	var bar lossBar
 	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
@@ -63,7 +73,7 @@ func runTrain(ctx context.Context, args []string) error {
 	o.OnEpochEnd = func(e train.EpochLog) {
 		bar.Finish()
 		bar.Suffix = fmt.Sprintf(" (last val loss %.4f, accuracy %.3f)", e.ValLoss, e.ValAcc)
-		fmt.Printf("epoch %3d  train loss %.4f  val loss %.4f  val accuracy %.3f  val long top-L/5 %.3f  lr %.2g  %.0fs\n",
+		fmt.Fprintf(stdout, "epoch %3d  train loss %.4f  val loss %.4f  val accuracy %.3f  val long top-L/5 %.3f  lr %.2g  %.0fs\n",
 			e.Epoch, e.TrainLoss, e.ValLoss, e.ValAcc, e.ValLongL5, e.LR, e.Seconds)
 	}
 	start := time.Now()
@@ -74,13 +84,21 @@ func runTrain(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: %s; best epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
+	fmt.Fprintf(stdout, "%s: %s; best epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
 		*kind, res.Stop, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
 	return nil
 }
 
 func runEval(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs := newFlags("eval", helpText{
+		Usage: "contactmap eval --model M [--model M...] [--ensemble GLOB] --features DIR [--split test] [flags]",
+		About: `Evaluates contact models, seed ensembles and the baselines on a split of
+a feature directory: PPV, sensitivity, accuracy and top-L/k precision by
+range. Inputs: shipped model names or model files, and a feature
+directory (contactmap features). Outputs: a table on standard output,
+OUT.md and OUT.json with --out.`,
+		Example: "contactmap eval --model scnn --model cnn --features features --split test",
+	})
 	var models multiFlag
 	fs.Var(&models, "model", "a shipped model ("+strings.Join(shipped.Names(), ", ")+"; an ensemble is scored as one predictor) or a model file (repeatable)")
 	var ensembles multiFlag
@@ -155,7 +173,7 @@ func runEval(ctx context.Context, args []string) error {
 		long := func(r train.ReportRow) float64 { return r.Summary.TopL[metrics.Long][metrics.TopL5] }
 		sort.SliceStable(rep.Rows, func(i, j int) bool { return long(rep.Rows[i]) > long(rep.Rows[j]) })
 	}
-	if err := rep.Markdown(os.Stdout); err != nil {
+	if err := rep.Markdown(stdout); err != nil {
 		return err
 	}
 	if *out != "" {
@@ -214,7 +232,7 @@ func loadRunModels(pattern string) (paths []string, ms []*model.Model, secs []fl
 	}
 	for _, path := range all {
 		if done, err := train.Finished(filepath.Dir(path)); err == nil && !done {
-			fmt.Fprintf(os.Stderr, "%s: still training (checkpoint present), left out\n", path)
+			fmt.Fprintf(stderr, "%s: still training (checkpoint present), left out\n", path)
 			continue
 		}
 		m, err := model.LoadModel(path)

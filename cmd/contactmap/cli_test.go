@@ -1,0 +1,241 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/contactmap/contactmap/rec"
+)
+
+// runCLI runs the command line and returns its exit status, standard
+// output and standard error.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	code := run(args, &out, &errOut)
+	stdout, stderr = os.Stdout, os.Stderr
+	return code, out.String(), errOut.String()
+}
+
+// allCommands lists every command and subcommand ("rna predict").
+func allCommands() []string {
+	var all []string
+	for c := range commands {
+		if c != "rna" && c != "rec" { // groups: their commands follow
+			all = append(all, c)
+		}
+	}
+	for c := range rnaCommands {
+		all = append(all, "rna "+c)
+	}
+	for c := range recCommands {
+		all = append(all, "rec "+c)
+	}
+	sort.Strings(all)
+	return all
+}
+
+// Numeric flags out of range are usage errors (exit 2) naming the flag,
+// before any work: `rec recommend -n -1` panicked, `rec train --epochs -1`
+// saved an untrained model, --workers -3 was accepted everywhere.
+func TestFlagRanges(t *testing.T) {
+	for _, args := range [][]string{
+		{"rec", "recommend", "--model", "M", "-n", "-1", "1"},
+		{"rec", "recommend", "--model", "M", "-n", "0", "1"},
+		{"rec", "train", "--epochs", "-1"},
+		{"rec", "train", "--batch", "-1"},
+		{"rec", "train", "--lr", "-1"},
+		{"rec", "train", "--lr", "NaN"},
+		{"rec", "train", "--l2", "-1"},
+		{"rec", "train", "--workers", "-3"},
+		{"rec", "compare", "--resamples", "0"},
+		{"rna", "train", "--workers", "-3"},
+		{"rna", "train", "--steps", "-5"},
+		{"rna", "eval", "--workers", "-3"},
+		{"rna", "compare", "--resamples", "-1"},
+		{"rna", "predict", "--workers", "-3", "x.fa"},
+		{"predict", "--workers", "-3", "1ENH_A"},
+		{"predict", "--workers", "0", "1ENH_A"},
+		{"predict", "--rr-min-sep", "-1", "1ENH_A"},
+		{"train", "--workers", "-3"},
+		{"train", "--epochs", "0"},
+		{"train", "--lr", "-0.1"},
+		{"train", "--budget", "-1m"},
+		{"features", "--workers", "-3", "--list", "x", "--pdb-dir", "y", "--out", "z"},
+		{"features", "--cutoff", "-8", "--list", "x", "--pdb-dir", "y", "--out", "z"},
+		{"features", "--min-len", "50", "--max-len", "10", "--list", "x", "--pdb-dir", "y", "--out", "z"},
+		{"sets", "--workers", "-3"},
+		{"sets", "--max-identity", "2"},
+		{"compare", "--resamples", "0"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		flagName := ""
+		for i, a := range args[:len(args)-1] { // the flag before the bad value
+			if v := args[i+1]; strings.HasPrefix(a, "-") && (v == "NaN" || strings.HasPrefix(v, "-") && len(v) > 1 && v[1] >= '0' && v[1] <= '9' || v == "0" || v == "2" || v == "10") {
+				flagName = strings.TrimLeft(a, "-")
+			}
+		}
+		if code != 2 || !strings.Contains(errOut, "--"+flagName) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming --%s", args, code, errOut, flagName)
+		}
+	}
+}
+
+// Every command's -h says what it does, its inputs and one example; the
+// groups' too.
+func TestHelpEveryCommand(t *testing.T) {
+	for _, c := range allCommands() {
+		args := append(strings.Fields(c), "-h")
+		code, out, _ := runCLI(t, args...)
+		if code != 0 || strings.Contains(out, "Usage of") || !strings.HasPrefix(out, "usage: contactmap "+c) {
+			t.Errorf("%s -h: exit %d, output %q", c, code, out)
+			continue
+		}
+		about, _, ok := strings.Cut(out[strings.Index(out, "\n\n")+2:], "\n\nExample:\n  contactmap "+c)
+		if !ok || len(strings.TrimSpace(about)) < 80 {
+			t.Errorf("%s -h: no description and example: %q", c, out)
+		}
+	}
+	for _, g := range []string{"rna", "rec"} {
+		if code, out, _ := runCLI(t, g, "-h"); code != 0 || !strings.Contains(out, "Example") {
+			t.Errorf("%s -h: exit %d, %q", g, code, out)
+		}
+	}
+}
+
+// Every command and group takes --version, as `contactmap version`.
+func TestVersionEverywhere(t *testing.T) {
+	want := version() + "\n"
+	for _, c := range append(allCommands(), "rna", "rec") {
+		args := append(strings.Fields(c), "--version")
+		if code, out, errOut := runCLI(t, args...); code != 0 || out != want {
+			t.Errorf("%s --version: exit %d, %q %q; want %q", c, code, out, errOut, want)
+		}
+	}
+}
+
+// A bad --format is a usage error (2) in predict as in rna predict.
+func TestFormatIsUsageError(t *testing.T) {
+	for _, args := range [][]string{{"predict", "--format", "pdf", "1ENH_A"}, {"rna", "predict", "--format", "pdf", "x.fa"}} {
+		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, "pdf") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// recData writes a tiny ratings file (u.data) in dir and returns its data
+// set.
+func recData(t *testing.T, dir string) *rec.Dataset {
+	t.Helper()
+	var b strings.Builder
+	ts := 1
+	for u := 1; u <= 3; u++ {
+		for k := 0; k < 12; k++ {
+			fmt.Fprintf(&b, "%d\t%d\t4\t%d\n", u, 1+(u*3+k)%10, ts)
+			ts++
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "u.data"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ratings, err := rec.ReadRatingsFile(filepath.Join(dir, "u.data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := rec.NewDataset(ratings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// recModel saves an untrained small model of d's users and items.
+func recModel(t *testing.T, d *rec.Dataset, path string) {
+	t.Helper()
+	m, err := rec.NewModel(rec.Config{Kind: rec.SCosRec, Users: d.Users, Items: d.Items, L: 5, D: 4, Blocks: []int{6, 5}, FC: 7, Dropout: 0.5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(path, rec.Record{Seed: 1, UserRaw: d.UserRaw, ItemRaw: d.ItemRaw}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rec recommend tells a user ID that is not a number from one not in the
+// data; rec train without the data says how to give it and where it comes
+// from.
+func TestRecMessages(t *testing.T) {
+	dir := t.TempDir()
+	d := recData(t, dir)
+	model := filepath.Join(dir, "m.scnn")
+	recModel(t, d, model)
+	code, out, errOut := runCLI(t, "rec", "recommend", "--model", model, "--data", dir, "-n", "3", "abc", "99", "1")
+	if code != 1 || !strings.Contains(errOut, `user "abc": not a number`) || !strings.Contains(errOut, "user 99: not in") || !strings.Contains(out, "user 1 ") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, "rec", "train", "--data", filepath.Join(dir, "no-such-dir"))
+	if code != 1 || !strings.Contains(errOut, "--data") || !strings.Contains(errOut, "grouplens.org") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// rec compare names a run whose checkpoint or model cannot be read and
+// fails, before evaluating; --skip-bad compares the others.
+func TestRecCompareBadRun(t *testing.T) {
+	dir := t.TempDir()
+	d := recData(t, dir)
+	runs := filepath.Join(dir, "runs")
+	for _, seed := range []uint64{1, 2} {
+		for _, k := range []rec.Kind{rec.CosRec, rec.SCosRec} {
+			cfg := rec.Config{Kind: k, Users: d.Users, Items: d.Items, L: 5, D: 4, Blocks: []int{6, 5}, FC: 7, Dropout: 0.5}
+			_, err := rec.Train(t.Context(), rec.TrainOptions{Data: d, Out: filepath.Join(runs, fmt.Sprintf("%s-seed%d", k, seed)), Kind: k, Seed: seed,
+				Epochs: 1, Batch: 8, Workers: 1, Config: &cfg})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	bad := filepath.Join(runs, "broken")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, rec.CheckpointFile), []byte("not a checkpoint"), 0o644)
+	badModel := filepath.Join(runs, "badmodel")
+	os.MkdirAll(badModel, 0o755)
+	b, _ := os.ReadFile(filepath.Join(runs, "cosrec-seed1", rec.CheckpointFile))
+	os.WriteFile(filepath.Join(badModel, rec.CheckpointFile), b, 0o644)
+	os.WriteFile(filepath.Join(badModel, rec.ModelFile), []byte("truncated"), 0o644)
+	out := filepath.Join(dir, "report")
+	code, _, errOut := runCLI(t, "rec", "compare", "--runs", runs, "--data", dir, "--resamples", "10", "--out", out)
+	if code != 1 || !strings.Contains(errOut, "run broken cannot be read") || !strings.Contains(errOut, "run badmodel cannot be read") || !strings.Contains(errOut, "--skip-bad") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(out + ".md"); err == nil {
+		t.Error("a report was written with runs missing")
+	}
+	code, _, errOut = runCLI(t, "rec", "compare", "--runs", runs, "--data", dir, "--resamples", "10", "--out", out, "--skip-bad")
+	if code != 0 || !strings.Contains(errOut, "broken") {
+		t.Errorf("--skip-bad: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(out + ".md"); err != nil {
+		t.Error(err)
+	}
+}
+
+// rna compare names a run whose checkpoint cannot be read and fails.
+func TestRNACompareBadRun(t *testing.T) {
+	runs := t.TempDir()
+	bad := filepath.Join(runs, "scnn-seed1")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "checkpoint.scnn"), []byte("not a checkpoint"), 0o644)
+	os.MkdirAll(filepath.Join(runs, "notes"), 0o755) // not a run: no checkpoint, no model
+	wd, _ := os.Getwd()
+	os.Chdir("../..") // the bundled data
+	defer os.Chdir(wd)
+	code, _, errOut := runCLI(t, "rna", "compare", "--runs", runs, "--resamples", "10")
+	if code != 1 || !strings.Contains(errOut, "run scnn-seed1 cannot be read") || strings.Contains(errOut, "notes") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+}

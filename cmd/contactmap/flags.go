@@ -1,0 +1,126 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Ranges of numeric flags for checkRanges.
+const (
+	anyValue = ""     // any finite number
+	positive = "> 0"  // a rate or distance that must be there
+	atLeast1 = ">= 1" // a count of at least one
+	nonNeg   = ">= 0" // 0 meaning "the default" or "none"
+	fraction = "0..1" // a proportion
+)
+
+// helpText is what a command's -h prints before its flags: the usage
+// line, what it does and its inputs, and one example.
+type helpText struct {
+	Usage   string // "contactmap rna predict [flags] INPUT..."
+	About   string // what it does; its inputs and outputs
+	Example string // one command line
+}
+
+// newFlags returns a command's flag set whose -h prints h, then the flags.
+func newFlags(name string, h helpText) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s\n\n%s\n\nExample:\n  %s\n\nFlags (also --version; exit status 0 success, 1 a failed input or run, 2 a usage error):\n",
+			h.Usage, strings.TrimSpace(h.About), h.Example)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// checkRanges refuses numeric flags set outside their range: ranges maps
+// a flag name to positive, atLeast1, nonNeg, fraction or anyValue. NaN
+// and infinities are refused for every numeric flag named. The error is a
+// usage error naming the flag and its value.
+func checkRanges(fs *flag.FlagSet, ranges map[string]string) error {
+	names := make([]string, 0, len(ranges))
+	for n := range ranges {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		f := fs.Lookup(n)
+		if f == nil {
+			panic("checkRanges: no flag " + n)
+		}
+		var v float64
+		switch x := f.Value.(flag.Getter).Get().(type) {
+		case int:
+			v = float64(x)
+		case int64:
+			v = float64(x)
+		case uint:
+			v = float64(x)
+		case uint64:
+			v = float64(x)
+		case float64:
+			v = x
+		case time.Duration:
+			v = float64(x)
+		default:
+			panic(fmt.Sprintf("checkRanges: flag %s is not numeric (%T)", n, x))
+		}
+		want := ranges[n]
+		ok := !math.IsNaN(v) && !math.IsInf(v, 0)
+		switch want {
+		case positive:
+			ok = ok && v > 0
+		case atLeast1:
+			ok = ok && v >= 1
+		case nonNeg:
+			ok = ok && v >= 0
+		case fraction:
+			ok = ok && v >= 0 && v <= 1
+		}
+		if !ok {
+			what := "a finite number"
+			if want != anyValue {
+				what = "a number " + want
+				if want == fraction {
+					what = "a number from 0 to 1"
+				}
+			}
+			return usageError("--%s %s: want %s (see -h)", n, f.Value.String(), what)
+		}
+	}
+	return nil
+}
+
+// badRuns collects the runs a comparison cannot read.
+type badRuns []string
+
+// add reports a run that cannot be read, naming it and the reason.
+func (b *badRuns) add(cmd, run string, err error) {
+	fmt.Fprintf(stderr, "contactmap %s: run %s cannot be read: %v\n", cmd, run, err)
+	*b = append(*b, run)
+}
+
+// check fails when a run could not be read, unless skip: then the
+// readable runs are compared.
+func (b badRuns) check(skip bool) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if skip {
+		fmt.Fprintf(stderr, "left out %d run(s) that cannot be read: %s\n", len(b), strings.Join(b, " "))
+		return nil
+	}
+	return fmt.Errorf("%d run(s) cannot be read (%s; see above): fix or remove them, or give --skip-bad to compare the others", len(b), strings.Join(b, " "))
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
