@@ -63,48 +63,62 @@ func ParseDotBracket(name, seq, db string) (*Structure, error) {
 	return New(name, seq, pairs)
 }
 
-// DotBracket writes the structure in dot-bracket notation: each pair gets
-// the first bracket kind none of whose pairs it crosses (pairs by
-// increasing i), so nested structures use () only and pseudoknots [] and
-// beyond. It fails if more kinds than exist would be needed.
+// DotBracket returns the structure in dot-bracket notation as
+// DotBracketOmitted does, without the count of the pairs left out: it
+// fails only on an inconsistent structure.
 func DotBracket(s *Structure) (string, error) {
+	db, _, err := DotBracketOmitted(s)
+	return db, err
+}
+
+// DotBracketOmitted writes the structure in dot-bracket notation: each
+// pair, by increasing i, gets the first bracket kind none of whose pairs
+// it crosses, so nested structures use () only and pseudoknots [] and
+// beyond. A pair that crosses some pair of every kind (more levels than
+// the len(bracketKinds) = 30 kinds) is left out of the string, its bases
+// shown as '.', and counted in omitted; the CT and BPSEQ formats hold
+// every pair. It fails only on an inconsistent structure. Time O(P K)
+// for P pairs and K kinds: each kind keeps a stack of its pairs still
+// open, and since a kind's pairs are nested a new pair (i, j) crosses
+// one of them exactly when the innermost one still open at i closes
+// before j.
+func DotBracketOmitted(s *Structure) (db string, omitted int, err error) {
 	if err := s.Check(); err != nil {
-		return "", err
+		return "", 0, err
 	}
-	db := []byte(strings.Repeat(".", len(s.Seq)))
-	levels := make([][][2]int, 0, len(bracketKinds))
-	for _, p := range s.Pairs() {
-		lvl := -1
-		for k, ps := range levels {
-			crosses := false
-			for _, q := range ps {
-				if Crossing(p, q) {
-					crosses = true
-					break
-				}
-			}
-			if !crosses {
-				lvl = k
-				break
-			}
+	b := []byte(strings.Repeat(".", len(s.Seq)))
+	open := make([][]int, len(bracketKinds)) // closing positions of the open pairs of each kind, outermost first
+	for i, j := range s.Partner {
+		if j < i {
+			continue
 		}
-		if lvl < 0 {
-			if len(levels) == len(bracketKinds) {
-				return "", fmt.Errorf("%w: more than %d pseudoknot levels", ErrPairing, len(bracketKinds))
+		placed := false
+		for k := range open {
+			st := open[k]
+			for len(st) > 0 && st[len(st)-1] < i {
+				st = st[:len(st)-1] // closed before i
 			}
-			levels = append(levels, nil)
-			lvl = len(levels) - 1
+			open[k] = st
+			if len(st) > 0 && st[len(st)-1] < j {
+				continue // crosses the innermost open pair
+			}
+			open[k] = append(st, j)
+			b[i], b[j] = bracketKinds[k][0], bracketKinds[k][1]
+			placed = true
+			break
 		}
-		levels[lvl] = append(levels[lvl], p)
-		db[p[0]], db[p[1]] = bracketKinds[lvl][0], bracketKinds[lvl][1]
+		if !placed {
+			omitted++
+		}
 	}
-	return string(db), nil
+	return string(b), omitted, nil
 }
 
 // ReadDotBracket reads one structure: an optional ">name" line, the
 // sequence, then the structure (each possibly over several lines, the
 // structure as long as the sequence; a trailing energy such as
-// " (-12.30)" after the structure is dropped).
+// " (-12.30)" after the structure is dropped). Lines that start with '#'
+// are comments (WriteDotBracket's count of omitted pairs).
 func ReadDotBracket(r io.Reader, path string) (*Structure, error) {
 	sc := lineScanner(r)
 	line := 0
@@ -114,7 +128,7 @@ func ReadDotBracket(r io.Reader, path string) (*Structure, error) {
 		line++
 		t := strings.TrimSpace(sc.Text())
 		switch {
-		case t == "":
+		case t == "" || t[0] == '#':
 		case strings.HasPrefix(t, ">") && seq.Len() == 0:
 			name = strings.TrimSpace(t[1:])
 		case db.Len() == 0 && isSequenceLine(t):
@@ -153,13 +167,23 @@ func isSequenceLine(t string) bool {
 	return true
 }
 
-// WriteDotBracket writes ">name", the sequence and the structure.
+// WriteDotBracket writes ">name", the sequence and the structure (see
+// DotBracketOmitted). When pairs had to be left out of the structure line
+// a comment line follows it:
+//
+//	# N base pairs omitted: more pseudoknot levels than 30 bracket kinds; CT and BPSEQ hold every pair
+//
+// (ReadDotBracket skips lines that start with '#'). It fails only on an
+// inconsistent structure or a write error.
 func WriteDotBracket(w io.Writer, s *Structure) error {
-	db, err := DotBracket(s)
+	db, omitted, err := DotBracketOmitted(s)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, ">%s\n%s\n%s\n", s.Name, s.Seq, db)
+	if omitted > 0 {
+		fmt.Fprintf(bw, "# %d base pairs omitted: more pseudoknot levels than %d bracket kinds; CT and BPSEQ hold every pair\n", omitted, len(bracketKinds))
+	}
 	return bw.Flush()
 }
