@@ -52,17 +52,36 @@ func TestReadModelChecksRecord(t *testing.T) {
 		{func(r *Record) { r.Kind = "rnn" }, `kind "rnn"`},
 		{func(r *Record) { r.Kind = CNN }, "kind cnn with a network of symmetric=true"},
 		{func(r *Record) { r.Spec.In1D = 1e9 }, "in_1d 1000000000"},
-		{func(r *Record) { r.Spec.In2D = 3 }, "in_2d 3"},
+		{func(r *Record) { r.Spec.In2D = 2 }, "in_2d 2"},
 		{func(r *Record) { r.Step = -1 }, "step -1"},
+		{func(r *Record) { r.MinIdentity = 2 }, "template_min_identity 2"},
 	} {
-		rec := m.Record
-		js, _ := json.Marshal(rec) // a deep copy
+		var rec Record
+		js, _ := json.Marshal(m.Record) // a deep copy
 		json.Unmarshal(js, &rec)
 		c.change(&rec)
 		js, _ = json.Marshal(rec)
 		_, err := ReadModel(bytes.NewReader(modelFile(t, js, m.Net.Params())), "runs/rna/m.scnn")
 		if err == nil || !strings.Contains(err.Error(), "runs/rna/m.scnn") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want an error naming the file and saying %q", err, c.want)
+		}
+	}
+}
+
+// Every protocol's networks load back (the bounds are generous enough
+// for the paper's widths and the template channels).
+func TestReadModelEveryProtocol(t *testing.T) {
+	for _, p := range Protocols {
+		for _, k := range []Kind{CNN, SCNN} {
+			m, err := NewModel(k, p, 1)
+			if err != nil {
+				t.Fatalf("%s %s: %v", p.Name, k, err)
+			}
+			js, _ := json.Marshal(m.Record)
+			back, err := ReadModel(bytes.NewReader(modelFile(t, js, m.Net.Params())), "m.scnn")
+			if err != nil || back.Record.Spec.In2D != m.Record.Spec.In2D {
+				t.Errorf("%s %s: %v", p.Name, k, err)
+			}
 		}
 	}
 }

@@ -99,10 +99,12 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		return nil, fmt.Errorf("ssnet: %s: kind %q (want cnn or scnn)", name, rec.Kind)
 	case sp.Symmetric != (rec.Kind == SCNN):
 		return nil, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
-	case sp.In1D != InChannels || sp.In2D != 0 || sp.Fixed2D != 0:
-		return nil, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d, 0, 0: the one-hot bases)", name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels)
+	case sp.In1D != InChannels || sp.In2D != 0 && sp.In2D != TemplateChannels || sp.Fixed2D != 0:
+		return nil, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d, 0 or %d, 0: the one-hot bases and the template channels)", name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels)
 	case rec.Step < 0:
 		return nil, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
+	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
+		return nil, fmt.Errorf("ssnet: %s: template_min_identity %v (want 0..1)", name, rec.MinIdentity)
 	}
 	if err := sp.Check(); err != nil {
 		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
