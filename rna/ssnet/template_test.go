@@ -1,0 +1,223 @@
+package ssnet
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/contactmap/contactmap/internal/checkpoint"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// Pair crops: both stretches inside the molecule, apart, and every label
+// of the batch is a true pair of the molecule between the bases the two
+// positions stand for, and every such pair is labelled.
+func TestPairWindowsLabelTheirPairs(t *testing.T) {
+	all, err := ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	ws := RandomPairWindows(all[:6], 40, 32, rng)
+	split := 0
+	for _, w := range ws {
+		n := len(w.Mol.Seq)
+		if w.Start < 0 || w.Start+w.Len > n || (w.Len2 > 0 && (w.Start2 < w.Start+w.Len || w.Start2+w.Len2 > n)) {
+			t.Fatalf("window %+v of %d", w, n)
+		}
+		if w.Len2 > 0 {
+			split++
+		}
+	}
+	if split < 10 {
+		t.Fatalf("%d of 40 windows are pair crops", split)
+	}
+	b, err := NewBatch(ws, Default.Spec(SCNN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := 0
+	for s, w := range ws {
+		for i := 0; i < w.Size(); i++ {
+			for j := 0; j < w.Size(); j++ {
+				want := w.Mol.Partner[w.Index(i)] == w.Index(j)
+				if got := b.Labels[(s*b.L+i)*b.L+j] == 1; got != want {
+					t.Fatalf("window %d (%+v) label (%d, %d) = %v, want %v", s, w, i, j, got, want)
+				}
+				if want && w.Index(j)-w.Index(i) > 64 {
+					long++
+				}
+			}
+		}
+	}
+	if long == 0 {
+		t.Error("no pair spanning more than 64 bases in 40 pair crops")
+	}
+}
+
+// Template channels: exactly symmetric, zero on the diagonal, channel 0
+// the reference's pairs where the query is the reference itself, and the
+// same in the packed layout as in the full one.
+func TestTemplateChannels(t *testing.T) {
+	all, err := ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := []Molecule{all[0], all[1]}
+	ix := TemplateRefs(refs)
+	q := []Molecule{{Structure: all[0].Structure}}
+	if err := AttachTemplates(q, ix, false, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if q[0].Template.Ref != all[0].Structure || q[0].Template.Identity != 1 {
+		t.Fatalf("template of a reference itself: identity %g", q[0].Template.Identity)
+	}
+	w := Window{Mol: &q[0], Start: 100, Len: 60, Start2: 700, Len2: 60}
+	full, err := windowTemplates([]Window{w}, 120, Template.Spec(CNN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed, err := windowTemplates([]Window{w}, 120, Template.Spec(SCNN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scnn.Pack(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(packed.Data, want.Data) {
+		t.Fatal("packed template channels differ from the packed full map")
+	}
+	pairs := 0
+	for i := 0; i < 120; i++ {
+		for j := 0; j < 120; j++ {
+			for c := 0; c < TemplateChannels; c++ {
+				v := full.At(0, i, j, c)
+				if v != full.At(0, j, i, c) {
+					t.Fatalf("channel %d not symmetric at (%d, %d)", c, i, j)
+				}
+				if i == j && v != 0 {
+					t.Fatalf("channel %d on the diagonal: %g", c, v)
+				}
+			}
+			isPair := all[0].Partner[w.Index(i)] == w.Index(j)
+			if (full.At(0, i, j, 0) == 1) != isPair {
+				t.Fatalf("pair channel at (%d, %d): %g, pair %v", i, j, full.At(0, i, j, 0), isPair)
+			}
+			if isPair {
+				pairs++
+			}
+			if i != j && (full.At(0, i, j, 1) != 1 || full.At(0, i, j, 2) != 1) {
+				t.Fatalf("identity channels at (%d, %d) of a self template", i, j)
+			}
+		}
+	}
+	if pairs == 0 {
+		t.Fatal("no pair in the window")
+	}
+	// A template under the minimum identity is none: zero channels.
+	q2 := []Molecule{{Structure: all[0].Structure}}
+	if err := AttachTemplates(q2, TemplateRefs([]Molecule{all[5]}), false, 0.999); err != nil {
+		t.Fatal(err)
+	}
+	if q2[0].Template.Ref != nil {
+		t.Fatal("a template under the minimum identity was kept")
+	}
+	// A training molecule's template never is itself.
+	self := []Molecule{{Structure: all[0].Structure}, {Structure: all[0].Structure}, {Structure: all[3].Structure}}
+	if err := AttachTemplates(self, TemplateRefs(self), true, 0); err != nil {
+		t.Fatal(err)
+	}
+	if self[0].Template.Ref != self[1].Structure || self[2].Template.Ref == self[2].Structure {
+		t.Fatal("a training molecule's template is itself")
+	}
+}
+
+// A run cancelled at a random point (as SIGINT cancels the command's
+// context) leaves a checkpoint, even before its first validation, and
+// the resumed run ends bit-identical to an uninterrupted one; the
+// template protocol's pair crops and template channels included.
+func TestCancelledRunResumesBitIdentical(t *testing.T) {
+	train, valid := realSets(t)
+	p := tinyProtocol
+	p.PairCrops, p.Template, p.MinIdentity, p.TemplateDrop = true, true, 0.3, 0.2
+	p.Crop, p.Steps, p.EvalEvery = 24, 30, 30
+	dir := t.TempDir()
+	opts := func(out string) TrainOptions {
+		return TrainOptions{Train: slices.Clone(train), Valid: slices.Clone(valid), Out: out, Kind: SCNN, Protocol: p, Seed: 3, Workers: 1}
+	}
+	if _, _, err := Train(context.Background(), opts(filepath.Join(dir, "full"))); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "part")
+	ctx, cancel := context.WithCancel(context.Background())
+	o := opts(part)
+	stopAt := 1 + rand.IntN(p.Steps-2)
+	o.OnStep = func(step int, _ float64) {
+		if step == stopAt {
+			cancel()
+		}
+	}
+	if _, _, err := Train(ctx, o); err != ErrInterrupted {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	var st runState
+	if _, err := checkpoint.Read(filepath.Join(part, CheckpointFile), &st); err != nil || st.Step != stopAt {
+		t.Fatalf("checkpoint after cancelling at step %d: step %d, %v", stopAt, st.Step, err)
+	}
+	o = opts(part)
+	o.Resume, o.Seed, o.Workers = true, 0, 0
+	if _, _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	a, err := os.ReadFile(filepath.Join(dir, "full", ModelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(part, ModelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma, err := ReadModel(bytes.NewReader(a), "full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := ReadModel(bytes.NewReader(b), "part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := ma.Net.Params(), mb.Net.Params()
+	for i := range pa {
+		if !slices.Equal(pa[i].Value, pb[i].Value) {
+			t.Fatalf("%s differs after cancel at step %d and resume", pa[i].Name, stopAt)
+		}
+	}
+}
+
+// A budget stops the run after a validation and a checkpoint; the run
+// then resumes under a larger budget.
+func TestBudgetStopsAndResumes(t *testing.T) {
+	train, valid := realSets(t)
+	p := tinyProtocol
+	out := t.TempDir()
+	o := TrainOptions{Train: train, Valid: valid, Out: out, Kind: CNN, Protocol: p, Seed: 1, Workers: 1, Budget: time.Nanosecond}
+	_, res, err := Train(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped || res.Steps != 0 || len(res.Log) != 1 {
+		t.Fatalf("budget 1ns: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(out, CheckpointFile)); err != nil {
+		t.Fatal(err)
+	}
+	o.Resume, o.Budget = true, time.Hour
+	if _, res, err = Train(context.Background(), o); err != nil || res.Stopped || res.Steps != p.Steps {
+		t.Fatalf("resumed: %+v, %v", res, err)
+	}
+}
