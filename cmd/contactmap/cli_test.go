@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/rec"
+	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 // runCLI runs the command line and returns its exit status, standard
@@ -237,5 +240,41 @@ func TestRNACompareBadRun(t *testing.T) {
 	code, _, errOut := runCLI(t, "rna", "compare", "--runs", runs, "--resamples", "10")
 	if code != 1 || !strings.Contains(errOut, "run scnn-seed1 cannot be read") || strings.Contains(errOut, "notes") {
 		t.Errorf("exit %d, %s", code, errOut)
+	}
+}
+
+// A model of another kind says what the file holds and which command
+// takes it.
+func TestWrongModelKind(t *testing.T) {
+	dir := t.TempDir()
+	rnaModel := filepath.Join(dir, "rna.scnn")
+	m, err := ssnet.NewModel(ssnet.SCNN, ssnet.Default, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(rnaModel); err != nil {
+		t.Fatal(err)
+	}
+	protein := filepath.Join(dir, "protein.scnn")
+	a := model.DefaultArch(model.SCNN)
+	a.Mode = features.SeqMode
+	pm, _ := model.NewModel(a, 1)
+	if err := pm.Save(protein); err != nil {
+		t.Fatal(err)
+	}
+	fasta := filepath.Join(dir, "q.fa")
+	os.WriteFile(fasta, []byte(">q\nGGGAAACCC\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--model", rnaModel, "--out", dir, fasta}, rnaModel + " holds an RNA secondary-structure model; use `contactmap rna predict`"},
+		{[]string{"rna", "predict", "--model", protein, "--out", dir, fasta}, protein + " holds a protein contact model; use `contactmap predict`"},
+		{[]string{"rna", "eval", "--set", "../../data/rna/test/testdata.txt", "--train", "../../data/rna/16s-finalvalid.txt", "--model", protein}, protein + " holds a protein contact model; use `contactmap eval`"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"syscall"
 
 	"github.com/contactmap/contactmap/internal/blasenv"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -114,17 +115,61 @@ func run(args []string, out, errOut io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := cmd(ctx, args[1:])
+	name := strings.Join(args[:commandWords(args)], " ") // for messages: "predict", "rna predict"
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "contactmap %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "contactmap %s: %v\n", name, err)
 		return 2
 	}
-	fmt.Fprintf(stderr, "%s\n", errorLine(args[0], err))
+	var wk *modelkind.WrongKindError
+	if errors.As(err, &wk) {
+		fmt.Fprintf(stderr, "contactmap %s: %s\n", name, wrongKind(args, wk))
+		return 1
+	}
+	fmt.Fprintf(stderr, "%s\n", errorLine(name, err))
 	return 1
+}
+
+// commandWords is the number of words naming the command in args: 2 for
+// a group's command ("rna predict"), else 1 ("predict", "rna bogus").
+func commandWords(args []string) int {
+	if len(args) > 1 && (args[0] == "rna" && rnaCommands[args[1]] != nil || args[0] == "rec" && recCommands[args[1]] != nil) {
+		return 2
+	}
+	return 1
+}
+
+// wrongKind says which kind of model a file holds and which command
+// takes it: the command of that kind doing what the one run does
+// (predict, rna predict and rec recommend; eval; compare).
+func wrongKind(args []string, wk *modelkind.WrongKindError) string {
+	verb := args[commandWords(args)-1]
+	if verb == "recommend" {
+		verb = "predict"
+	}
+	var use string
+	switch wk.Holds {
+	case modelkind.Protein:
+		use = "contactmap " + verb
+	case modelkind.RNA:
+		use = "contactmap rna " + verb
+	case modelkind.Rec:
+		if verb == "predict" {
+			verb = "recommend"
+		}
+		use = "contactmap rec " + verb
+	default:
+		return wk.Error()
+	}
+	article := "a "
+	if wk.Holds == modelkind.RNA {
+		article = "an "
+	}
+	return fmt.Sprintf("%s holds %s%s; use `%s`", wk.Name, article, wk.Holds, use)
 }
 
 // errUsage marks command-line mistakes (exit status 2).
