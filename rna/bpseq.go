@@ -7,11 +7,12 @@ import (
 	"strings"
 )
 
-// ReadBPSEQ reads a BPSEQ file; path names it in errors.
+// ReadBPSEQ reads a BPSEQ file; path names it in errors. The name is that
+// of a "Filename:" or "# File" header without its extension.
 func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 	sc := lineScanner(r)
 	line := 0
-	name := ""
+	var hdr nameHeader
 	fail := func(err error, format string, a ...any) error {
 		return &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, a...)...)}
 	}
@@ -24,9 +25,7 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 			if len(seq) > 0 && t != "" {
 				return nil, fail(ErrFormat, "%q among the records", t)
 			}
-			if v, ok := strings.CutPrefix(t, "Filename:"); ok && name == "" {
-				name = strings.TrimSpace(v)
-			}
+			hdr.read(t)
 			continue
 		}
 		f := strings.Fields(t)
@@ -61,7 +60,7 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 			listed = append(listed, [2]int{min(i, p-1), max(i, p-1)})
 		}
 	}
-	return fromPairList(name, string(seq), listed, path)
+	return fromPairList(hdr.name(), string(seq), listed, path)
 }
 
 // WriteBPSEQ writes s as a BPSEQ file.

@@ -4,14 +4,18 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 )
 
 // ReadCT reads the first structure of a CT file; path names it in errors.
+// The name is the identifier of the length line (see countLineName), or
+// else that of a "Filename:" or "# File" header without its extension.
 func ReadCT(r io.Reader, path string) (*Structure, error) {
 	sc := lineScanner(r)
 	line, n := 0, -1
+	var hdr nameHeader
 	name := ""
 	fail := func(err error, format string, a ...any) error {
 		return &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, a...)...)}
@@ -23,9 +27,7 @@ func ReadCT(r io.Reader, path string) (*Structure, error) {
 		t := strings.TrimSpace(sc.Text())
 		if n < 0 { // header, then the count line
 			if headerLine(t) {
-				if v, ok := strings.CutPrefix(t, "Filename:"); ok && name == "" {
-					name = strings.TrimSpace(v)
-				}
+				hdr.read(t)
 				continue
 			}
 			f := strings.Fields(t)
@@ -34,8 +36,8 @@ func ReadCT(r io.Reader, path string) (*Structure, error) {
 				return nil, fail(ErrFormat, "length %q", f[0])
 			}
 			n = v
-			if rest := countLineName(f[1:]); rest != "" {
-				name = rest
+			if name = countLineName(f[1:]); name == "" {
+				name = hdr.name()
 			}
 			continue
 		}
@@ -75,21 +77,70 @@ func ReadCT(r io.Reader, path string) (*Structure, error) {
 	return fromPairList(name, string(seq), pairs, path)
 }
 
-// countLineName takes the name from the fields after the length:
-// "dG = -12.3 [initially ...] name", "ENERGY = 0 name", or just "name".
+// energyField is the energy of a CT length line, "dG = -12.3" (mfold,
+// with an optional "[initially -13.0]"), "ENERGY = -12.3" or
+// "Energy = 0" (RNAstructure, RNA STRAND), in any case and spacing.
+var energyField = regexp.MustCompile(`(?i)^(?:dG|energy)\s*=\s*[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?(?:\s+\[initially[^\]]*\])?`)
+
+// countLineName takes the name from the fields after the length: the
+// first word after an energy field, "dG = -12.3 [initially ...] name",
+// "ENERGY = 0 name", "Energy = 0 name", or of the fields as they are.
+// RNA STRAND follows the identifier with a description ("A.ferrooxidans
+// RNase P RNA"): the identifier is the name.
 func countLineName(f []string) string {
-	if len(f) >= 3 && (f[0] == "dG" || f[0] == "ENERGY") && f[1] == "=" {
-		f = f[3:]
-		if len(f) > 0 && strings.HasPrefix(f[0], "[initially") {
-			for len(f) > 0 && !strings.HasSuffix(f[0], "]") {
-				f = f[1:]
-			}
-			if len(f) > 0 {
-				f = f[1:]
-			}
+	rest := energyField.ReplaceAllString(strings.Join(f, " "), "")
+	if w := strings.Fields(rest); len(w) > 0 {
+		return w[0]
+	}
+	return ""
+}
+
+// headerName reads the name of a header line of a CT or BPSEQ file,
+// without its file extension: "Filename: d.16.b.E.coli.ct" (RNA STRAND)
+// gives d.16.b.E.coli with filename true, "# File CRW_00212.ct" gives
+// CRW_00212 with filename false; ok is false for other lines.
+func headerName(t string) (name string, filename, ok bool) {
+	if v, found := strings.CutPrefix(t, "Filename:"); found {
+		name, filename = v, true
+	} else if v, found := strings.CutPrefix(t, "# File "); found {
+		name = v
+	} else {
+		return "", false, false
+	}
+	f := strings.Fields(name)
+	if len(f) == 0 {
+		return "", false, false
+	}
+	name = f[0]
+	for _, ext := range []string{".ct", ".nopct", ".bpseq", ".db", ".dbn"} {
+		if len(name) > len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
+			name = name[:len(name)-len(ext)]
+			break
 		}
 	}
-	return strings.Join(f, " ")
+	return name, filename, true
+}
+
+// nameHeader collects the names of header lines: a "Filename:" line's
+// wins over a "# File" line's, the first of each kind.
+type nameHeader struct{ filename, file string }
+
+func (h *nameHeader) read(t string) {
+	name, filename, ok := headerName(t)
+	switch {
+	case !ok:
+	case filename && h.filename == "":
+		h.filename = name
+	case !filename && h.file == "":
+		h.file = name
+	}
+}
+
+func (h *nameHeader) name() string {
+	if h.filename != "" {
+		return h.filename
+	}
+	return h.file
 }
 
 // fromPairList builds a structure from pairs listed from both ends (each

@@ -12,12 +12,20 @@ import (
 )
 
 // Sequence is a named RNA sequence to predict.
-type Sequence struct{ Name, Seq string }
+type Sequence struct {
+	Name string
+	Seq  string // normalised: A, C, G, U and N
+	// Ambiguous counts the IUPAC ambiguity codes (R Y K M S W B D H V,
+	// either case) of the record that normalisation turned into N
+	// (AmbiguousCount); an N of the input is not counted.
+	Ambiguous int
+}
 
-// ReadFASTA reads sequences with biogo's FASTA reader (names up to the
-// first white space). A record with an invalid letter gives an error
-// naming the record and the position; the other records are returned
-// with it (the caller reports and goes on).
+// ReadFASTA reads sequences with biogo's FASTA reader. The name is the
+// first word of the header after '>' and any spaces ("> my seq" is named
+// "my"). A record with an invalid letter gives an error naming the
+// record and the position; the other records are returned with it (the
+// caller reports and goes on).
 func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
 	fr := fasta.NewReader(r, linear.NewSeq("", nil, alphabet.RNAredundant))
 	var out []Sequence
@@ -36,14 +44,34 @@ func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
 			b[i] = byte(l)
 		}
 		name := ls.Name()
-		seq, err := NormalizeSequence(strings.Join(strings.Fields(string(b)), ""))
+		if name == "" {
+			if f := strings.Fields(ls.Description()); len(f) > 0 {
+				name = f[0] // "> name": biogo's ID is what precedes the space
+			}
+		}
+		raw := strings.Join(strings.Fields(string(b)), "")
+		seq, err := NormalizeSequence(raw)
 		switch {
 		case err != nil:
 			errs = append(errs, &ParseError{Path: path, Err: fmt.Errorf("record %d (%s): %w", k, name, err)})
 		case seq == "":
 			errs = append(errs, &ParseError{Path: path, Err: fmt.Errorf("%w: record %d (%s) has no sequence", ErrFormat, k, name)})
 		default:
-			out = append(out, Sequence{Name: name, Seq: seq})
+			out = append(out, Sequence{Name: name, Seq: seq, Ambiguous: AmbiguousCount(raw)})
 		}
 	}
+}
+
+// AmbiguousCount returns how many letters of raw are IUPAC ambiguity codes
+// (R Y K M S W B D H V, either case), which NormalizeBase reads as N: the
+// count a caller warns of. N itself is not counted.
+func AmbiguousCount(raw string) int {
+	n := 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] | ('a' - 'A') { // lower case
+		case 'r', 'y', 'k', 'm', 's', 'w', 'b', 'd', 'h', 'v':
+			n++
+		}
+	}
+	return n
 }

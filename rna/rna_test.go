@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,9 +31,9 @@ func TestRoundTrips(t *testing.T) {
 		n, pairs int
 		name     string
 	}{
-		"testdata/A.ferrooxidans.ct":      {344, 0, "A.ferrooxidans RNase P RNA"},
-		"testdata/d.5.e.M.fossilis.nopct": {120, 0, "d.5.e.M.fossilis.nopct"},
-		"testdata/d.16.m.A.cahirinus.ct":  {940, 0, "d.16.m.A.cahirinus.ct"},
+		"testdata/A.ferrooxidans.ct":      {344, 0, "A.ferrooxidans"},
+		"testdata/d.5.e.M.fossilis.nopct": {120, 0, "d.5.e.M.fossilis"},
+		"testdata/d.16.m.A.cahirinus.ct":  {940, 0, "d.16.m.A.cahirinus"},
 	} {
 		s := readCTFile(t, file)
 		if len(s.Seq) != want.n || s.Name != want.name {
@@ -139,7 +140,7 @@ func five(s string) error  { _, err := ReadFiveLine(strings.NewReader(s), "t.txt
 
 func TestFASTA(t *testing.T) {
 	seqs, errs := ReadFASTA(strings.NewReader(">a desc\nacgt\nNRY\n>bad\nACGX\n>c\nUUU\n"), "in.fa")
-	if len(seqs) != 2 || seqs[0] != (Sequence{"a", "ACGUNNN"}) || seqs[1].Name != "c" {
+	if len(seqs) != 2 || seqs[0] != (Sequence{Name: "a", Seq: "ACGUNNN", Ambiguous: 2}) || seqs[1].Name != "c" {
 		t.Errorf("sequences %v", seqs)
 	}
 	if len(errs) != 1 || !errors.Is(errs[0], ErrSequence) || !strings.Contains(errs[0].Error(), "record 2 (bad)") || !strings.Contains(errs[0].Error(), "position 4") {
@@ -190,5 +191,101 @@ func TestPaperDataSet(t *testing.T) {
 	}
 	if matched != len(test) {
 		t.Errorf("%d of %d test records equal their CT file", matched, len(test))
+	}
+}
+
+// Names a user expects: the identifier of a CT length line after its
+// energy field (any case), else a "Filename:" or "# File" header's
+// without the extension; the first word of a FASTA header even after a
+// space.
+func TestNames(t *testing.T) {
+	for fields, want := range map[string]string{
+		"Energy = 0   d.16.e.P.falciparum.A":          "d.16.e.P.falciparum.A",
+		"ENERGY = 0 A.ferrooxidans RNase P RNA":       "A.ferrooxidans",
+		"ENERGY=-30.2 tRNA":                           "tRNA",
+		"energy = -1.5e1 x":                           "x",
+		"dG =     0.00  [initially     0.0]    ":      "",
+		"dG = -12.30 [initially -13.1] my.rna  extra": "my.rna",
+		"  tRNA-Phe yeast":                            "tRNA-Phe",
+		"":                                            "",
+	} {
+		if got := countLineName(strings.Fields(fields)); got != want {
+			t.Errorf("%q: name %q, want %q", fields, got, want)
+		}
+	}
+	for text, want := range map[string]string{
+		"# File CRW_00374.ct\n# RNA SSTRAND database\n  3 Energy = 0   d.16.e.P.falciparum.A\n": "d.16.e.P.falciparum.A",
+		"# File CRW_00374.ct\n3 ENERGY = 0\n":                                                   "CRW_00374",
+		"Filename: d.16.b.E.coli.ct\n# File CRW_1.ct\n 3 dG = 0.00\n":                           "d.16.b.E.coli",
+		"Filename: a.NOPCT \n3\n":                                                               "a",
+		"3\n":                                                                                   "",
+	} {
+		s, err := ReadCT(strings.NewReader(text+"1 G 0 2 0 1\n2 A 1 3 0 2\n3 C 2 0 0 3\n"), "t.ct")
+		if err != nil || s.Name != want {
+			t.Errorf("%q: name %q (%v), want %q", text, s.Name, err, want)
+		}
+	}
+	b, err := ReadBPSEQ(strings.NewReader("Filename: d.16.b.E.coli.bpseq\nOrganism: Escherichia coli\n1 G 0\n"), "t.bpseq")
+	if err != nil || b.Name != "d.16.b.E.coli" {
+		t.Errorf("BPSEQ name %q (%v)", b.Name, err)
+	}
+	seqs, _ := ReadFASTA(strings.NewReader("> my seq\nACGU\n>  x  y\nAC\n>\nGG\n>z\tdesc\nA\n"), "in.fa")
+	var names []string
+	for _, q := range seqs {
+		names = append(names, q.Name)
+	}
+	if strings.Join(names, ",") != "my,x,,z" {
+		t.Errorf("FASTA names %q", names)
+	}
+}
+
+// Every bundled RNA STRAND CT file is named by its identifier: one word
+// with the species of its file name, no energy field, no extension.
+func TestNamesRealFiles(t *testing.T) {
+	files, _ := filepath.Glob("../data/rna/test/*/*.ct")
+	more, _ := filepath.Glob("testdata/*.*ct")
+	files = append(files, more...)
+	if len(files) < 30 {
+		t.Fatalf("%d CT files", len(files))
+	}
+	exact := map[string]string{
+		"../data/rna/test/16s_extra/d.16.e.P.falciparum.ct": "d.16.e.P.falciparum.A",
+		"../data/rna/test/16s_extra/d.16.e.O.cuniculus.ct":  "d.16.e.O.cuniculus",
+		"../data/rna/test/rnasep/Z.bailii.ct":               "Z.bailii",
+		"../data/rna/test/intron/H.rubra.ct":                "b.I1.e.H.rubra.1.C1.SSU.1506",
+	}
+	for _, f := range files {
+		s := readCTFile(t, f)
+		base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		parts := strings.Split(base, ".")
+		species := strings.Join(parts[len(parts)-2:], ".")
+		if s.Name == "" || strings.ContainsAny(s.Name, " \t=") || strings.Contains(strings.ToLower(s.Name), "energy") ||
+			strings.HasSuffix(s.Name, ".ct") || !strings.Contains(s.Name, species) {
+			t.Errorf("%s: name %q", f, s.Name)
+		}
+		if want, ok := exact[f]; ok && s.Name != want {
+			t.Errorf("%s: name %q, want %q", f, s.Name, want)
+		}
+		delete(exact, f)
+	}
+	if len(exact) > 0 {
+		t.Errorf("files not found: %v", exact)
+	}
+}
+
+// IUPAC ambiguity codes still become N, but each record counts them; T
+// is read as U and is not ambiguous.
+func TestAmbiguousCount(t *testing.T) {
+	if n := AmbiguousCount("ACGTUNnRYKMSWBDHVrykmswbdhv-*X"); n != 20 {
+		t.Errorf("AmbiguousCount %d, want 20", n)
+	}
+	seqs, errs := ReadFASTA(strings.NewReader(">a\nACGT\nRYKMS\n>b\nacgtn\n>c\nwbdhvN\n"), "in.fa")
+	if len(errs) != 0 || len(seqs) != 3 {
+		t.Fatalf("%v %v", seqs, errs)
+	}
+	for k, want := range []Sequence{{"a", "ACGUNNNNN", 5}, {"b", "ACGUN", 0}, {"c", "NNNNNN", 5}} {
+		if seqs[k] != want {
+			t.Errorf("record %d: %+v, want %+v", k+1, seqs[k], want)
+		}
 	}
 }
