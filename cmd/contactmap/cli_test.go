@@ -278,3 +278,70 @@ func TestWrongModelKind(t *testing.T) {
 		}
 	}
 }
+
+// withStdin runs f with standard input reading content.
+func withStdin(t *testing.T, content string, f func()) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.WriteString(content); w.Close() }()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old; r.Close() }()
+	f()
+}
+
+// rnaModelFile saves an untrained default SCNN in dir.
+func rnaModelFile(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := ssnet.NewModel(ssnet.SCNN, ssnet.Default, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "rna.scnn")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// rna predict: an empty file or standard input is an error naming it (it
+// said "0 molecules" and exit 0); the other inputs are predicted and the
+// failures listed at the end; existing outputs are not overwritten without
+// --force; IUPAC codes read as N are counted in a warning.
+func TestRNAPredictInputsAndOutputs(t *testing.T) {
+	dir := t.TempDir()
+	model := rnaModelFile(t, dir)
+	empty := filepath.Join(dir, "empty.fa")
+	os.WriteFile(empty, []byte("\n  \n"), 0o644)
+	good := filepath.Join(dir, "good.fa")
+	os.WriteFile(good, []byte(">amb some words\nGGGRAAYCCCkm\n>plain\nGGGAAACCC\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	code, stdoutText, errOut := runCLI(t, "rna", "predict", "--model", model, "--out", out, "--format", "bpseq,db", empty, good)
+	if code != 1 || !strings.Contains(errOut, empty+": empty input") || !strings.Contains(errOut, "amb: 4 IUPAC ambiguity codes") ||
+		strings.Contains(errOut, "plain: 0") || !strings.Contains(stdoutText, "2 molecules predicted") || !strings.Contains(errOut, "1 input(s) failed, skipped:\n  "+empty) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdoutText, errOut)
+	}
+	withStdin(t, "", func() {
+		code, _, errOut = runCLI(t, "rna", "predict", "--model", model, "--out", filepath.Join(dir, "o2"), "-")
+	})
+	if code != 1 || !strings.Contains(errOut, "standard input: empty input") {
+		t.Errorf("empty stdin: exit %d, %s", code, errOut)
+	}
+	// Again into the same --out: refused per molecule, naming the file.
+	before, _ := os.ReadFile(filepath.Join(out, "plain.db"))
+	os.WriteFile(filepath.Join(out, "plain.db"), []byte("mine"), 0o644)
+	code, _, errOut = runCLI(t, "rna", "predict", "--model", model, "--out", out, "--format", "bpseq,db", good)
+	if code != 1 || !strings.Contains(errOut, filepath.Join(out, "amb.bpseq")+" exists") || !strings.Contains(errOut, "--force") {
+		t.Errorf("existing outputs: exit %d, %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "plain.db")); string(b) != "mine" {
+		t.Error("an existing output was overwritten")
+	}
+	code, _, errOut = runCLI(t, "rna", "predict", "--model", model, "--out", out, "--format", "bpseq,db", "--force", good)
+	if b, _ := os.ReadFile(filepath.Join(out, "plain.db")); code != 0 || string(b) != string(before) {
+		t.Errorf("--force: exit %d, %s; plain.db %q", code, errOut, b)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -123,4 +124,31 @@ func (b badRuns) check(skip bool) error {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// checkOutputs refuses to overwrite: it fails, naming the file, when an
+// output DIR/BASE.EXT of one of exts exists, unless force.
+func checkOutputs(dir, base string, exts []string, force bool) error {
+	if force {
+		return nil
+	}
+	for _, e := range exts {
+		if p := filepath.Join(dir, base+"."+e); exists(p) {
+			return fmt.Errorf("%s exists: not overwritten (give --force to overwrite, or another --out)", p)
+		}
+	}
+	return nil
+}
+
+// skipped lists the inputs that failed, at the end of a run, and returns
+// the command's error; nil when none failed.
+func skipped(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	fmt.Fprintf(stderr, "%d input(s) failed, skipped:\n", len(errs))
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "  %v\n", e)
+	}
+	return fmt.Errorf("%d input(s) failed (listed above)", len(errs))
 }

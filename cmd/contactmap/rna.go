@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -477,27 +478,44 @@ The paper's table (16S test set, 35 molecules, the paper-size networks after abo
 type rnaInput struct {
 	Name, Seq string
 	Known     *rna.Structure
+	Ambiguous int // IUPAC ambiguity codes read as N
 }
 
 // readRNAInputs reads FASTA files (any extension), CT (.ct, .nopct) and BPSEQ
-// (.bpseq) files, and standard input ("-", FASTA). Bad records are
-// returned as errors beside the good ones.
+// (.bpseq) files, and standard input ("-", FASTA). Bad records, and
+// inputs that are empty or hold no record, are returned as errors beside
+// the good ones.
 func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 	var out []rnaInput
 	var errs []error
 	for _, a := range args {
+		name, ext, r := a, strings.ToLower(filepath.Ext(a)), stdin
 		if a == "-" {
-			got, bad := readRNAFile(stdin, "standard input", ".fasta")
-			out, errs = append(out, got...), append(errs, bad...)
-			continue
+			name, ext = "standard input", ".fasta"
+		} else {
+			f, err := os.Open(a)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r = f
 		}
-		f, err := os.Open(a)
+		data, err := io.ReadAll(r)
+		if f, ok := r.(*os.File); ok && a != "-" {
+			f.Close()
+		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		got, bad := readRNAFile(f, a, strings.ToLower(filepath.Ext(a)))
-		f.Close()
+		if len(bytes.TrimSpace(data)) == 0 {
+			errs = append(errs, fmt.Errorf("%s: empty input: no sequence to predict", name))
+			continue
+		}
+		got, bad := readRNAFile(data, name, ext)
+		if len(got) == 0 && len(bad) == 0 {
+			bad = []error{fmt.Errorf("%s: no FASTA record (a record starts with a '>' line)", name)}
+		}
 		out, errs = append(out, got...), append(errs, bad...)
 	}
 	return out, errs
@@ -505,14 +523,14 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 
 // readRNAFile reads one input by its extension: CT (.ct, .nopct: RNA
 // STRAND's CT without pseudoknots), BPSEQ (.bpseq) or else FASTA.
-func readRNAFile(r io.Reader, name, ext string) ([]rnaInput, []error) {
+func readRNAFile(data []byte, name, ext string) ([]rnaInput, []error) {
 	switch ext {
 	case ".ct", ".nopct", ".bpseq":
 		read := rna.ReadCT
 		if ext == ".bpseq" {
 			read = rna.ReadBPSEQ
 		}
-		s, err := read(r, name)
+		s, err := read(bytes.NewReader(data), name)
 		if err != nil {
 			return nil, []error{err}
 		}
@@ -523,10 +541,10 @@ func readRNAFile(r io.Reader, name, ext string) ([]rnaInput, []error) {
 		}
 		return []rnaInput{{Name: s.Name, Seq: s.Seq, Known: s}}, nil
 	}
-	seqs, bad := rna.ReadFASTA(r, name)
+	seqs, bad := rna.ReadFASTA(bytes.NewReader(data), name)
 	out := make([]rnaInput, len(seqs))
 	for i, q := range seqs {
-		out[i] = rnaInput{Name: q.Name, Seq: q.Seq}
+		out[i] = rnaInput{Name: q.Name, Seq: q.Seq, Ambiguous: q.Ambiguous}
 	}
 	return out, bad
 }
@@ -553,6 +571,7 @@ makes the exit status 1.`,
 	outDir := fs.String("out", filepath.Join("predictions", "rna"), "output directory")
 	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
+	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -584,6 +603,7 @@ makes the exit status 1.`,
 	fmt.Fprintf(stderr, "rna predict: %d molecules with %s\n", len(inputs), from)
 	bar := progress.New(len(inputs), "predicting")
 	used := map[string]int{}
+	done := 0
 	fmt.Fprintln(stdout, "| molecule | length | pairs predicted | output | PPV | sensitivity | F1 |")
 	fmt.Fprintln(stdout, "|---|---:|---:|---|---:|---:|---:|")
 	for _, in := range inputs {
@@ -597,8 +617,15 @@ makes the exit status 1.`,
 			base = fmt.Sprintf("%s_%d", base, n+1)
 		}
 		used[key]++
-		p, err := m.Probabilities(in.Seq, *workers)
+		if in.Ambiguous > 0 {
+			fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %d IUPAC ambiguity codes (R Y K M S W B D H V) read as N\n", in.Name, in.Ambiguous)
+		}
+		err := checkOutputs(*outDir, base, fmtExts(fmts), *force)
+		var p []float32
 		var s *rna.Structure
+		if err == nil {
+			p, err = m.Probabilities(in.Seq, *workers)
+		}
 		if err == nil {
 			s, err = rna.Decode(in.Name, in.Seq, p, ssnet.Threshold)
 		}
@@ -617,10 +644,18 @@ makes the exit status 1.`,
 			score = fmt.Sprintf("%.3f | %.3f | %.3f |", c.PPV, c.Sens, c.F1)
 		}
 		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s\n", in.Name, len(in.Seq), len(s.Pairs()), filepath.Join(*outDir, base)+".*", score)
+		done++
 	}
 	bar.Finish()
-	if len(errs) > 0 {
-		return fmt.Errorf("%d input(s) failed (see above)", len(errs))
+	fmt.Fprintf(stdout, "%d molecules predicted into %s\n", done, *outDir)
+	return skipped(errs)
+}
+
+// fmtExts lists the file extensions of RNA output formats.
+func fmtExts(fmts []ssnet.Format) []string {
+	ext := make([]string, len(fmts))
+	for i, f := range fmts {
+		ext[i] = string(f)
 	}
-	return nil
+	return ext
 }
