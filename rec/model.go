@@ -2,6 +2,7 @@ package rec
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"os"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -69,15 +71,82 @@ type Model struct {
 	blocks           []*block
 }
 
+// Bounds of a Config, checked before anything is allocated so that a
+// corrupt or hostile model file is refused with a message instead of
+// running the process out of memory. They are far above CosRec's
+// configurations and the MovieLens sets (ML-20M: 138,493 users, 26,744
+// items).
+const (
+	MaxUsers  = 1 << 24 // users (16.8M)
+	MaxItems  = 1 << 24 // items (16.8M)
+	MaxL      = 256     // items in the input sequence
+	MaxD      = 1024    // embedding size
+	MaxWidth  = 4096    // a block's width and FC
+	MaxBlocks = 16      // blocks
+	// MaxParams bounds Config.ParamBound (128M float32 values, 512 MiB).
+	MaxParams = 1 << 27
+)
+
+// ErrConfig marks an invalid configuration (Config.Check).
+var ErrConfig = errors.New("invalid configuration")
+
+// Check reports what is wrong with a configuration, naming the field (its
+// name in a model file's record): an unknown kind, a size out of the
+// bounds above, too few items in the sequence for the blocks, a dropout
+// outside [0, 1), or more parameters than MaxParams. The error wraps
+// ErrConfig.
+func (c Config) Check() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+	}
+	if _, err := ParseKind(string(c.Kind)); err != nil {
+		return bad("kind %q (want cosrec or scosrec)", c.Kind)
+	}
+	for _, f := range []struct {
+		name      string
+		v, lo, hi int
+	}{{"users", c.Users, 1, MaxUsers}, {"items", c.Items, 1, MaxItems}, {"l", c.L, 3, MaxL}, {"d", c.D, 1, MaxD},
+		{"fc", c.FC, 1, MaxWidth}, {"blocks", len(c.Blocks), 1, MaxBlocks}} {
+		if f.v < f.lo || f.v > f.hi {
+			return bad("%s %d out of bounds (%d..%d)", f.name, f.v, f.lo, f.hi)
+		}
+	}
+	for i, w := range c.Blocks {
+		if w < 1 || w > MaxWidth {
+			return bad("block %d width %d out of bounds (1..%d)", i+1, w, MaxWidth)
+		}
+	}
+	switch {
+	case c.L-2*len(c.Blocks) < 1:
+		return bad("%d valid 3x3 blocks need l > %d, have %d", len(c.Blocks), 2*len(c.Blocks), c.L)
+	case !(c.Dropout >= 0 && c.Dropout < 1):
+		return bad("dropout %v (want 0 <= dropout < 1)", c.Dropout)
+	}
+	if n := c.ParamBound(); n > MaxParams {
+		return bad("%d users and %d items with d %d and fc %d: %d parameters out of bounds (at most %d)", c.Users, c.Items, c.D, c.FC, n, MaxParams)
+	}
+	return nil
+}
+
+// ParamBound is an upper bound of the parameter values (trainable and
+// batchnorm state) of the network of a configuration whose sizes are
+// within Check's bounds (convolutions counted as full ones).
+func (c Config) ParamBound() int {
+	n := c.Users*c.D + (c.Items+1)*(2*c.D+c.FC+1)
+	in := 2 * c.D
+	for _, w := range c.Blocks {
+		n += in*w + w + 9*w*w + w + 8*w
+		in = w
+	}
+	return n + in*c.FC + c.FC
+}
+
 // NewModel builds a network with initial weights drawn from seed:
 // embeddings N(0, 1/d) as CosRec (W2 N(0, 1/(FC+D)), b2 zero),
 // convolutions Glorot, their symmetric variants half-Glorot.
 func NewModel(cfg Config, seed uint64) (*Model, error) {
-	if cfg.L < 3 || cfg.D < 1 || cfg.FC < 1 || len(cfg.Blocks) == 0 || cfg.Users < 1 || cfg.Items < 1 {
-		return nil, fmt.Errorf("rec: bad configuration %+v", cfg)
-	}
-	if cfg.L-2*len(cfg.Blocks) < 1 {
-		return nil, fmt.Errorf("rec: %d valid 3x3 blocks need L > %d, have %d", len(cfg.Blocks), 2*len(cfg.Blocks), cfg.L)
+	if err := cfg.Check(); err != nil {
+		return nil, fmt.Errorf("rec: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xc05ec))
 	m := &Model{Config: cfg}
@@ -325,23 +394,49 @@ func Load(path string) (*Model, *Record, error) {
 		return nil, nil, fmt.Errorf("rec: %w", err)
 	}
 	defer f.Close()
-	arch, arrays, err := scnn.ReadParams(f)
+	return ReadModel(f, path)
+}
+
+// ReadModel reads a model written by Save from r; name labels errors. A
+// file holding another kind of model (a protein contact or RNA model)
+// gives a *modelkind.WrongKindError; a record out of bounds
+// (Config.Check) or whose raw ids do not match its sizes is refused
+// before anything is allocated for it.
+func ReadModel(r io.Reader, name string) (*Model, *Record, error) {
+	arch, arrays, err := scnn.ReadParams(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rec: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
+	}
+	if err := modelkind.Check(name, arch, modelkind.Rec); err != nil {
+		return nil, nil, fmt.Errorf("rec: %w", err)
 	}
 	var rec Record
 	if err := json.Unmarshal(arch, &rec); err != nil {
-		return nil, nil, fmt.Errorf("rec: %s: record: %w", path, err)
+		if k, ok := modelkind.Detect(arch); !ok || k != modelkind.Rec {
+			return nil, nil, fmt.Errorf("rec: %s: not a recommendation model (record: %w)", name, err)
+		}
+		return nil, nil, fmt.Errorf("rec: %s: record: %w", name, err)
 	}
 	if rec.Format != RecordFormat {
-		return nil, nil, fmt.Errorf("rec: %s: record format %d, this build reads %d", path, rec.Format, RecordFormat)
+		return nil, nil, fmt.Errorf("rec: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
+	}
+	if err := rec.Config.Check(); err != nil {
+		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
+	}
+	switch c := rec.Config; {
+	case len(rec.UserRaw) != c.Users:
+		return nil, nil, fmt.Errorf("rec: %s: record: %d user ids for %d users", name, len(rec.UserRaw), c.Users)
+	case len(rec.ItemRaw) != c.Items+1:
+		return nil, nil, fmt.Errorf("rec: %s: record: %d item ids for %d items and the padding", name, len(rec.ItemRaw), c.Items)
+	case rec.Epoch < 0:
+		return nil, nil, fmt.Errorf("rec: %s: record: epoch %d", name, rec.Epoch)
 	}
 	m, err := NewModel(rec.Config, 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rec: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
 	}
 	if err := scnn.AssignParams(m.Params(), arrays); err != nil {
-		return nil, nil, fmt.Errorf("rec: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
 	}
 	return m, &rec, nil
 }

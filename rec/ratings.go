@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -46,7 +47,9 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // ReadRatings reads ratings, one per line: "user item rating time"
 // separated by tabs or spaces (MovieLens 100K's u.data) or by "::"
 // (MovieLens 1M's ratings.dat). Ids are integers, the rating a number,
-// the time an integer. Blank lines are skipped. name labels errors.
+// the time an integer; a NaN or infinite rating is refused. Blank lines
+// are skipped. name labels errors (a *ParseError names the line and
+// field).
 func ReadRatings(r io.Reader, name string) ([]Rating, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -78,8 +81,8 @@ func ReadRatings(r io.Reader, name string) ([]Rating, error) {
 				return nil, &ParseError{name, line, k + 1, fmt.Errorf("%w: %q", ErrNumber, f[k])}
 			}
 		}
-		if rt.Score, err = strconv.ParseFloat(strings.TrimSpace(f[2]), 64); err != nil {
-			return nil, &ParseError{name, line, 3, fmt.Errorf("%w: %q", ErrNumber, f[2])}
+		if rt.Score, err = strconv.ParseFloat(strings.TrimSpace(f[2]), 64); err != nil || math.IsNaN(rt.Score) || math.IsInf(rt.Score, 0) {
+			return nil, &ParseError{name, line, 3, fmt.Errorf("%w: %q (want a finite rating)", ErrNumber, f[2])}
 		}
 		out = append(out, rt)
 	}

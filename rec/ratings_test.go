@@ -2,9 +2,13 @@ package rec
 
 import (
 	"errors"
+	"fmt"
+	"maps"
+	"math"
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestReadRatings(t *testing.T) {
@@ -20,6 +24,10 @@ func TestReadRatings(t *testing.T) {
 		{"three fields", "1\t2\t3\t4\n1\t2\t3\n", nil, ErrFieldCount, 2},
 		{"bad item", "1\tx\t3\t4\n", nil, ErrNumber, 1},
 		{"bad rating", "1\t2\tgood\t4\n", nil, ErrNumber, 1},
+		{"NaN rating", "1\t2\t3\t4\n1\t3\tNaN\t5\n", nil, ErrNumber, 2},
+		{"infinite rating", "1::2::+Inf::4\n", nil, ErrNumber, 1},
+		{"overflowing rating", "1 2 1e999 4\n", nil, ErrNumber, 1},
+		{"bad time", "1 2 3 4.5\n", nil, ErrNumber, 1},
 		{"empty", "\n\n", nil, ErrEmpty, 0},
 	} {
 		got, err := ReadRatings(strings.NewReader(tc.in), "f")
@@ -70,7 +78,22 @@ func FuzzReadRatings(f *testing.F) {
 		if err != nil {
 			return
 		}
+		for _, r := range rs {
+			if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) {
+				t.Fatalf("rating %v read", r.Score)
+			}
+		}
 		d, err := NewDataset(rs)
+		if errors.Is(err, ErrTooFew) {
+			// Only when no user has two ratings.
+			users := map[int64]int{}
+			for _, r := range rs {
+				if users[r.User]++; users[r.User] > 1 {
+					t.Fatalf("%v, but user %d has two ratings", err, r.User)
+				}
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,8 +110,37 @@ func FuzzReadRatings(f *testing.F) {
 func FuzzReadTitles(f *testing.F) {
 	f.Add("1|Toy Story (1995)|01-Jan-1995||http://x|0\n")
 	f.Add("1::Toy Story (1995)::Animation\n")
+	f.Add("1|a\xe9\n2::b::c\n\n 3|x")
 	f.Fuzz(func(t *testing.T, s string) {
-		ReadTitles(strings.NewReader(s), "fuzz")
+		titles, err := ReadTitles(strings.NewReader(s), "fuzz")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		// Every title is text (Latin-1 decoded), and the titles written
+		// back as "id|title" lines (those that fit on one) read back
+		// the same.
+		var b strings.Builder
+		want := map[int64]string{}
+		for id, title := range titles {
+			if !utf8.ValidString(title) {
+				t.Fatalf("title %q of %d is not UTF-8", title, id)
+			}
+			if strings.ContainsAny(title, "|\r\n") || strings.Contains(title, "::") {
+				continue
+			}
+			fmt.Fprintf(&b, "%d|%s\n", id, title)
+			want[id] = title
+		}
+		back, err := ReadTitles(strings.NewReader(b.String()), "again")
+		if err != nil {
+			t.Fatalf("titles written back do not read: %v", err)
+		}
+		if !maps.Equal(back, want) {
+			t.Fatalf("titles %v read back as %v", want, back)
+		}
 	})
 }
 

@@ -1,6 +1,7 @@
 package rec
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -65,9 +66,42 @@ type Dataset struct {
 // splits them 70/10/20 (the training part is the first floor(0.7 n)
 // interactions, validation up to floor(0.8 n), test the rest), and numbers
 // the items of the training parts.
+//
+// Ratings none of whose users has two (so that no training part holds an
+// item) give an error wrapping ErrTooFew that counts them.
 func NewDataset(ratings []Rating) (*Dataset, error) {
+	return newDataset(ratings, "")
+}
+
+// LoadDataset reads a ratings file (ReadRatingsFile) and splits it
+// (NewDataset); errors name the file.
+func LoadDataset(path string) (*Dataset, error) {
+	rs, err := ReadRatingsFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return newDataset(rs, path)
+}
+
+// ErrTooFew marks ratings too few to split into training and test parts.
+var ErrTooFew = errors.New("too few to split into training and test")
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// newDataset is NewDataset with the name of the ratings' file for errors
+// ("" for none).
+func newDataset(ratings []Rating, name string) (*Dataset, error) {
+	prefix := "rec: "
+	if name != "" {
+		prefix += name + ": "
+	}
 	if len(ratings) == 0 {
-		return nil, fmt.Errorf("rec: %w", ErrEmpty)
+		return nil, fmt.Errorf("%s%w", prefix, ErrEmpty)
 	}
 	byUser := map[int64][]int{}
 	for i, r := range ratings {
@@ -105,6 +139,14 @@ func NewDataset(ratings []Rating) (*Dataset, error) {
 		d.itemOf[it] = int32(k + 1)
 	}
 	d.Users, d.Items = len(d.UserRaw), len(d.ItemRaw)-1
+	if d.Items == 0 {
+		items := map[int64]bool{}
+		for _, r := range ratings {
+			items[r.Item] = true
+		}
+		return nil, fmt.Errorf("%s%s from %s on %s: %w (a user needs at least 2 ratings for one to go to training)",
+			prefix, plural(len(ratings), "rating"), plural(d.Users, "user"), plural(len(items), "item"), ErrTooFew)
+	}
 	dense := func(raw []int64) []int32 {
 		out := make([]int32, len(raw))
 		for i, it := range raw {
