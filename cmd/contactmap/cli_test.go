@@ -345,3 +345,72 @@ func TestRNAPredictInputsAndOutputs(t *testing.T) {
 		t.Errorf("--force: exit %d, %s; plain.db %q", code, errOut, b)
 	}
 }
+
+// proteinModelFile saves an untrained sequence-only SCNN in dir.
+func proteinModelFile(t *testing.T, dir string) string {
+	t.Helper()
+	a := model.DefaultArch(model.SCNN)
+	a.Mode = features.SeqMode
+	m, err := model.NewModel(a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "protein.scnn")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// predict: FASTA on standard input; an empty file or standard input is an
+// error naming it (it said "no atoms"), the other inputs still predicted;
+// existing outputs refused before any work unless --force; a nucleotide
+// record warned of, refused under --strict.
+func TestPredictInputsAndOutputs(t *testing.T) {
+	dir := t.TempDir()
+	model := proteinModelFile(t, dir)
+	out := filepath.Join(dir, "out")
+	const protein = "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ"
+	var code int
+	var stdoutText, errOut string
+	withStdin(t, ">q1 from stdin\n"+protein+"\n", func() {
+		code, stdoutText, errOut = runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", "-")
+	})
+	if code != 0 || !exists(filepath.Join(out, "q1.rr")) {
+		t.Errorf("FASTA on stdin: exit %d, %s %s", code, stdoutText, errOut)
+	}
+	withStdin(t, " \n", func() {
+		code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, "-")
+	})
+	if code != 1 || !strings.Contains(errOut, "standard input: empty input") {
+		t.Errorf("empty stdin: exit %d, %s", code, errOut)
+	}
+	empty := filepath.Join(dir, "empty.pdb")
+	os.WriteFile(empty, nil, 0o644)
+	good := filepath.Join(dir, "good.fa")
+	os.WriteFile(good, []byte(">q2\n"+protein+"\n"), 0o644)
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", empty, good)
+	if code != 1 || !strings.Contains(errOut, empty+": empty input") || strings.Contains(errOut, "no atoms") || !exists(filepath.Join(out, "q2.rr")) {
+		t.Errorf("empty file: exit %d, %s", code, errOut)
+	}
+	// Existing outputs: refused before any work, naming the file.
+	os.WriteFile(filepath.Join(out, "q2.rr"), []byte("mine"), 0o644)
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", good)
+	if b, _ := os.ReadFile(filepath.Join(out, "q2.rr")); code != 1 || string(b) != "mine" || !strings.Contains(errOut, filepath.Join(out, "q2.rr")+" exists") {
+		t.Errorf("existing output: exit %d, %s, file %q", code, errOut, b)
+	}
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", "--force", good)
+	if b, _ := os.ReadFile(filepath.Join(out, "q2.rr")); code != 0 || string(b) == "mine" {
+		t.Errorf("--force: exit %d, %s", code, errOut)
+	}
+	dna := filepath.Join(dir, "dna.fa")
+	os.WriteFile(dna, []byte(">gene\nATGGCGTACGTTAGCNNACGTAGCTAGCTAGGCTA\n"), 0o644)
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", filepath.Join(dir, "o2"), "--format", "rr", dna)
+	if code != 0 || !strings.Contains(errOut, "warning: gene: 100% of its letters are A, C, G, T, U or N") {
+		t.Errorf("nucleotide record: exit %d, %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", filepath.Join(dir, "o3"), "--format", "rr", "--strict", dna)
+	if code != 1 || !strings.Contains(errOut, "refused under --strict") || exists(filepath.Join(dir, "o3", "gene.rr")) {
+		t.Errorf("--strict: exit %d, %s", code, errOut)
+	}
+}

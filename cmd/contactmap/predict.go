@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -60,6 +63,8 @@ exit status 1.`,
 	ids := fs.String("ids", "", "file of inputs, one per line")
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
+	force := fs.Bool("force", false, "overwrite existing outputs in --out")
+	strict := fs.Bool("strict", false, "refuse records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
 	inputs, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -79,21 +84,6 @@ exit status 1.`,
 		}
 		inputs = append(inputs, more...)
 	}
-	var expanded []string
-	for _, a := range inputs {
-		if a == "-" {
-			more, err := readIDs(os.Stdin)
-			if err != nil {
-				return fmt.Errorf("standard input: %w", err)
-			}
-			expanded = append(expanded, more...)
-			continue
-		}
-		expanded = append(expanded, a)
-	}
-	if len(expanded) == 0 {
-		return usageError("no inputs (see -h)")
-	}
 	cfg.Models = specs
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
 		return usageError("%v", err)
@@ -101,15 +91,83 @@ exit status 1.`,
 	if cfg.Formats, err = parseFormats(*formats); err != nil {
 		return usageError("%v", err)
 	}
-	var bar *progress.Bar
-	cfg.OnStart = func(n int) { bar = progress.New(n, "predict") }
-	cfg.OnDone = func(predict.Outcome) { bar.Add(1) }
-	outs, err := predict.Run(ctx, cfg, expanded)
-	if bar != nil {
-		bar.Finish()
+	var expanded []string
+	stdinFile := "" // standard input's FASTA records, in a temporary file
+	for _, a := range inputs {
+		if a != "-" {
+			expanded = append(expanded, a)
+			continue
+		}
+		data, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return fmt.Errorf("standard input: %w", err)
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return fmt.Errorf("standard input: empty input: give FASTA records, or inputs (PDB IDs, files) one per line")
+		}
+		if !startsFASTA(data) {
+			more, err := readIDs(bytes.NewReader(data))
+			if err != nil {
+				return fmt.Errorf("standard input: %w", err)
+			}
+			expanded = append(expanded, more...)
+			continue
+		}
+		if stdinFile == "" {
+			tmp, err := os.MkdirTemp("", "contactmap-stdin-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			stdinFile = filepath.Join(tmp, "standard-input")
+			if err := os.WriteFile(stdinFile, data, 0o600); err != nil {
+				return err
+			}
+		}
+		expanded = append(expanded, stdinFile)
 	}
-	if err != nil {
+	if len(expanded) == 0 {
+		return usageError("no inputs (see -h)")
+	}
+	// Empty input files fail here, with their name (the structure reader
+	// said "no atoms"); they are reported by the shard their index falls to.
+	var failed []predict.Outcome
+	var rest []string
+	for i, a := range expanded {
+		if empty, err := emptyFile(a); err == nil && empty {
+			if i%cfg.Shards == cfg.Shard {
+				failed = append(failed, predict.Outcome{Arg: a, Err: errors.New("empty input: no structure or sequence")})
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	if err := preflight(cfg, rest, *force, *strict); err != nil {
 		return err
+	}
+	var outs []predict.Outcome
+	if len(rest) > 0 {
+		var bar *progress.Bar
+		cfg.OnStart = func(n int) { bar = progress.New(n, "predict") }
+		cfg.OnDone = func(predict.Outcome) { bar.Add(1) }
+		outs, err = predict.Run(ctx, cfg, rest)
+		if bar != nil {
+			bar.Finish()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	outs = append(failed, outs...)
+	if stdinFile != "" {
+		for i := range outs {
+			if outs[i].Arg == stdinFile {
+				outs[i].Arg = "standard input"
+			}
+			if outs[i].Err != nil {
+				outs[i].Err = renamed{outs[i].Err, stdinFile, "standard input"}
+			}
+		}
 	}
 	return summarize(stdout, stderr, outs, cfg.Out)
 }
