@@ -244,7 +244,7 @@ fuzz:
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadRatings -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
 	$(GO) test ./pipeline/sets -run '^$$' -fuzz FuzzRead -fuzztime 20s
-	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA; do \
+	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA FuzzWriteDotBracket FuzzDecodeMEA; do \
 		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
 
 # The README's test command: vet and every test of the default build,

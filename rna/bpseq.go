@@ -63,14 +63,16 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 	return fromPairList(hdr.name(), string(seq), listed, path)
 }
 
-// WriteBPSEQ writes s as a BPSEQ file.
+// WriteBPSEQ writes s as a BPSEQ file, with a "Filename: NAME.bpseq"
+// header line as RNA STRAND's (ReadBPSEQ reads NAME back) when s has a
+// name.
 func WriteBPSEQ(w io.Writer, s *Structure) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
 	if s.Name != "" {
-		fmt.Fprintf(bw, "Filename: %s\n", s.Name)
+		fmt.Fprintf(bw, "Filename: %s.bpseq\n", s.Name)
 	}
 	for i := range s.Seq {
 		fmt.Fprintf(bw, "%d %c %d\n", i+1, s.Seq[i], s.Partner[i]+1)

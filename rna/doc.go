@@ -16,7 +16,20 @@
 //     the 1-based partner of each base (0: unpaired), a 0/1 paired flag
 //     per base, a blank line.
 //   - FASTA for sequences to predict (case-insensitive, T read as U, IUPAC
-//     ambiguity codes read as N).
+//     ambiguity codes read as N and counted per record in
+//     Sequence.Ambiguous so a caller can warn).
+//
+// A molecule is named by its identifier: the word after a CT length
+// line's energy field, else a "Filename:" header's without the
+// extension, else the first word of a FASTA header. Dot-bracket writing
+// never fails on a valid structure: pairs beyond the 30 bracket kinds are
+// left out of the line and counted (DotBracketOmitted, and a comment line
+// in WriteDotBracket's output).
+//
+// Pair-probability maps of the networks decode to structures greedily as
+// the paper does (Decode) or by the gamma-centroid maximum expected
+// accuracy programme over canonical pairs, nested or with a second
+// pseudoknot layer (DecodeMEA).
 //
 // Line ends may be LF, CRLF or CR (RNA STRAND has CT files with old Mac
 // line ends). Errors name the file and line (ParseError) and wrap

@@ -21,13 +21,13 @@ type Sequence struct {
 	Ambiguous int
 }
 
-// ReadFASTA reads sequences with biogo's FASTA reader. The name is the
-// first word of the header after '>' and any spaces ("> my seq" is named
-// "my"). A record with an invalid letter gives an error naming the
+// ReadFASTA reads sequences with biogo's FASTA reader (line ends LF, CRLF
+// or CR). The name is the first word of the header after '>' and any
+// spaces ("> my seq" is named "my"). A record with an invalid letter gives an error naming the
 // record and the position; the other records are returned with it (the
 // caller reports and goes on).
 func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
-	fr := fasta.NewReader(r, linear.NewSeq("", nil, alphabet.RNAredundant))
+	fr := fasta.NewReader(crReader{r}, linear.NewSeq("", nil, alphabet.RNAredundant))
 	var out []Sequence
 	var errs []error
 	for k := 1; ; k++ {
@@ -43,11 +43,11 @@ func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
 		for i, l := range ls.Seq {
 			b[i] = byte(l)
 		}
-		name := ls.Name()
-		if name == "" {
-			if f := strings.Fields(ls.Description()); len(f) > 0 {
-				name = f[0] // "> name": biogo's ID is what precedes the space
-			}
+		// biogo's ID is what precedes the first space or tab: "" for
+		// "> name", and it may hold other white space.
+		name := ""
+		if f := strings.Fields(ls.Name() + " " + ls.Description()); len(f) > 0 {
+			name = f[0]
 		}
 		raw := strings.Join(strings.Fields(string(b)), "")
 		seq, err := NormalizeSequence(raw)
@@ -74,4 +74,18 @@ func AmbiguousCount(raw string) int {
 		}
 	}
 	return n
+}
+
+// crReader reads r with every CR turned into LF: biogo's FASTA reader
+// splits lines at LF only, and skips the blank lines CRLF then gives.
+type crReader struct{ r io.Reader }
+
+func (c crReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }

@@ -229,13 +229,22 @@ func TestNames(t *testing.T) {
 	if err != nil || b.Name != "d.16.b.E.coli" {
 		t.Errorf("BPSEQ name %q (%v)", b.Name, err)
 	}
-	seqs, _ := ReadFASTA(strings.NewReader("> my seq\nACGU\n>  x  y\nAC\n>\nGG\n>z\tdesc\nA\n"), "in.fa")
+	seqs, _ := ReadFASTA(strings.NewReader("> my seq\nACGU\n>  x  y\nAC\n>\nGG\n>z\tdesc\nA\n>\vv w\nA\n"), "in.fa")
 	var names []string
 	for _, q := range seqs {
 		names = append(names, q.Name)
 	}
-	if strings.Join(names, ",") != "my,x,,z" {
+	if strings.Join(names, ",") != "my,x,,z,v" {
 		t.Errorf("FASTA names %q", names)
+	}
+	// Old Mac line ends (CR) and CRLF, like the other formats; the
+	// fuzzer's crasher ">\r0\nA" once read as a record named "\r0".
+	seqs, errs := ReadFASTA(strings.NewReader(">a b\rACG\rU\r>c\r\nGG\r\nA\r\n"), "mac.fa")
+	if len(errs) != 0 || len(seqs) != 2 || seqs[0] != (Sequence{Name: "a", Seq: "ACGU"}) || seqs[1] != (Sequence{Name: "c", Seq: "GGA"}) {
+		t.Errorf("CR line ends: %+v %v", seqs, errs)
+	}
+	if seqs, _ := ReadFASTA(strings.NewReader(">\r0\nA"), "crasher.fa"); len(seqs) != 0 {
+		t.Errorf("crasher: %+v", seqs)
 	}
 }
 
