@@ -94,11 +94,7 @@ func loadRecData(path string) (*rec.Dataset, error) {
 		return nil, fmt.Errorf("%w: give --data, a MovieLens directory (u.data, or ML-1M's ratings.dat) or ratings file; "+
 			"MovieLens 100K comes from GroupLens, %s (its terms do not allow redistribution, so the repository has no copy)", err, movieLensURL)
 	}
-	ratings, err := rec.ReadRatingsFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return rec.NewDataset(ratings)
+	return rec.LoadDataset(file)
 }
 
 func runRecTrain(ctx context.Context, args []string) error {
