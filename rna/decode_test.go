@@ -278,3 +278,45 @@ func BenchmarkDecodeMEA(b *testing.B) {
 	b.Run("L2741/dense", func(b *testing.B) { benchDecode(b, 2741, 1, DecodeOptions{}) })
 	b.Run("L2741/sparse/knots", func(b *testing.B) { benchDecode(b, 2741, 0.01, DecodeOptions{Pseudoknots: true}) })
 }
+
+// A real 16S (940 nt, with pseudoknots) given its own pairs as the map
+// (p = 1 on its pairs, 0 elsewhere): the nested decoder returns only
+// true pairs, at least as many as the canonical ones of the first
+// dot-bracket level (a valid nested structure itself), and the layered
+// decoder adds true crossing pairs to them.
+func TestDecodeMEAReal16S(t *testing.T) {
+	truth := readCTFile(t, "testdata/d.16.m.A.cahirinus.ct")
+	l := len(truth.Seq)
+	p := make([]float32, l*l)
+	for _, q := range truth.Pairs() {
+		p[q[0]*l+q[1]], p[q[1]*l+q[0]] = 1, 1
+	}
+	db, _, err := DotBracketOmitted(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	level1 := 0
+	for _, q := range truth.Pairs() {
+		if db[q[0]] == '(' && canonical(truth.Seq[q[0]], truth.Seq[q[1]]) && q[1]-q[0]-1 >= MinHairpin {
+			level1++
+		}
+	}
+	nested, err := DecodeMEA(truth.Name, truth.Seq, p, DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDecoded(t, nested, true)
+	knot, err := DecodeMEA(truth.Name, truth.Seq, p, DecodeOptions{Pseudoknots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDecoded(t, knot, false)
+	if sc := Compare(knot, truth, false); sc.FP != 0 || len(knot.Pairs()) <= len(nested.Pairs()) {
+		t.Errorf("layered: %d pairs (nested %d), %+v", len(knot.Pairs()), len(nested.Pairs()), sc)
+	}
+	sc := Compare(nested, truth, false)
+	if sc.FP != 0 || sc.TP < level1 {
+		t.Errorf("nested: %+v, want no false pair and at least %d true ones", sc, level1)
+	}
+	t.Logf("%d true pairs, %d canonical in level 1; nested %d, layered %d", len(truth.Pairs()), level1, len(nested.Pairs()), len(knot.Pairs()))
+}
