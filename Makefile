@@ -237,12 +237,20 @@ fuzz:
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadSS2 -fuzztime 20s
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadHoriz -fuzztime 20s
 	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseSSFasta -fuzztime 20s
+	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadManifest -fuzztime 20s
+	$(GO) test ./pipeline/model -run '^$$' -fuzz '^FuzzReadModel$$' -fuzztime 20s
+	$(GO) test ./pipeline/model -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
+	$(GO) test ./rna/ssnet -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
+	$(GO) test ./internal/modelkind -run '^$$' -fuzz FuzzDetect -fuzztime 20s
+	$(GO) test ./internal/checkpoint -run '^$$' -fuzz FuzzReadCheckpoint -fuzztime 20s
+	$(GO) test ./internal/checkpoint -run '^$$' -fuzz FuzzRestore -fuzztime 20s
 	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
 	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
 	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz '^FuzzGemm$$' -fuzztime 20s
 	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemmPacked -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadRatings -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
+	$(GO) test ./rec -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
 	$(GO) test ./pipeline/sets -run '^$$' -fuzz FuzzRead -fuzztime 20s
 	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA FuzzWriteDotBracket FuzzDecodeMEA; do \
 		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done

@@ -38,7 +38,9 @@ func readFasta(r io.Reader) ([]fastaRecord, error) {
 type Sequence struct{ Name, Seq string }
 
 // ReadSequences reads the records of a FASTA stream (biogo's reader);
-// sequences are upper-cased and a trailing '*' is dropped.
+// sequences are upper-cased and trailing stop characters ('*') are
+// dropped. A record whose sequence is then empty, or still holds a '*'
+// (a stop inside the sequence), is an error naming the record.
 func ReadSequences(r io.Reader) ([]Sequence, error) {
 	recs, err := readFasta(r)
 	if err != nil {
@@ -46,7 +48,14 @@ func ReadSequences(r io.Reader) ([]Sequence, error) {
 	}
 	out := make([]Sequence, len(recs))
 	for i, rec := range recs {
-		out[i] = Sequence{Name: rec.Name, Seq: strings.TrimSuffix(strings.ToUpper(rec.Seq), "*")}
+		seq := strings.TrimRight(strings.ToUpper(rec.Seq), "*")
+		switch {
+		case seq == "":
+			return nil, fmt.Errorf("FASTA record %d (%q): empty sequence", i+1, rec.Name)
+		case strings.Contains(seq, "*"):
+			return nil, fmt.Errorf("FASTA record %d (%q): a stop '*' at position %d inside the sequence", i+1, rec.Name, strings.IndexByte(seq, '*')+1)
+		}
+		out[i] = Sequence{Name: rec.Name, Seq: seq}
 	}
 	return out, nil
 }

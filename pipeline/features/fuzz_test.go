@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -64,11 +65,13 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzReadSequences: accepted FASTA gives upper-case sequences without a
-// trailing '*'.
+// FuzzReadSequences: accepted FASTA gives non-empty upper-case sequences
+// without a '*' anywhere (testdata/fuzz holds ">\n**", read as "*" when
+// only one trailing '*' was dropped).
 func FuzzReadSequences(f *testing.F) {
 	f.Add([]byte(">a desc\nMKV\nLA*\n>b\n\nacde\n"))
 	f.Add([]byte(">\n>x\n"))
+	f.Add([]byte(">x\nMK**\n>y\nM*K\n"))
 	f.Add([]byte("MKV\n"))
 	addFile(f, dataDir+"/msa/1CTF_A.fasta", 2000)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -77,7 +80,7 @@ func FuzzReadSequences(f *testing.F) {
 			return
 		}
 		for _, s := range seqs {
-			if s.Seq != strings.ToUpper(s.Seq) || strings.HasSuffix(s.Seq, "*") {
+			if s.Seq == "" || s.Seq != strings.ToUpper(s.Seq) || strings.Contains(s.Seq, "*") {
 				t.Fatalf("record %q: sequence %q", s.Name, s.Seq)
 			}
 		}
@@ -214,4 +217,35 @@ func checkSS(t *testing.T, ss SS, oneHot bool) {
 			t.Fatalf("residue %d: %v is not one-hot", i+1, p)
 		}
 	}
+}
+
+// FuzzReadManifest: an accepted manifest writes back (WriteManifest's
+// format) and reads back to the same entries; every error names the file.
+func FuzzReadManifest(f *testing.F) {
+	head := strings.Join(manifestHeader, "\t") + "\n"
+	f.Add([]byte(head + "1ABC_A\t1ABC\tA\t57\t55\ttrain\tseq\tab12\t1ABC_A.feat.zst\n"))
+	f.Add([]byte(head + "x\tx\tx\t+3\t0\ttest\tmsa+ss\t\tx.feat.zst\n"))
+	f.Add([]byte(head + "x\tx\tx\t3\t4\ttest\tss\t\t../x\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const name = "fuzz/manifest.tsv"
+		es, err := readManifest(bytes.NewReader(data), name)
+		if err != nil {
+			if !strings.Contains(err.Error(), name) {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := writeManifest(&buf, es); err != nil {
+			t.Fatal(err)
+		}
+		back, err := readManifest(&buf, "again")
+		if err != nil {
+			t.Fatalf("written back, does not read: %v", err)
+		}
+		if !reflect.DeepEqual(back, es) {
+			t.Fatalf("entries %+v read back as %+v", es, back)
+		}
+	})
 }

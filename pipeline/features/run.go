@@ -404,24 +404,34 @@ var manifestHeader = []string{"id", "pdb", "chain", "length", "resolved", "split
 
 // WriteManifest writes entries as TSV (with a header) atomically.
 func WriteManifest(path string, entries []ManifestEntry) error {
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		fmt.Fprintln(w, strings.Join(manifestHeader, "\t"))
-		for _, e := range entries {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", e.ID, e.PDB, e.Chain, e.Length, e.Resolved, e.Split, e.Mode, e.SHA256, e.File)
-		}
-		return nil
-	})
+	return fileio.WriteAtomic(path, func(w io.Writer) error { return writeManifest(w, entries) })
 }
 
-// ReadManifest reads a manifest written by WriteManifest.
+func writeManifest(w io.Writer, entries []ManifestEntry) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, strings.Join(manifestHeader, "\t"))
+	for _, e := range entries {
+		fmt.Fprintf(bw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", e.ID, e.PDB, e.Chain, e.Length, e.Resolved, e.Split, e.Mode, e.SHA256, e.File)
+	}
+	return bw.Flush()
+}
+
+// ReadManifest reads a manifest written by WriteManifest. Errors name the
+// file and line: a missing header, a wrong field count, a length below 1,
+// a resolved count outside 0..length, an empty id, or a feature file name
+// that is not a plain name in the directory.
 func ReadManifest(path string) ([]ManifestEntry, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readManifest(f, path)
+}
+
+func readManifest(rd io.Reader, path string) ([]ManifestEntry, error) {
 	var out []ManifestEntry
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(rd)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -440,13 +450,27 @@ func ReadManifest(path string) ([]ManifestEntry, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("%s line %d: bad length or resolved count", path, line)
 		}
+		switch file := fs[8]; {
+		case fs[0] == "":
+			return nil, fmt.Errorf("%s line %d: empty id", path, line)
+		case n < 1 || r < 0 || r > n:
+			return nil, fmt.Errorf("%s line %d: length %d, resolved %d (want length >= 1, resolved 0..length)", path, line, n, r)
+		case file == "" || file == "." || file == ".." || strings.ContainsAny(file, "/\\\x00"):
+			return nil, fmt.Errorf("%s line %d: feature file %q is not a file name in the directory", path, line, file)
+		}
 		mode, err := ParseMode(fs[6])
 		if err != nil {
 			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
 		}
 		out = append(out, ManifestEntry{ID: fs[0], PDB: fs[1], Chain: fs[2], Length: n, Resolved: r, Split: fs[5], Mode: mode, SHA256: fs[7], File: fs[8]})
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s line %d: %w", path, line+1, err)
+	}
+	if line == 0 {
+		return nil, fmt.Errorf("%s: empty, not a manifest (no header)", path)
+	}
+	return out, nil
 }
 
 // WriteSkips writes the skip report as TSV atomically.
