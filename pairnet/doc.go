@@ -30,4 +30,15 @@
 //
 // Symmetric maps are packed upper triangles (scnn.Packed): the SCNN takes
 // and returns packed 2D maps, the CNN row-major ones.
+//
+// Spec.Check bounds every architecture field (MaxWidth, MaxBlocks,
+// MaxBranches, MaxParams, scnn.MaxKernel) before New allocates anything,
+// so that a model file with absurd widths is refused with the field named
+// instead of running the process out of memory; both the protein and the
+// RNA model loaders check their records with it.
+//
+// Spec.InferenceBytes(l, workers) estimates the memory of one inference
+// pass on a sequence of length l (an upper bound of its peak heap, within
+// a factor 2): a command compares it with what the process has (package
+// internal/memavail) to refuse an over-long input with a message.
 package pairnet

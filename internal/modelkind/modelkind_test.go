@@ -13,10 +13,10 @@ var records = map[string]struct {
 	rec  string
 	want Kind
 }{
-	"protein": {`{"format":2,"kind":"scnn","config":"default","n1d":25,"n2d":3,"blocks":[[7,5,3]],"width":8}`, Protein},
+	"protein":          {`{"format":2,"kind":"scnn","config":"default","n1d":25,"n2d":3,"blocks":[[7,5,3]],"width":8}`, Protein},
 	"protein format 1": {`{"kind":"cnn","config":"default","n1d":25,"n2d":3,"blocks":[[3]]}`, Protein},
-	"rna": {`{"format":1,"kind":"scnn","protocol":"default","spec":{"symmetric":true,"in_1d":5},"seed":2}`, RNA},
-	"rec": {`{"format":1,"config":{"kind":"scosrec","users":943,"items":1682},"seed":1,"user_ids":[1],"item_ids":[0,1]}`, Rec},
+	"rna":              {`{"format":1,"kind":"scnn","protocol":"default","spec":{"symmetric":true,"in_1d":5},"seed":2}`, RNA},
+	"rec":              {`{"format":1,"config":{"kind":"scosrec","users":943,"items":1682},"seed":1,"user_ids":[1],"item_ids":[0,1]}`, Rec},
 }
 
 func TestDetect(t *testing.T) {

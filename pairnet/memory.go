@@ -1,0 +1,268 @@
+package pairnet
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+)
+
+// InferenceBytes estimates the memory, in bytes, that one inference pass
+// (Forward in scnn.Inference(workers); workers <= 0 means GOMAXPROCS)
+// of a network of Spec s takes for one sequence of length l (a batch of
+// 1, all of it valid): its feature maps, its sequence buffers and the
+// workspaces of its convolutions, besides the network's parameters and
+// the caller's inputs. It is meant as an upper bound of the pass's peak
+// live heap that is not loose by more than a factor 2
+// (TestInferenceBytes measures both on the RNA default networks at
+// lengths 200 and 400). For long sequences the maps dominate: about
+// 4 * l(l+1)/2 bytes per channel of the widest maps alive together for
+// an SCNN, 4 * l * l for a CNN.
+//
+// A caller that must not run out of memory (a command refusing an
+// over-long input) should compare it, plus its own buffers (an L x L
+// probability map, say), with the memory it has (package
+// internal/memavail's Available), and leave the garbage collector room:
+// with GOGC=100 the heap may grow to twice the live data between
+// collections unless debug.SetMemoryLimit caps it.
+//
+// It follows the pass's allocations one by one: the maps an SCNN stores
+// as packed upper triangles (l(l+1)/2 pixels) and a CNN as l x l
+// row-major maps, each channel a float32, recycled through the pass's
+// pool of released buffers as Forward releases and reserves them; the
+// transient per-pixel weights of every masking and batchnorm; the
+// BiLSTM's gate buffers; and each convolution's im2col tiles or
+// output-side bands per worker and packed kernels, kept in the kernels'
+// scratch pools by power-of-two size. The error is Check's, or a length
+// below 1.
+func (s Spec) InferenceBytes(l, workers int) (int64, error) {
+	if err := s.Check(); err != nil {
+		return 0, err
+	}
+	if l < 1 {
+		return 0, fmt.Errorf("pairnet: InferenceBytes of length %d", l)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	m := &memSim{scratch: map[int]int{}}
+	pixels := l * l
+	if s.Symmetric {
+		pixels = l * (l + 1) / 2
+	}
+	// The 1D part: BiLSTM (its output is a plain tensor the pass later
+	// recycles), Dense, and the concatenation with the input.
+	var seq *simBuf
+	if h := s.LSTMHidden; h > 0 {
+		m.garbage(2 * (10*h*l + 5*h)) // per direction: gates, xg (4h each), c, h; z, zeros
+		lstm := m.plain(2 * h * l)
+		hd := m.alloc(s.LSTMOut * l)
+		m.release(lstm)
+		seq = m.alloc((s.In1D + s.LSTMOut) * l)
+		m.release(hd)
+	}
+	pairWidth := s.Pair.width(s.Symmetric, s.seqWidth())
+	pairIn := s.In2D + s.Fixed2D
+	m.reserve(pixels * (pairWidth + pairIn))
+	y := m.pairMap(s.Pair, s.Symmetric, s.seqWidth(), l, pixels, pairWidth)
+	if seq != nil {
+		m.release(seq)
+	}
+	if pairIn > 0 {
+		y = m.concatInPlace(y, pixels*(pairWidth+pairIn))
+	}
+	width := pairWidth + pairIn
+	block := func(b Block) {
+		out := m.branches(b, s.Symmetric, l, width, workers)
+		m.release(y)
+		m.garbage(pixels) // batchnorm's pixel weights
+		y, width = out, b.Width()
+	}
+	for _, b := range s.Blocks {
+		block(b)
+	}
+	if s.Reinject != nil {
+		reWidth := s.Reinject.width(s.Symmetric, s.In1D)
+		total := width + reWidth + pairIn
+		m.reserve(pixels * total)
+		re := m.pairMap(*s.Reinject, s.Symmetric, s.In1D, l, pixels, reWidth)
+		joined := m.concatInPlace(re, pixels*total)
+		m.release(y)
+		y, width = joined, total
+	}
+	for _, b := range s.Head {
+		block(b)
+	}
+	out := m.branches(Uniform(1, s.OutKernel), s.Symmetric, l, width, workers)
+	m.release(y)
+	m.garbage(pixels) // the logits' own copy
+	m.release(out)
+	// Each worker's GEMM edge buffer; and the runtime's per-processor
+	// pools may keep a workspace where a pass with fewer workers than
+	// processors, moving between them, does not find it again: one more
+	// copy of the largest (measured: one, 16 to 32 MB, at most).
+	m.total += int64(workers) * 4096
+	if runtime.GOMAXPROCS(0) > workers && m.maxClass > 0 {
+		m.total += 1 << m.maxClass
+	}
+	return 4 * m.total, nil
+}
+
+// simBuf is a buffer of the simulated pass: its capacity in floats.
+type simBuf struct{ cap int }
+
+// memSim follows an inference pass's allocations (floats): total counts
+// everything allocated, as the heap grows with the collector off.
+type memSim struct {
+	pool     []*simBuf   // released buffers of the pass
+	scratch  map[int]int // the kernels' scratch pools: free buffers per power of two
+	maxClass int         // the largest power of two taken from them
+	total    int64
+}
+
+func (m *memSim) garbage(n int)       { m.total += int64(n) }
+func (m *memSim) plain(n int) *simBuf { m.total += int64(n); return &simBuf{n} }
+
+// alloc is Pass.alloc: the smallest released buffer that fits, or a new one.
+func (m *memSim) alloc(n int) *simBuf {
+	best := -1
+	for i, b := range m.pool {
+		if b.cap >= n && (best < 0 || b.cap < m.pool[best].cap) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return m.plain(n)
+	}
+	b := m.pool[best]
+	m.pool = append(m.pool[:best], m.pool[best+1:]...)
+	return b
+}
+
+func (m *memSim) release(b *simBuf) { m.pool = append(m.pool, b) }
+
+// reserve is Pass.Reserve.
+func (m *memSim) reserve(n int) {
+	for _, b := range m.pool {
+		if b.cap >= n {
+			return
+		}
+	}
+	m.pool = append(m.pool, m.plain(n))
+}
+
+// concatInPlace is scnn.ConcatInPlace giving up b for a joined map of n
+// floats: in place when b has room, else Concat and release.
+func (m *memSim) concatInPlace(b *simBuf, n int) *simBuf {
+	if b.cap >= n {
+		return b
+	}
+	y := m.alloc(n)
+	m.release(b)
+	return y
+}
+
+// pairMap is pairMap.apply of a 1D input of n channels into width
+// channels: the sgConv's (or product's) map, masking and batchnorm.
+func (m *memSim) pairMap(ms MapSpec, symmetric bool, n, l, pixels, width int) *simBuf {
+	if symmetric {
+		m.garbage(l * width) // the sgConv's per-position half
+	}
+	y := m.alloc(pixels * width)
+	m.garbage(pixels) // MaskPixels' weights
+	if ms.BN {
+		m.garbage(pixels)
+	}
+	return y
+}
+
+// getScratch takes k buffers of n floats from the kernels' scratch pool
+// (class 2^c >= n), allocating what it lacks; putScratch gives them back.
+func (m *memSim) getScratch(need map[int]int) {
+	for c, k := range need {
+		m.maxClass = max(m.maxClass, c)
+		if have := m.scratch[c]; have < k {
+			m.total += int64(k-have) << c
+			m.scratch[c] = k
+		}
+	}
+}
+
+func class(n int) int { return bits.Len(uint(n - 1)) }
+
+// packed is the scratch class of a packed k x n kernel matrix (the widest
+// micro-kernel panel, 64 columns, bounds every kernel set's).
+func packed(k, n int) int { return class(k * (n + 63) / 64 * 64) }
+
+// The kernels' workspace constants (scnn/internal/kern).
+const (
+	tileBudget   = 4 << 20 // im2col floats per worker tile
+	maxTile      = 1024    // pixels per tile
+	zBudget      = 8 << 20 // output-side band floats
+	minBandItems = 4
+)
+
+// branches is ForwardBranches of block b on a map of cin channels: the
+// joined output, and each convolution's workspaces.
+func (m *memSim) branches(b Block, symmetric bool, l, cin, workers int) *simBuf {
+	pixels := l * l
+	if symmetric {
+		pixels = l * (l + 1) / 2
+	}
+	out := m.alloc(pixels * b.Width())
+	tile := func(kk int) int { return min(max(tileBudget/kk, 64), maxTile) }
+	im2col := func(kk int, need map[int]int) {
+		t := tile(kk)
+		tiles := (pixels + t - 1) / t
+		need[class(t*kk)] += min(workers, tiles)
+	}
+	outSide := func(k, cout int) (band int, ok bool) {
+		pad := k / 2
+		rows := zBudget / (l * k * k * cout)
+		band = max(min(rows-2*pad, l), 1)
+		band = min(band, (l+minBandItems-1)/minBandItems)
+		band = max(band, 1)
+		return band, k > 1 && 2*cout <= cin && (band == l || 4*2*(k/2) <= band)
+	}
+	shared := len(b.Kernels) > 1
+	for i, k := range b.Kernels {
+		if symmetric {
+			m.garbage(k * k * cin * b.Widths[i]) // SymPresConv's full kernel
+		}
+		if _, ok := outSide(k, b.Widths[i]); ok {
+			shared = false
+		}
+	}
+	if shared {
+		kmax := 0
+		for _, k := range b.Kernels {
+			kmax = max(kmax, k)
+		}
+		kk := kmax * kmax * cin
+		need := map[int]int{}
+		for i, k := range b.Kernels {
+			if k == kmax {
+				need[packed(kk, b.Widths[i])]++
+			} else {
+				need[packed(k*cin, b.Widths[i])] += k
+			}
+		}
+		im2col(kk, need)
+		m.getScratch(need)
+		return out
+	}
+	for i, k := range b.Kernels {
+		cout := b.Widths[i]
+		need := map[int]int{}
+		if band, ok := outSide(k, cout); ok {
+			n := k * k * cout
+			m.garbage(cin * n) // the reordered kernel
+			need[packed(cin, n)]++
+			need[class((band+2*(k/2))*l*n)] += min(workers, (l+band-1)/band)
+		} else {
+			need[packed(k*k*cin, cout)]++
+			im2col(k*k*cin, need)
+		}
+		m.getScratch(need)
+	}
+	return out
+}
