@@ -106,7 +106,12 @@ func TestInferenceBytes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// The highest of two passes: a sampler starved of the
+				// processor may miss the plateau of one.
 				peak, growth := measure(t, n, oneSequence(l), workers)
+				if p, _ := measure(t, n, oneSequence(l), workers); p > peak {
+					peak = p
+				}
 				ratio := float64(est) / float64(peak)
 				t.Logf("symmetric=%v workers=%d L=%d: estimate %.1f MB, measured peak %.1f MB (ratio %.2f), allocated %.1f MB",
 					sym, workers, l, float64(est)/1e6, float64(peak)/1e6, ratio, float64(growth)/1e6)
