@@ -7,9 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/contactmap/contactmap/rna/ssnet"
 
 	"github.com/contactmap/contactmap/pdb"
 )
@@ -141,5 +144,26 @@ func TestShippedRNAModel(t *testing.T) {
 	}
 	if _, _, err := LoadRNA("no-such-model"); err == nil {
 		t.Error("an unknown name loaded")
+	}
+}
+
+// The embedded RNA references are the bundled 16S training set, molecule
+// for molecule.
+func TestRNARefsAreTheTrainingSet(t *testing.T) {
+	got, err := RNARefs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ssnet.ReadSet("../" + RNARefsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(got) != 550 {
+		t.Fatalf("%d references, the training file has %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Seq != want[i].Seq || !slices.Equal(got[i].Partner, want[i].Partner) {
+			t.Fatalf("reference %d (%s) differs from the training file's", i, got[i].Name)
+		}
 	}
 }

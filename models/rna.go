@@ -2,11 +2,13 @@ package models
 
 import (
 	"bytes"
+	"compress/gzip"
 	_ "embed"
 	"fmt"
 	"os"
 	"sort"
 
+	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -17,6 +19,36 @@ import (
 //
 //go:embed rna-scnn.scnn
 var rnaSCNNFile []byte
+
+// rna-refs-16s.txt.gz is the 16S training set of the RNA models
+// (data/rna/16s-finaltrain.txt, gzip-compressed; the authors' data set,
+// LGPL-3.0, see data/rna/README.md): the references of homology transfer
+// and of the template networks' channels, so that both work from any
+// directory.
+//
+//go:embed rna-refs-16s.txt.gz
+var rnaRefsFile []byte
+
+// RNARefsName names the embedded reference set in messages and records.
+const RNARefsName = "data/rna/16s-finaltrain.txt"
+
+// RNARefs returns the embedded reference molecules (the 16S training set).
+func RNARefs() ([]ssnet.Molecule, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(rnaRefsFile))
+	if err != nil {
+		return nil, fmt.Errorf("models: embedded RNA references: %w", err)
+	}
+	defer zr.Close()
+	ss, err := rna.ReadFiveLine(zr, "shipped "+RNARefsName)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ssnet.Molecule, len(ss))
+	for i, s := range ss {
+		out[i] = ssnet.Molecule{Structure: s}
+	}
+	return out, nil
+}
 
 // DefaultRNA is the RNA model used when none is given.
 const DefaultRNA = "rna-scnn"

@@ -21,6 +21,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -165,11 +166,12 @@ type rnaEvalRow struct {
 func runRNAEval(ctx context.Context, args []string) error {
 	fs := newFlags("rna eval", helpText{
 		Usage: "contactmap rna eval [--model M...] [--split test] [flags]",
-		About: `Evaluates RNA models and the stacking baseline: PPV, sensitivity,
-accuracy, F1 and MCC per family and overall, on all molecules and on those
-under 95% identity to every training molecule, with the overlap table.
-Inputs: shipped model names or model files, and a split (or --set, a
-five-line file).`,
+		About: `Evaluates RNA models under each decoder, and the model-free baselines
+(stacking; homology transfer from the training molecules): PPV,
+sensitivity, accuracy, F1 and MCC per family and overall, on all
+molecules and on those under 95% identity to every training molecule,
+with the overlap table. Inputs: shipped model names or model files, and a
+split (or --set, a five-line file).`,
 		Example: "contactmap rna eval --model rna-scnn --split test --out report",
 	})
 	var models multiFlag
@@ -177,7 +179,8 @@ five-line file).`,
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file)")
 	trainFile := fs.String("train", rnaTrain, "training molecules, for the overlap analysis")
-	baseline := fs.Bool("baseline", true, "add the stacking baseline (most stacked canonical pairs, hairpins >= 3)")
+	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3) and homology transfer from the --train molecules")
+	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	pos, err := parseFlags(fs, args)
@@ -186,6 +189,14 @@ five-line file).`,
 	}
 	if err := noPositional("rna eval", pos); err != nil {
 		return err
+	}
+	var ds []ssnet.Decoder
+	for _, name := range strings.Split(*decoders, ",") {
+		d, err := ssnet.ParseDecoder(strings.TrimSpace(name))
+		if err != nil {
+			return usageError("--decoders: %v", err)
+		}
+		ds = append(ds, d)
 	}
 	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
@@ -206,14 +217,13 @@ five-line file).`,
 	}
 	overlaps := ssnet.Overlaps(set, train)
 	disjoint := ssnet.Disjoint(overlaps)
+	// The training molecules are the references of homology transfer and
+	// of the template networks; evaluating the training split itself
+	// would find every molecule as its own template.
+	sameAsTrain := filepath.Clean(file) == filepath.Clean(*trainFile)
+	refs := ssnet.TemplateRefs(train)
 	var rows []rnaEvalRow
-	eval := func(name string, params int, pred ssnet.Predictor) error {
-		bar := progress.New(len(set), name)
-		scores, err := ssnet.Evaluate(set, pred, func() { bar.Add(1) })
-		bar.Finish()
-		if err != nil {
-			return err
-		}
+	addRow := func(name string, params int, scores []ssnet.MolScore) {
 		var dis []ssnet.MolScore
 		for _, s := range scores {
 			if disjoint[s.Name] {
@@ -221,20 +231,51 @@ five-line file).`,
 			}
 		}
 		rows = append(rows, rnaEvalRow{Name: name, Params: params, Summaries: ssnet.Summarize(scores), Disjoint: ssnet.Summarize(dis), Scores: scores})
+	}
+	eval := func(name string, pred ssnet.Predictor) error {
+		bar := progress.New(len(set), name)
+		scores, err := ssnet.Evaluate(set, pred, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		addRow(name, 0, scores)
 		return nil
 	}
+	templated := false
 	for _, path := range models {
 		m, _, err := shipped.LoadRNA(path)
 		if err != nil {
 			return err
 		}
 		r := m.Record
-		if err := eval(fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed), m.Net.Trainable(), ssnet.ModelPredictor(m, *workers)); err != nil {
+		if r.UsesTemplates() && !templated {
+			if sameAsTrain {
+				return usageError("%s takes homology templates from the training molecules; evaluate it on another split than the training file", path)
+			}
+			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
+				return err
+			}
+			templated = true
+		}
+		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
+		bar := progress.New(len(set), name)
+		scores, err := ssnet.EvaluateDecoders(set, m, *workers, ds, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
+		}
+		for k, d := range ds {
+			addRow(fmt.Sprintf("%s, %s", name, d), m.Net.Trainable(), scores[k])
 		}
 	}
 	if *baseline {
-		if err := eval("baseline: stacking", 0, ssnet.BaselinePredictor()); err != nil {
+		if err := eval("baseline: stacking", ssnet.BaselinePredictor()); err != nil {
+			return err
+		}
+		if sameAsTrain {
+			fmt.Fprintln(stderr, "contactmap rna eval: no homology baseline on the training molecules themselves")
+		} else if err := eval("baseline: homology transfer", ssnet.HomologyPredictor(refs)); err != nil {
 			return err
 		}
 	}
@@ -265,7 +306,7 @@ func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overl
 			nExact++
 		}
 	}
-	fmt.Fprintf(b, "Evaluation on %s: %d molecules; greedy decoding at %.1f; means over molecules.\n\n", file, len(set), ssnet.Threshold)
+	fmt.Fprintf(b, "Evaluation on %s: %d molecules; means over molecules. Decoders: greedy (the paper's: the most probable pairs above %.1f, any pairs), mea (the maximum expected accuracy nested structure of canonical pairs, hairpins >= 3), mea-pk (mea and a crossing layer of pairs above 0.5). Homology transfer copies the pairs of the training molecule found by shared 8-mers and global alignment.\n\n", file, len(set), ssnet.Threshold)
 	table := func(title string, pick func(rnaEvalRow) []ssnet.Summary) {
 		fmt.Fprintf(b, "%s\n\n| predictor | group | n | PPV | sensitivity | accuracy (PPV+Sens)/2 | F1 | MCC | F1 ±1 | MCC ±1 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", title)
 		for _, r := range rows {
@@ -293,10 +334,13 @@ func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overl
 func runRNACompare(ctx context.Context, args []string) error {
 	fs := newFlags("rna compare", helpText{
 		Usage: "contactmap rna compare [--runs DIR] [flags]",
-		About: `Compares RNA SCNN with CNN runs over seeds: evaluates every finished run
-under --runs (a directory per run with model.scnn and checkpoint.scnn) on
-one split and reports the mean, sd, paired differences and bootstrap
-confidence intervals. A run whose checkpoint or model cannot be read is
+		About: `Compares RNA SCNN with CNN runs over seeds, and each kind with the
+model-free baselines (stacking, homology transfer): evaluates every
+finished run under --runs (a directory per run with model.scnn and
+checkpoint.scnn) on one split under one decoder and reports the mean,
+sd, paired differences and bootstrap confidence intervals over
+molecules, on all molecules and on those without a near-identical
+training molecule. A run whose checkpoint or model cannot be read is
 named with the reason and fails the command unless --skip-bad. Outputs: a
 table on standard output, OUT.md and OUT.json.`,
 		Example: "contactmap rna compare --runs runs/rna/default",
@@ -307,6 +351,9 @@ table on standard output, OUT.md and OUT.json.`,
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over molecules")
 	trainFile := fs.String("train", "data/rna/16s-finaltrain.txt", "training molecules (for the overlap of the test set)")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
+	decoderName := fs.String("decoder", string(ssnet.Greedy), "decoder of the runs' probabilities: greedy (the paper's), mea or mea-pk")
+	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
+	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; homology transfer from --train)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -314,12 +361,18 @@ table on standard output, OUT.md and OUT.json.`,
 	if err := noPositional("rna compare", pos); err != nil {
 		return err
 	}
+	decoder, err := ssnet.ParseDecoder(*decoderName)
+	if err != nil {
+		return usageError("--decoder: %v", err)
+	}
 	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
 	}
-	file, err := rnaSplitFile(*split)
-	if err != nil {
-		return err
+	file := *setFile
+	if file == "" {
+		if file, err = rnaSplitFile(*split); err != nil {
+			return err
+		}
 	}
 	set, err := ssnet.ReadSet(file)
 	if err != nil {
@@ -369,66 +422,137 @@ table on standard output, OUT.md and OUT.json.`,
 	if err := bad.check(*skipBad); err != nil {
 		return err
 	}
-	names := []string{"accuracy (PPV+Sens)/2", "PPV", "sensitivity", "F1", "MCC", "F1 ±1", "MCC ±1"}
-	var runs []compare.Run
+	train, err := ssnet.ReadSet(*trainFile)
+	if err != nil {
+		return err
+	}
+	refs := ssnet.TemplateRefs(train)
 	for _, f := range ok {
-		m := f.m
-		scores, err := runScores(f.dir, *split, set, m)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.dir, err)
+		if f.m.Record.UsesTemplates() {
+			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
+				return err
+			}
+			break
 		}
-		r := compare.Run{Kind: string(m.Record.Kind), Seed: int(m.Record.Seed), Params: m.Net.Trainable(), TrainSec: f.secs, Epochs: f.steps,
-			Scores: map[string][]float64{}}
+	}
+	names := []string{"accuracy (PPV+Sens)/2", "PPV", "sensitivity", "F1", "MCC", "F1 ±1", "MCC ±1"}
+	toRun := func(kind string, seed, params int, secs float64, steps int, scores []ssnet.MolScore) compare.Run {
+		r := compare.Run{Kind: kind, Seed: seed, Params: params, TrainSec: secs, Epochs: steps, Scores: map[string][]float64{}}
 		for _, s := range scores {
 			r.Items = append(r.Items, s.Name)
 			for i, v := range []float64{s.Exact.Accuracy, s.Exact.PPV, s.Exact.Sens, s.Exact.F1, s.Exact.MCC, s.Shift.F1, s.Shift.MCC} {
 				r.Scores[names[i]] = append(r.Scores[names[i]], v)
 			}
 		}
-		runs = append(runs, r)
+		return r
+	}
+	var runs []compare.Run
+	kinds := map[string]bool{}
+	for _, f := range ok {
+		m := f.m
+		scores, err := runScores(f.dir, *split, set, m, decoder)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.dir, err)
+		}
+		runs = append(runs, toRun(string(m.Record.Kind), int(m.Record.Seed), m.Net.Trainable(), f.secs, f.steps, scores))
+		kinds[string(m.Record.Kind)] = true
 		fmt.Fprintf(stderr, "rna compare: %s: %s seed %d (best step %d)\n", f.name, m.Record.Kind, m.Record.Seed, m.Record.Step)
 	}
-	res, err := compare.Compare(runs, names, string(ssnet.CNN), string(ssnet.SCNN), *resamples, 1)
-	if err != nil {
-		return err
-	}
-	res.Split, res.Features, res.Unit = *split, file, "molecules"
-	// The same on the molecules under NearIdentical to every training
-	// molecule (several 16S test molecules are copies of training ones).
-	train, err := ssnet.ReadSet(*trainFile)
-	if err != nil {
-		return err
+	// The model-free baselines, scored once, enter each comparison as a
+	// run of every seed (the same scores), so that a kind's paired
+	// differences against them have the seeds' spread and intervals over
+	// molecules.
+	var baselines []compare.Run
+	if *withBaselines {
+		for _, b := range []struct {
+			name string
+			pred ssnet.Predictor
+		}{{"stacking", ssnet.BaselinePredictor()}, {"homology", ssnet.HomologyPredictor(refs)}} {
+			scores, err := ssnet.Evaluate(set, b.pred, nil)
+			if err != nil {
+				return err
+			}
+			baselines = append(baselines, toRun(b.name, 0, 0, 0, 0, scores))
+		}
 	}
 	disjoint := ssnet.Disjoint(ssnet.Overlaps(set, train))
-	var dis []compare.Run
-	for _, r := range runs {
-		d := r
-		d.Items, d.Scores = nil, map[string][]float64{}
-		for i, name := range r.Items {
-			if disjoint[name] {
-				d.Items = append(d.Items, name)
-				for _, n := range names {
-					d.Scores[n] = append(d.Scores[n], r.Scores[n][i])
+	onlyDisjoint := func(rs []compare.Run) []compare.Run {
+		var dis []compare.Run
+		for _, r := range rs {
+			d := r
+			d.Items, d.Scores = nil, map[string][]float64{}
+			for i, name := range r.Items {
+				if disjoint[name] {
+					d.Items = append(d.Items, name)
+					for _, n := range names {
+						d.Scores[n] = append(d.Scores[n], r.Scores[n][i])
+					}
 				}
 			}
+			dis = append(dis, d)
 		}
-		dis = append(dis, d)
+		return dis
 	}
-	resDis, err := compare.Compare(dis, names, string(ssnet.CNN), string(ssnet.SCNN), *resamples, 1)
-	if err != nil {
-		return err
+	disLabel := fmt.Sprintf(" (the molecules under %.0f%% identity to every training molecule)", 100*ssnet.NearIdentical)
+	type outcome struct {
+		file  string
+		res   *compare.Result
+		extra string
 	}
-	resDis.Split, resDis.Features, resDis.Unit = *split+fmt.Sprintf(" (the molecules under %.0f%% identity to every training molecule)", 100*ssnet.NearIdentical), file, "molecules"
-	for _, r := range []*compare.Result{res, resDis} {
-		if err := r.Markdown(stdout); err != nil {
+	var outs []outcome
+	for _, sub := range []struct {
+		suffix, label string
+		runs, base    []compare.Run
+	}{{"", "", runs, baselines}, {"-disjoint", disLabel, onlyDisjoint(runs), onlyDisjoint(baselines)}} {
+		if kinds[string(ssnet.CNN)] && kinds[string(ssnet.SCNN)] {
+			res, err := compare.Compare(sub.runs, names, string(ssnet.CNN), string(ssnet.SCNN), *resamples, 1)
+			if err != nil {
+				return err
+			}
+			res.Split, res.Features, res.Unit = *split+sub.label, file, "molecules"
+			extra := ""
+			if sub.suffix == "" {
+				extra = paperRNATable
+			}
+			outs = append(outs, outcome{*out + sub.suffix, res, extra})
+		}
+		for _, b := range sub.base {
+			for _, k := range []ssnet.Kind{ssnet.CNN, ssnet.SCNN} {
+				var rs []compare.Run
+				for _, r := range sub.runs {
+					if r.Kind == string(k) {
+						rs = append(rs, r)
+						rb := b
+						rb.Seed = r.Seed
+						rs = append(rs, rb)
+					}
+				}
+				if len(rs) == 0 {
+					continue
+				}
+				res, err := compare.Compare(rs, []string{"F1", "accuracy (PPV+Sens)/2", "PPV", "sensitivity"}, b.Kind, string(k), *resamples, 1)
+				if err != nil {
+					return err
+				}
+				res.Split, res.Features, res.Unit = *split+sub.label, file, "molecules"
+				outs = append(outs, outcome{fmt.Sprintf("%s%s-vs-%s-%s", *out, sub.suffix, k, b.Kind), res, ""})
+			}
+		}
+	}
+	if len(outs) == 0 {
+		return fmt.Errorf("rna compare: no finished run in %s", *runsDir)
+	}
+	fmt.Fprintf(stdout, "Decoder: %s.\n\n", decoder)
+	for _, o := range outs {
+		if err := o.res.Markdown(stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout)
+		if err := writeComparison(o.file, o.res, o.extra); err != nil {
+			return err
+		}
 	}
-	if err := writeComparison(*out+"-disjoint", resDis, ""); err != nil {
-		return err
-	}
-	return writeComparison(*out, res, paperRNATable)
+	return nil
 }
 
 // runScores evaluates a run's model on a split once: the per-molecule
@@ -436,13 +560,16 @@ table on standard output, OUT.md and OUT.json.`,
 // SHA-256 of the model file they came from, and read back while it is
 // unchanged, so a comparison can be taken as runs finish without
 // predicting a split twice with one model.
-func runScores(dir, split string, set []ssnet.Molecule, m *ssnet.Model) ([]ssnet.MolScore, error) {
+func runScores(dir, split string, set []ssnet.Molecule, m *ssnet.Model, d ssnet.Decoder) ([]ssnet.MolScore, error) {
 	data, err := os.ReadFile(filepath.Join(dir, ssnet.ModelFile))
 	if err != nil {
 		return nil, err
 	}
 	sum := fmt.Sprintf("%x", sha256.Sum256(data))
-	cache := filepath.Join(dir, "scores-"+split+".json")
+	cache := filepath.Join(dir, "scores-"+split+".json") // greedy: the name of the runs before other decoders
+	if d != ssnet.Greedy {
+		cache = filepath.Join(dir, "scores-"+split+"-"+string(d)+".json")
+	}
 	type cached struct {
 		ModelSHA256 string           `json:"model_sha256"`
 		Scores      []ssnet.MolScore `json:"scores"`
@@ -451,7 +578,7 @@ func runScores(dir, split string, set []ssnet.Molecule, m *ssnet.Model) ([]ssnet
 	if b, err := os.ReadFile(cache); err == nil && json.Unmarshal(b, &c) == nil && c.ModelSHA256 == sum && len(c.Scores) == len(set) {
 		return c.Scores, nil
 	}
-	scores, err := ssnet.Evaluate(set, ssnet.ModelPredictor(m, 0), nil)
+	scores, err := ssnet.Evaluate(set, ssnet.DecodedPredictor(m, 0, d), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -560,6 +687,15 @@ case-insensitively, T as U; IUPAC ambiguity codes (R Y K M S W B D H V)
 are read as N, with a warning giving their count per record. A CT or BPSEQ
 input is scored against its own structure.
 
+--method chooses the predictor: network (the default: the --model
+network, decoded by --decoder), homology (model-free: the pairs of the
+most similar reference molecule of known structure, carried over a
+global alignment; strong when the references hold a homolog, as the 16S
+training set does for a 16S rRNA, and useless when they hold none, as for
+5S rRNA, RNase P or group I introns), or stacking (model-free: the most
+stacked canonical pairs). The references (--refs) are the 16S training
+set built into the binary unless given.
+
 Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
 NAME.png; existing outputs are not overwritten without --force. A
 molecule whose estimated memory exceeds the memory available is skipped
@@ -572,9 +708,21 @@ makes the exit status 1.`,
 	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
+	method := fs.String("method", "network", "network, homology or stacking")
+	decoderName := fs.String("decoder", string(rnaDefaultDecoder), "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer)")
+	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format; default: the built-in 16S training set)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	decoder, err := ssnet.ParseDecoder(*decoderName)
+	if err != nil {
+		return usageError("--decoder: %v", err)
+	}
+	switch *method {
+	case "network", "homology", "stacking":
+	default:
+		return usageError("--method %q: network, homology or stacking", *method)
 	}
 	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
@@ -586,9 +734,28 @@ makes the exit status 1.`,
 	if err != nil {
 		return usageError("%v", err)
 	}
-	m, from, err := shipped.LoadRNA(*modelSpec)
-	if err != nil {
-		return err
+	var m *ssnet.Model
+	from := *method
+	if *method == "network" {
+		if m, from, err = shipped.LoadRNA(*modelSpec); err != nil {
+			return err
+		}
+	}
+	var refs *homology.Index
+	if *method == "homology" || m != nil && m.Record.UsesTemplates() {
+		var mols []ssnet.Molecule
+		name := shipped.RNARefsName + " (built in)"
+		if *refsFile == "" {
+			mols, err = shipped.RNARefs()
+		} else {
+			mols, err = ssnet.ReadSet(*refsFile)
+			name = *refsFile
+		}
+		if err != nil {
+			return err
+		}
+		refs = ssnet.TemplateRefs(mols)
+		from += fmt.Sprintf("; %d reference molecules from %s", len(mols), name)
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return err
@@ -624,10 +791,7 @@ makes the exit status 1.`,
 		var p []float32
 		var s *rna.Structure
 		if err == nil {
-			p, err = m.Probabilities(in.Seq, *workers)
-		}
-		if err == nil {
-			s, err = rna.Decode(in.Name, in.Seq, p, ssnet.Threshold)
+			p, s, err = predictRNA(in, *method, m, refs, decoder, *workers)
 		}
 		if err == nil {
 			_, err = ssnet.WriteOutputs(*outDir, base, s, p, in.Known, fmts)
@@ -649,6 +813,45 @@ makes the exit status 1.`,
 	bar.Finish()
 	fmt.Fprintf(stdout, "%d molecules predicted into %s\n", done, *outDir)
 	return skipped(errs)
+}
+
+// rnaDefaultDecoder decodes the network's probabilities when --decoder
+// is not given.
+const rnaDefaultDecoder = ssnet.Greedy
+
+// predictRNA predicts one molecule by a method: its pair map (the
+// network's probabilities, or 1 at each predicted pair for the
+// model-free methods) and its structure.
+func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index, d ssnet.Decoder, workers int) ([]float32, *rna.Structure, error) {
+	var s *rna.Structure
+	var err error
+	switch method {
+	case "homology":
+		s, _, err = refs.Predict(in.Name, in.Seq, nil)
+	case "stacking":
+		s, err = rna.StackingBaseline(in.Name, in.Seq)
+	default:
+		var t *homology.Template
+		if m.Record.UsesTemplates() {
+			tm := refs.Search(in.Seq, nil)
+			t = &tm
+		}
+		p, err := m.ProbabilitiesWith(in.Seq, t, workers)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err = d.Decode(in.Name, in.Seq, p)
+		return p, s, err
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	l := len(in.Seq)
+	p := make([]float32, l*l)
+	for _, pr := range s.Pairs() {
+		p[pr[0]*l+pr[1]], p[pr[1]*l+pr[0]] = 1, 1
+	}
+	return p, s, nil
 }
 
 // fmtExts lists the file extensions of RNA output formats.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,7 +81,7 @@ func TestRunScoresCache(t *testing.T) {
 	h2, _ := rna.New("h2", "GCGCUUUUGCGCAAAA", [][2]int{{0, 11}, {1, 10}})
 	set := []ssnet.Molecule{{Structure: h1}, {Structure: h2}}
 	m := save(1)
-	first, err := runScores(dir, "test", set, m)
+	first, err := runScores(dir, "test", set, m, ssnet.Greedy)
 	if err != nil || len(first) != 2 {
 		t.Fatalf("%v, %v", first, err)
 	}
@@ -92,14 +93,137 @@ func TestRunScoresCache(t *testing.T) {
 	}
 	marked := strings.Replace(string(b), `"name":"h1"`, `"name":"h1-cached"`, 1)
 	os.WriteFile(cache, []byte(marked), 0o644)
-	again, err := runScores(dir, "test", set, m)
+	again, err := runScores(dir, "test", set, m, ssnet.Greedy)
 	if err != nil || again[0].Name != "h1-cached" {
 		t.Fatalf("not read from the cache: %+v, %v", again, err)
 	}
 	// Another model file: predicted again.
 	m = save(2)
-	fresh, err := runScores(dir, "test", set, m)
+	fresh, err := runScores(dir, "test", set, m, ssnet.Greedy)
 	if err != nil || fresh[0].Name != "h1" {
 		t.Fatalf("a changed model read stale scores: %+v, %v", fresh, err)
+	}
+}
+
+// rna compare reports SCNN against CNN and each kind against the
+// model-free baselines (stacking, homology transfer from --train), on all
+// molecules and on those without a near-identical training molecule,
+// under the decoder asked for; the scores are cached per decoder.
+func TestRNACompareWithBaselines(t *testing.T) {
+	dir := t.TempDir()
+	all, err := ssnet.ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := func(m ssnet.Molecule, n int) *rna.Structure {
+		p := append([]int(nil), m.Partner[:n]...)
+		for i, q := range p {
+			if q >= n {
+				p[i] = rna.Unpaired
+			}
+		}
+		return &rna.Structure{Name: m.Name, Seq: m.Seq[:n], Partner: p}
+	}
+	write := func(name string, ss []*rna.Structure) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := rna.WriteFiveLine(f, ss); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// The evaluated molecules are cut copies of two training ones and a
+	// third not in training.
+	train := write("train.txt", []*rna.Structure{cut(all[0], 150), cut(all[1], 150), cut(all[2], 150)})
+	set := write("set.txt", []*rna.Structure{cut(all[0], 120), cut(all[1], 140), cut(all[5], 130)})
+	trainSet, _ := ssnet.ReadSet(train)
+	valid, _ := ssnet.ReadSet(set)
+	runs := filepath.Join(dir, "runs")
+	p := ssnet.Default
+	p.Steps, p.EvalEvery, p.Batch, p.Crop = 2, 2, 2, 32
+	for _, k := range []ssnet.Kind{ssnet.CNN, ssnet.SCNN} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			o := ssnet.TrainOptions{Train: trainSet, Valid: valid, Out: filepath.Join(runs, fmt.Sprintf("%s-seed%d", k, seed)), Kind: k, Protocol: p, Seed: seed, Workers: 1}
+			if _, _, err := ssnet.Train(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := filepath.Join(dir, "report")
+	code, stdout, errOut := runCLI(t, "rna", "compare", "--runs", runs, "--set", set, "--train", train, "--split", "x", "--decoder", "mea", "--resamples", "50", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Decoder: mea.", "SCNN vs CNN", "SCNN vs HOMOLOGY", "CNN vs STACKING"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, f := range []string{"report.md", "report-disjoint.md", "report-vs-scnn-homology.md", "report-disjoint-vs-cnn-stacking.json", "runs/scnn-seed1/scores-x-mea.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	b, err := os.ReadFile(out + "-vs-scnn-homology.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"kind_a": "homology"`) {
+		t.Errorf("baseline comparison json: %.300s", b)
+	}
+}
+
+// rna predict --method homology copies the pairs of the nearest
+// reference (--refs): a molecule cut from a reference gets exactly its
+// pairs back; --method stacking and a template network predict too.
+func TestRNAPredictMethods(t *testing.T) {
+	dir := t.TempDir()
+	all, err := ssnet.ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := all[3]
+	n := 200
+	p := append([]int(nil), m.Partner[:n]...)
+	for i, q := range p {
+		if q >= n {
+			p[i] = rna.Unpaired
+		}
+	}
+	ref := &rna.Structure{Name: "ref", Seq: m.Seq[:n], Partner: p}
+	refs := filepath.Join(dir, "refs.txt")
+	f, _ := os.Create(refs)
+	rna.WriteFiveLine(f, []*rna.Structure{ref, all[7].Structure})
+	f.Close()
+	ct := filepath.Join(dir, "query.ct")
+	g, _ := os.Create(ct)
+	rna.WriteCT(g, &rna.Structure{Name: "query", Seq: ref.Seq, Partner: ref.Partner})
+	g.Close()
+	code, stdout, errOut := runCLI(t, "rna", "predict", "--method", "homology", "--refs", refs, "--out", filepath.Join(dir, "h"), ct)
+	if code != 0 || !strings.Contains(stdout, "| 1.000 | 1.000 | 1.000 |") {
+		t.Fatalf("homology: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	code, _, errOut = runCLI(t, "rna", "predict", "--method", "stacking", "--out", filepath.Join(dir, "s"), ct)
+	if code != 0 {
+		t.Fatalf("stacking: exit %d: %s", code, errOut)
+	}
+	tm, err := ssnet.NewModel(ssnet.SCNN, ssnet.Template, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(dir, "t.scnn")
+	if err := tm.Save(mp); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "rna", "predict", "--model", mp, "--refs", refs, "--decoder", "mea", "--out", filepath.Join(dir, "t"), ct)
+	if code != 0 || !strings.Contains(errOut, "2 reference molecules") {
+		t.Fatalf("template network: exit %d: %s", code, errOut)
+	}
+	if code, _, _ = runCLI(t, "rna", "predict", "--method", "fold", ct); code != 2 {
+		t.Errorf("unknown method: exit %d, want 2", code)
 	}
 }

@@ -22,9 +22,57 @@ type MolScore struct {
 // Predictor turns a molecule's sequence into a predicted structure.
 type Predictor func(m *Molecule) (*rna.Structure, error)
 
+// Decoder turns pair probabilities into a structure.
+type Decoder string
+
+const (
+	// Greedy is the paper's rule: the most probable pairs above
+	// Threshold, each base at most once (rna.Decode); any pair, crossing
+	// or not.
+	Greedy Decoder = "greedy"
+	// MEA is the maximum expected accuracy structure (rna.DecodeMEA,
+	// gamma 1): nested, canonical and wobble pairs, hairpins of at least
+	// three bases.
+	MEA Decoder = "mea"
+	// MEAKnots is MEA with a second, crossing layer of pairs above 0.5
+	// among the bases MEA left unpaired.
+	MEAKnots Decoder = "mea-pk"
+)
+
+// Decoders are every decoder, the paper's first.
+var Decoders = []Decoder{Greedy, MEA, MEAKnots}
+
+// ParseDecoder reads a decoder's name.
+func ParseDecoder(s string) (Decoder, error) {
+	for _, d := range Decoders {
+		if Decoder(s) == d {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("ssnet: unknown decoder %q (greedy, mea or mea-pk)", s)
+}
+
+// Decode decodes a symmetric L x L probability map of seq.
+func (d Decoder) Decode(name, seq string, p []float32) (*rna.Structure, error) {
+	switch d {
+	case Greedy:
+		return rna.Decode(name, seq, p, Threshold)
+	case MEA:
+		return rna.DecodeMEA(name, seq, p, rna.DecodeOptions{Gamma: 1})
+	case MEAKnots:
+		return rna.DecodeMEA(name, seq, p, rna.DecodeOptions{Gamma: 1, Pseudoknots: true})
+	}
+	return nil, fmt.Errorf("ssnet: unknown decoder %q", string(d))
+}
+
 // ModelPredictor decodes the model's probabilities greedily (the
 // authors' rule) at Threshold.
-func ModelPredictor(m *Model, workers int) Predictor {
+func ModelPredictor(m *Model, workers int) Predictor { return DecodedPredictor(m, workers, Greedy) }
+
+// DecodedPredictor predicts with the model and decodes with d. A model
+// with template channels reads the molecule's attached template
+// (AttachTemplates), which must be there.
+func DecodedPredictor(m *Model, workers int, d Decoder) Predictor {
 	return func(mol *Molecule) (*rna.Structure, error) {
 		if m.Record.UsesTemplates() && mol.Template == nil {
 			return nil, fmt.Errorf("the model takes a homology template and none is attached")
@@ -33,7 +81,7 @@ func ModelPredictor(m *Model, workers int) Predictor {
 		if err != nil {
 			return nil, err
 		}
-		return rna.Decode(mol.Name, mol.Seq, p, Threshold)
+		return d.Decode(mol.Name, mol.Seq, p)
 	}
 }
 
@@ -52,6 +100,40 @@ func BaselinePredictor() Predictor {
 	return func(mol *Molecule) (*rna.Structure, error) { return rna.StackingBaseline(mol.Name, mol.Seq) }
 }
 
+// EvaluateDecoders predicts every molecule once with the model and
+// scores each decoder's structure of it: out[d] are decoder ds[d]'s
+// scores. A model with template channels reads the molecules' attached
+// templates. progress (may be nil) is called after each molecule.
+func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
+	out := make([][]MolScore, len(ds))
+	for i := range set {
+		mol := &set[i]
+		if m.Record.UsesTemplates() && mol.Template == nil {
+			return nil, fmt.Errorf("ssnet: %s: the model takes a homology template and none is attached", mol.Name)
+		}
+		p, err := m.ProbabilitiesWith(mol.Seq, mol.Template, workers)
+		if err != nil {
+			return nil, fmt.Errorf("ssnet: %s: %w", mol.Name, err)
+		}
+		for k, d := range ds {
+			s, err := d.Decode(mol.Name, mol.Seq, p)
+			if err != nil {
+				return nil, fmt.Errorf("ssnet: %s: %w", mol.Name, err)
+			}
+			out[k] = append(out[k], score(mol, s))
+		}
+		if progress != nil {
+			progress()
+		}
+	}
+	return out, nil
+}
+
+func score(m *Molecule, s *rna.Structure) MolScore {
+	return MolScore{Name: m.Name, Family: m.Family, Len: len(m.Seq),
+		Exact: rna.Compare(s, m.Structure, false), Shift: rna.Compare(s, m.Structure, true)}
+}
+
 // Evaluate predicts and scores every molecule; progress (may be nil) is
 // called after each.
 func Evaluate(set []Molecule, pred Predictor, progress func()) ([]MolScore, error) {
@@ -62,8 +144,7 @@ func Evaluate(set []Molecule, pred Predictor, progress func()) ([]MolScore, erro
 		if err != nil {
 			return nil, fmt.Errorf("ssnet: %s: %w", m.Name, err)
 		}
-		out = append(out, MolScore{Name: m.Name, Family: m.Family, Len: len(m.Seq),
-			Exact: rna.Compare(s, m.Structure, false), Shift: rna.Compare(s, m.Structure, true)})
+		out = append(out, score(m, s))
 		if progress != nil {
 			progress()
 		}

@@ -131,15 +131,15 @@ func (m *Model) Probabilities(seq string, workers int) ([]float32, error) {
 }
 
 // ProbabilitiesWith is Probabilities for a network with template
-// channels: t is the sequence's template (FindTemplate against the
-// model's reference set, with Record.MinIdentity; a template without a
-// reference gives zero channels). A network without template channels
-// ignores t.
+// channels: t is the sequence's template (Index.Search or FindTemplate
+// against the model's reference set); a template without a reference,
+// or under the record's MinIdentity, gives zero channels. A network
+// without template channels ignores t.
 func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if m.Record.UsesTemplates() {
-		if t == nil {
-			t = &homology.Template{}
+		if t == nil || t.Identity < m.Record.MinIdentity {
+			t = &homology.Template{} // none: zero channels
 		}
 		if t.Ref != nil && len(t.Map) != len(seq) {
 			return nil, fmt.Errorf("ssnet: a template of %d bases for a sequence of %d", len(t.Map), len(seq))
