@@ -104,6 +104,14 @@ var Template = withName(PairCrop, "template", func(p *Protocol) {
 	p.Template, p.MinIdentity, p.TemplateDrop = true, 0.5, 0.2
 })
 
+// TemplateShort is Template trained for 1,500 steps (validated after
+// 750 and 1,500, the learning rate halved every 500): the protocol of the
+// seed comparison of the template networks, about a quarter of
+// Template's cost.
+var TemplateShort = withName(Template, "template-short", func(p *Protocol) {
+	p.Steps, p.EvalEvery, p.HalveEvery = 1500, 750, 500
+})
+
 func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	p := base
 	p.Name = name
@@ -116,7 +124,7 @@ func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 }
 
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
