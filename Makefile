@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -224,6 +224,21 @@ train-rna: build
 		rna train --protocol $(PROTOCOL) --workers 1
 	./contactmap rna compare --runs $(RNA_RUNS) --out $(RNA_RUNS)/report
 	./contactmap rna eval $(foreach k,cnn scnn,--model $(RNA_RUNS)/$(k)-seed1/model.scnn) --out $(RNA_RUNS)/eval
+
+# Issue 27's template networks (experiments/rna-template/README.md): the
+# template-short CNN and SCNN with seeds 1-TEMPLATE_SEEDS (3: the budget of one session), two at a time on one
+# core each (resumable: run it again after an interruption), then their
+# comparison under the validation-picked decoder, and the validation
+# table of every SCNN candidate with both model-free baselines.
+RNA_TEMPLATE_RUNS ?= experiments/rna-template/short
+RNA_DECODER ?= mea
+TEMPLATE_SEEDS ?= 3
+train-rna-template: build
+	KINDS="scnn cnn" SEEDS=$(TEMPLATE_SEEDS) RUNS=$(RNA_TEMPLATE_RUNS) PARALLEL=2 scripts/seeds.sh \
+		rna train --protocol template-short --workers 1
+	./contactmap rna eval --split validation $(foreach s,$(shell seq 1 $(TEMPLATE_SEEDS)),--model $(RNA_TEMPLATE_RUNS)/scnn-seed$(s)/model.scnn) \
+		--out experiments/rna-template/select
+	./contactmap rna compare --runs $(RNA_TEMPLATE_RUNS) --decoder $(RNA_DECODER) --out $(RNA_TEMPLATE_RUNS)/report
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:

@@ -75,7 +75,7 @@ const (
 
 // ErrInterrupted: the context was cancelled; a checkpoint of the step
 // reached is on disk and Resume continues from it.
-var ErrInterrupted = errors.New("training interrupted; continue from the checkpoint")
+var ErrInterrupted = errors.New("training interrupted; a checkpoint of the step reached is written")
 
 // Train trains (or resumes) a model: each step a batch of random crops of
 // the training molecules; every EvalEvery steps the validation molecules
