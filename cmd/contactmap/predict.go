@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/predict"
@@ -44,11 +45,14 @@ before or after the inputs.
 
 Outputs per chain, in --out: NAME.rr (CASP RR), NAME.npy (L x L float32),
 NAME.tsv, NAME.png (heatmap); NAME is the chain ID made safe as a file name
-and unique in the run. Existing outputs are not overwritten without
---force. A record that looks like DNA or RNA (over 90% A, C, G, T, U, N)
-gets a warning (refused with --strict). Warnings and failures go to
-standard error; a failed input does not stop the others, and makes the
-exit status 1.`,
+and unique in the run. A chain whose outputs exist is skipped (--force
+overwrites them). A record that looks like DNA or RNA (over 90% A, C, G,
+T, U, N) gets a warning (skipped with --strict). Before each chain, its
+peak memory is estimated from its length and the model; a chain
+estimated not to fit in the memory available (cgroup limit or
+MemAvailable) is skipped with the estimate (--force tries it anyway).
+Warnings and failures go to standard error; a failed or skipped input
+does not stop the others, and makes the exit status 1.`,
 		Example: "contactmap predict --model scnn --out preds 1ENH_A seqs.fasta",
 	})
 	var cfg predict.Config
@@ -63,8 +67,8 @@ exit status 1.`,
 	ids := fs.String("ids", "", "file of inputs, one per line")
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
-	force := fs.Bool("force", false, "overwrite existing outputs in --out")
-	strict := fs.Bool("strict", false, "refuse records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
+	force := fs.Bool("force", false, "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available")
+	strict := fs.Bool("strict", false, "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
 	inputs, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -142,9 +146,8 @@ exit status 1.`,
 		}
 		rest = append(rest, a)
 	}
-	if err := preflight(cfg, rest, *force, *strict); err != nil {
-		return err
-	}
+	cfg.Check = chainCheck(cfg.Out, cfg.Formats, *force, *strict)
+	cfg.Memory = &memcheck.Gate{Force: *force}
 	var outs []predict.Outcome
 	if len(rest) > 0 {
 		var bar *progress.Bar
@@ -159,6 +162,9 @@ exit status 1.`,
 		}
 	}
 	outs = append(failed, outs...)
+	for i := range outs {
+		outs[i].Err = forceHint(outs[i].Err)
+	}
 	if stdinFile != "" {
 		for i := range outs {
 			if outs[i].Arg == stdinFile {

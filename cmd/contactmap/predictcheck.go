@@ -69,62 +69,22 @@ func nucleotideFraction(seq string) float64 {
 	return float64(n) / float64(len(seq))
 }
 
-// outputNames are the targets' output base names as predict.Run gives
-// them: SafeName of the ID, "_2", "_3", ... for later ones with a name
-// taken (ignoring case).
-func outputNames(ts []predict.Target) []string {
-	taken := map[string]bool{}
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		base := predict.SafeName(t.ID)
-		name := base
-		for k := 2; taken[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s_%d", base, k)
-		}
-		taken[strings.ToLower(name)] = true
-		names[i] = name
-	}
-	return names
-}
-
-// preflight checks this shard's targets before any prediction: a record
-// that looks like DNA or RNA gets a warning (refused under strict), and
-// outputs already in the output directory are refused unless force. A
-// refusal stops the run before any work, listing every refused chain:
-// predict.Run has no way to leave out one chain of an input.
-func preflight(cfg predict.Config, args []string, force, strict bool) error {
-	var all []predict.Target
-	for _, a := range args {
-		if ts, err := predict.Resolve(a, cfg.PDBDir); err == nil { // predict.Run reports the others
-			all = append(all, ts...)
-		}
-	}
-	names := outputNames(all)
-	var refused []string
-	for i, t := range all {
-		if i%cfg.Shards != cfg.Shard {
-			continue
-		}
+// chainCheck is predict's check of each chain before it is predicted
+// (predict.Config.Check): a record that looks like DNA or RNA gets a
+// warning (skipped under strict), and a chain whose outputs are already in
+// the output directory is skipped unless force. A skipped chain is listed
+// with the failures; the others are predicted.
+func chainCheck(dir string, formats []string, force, strict bool) func(*predict.Target) error {
+	return func(t *predict.Target) error {
 		if f := nucleotideFraction(t.Seq); f > 0.9 {
-			msg := fmt.Sprintf("%s: %.0f%% of its letters are A, C, G, T, U or N: it looks like DNA or RNA, and a protein contact map of it means nothing (RNA: contactmap rna predict)", t.ID, 100*f)
+			msg := fmt.Sprintf("%.0f%% of its letters are A, C, G, T, U or N: it looks like DNA or RNA, and a protein contact map of it means nothing (RNA: contactmap rna predict)", 100*f)
 			if strict {
-				refused = append(refused, msg+"; refused under --strict")
-			} else {
-				fmt.Fprintf(stderr, "warning: %s\n", msg)
+				return errors.New(msg + "; refused under --strict")
 			}
+			t.Warnings = append(t.Warnings, msg)
 		}
-		if err := checkOutputs(cfg.Out, names[i], cfg.Formats, force); err != nil {
-			refused = append(refused, fmt.Sprintf("%s: %v", t.ID, err))
-		}
+		return checkOutputs(dir, t.Name, formats, force)
 	}
-	if len(refused) == 0 {
-		return nil
-	}
-	fmt.Fprintf(stderr, "%d chain(s) refused; nothing was predicted:\n", len(refused))
-	for _, r := range refused {
-		fmt.Fprintf(stderr, "  %s\n", r)
-	}
-	return fmt.Errorf("%d chain(s) refused before any prediction (listed above)", len(refused))
 }
 
 // renamed shows an error with a name replaced (a temporary file's path by

@@ -13,7 +13,9 @@ import (
 	"sync"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/metrics"
@@ -40,6 +42,18 @@ type Config struct {
 	Workers  int // chains in parallel
 	Shard    int
 	Shards   int
+
+	// Check, when set, is called before each target is predicted, with
+	// its output name assigned; it may add warnings to the target. An
+	// error skips the target: its Outcome carries the error, and the run
+	// goes on with the others.
+	Check func(*Target) error
+	// Memory, when set, checks before each target that its prediction
+	// fits in the memory available (Estimate; memcheck.Gate, which also
+	// keeps the targets predicted in parallel within it together). A
+	// target that does not fit is skipped with a *memcheck.TooLargeError,
+	// or under the gate's Force predicted with the error as a warning.
+	Memory *memcheck.Gate
 
 	OnStart func(total int)
 	OnDone  func(Outcome)
@@ -337,10 +351,31 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 
 func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
 	m := ms[0] // the ensemble's members share features and contacts
+	var checkErr error
+	if cfg.Check != nil {
+		checkErr = cfg.Check(&t)
+	}
 	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings}
 	fail := func(err error) Outcome { o.Err = err; return o }
+	if checkErr != nil {
+		return fail(checkErr)
+	}
 	if err := features.ValidSequence(t.Seq); err != nil {
 		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.ID, err))
+	}
+	if cfg.Memory != nil {
+		need, err := Estimate(ms, len(t.Seq), threads)
+		if err != nil {
+			return fail(err)
+		}
+		release, err := cfg.Memory.Acquire("", len(t.Seq), need)
+		if release == nil {
+			return fail(err)
+		}
+		defer release()
+		if err != nil {
+			o.Warnings = append(o.Warnings, err.Error()+": predicting it anyway")
+		}
 	}
 	if w := features.NonStandard(t.Seq); w != "" {
 		o.Warnings = append(o.Warnings, w)
@@ -416,6 +451,38 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 		o.Files = append(o.Files, path)
 	}
 	return o
+}
+
+// Estimate returns the memory, in bytes, that predicting one chain of
+// length l with the models ms (an ensemble's members one after another)
+// and threads workers per convolution needs: memcheck.Estimate of the
+// networks with TargetBytes as the caller's buffers.
+func Estimate(ms []*model.Model, l, threads int) (int64, error) {
+	specs := make([]pairnet.Spec, len(ms))
+	for i, m := range ms {
+		specs[i] = m.Arch.Spec()
+	}
+	return memcheck.Estimate(specs, l, threads, TargetBytes(l))
+}
+
+// TargetBytes bounds the memory predicting one chain of length l takes
+// besides the inference passes: its features and input batch (OneD, the
+// packed TwoD, X1, X2 in the larger, dense layout), the float64 ensemble
+// sum, one member's probabilities and the mean map, the RR file's sorted
+// pairs, the heatmap's image and its encoder's copy, and the true
+// contacts, all counted as alive together.
+func TargetBytes(l int) int64 {
+	n := int64(l)
+	pairs := n * (n + 1) / 2
+	b := 2 * 4 * n * features.N1D         // OneD, X1
+	b += 4 * pairs * features.N2D         // TwoD
+	b += 4 * n * n * features.N2D         // X2
+	b += (8 + 4 + 4) * n * n              // ensemble sum, probabilities, mean
+	b += 24 * pairs                       // SortedPairs (Pair: 24 bytes)
+	side := n*max(1, 600/max(n, 1)) + 300 // the heatmap's side with its margins and legend
+	b += 2 * 4 * side * side              // RGBA image, encoder
+	b += 2 * pairs                        // true contacts: known, contact
+	return b
 }
 
 // meanProbabilities returns the L x L contact probabilities of one

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/contactmap/contactmap/internal/memavail"
+	"github.com/contactmap/contactmap/internal/memcheck"
+	"github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pipeline/predict"
+)
+
+// fakeMemory makes the memory available b bytes for the test.
+func fakeMemory(t *testing.T, b int64) {
+	t.Helper()
+	old := memcheck.Available
+	memcheck.Available = func() (memavail.Limit, error) {
+		return memavail.Limit{Bytes: b, Source: "cgroup v2 /sys/fs/cgroup/test/memory.max"}, nil
+	}
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { memcheck.Available = old; debug.SetMemoryLimit(prev) })
+}
+
+func randomProtein(n int, seed int64) string {
+	r := rand.New(rand.NewSource(seed))
+	const aa = "ACDEFGHIKLMNPQRSTVWY"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = aa[r.Intn(len(aa))]
+	}
+	return string(b)
+}
+
+// Issues 25 and 28: before each chain, predict estimates its memory; a
+// chain that does not fit in the memory available is skipped with the
+// estimate, the memory available and its source, the others predicted,
+// exit 1; --force predicts it anyway.
+func TestPredictSkipsChainTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	model := proteinModelFile(t, dir)
+	ms, _, err := models.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	threads := runtime.GOMAXPROCS(0)
+	short, _ := predict.Estimate(ms, 30, threads)
+	long, _ := predict.Estimate(ms, 300, threads)
+	fa := filepath.Join(dir, "two.fa")
+	os.WriteFile(fa, []byte(">short\n"+randomProtein(30, 1)+"\n>long\n"+randomProtein(300, 2)+"\n"), 0o644)
+	fakeMemory(t, (short+long)/2)
+	out := filepath.Join(dir, "out")
+	code, _, errOut := runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", fa)
+	want := fmt.Sprintf("long: length 300 needs about %s of memory to predict, and %s is available (cgroup v2 /sys/fs/cgroup/test/memory.max): skipped (--force tries anyway)", memcheck.GiB(long), memcheck.GiB((short+long)/2))
+	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "1 of 2 inputs failed") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, errOut, want)
+	}
+	if !exists(filepath.Join(out, "short.rr")) || exists(filepath.Join(out, "long.rr")) {
+		t.Error("short.rr missing or long.rr written")
+	}
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", "--force", fa)
+	if code != 0 || !exists(filepath.Join(out, "long.rr")) || !strings.Contains(errOut, "warning: long: length 300 needs about") {
+		t.Errorf("--force: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// Existing outputs and --strict skip their chain only: the others are
+// predicted.
+func TestPredictSkipsPerChain(t *testing.T) {
+	dir := t.TempDir()
+	model := proteinModelFile(t, dir)
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "old.rr"), []byte("mine"), 0o644)
+	fa := filepath.Join(dir, "in.fa")
+	os.WriteFile(fa, []byte(">old\n"+randomProtein(30, 1)+"\n>new\n"+randomProtein(30, 2)+"\n>gene\nATGGCGTACGTTAGCNNACGTAGCTAGCTAGGCTA\n"), 0o644)
+	code, _, errOut := runCLI(t, "predict", "--model", model, "--out", out, "--format", "rr", "--strict", fa)
+	if b, _ := os.ReadFile(filepath.Join(out, "old.rr")); code != 1 || string(b) != "mine" || !exists(filepath.Join(out, "new.rr")) || exists(filepath.Join(out, "gene.rr")) ||
+		!strings.Contains(errOut, "2 of 3 inputs failed") || !strings.Contains(errOut, "old.rr exists") || !strings.Contains(errOut, "gene: 100% of its letters") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestHelperPredict is the command run in a child process by
+// TestPredictMemoryWithinEstimate (skipped otherwise).
+func TestHelperPredict(t *testing.T) {
+	args := os.Getenv("CONTACTMAP_HELPER_ARGS")
+	if args == "" {
+		t.Skip("a child process's command")
+	}
+	if b, err := strconv.ParseInt(os.Getenv("CONTACTMAP_HELPER_AVAIL"), 10, 64); err == nil {
+		memcheck.Available = func() (memavail.Limit, error) { return memavail.Limit{Bytes: b, Source: "test"}, nil }
+	}
+	os.Exit(run(strings.Split(args, "\n"), os.Stdout, os.Stderr))
+}
+
+// maxRSS runs the predict command in a child process, told that avail
+// bytes are available, and returns its exit status and max RSS.
+func maxRSS(t *testing.T, avail int64, args ...string) (int, int64) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPredict$")
+	cmd.Env = append(os.Environ(), "CONTACTMAP_HELPER_ARGS="+strings.Join(args, "\n"), fmt.Sprintf("CONTACTMAP_HELPER_AVAIL=%d", avail), "GOMEMLIMIT=")
+	outb, err := cmd.CombinedOutput()
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage here")
+	}
+	if err != nil {
+		t.Logf("%s: %v\n%s", strings.Join(args, " "), err, outb)
+	}
+	return cmd.ProcessState.ExitCode(), ru.Maxrss << 10 // kB on Linux
+}
+
+// Issue 28: the estimate, with its margin for the garbage collector,
+// holds the shipped default predictor's measured peak (max RSS) when the
+// memory available is only the estimate: the soft memory limit set from
+// it keeps the heap within it.
+func TestPredictMemoryWithinEstimate(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("measures predictions of hundreds of residues in child processes (Linux)")
+	}
+	ms, _, err := models.Load(models.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	seq := func(l int) string {
+		p := filepath.Join(dir, fmt.Sprintf("r%d.fa", l))
+		os.WriteFile(p, []byte(fmt.Sprintf(">r%d\n%s\n", l, randomProtein(l, int64(l)))), 0o644)
+		return p
+	}
+	args := func(l int) []string {
+		return []string{"predict", "--out", filepath.Join(dir, "out"), "--force", "--format", "npy", seq(l)}
+	}
+	_, base := maxRSS(t, 1<<40, args(20)...) // the process and the models, before any large chain
+	for _, l := range []int{200, 400} {
+		need, err := predict.Estimate(ms, l, runtime.GOMAXPROCS(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, rss := maxRSS(t, need, args(l)...)
+		t.Logf("L = %d: max RSS %d MiB, base %d MiB + estimate %d MiB", l, rss>>20, base>>20, need>>20)
+		if code != 0 || rss > base+need {
+			t.Errorf("L = %d: exit %d, max RSS %d MiB over the base %d MiB plus the estimate %d MiB", l, code, rss>>20, base>>20, need>>20)
+		}
+	}
+}
