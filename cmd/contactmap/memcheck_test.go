@@ -16,6 +16,7 @@ import (
 	"github.com/contactmap/contactmap/internal/memavail"
 	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
 
@@ -151,5 +152,49 @@ func TestPredictMemoryWithinEstimate(t *testing.T) {
 		if code != 0 || rss > base+need {
 			t.Errorf("L = %d: exit %d, max RSS %d MiB over the base %d MiB plus the estimate %d MiB", l, code, rss>>20, base>>20, need>>20)
 		}
+	}
+}
+
+// rna predict estimates each molecule's memory before predicting it:
+// with the memory available between the estimates of a short and a long
+// molecule, the long one is skipped with the estimate and the source,
+// the short one predicted, exit 1; with --force both are predicted.
+func TestRNAPredictSkipsMoleculeTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	rm, _, err := models.LoadRNA(models.DefaultRNA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, long := 40, 400
+	need := func(l int) int64 {
+		n, err := memcheck.Estimate([]pairnet.Spec{rm.Net.Spec}, l, 1, 32*int64(l)*int64(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	fakeMemory(t, (need(short)+need(long))/2)
+	seq := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ACGU"[(i*7+i/3)%4]
+		}
+		return string(b)
+	}
+	fa := filepath.Join(dir, "in.fa")
+	os.WriteFile(fa, []byte(">short\n"+seq(short)+"\n>long\n"+seq(long)+"\n"), 0o644)
+	code, _, errOut := runCLI(t, "rna", "predict", "--workers", "1", "--format", "bpseq", "--out", filepath.Join(dir, "a"), fa)
+	if code != 1 || !strings.Contains(errOut, "long: length 400 needs about") || !strings.Contains(errOut, "memory.max") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "short.bpseq")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "long.bpseq")); err == nil {
+		t.Error("the long molecule was predicted")
+	}
+	code, _, errOut = runCLI(t, "rna", "predict", "--workers", "1", "--format", "bpseq", "--force", "--out", filepath.Join(dir, "b"), fa)
+	if code != 0 || !strings.Contains(errOut, "anyway") {
+		t.Fatalf("--force: exit %d: %s", code, errOut)
 	}
 }

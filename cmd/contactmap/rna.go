@@ -18,6 +18,7 @@ import (
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
 	shipped "github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna"
@@ -788,6 +789,17 @@ makes the exit status 1.`,
 			fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %d IUPAC ambiguity codes (R Y K M S W B D H V) read as N\n", in.Name, in.Ambiguous)
 		}
 		err := checkOutputs(*outDir, base, fmtExts(fmts), *force)
+		if err == nil && m != nil {
+			// The network's pass, and beside it the probability map, the
+			// decoder's table, the template channels (full and packed)
+			// and the PNG: about 32 bytes a pair.
+			l := int64(len(in.Seq))
+			var warning string
+			warning, err = checkMemory(in.Name, []pairnet.Spec{m.Net.Spec}, len(in.Seq), *workers, 32*l*l, *force)
+			if warning != "" {
+				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s\n", warning)
+			}
+		}
 		var p []float32
 		var s *rna.Structure
 		if err == nil {
