@@ -43,7 +43,9 @@ content), or - for standard input: FASTA records when its first line
 starts with '>', else inputs (IDs or files) one per line. Flags may come
 before or after the inputs.
 
-Outputs per chain, in --out: NAME.rr (CASP RR), NAME.npy (L x L float32),
+Outputs per chain, in --out: NAME.rr (CASP RR; by default the 5L most
+probable pairs with |i-j| >= 6: see --rr-max, --rr-min-sep), NAME.npy (the
+full L x L float32 map),
 NAME.tsv, NAME.png (heatmap); NAME is the chain ID made safe as a file name
 and unique in the run. A chain whose outputs exist is skipped (--force
 overwrites them). A record that looks like DNA or RNA (over 90% A, C, G,
@@ -64,6 +66,8 @@ does not stop the others, and makes the exit status 1.`,
 	fs.StringVar(&cfg.Out, "out", "predictions", "output directory")
 	formats := fs.String("format", "rr,npy,png", "outputs: any of rr, npy, tsv, png (comma-separated)")
 	fs.IntVar(&cfg.RRMinSep, "rr-min-sep", predict.DefaultRRMinSep, "RR files list pairs with |i-j| >= this (1: every pair)")
+	cfg.RRMax = predict.DefaultRRMax
+	fs.Var(&cfg.RRMax, "rr-max", "RR files keep the `kL|N` most probable pairs with |i-j| >= --rr-min-sep: kL, k per residue (5L: 5 x the chain's length, as CASP submissions and ConKit expect), N pairs (e.g. 1000), or 0 for every pair; the .npy keeps the full map")
 	ids := fs.String("ids", "", "file of inputs, one per line")
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")

@@ -2,11 +2,12 @@ package predict
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,13 +21,81 @@ type Pair struct {
 // SortedPairs returns the pairs i < j of an L x L matrix by decreasing
 // probability (ties by i, then j).
 func SortedPairs(p []float32, l int) []Pair {
-	out := make([]Pair, 0, l*(l-1)/2)
-	for i := 0; i < l; i++ {
-		for j := i + 1; j < l; j++ {
-			out = append(out, Pair{i, j, p[i*l+j]})
+	return TopPairs(p, l, 1, 0)
+}
+
+// comparePairs orders pairs by decreasing probability, ties by i, then j:
+// a total order, so that the pairs kept and their order never depend on
+// how they were found.
+func comparePairs(a, b Pair) int {
+	if c := cmp.Compare(b.P, a.P); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.I, b.I); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.J, b.J)
+}
+
+// CountPairs returns the number of pairs i < j with j-i >= minSep (at
+// least 1) in a chain of length l.
+func CountPairs(l, minSep int) int {
+	n := l - max(minSep, 1) // pairs at separation d: l-d, for d = minSep..l-1
+	if n <= 0 {
+		return 0
+	}
+	return n * (n + 1) / 2
+}
+
+// TopPairs returns the k most probable pairs i < j with j-i >= minSep (at
+// least 1) of an L x L matrix, by decreasing probability, ties by i, then
+// j; k <= 0 returns every such pair. It keeps at most k pairs in memory
+// besides the matrix: a heap whose root is the worst pair kept.
+func TopPairs(p []float32, l, minSep, k int) []Pair {
+	minSep = max(minSep, 1)
+	n := CountPairs(l, minSep)
+	if k <= 0 || k > n {
+		k = n
+	}
+	out := make([]Pair, 0, k)
+	worse := func(a, b int) bool { return comparePairs(out[a], out[b]) > 0 }
+	down := func(i int) { // sift the pair at i down the heap
+		for {
+			c := 2*i + 1
+			if c >= len(out) {
+				return
+			}
+			if c+1 < len(out) && worse(c+1, c) {
+				c++
+			}
+			if !worse(c, i) {
+				return
+			}
+			out[i], out[c] = out[c], out[i]
+			i = c
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].P > out[b].P })
+	for i := 0; i < l; i++ {
+		for j := i + minSep; j < l; j++ {
+			q := Pair{i, j, p[i*l+j]}
+			switch {
+			case len(out) < k:
+				out = append(out, q)
+				for c := len(out) - 1; c > 0; { // sift up
+					parent := (c - 1) / 2
+					if !worse(c, parent) {
+						break
+					}
+					out[c], out[parent] = out[parent], out[c]
+					c = parent
+				}
+			case k > 0 && comparePairs(q, out[0]) < 0:
+				out[0] = q
+				down(0)
+			}
+		}
+	}
+	slices.SortFunc(out, comparePairs)
 	return out
 }
 
@@ -37,13 +106,16 @@ type RRInfo struct {
 	Labels string // the model's contact definition, e.g. "C-alpha pairs closer than 8 Å"
 	Seq    string
 	MinSep int // pairs with |i-j| >= MinSep are written (at least 1)
+	Max    int // at most Max of them, the most probable; 0: every one
 }
 
 // WriteRR writes a CASP RR file (PFRMAT RR): header, the sequence in
 // lines of 50, then "i j 0 8 p" for the pairs i < j with j-i >= MinSep by
-// decreasing probability (1-based; 0 8 is the distance range in Å). CASP
+// decreasing probability (1-based; 0 8 is the distance range in Å), ties
+// by i, then j; with Max > 0 only the Max most probable of them. CASP
 // defines an RR contact by C-beta atoms (C-alpha for glycine): a REMARK
-// says which definition the model's probabilities mean.
+// says which definition the model's probabilities mean, and another how
+// many pairs were kept of how many.
 func WriteRR(w io.Writer, info RRInfo, p []float32) error {
 	l := len(info.Seq)
 	bw := bufio.NewWriter(w)
@@ -54,14 +126,14 @@ func WriteRR(w io.Writer, info RRInfo, p []float32) error {
 	}
 	minSep := max(info.MinSep, 1)
 	fmt.Fprintf(bw, "REMARK Pairs with |i-j| >= %d, by decreasing probability.\n", minSep)
+	pairs := TopPairs(p, l, minSep, info.Max)
+	fmt.Fprintf(bw, "REMARK Kept %d of %d pairs, the most probable.\n", len(pairs), CountPairs(l, minSep))
 	fmt.Fprintf(bw, "METHOD %s\nMODEL  1\n", info.Method)
 	for i := 0; i < l; i += 50 {
 		fmt.Fprintln(bw, info.Seq[i:min(i+50, l)])
 	}
-	for _, q := range SortedPairs(p, l) {
-		if q.J-q.I >= minSep {
-			fmt.Fprintf(bw, "%d %d 0 8 %.6f\n", q.I+1, q.J+1, q.P)
-		}
+	for _, q := range pairs {
+		fmt.Fprintf(bw, "%d %d 0 8 %.6f\n", q.I+1, q.J+1, q.P)
 	}
 	fmt.Fprintln(bw, "END")
 	return bw.Flush()

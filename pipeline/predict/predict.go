@@ -39,9 +39,13 @@ type Config struct {
 	// RRMinSep is the smallest sequence separation |i-j| written to RR
 	// files (0: DefaultRRMinSep; 1 writes every pair).
 	RRMinSep int
-	Workers  int // chains in parallel
-	Shard    int
-	Shards   int
+	// RRMax is how many of those pairs RR files keep, the most probable
+	// (zero value: DefaultRRMax, 5L; RRMax{All: true}: every pair). The
+	// other outputs keep the full map.
+	RRMax   RRMax
+	Workers int // chains in parallel
+	Shard   int
+	Shards  int
 
 	// Check, when set, is called before each target is predicted, with
 	// its output name assigned; it may add warnings to the target. An
@@ -430,7 +434,7 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 	if len(ms) > 1 {
 		method = fmt.Sprintf("contactmap ensemble of %d models (%s)", len(ms), describe(ms))
 	}
-	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Labels: m.Arch.Labels.String(), Method: method}
+	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Max: cfg.RRMax.Limit(l), Labels: m.Arch.Labels.String(), Method: method}
 	base := filepath.Join(cfg.Out, t.Name)
 	for _, f := range cfg.Formats {
 		var path string
@@ -468,9 +472,10 @@ func Estimate(ms []*model.Model, l, threads int) (int64, error) {
 // TargetBytes bounds the memory predicting one chain of length l takes
 // besides the inference passes: its features and input batch (OneD, the
 // packed TwoD, X1, X2 in the larger, dense layout), the float64 ensemble
-// sum, one member's probabilities and the mean map, the RR file's sorted
-// pairs, the heatmap's image and its encoder's copy, and the true
-// contacts, all counted as alive together.
+// sum, one member's probabilities and the mean map, the RR file's pairs
+// (every one, as with RRMax{All: true}; the default 5L take far less),
+// the heatmap's image and its encoder's copy, and the true contacts, all
+// counted as alive together.
 func TargetBytes(l int) int64 {
 	n := int64(l)
 	pairs := n * (n + 1) / 2
@@ -478,7 +483,7 @@ func TargetBytes(l int) int64 {
 	b += 4 * pairs * features.N2D         // TwoD
 	b += 4 * n * n * features.N2D         // X2
 	b += (8 + 4 + 4) * n * n              // ensemble sum, probabilities, mean
-	b += 24 * pairs                       // SortedPairs (Pair: 24 bytes)
+	b += 24 * pairs                       // RR pairs, all of them kept (Pair: 24 bytes)
 	side := n*max(1, 600/max(n, 1)) + 300 // the heatmap's side with its margins and legend
 	b += 2 * 4 * side * side              // RGBA image, encoder
 	b += 2 * pairs                        // true contacts: known, contact
