@@ -113,7 +113,7 @@ compare-cb: features-cb features-long-cb features-long
 	./contactmap eval --features $(FEATURES)-long-cb --split test --out $(CB_RUNS)/baselines-long
 	./contactmap eval --features $(FEATURES)-long --split test --out $(CB_RUNS)/baselines-long-calpha
 
-# Why long-range precision stays low (README "More data"): on the long
+# Why long-range precision stays low (docs/protein.md, "More data"): on the long
 # set's chains with a bundled alignment, the alignment's DCA score alone
 # against the shipped ensemble: experiments/coevolution/report.{md,json}.
 features-long-msa: build

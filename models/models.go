@@ -9,7 +9,7 @@
 //     ensemble/ are byte for byte the model.scnn files of
 //     experiments/compare-ext/KIND-seedN (tested).
 //   - scnn and cnn: the default-configuration SCNN and CNN of `make train`
-//     on the PISCES split (README "Results"), the defaults before.
+//     on the PISCES split (docs/protein.md, "Results"), the defaults before.
 //
 // Each file records its architecture, training data, labels, seed and
 // code revision.

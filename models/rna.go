@@ -14,7 +14,7 @@ import (
 
 // rna-scnn.scnn is the default-protocol RNA SCNN with the best validation
 // accuracy of seeds 1-5, seed 2 (`contactmap rna train --protocol default
-// --model scnn --seed 2 --workers 1`; experiments/rna-default; README "RNA
+// --model scnn --seed 2 --workers 1`; experiments/rna-default; docs/rna.md "RNA
 // secondary structure"); its training log is rna-scnn.train_log.tsv.
 //
 //go:embed rna-scnn.scnn

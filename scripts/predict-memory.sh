@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak memory (GNU time's max RSS) and wall time of `contactmap predict` on
-# one random protein sequence per length, for each model: the README's
+# one random protein sequence per length, for each model: docs/predict.md's
 # table. Sequences come from awk's generator with a fixed seed, so every
 # run predicts the same ones. Needs GNU time (/usr/bin/time, Debian
 # package "time").

@@ -1,4 +1,4 @@
-// Command coevolution tests the README's explanation of why the shipped
+// Command coevolution tests the explanation in docs/protein.md ("More data") of why the shipped
 // sequence-only models stay near 0.1-0.15 long-range top-L/5 precision:
 // that long-range contacts are what an alignment's co-evolution signal
 // predicts. On the chains of the length-generalisation set that have a

@@ -72,7 +72,7 @@ func LoadSplit(dir, split string) ([]*model.Sample, features.Mode, error) {
 // their batchnorm statistics encode the chains' length, which a model
 // could learn to use in training but inference (running statistics)
 // cannot provide; the fixed separation channels (model.Arch.SepChannels)
-// give both model kinds what they need instead (see the README).
+// give both model kinds what they need instead (see docs/protein.md, "Train and evaluate").
 func Batches(samples []*model.Sample, size int, rng *rand.Rand, byLength bool) [][]int {
 	idx := rng.Perm(len(samples))
 	if byLength {
