@@ -1,0 +1,336 @@
+package fold
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/contactmap/contactmap/rna"
+)
+
+// MFE folds seq into its minimum free energy structure with the default
+// parameters (Turner 2004, RNAfold's defaults) on all available cores,
+// and returns the structure and its free energy in kcal/mol. The sequence
+// is normalised as rna.NormalizeSequence does; N pairs with nothing.
+func MFE(seq string) (*rna.Structure, float64, error) {
+	return DefaultParams().MFE(seq)
+}
+
+// MFE folds seq with p on runtime.GOMAXPROCS(0) goroutines; see Fold.
+func (p *Params) MFE(seq string) (*rna.Structure, float64, error) {
+	return p.Fold(seq, 0)
+}
+
+// Fold returns the minimum free energy structure of seq and its energy in
+// kcal/mol, as RNAfold with its default options computes them: Zuker's
+// dynamic programme over hairpins, stacks, bulges and interior loops of
+// at most MaxLoop unpaired bases, multiloops and the exterior loop with
+// -d2 dangles, pairs AU, CG and GU with at least 3 unpaired bases in a
+// hairpin, lonely pairs allowed. Among structures of equal energy the
+// traceback picks the one RNAfold picks. Cells of one span are filled
+// on workers goroutines (0: runtime.GOMAXPROCS(0)). Time is O(L^3),
+// memory 12 (L+2)^2 bytes.
+func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) {
+	s, norm, err := encode(seq)
+	if err != nil {
+		return nil, 0, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	m := newMatrices(p, s, norm)
+	m.fill(workers)
+	pairs, err := m.traceback()
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := rna.New("", norm, pairs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("fold: traceback: %w", err)
+	}
+	return st, float64(m.f5[m.n]) / 100, nil
+}
+
+// matrices are the tables of the dynamic programme, 1-based, cell (i, j)
+// at i*w + j: c, the energy of [i, j] closed by the pair (i, j); fml, the
+// energy of [i, j] as a part of a multiloop with at least one branch, and
+// fmlT its transpose (cell (i, j) at j*w + i), so that both factors of a
+// split are read in memory order.
+type matrices struct {
+	p          *Params
+	s          []int8
+	seq        string
+	n, w       int
+	c, fml, mt []int32
+	f5         []int32
+}
+
+func newMatrices(p *Params, s []int8, seq string) *matrices {
+	n := len(seq)
+	w := n + 2
+	m := &matrices{p: p, s: s, seq: seq, n: n, w: w,
+		c: make([]int32, w*w), fml: make([]int32, w*w), mt: make([]int32, w*w), f5: make([]int32, n+1)}
+	for k := range m.c {
+		m.c[k], m.fml[k], m.mt[k] = Inf, Inf, Inf
+	}
+	return m
+}
+
+// fill computes c and fml by increasing span, the cells of one span on
+// several goroutines, then f5.
+func (m *matrices) fill(workers int) {
+	n := m.n
+	for d := minHairpin + 1; d < n; d++ {
+		cells := n - d
+		k := workers
+		// small diagonals are not worth a goroutine
+		if work := cells * (d + 500); work < 200000 || k < 2 {
+			k = 1
+		}
+		if k > cells {
+			k = cells
+		}
+		if k == 1 {
+			for i := 1; i+d <= n; i++ {
+				m.cell(i, i+d)
+			}
+			continue
+		}
+		var wg sync.WaitGroup
+		for t := 0; t < k; t++ {
+			lo, hi := 1+cells*t/k, 1+cells*(t+1)/k
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := lo; i < hi; i++ {
+					m.cell(i, i+d)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	m.fillF5()
+}
+
+// cell fills c and fml at (i, j).
+func (m *matrices) cell(i, j int) {
+	p, s, w := m.p, m.s, m.w
+	c, fml, mt := m.c, m.fml, m.mt
+	best := int32(Inf)
+	typ := pairType[s[i]][s[j]]
+	if typ != 0 {
+		best = p.hairpin(s, m.seq, i, j)
+		// stacks, bulges, interior loops
+		si1, sj1 := s[i+1], s[j-1]
+		kmax := min(i+MaxLoop+1, j-minHairpin-2)
+		for k := i + 1; k <= kmax; k++ {
+			u1 := k - i - 1
+			lmin := max(k+minHairpin+1, j-1-(MaxLoop-u1))
+			row := c[k*w : k*w+w]
+			sk, sp1 := s[k], s[k-1]
+			for l := j - 1; l >= lmin; l-- {
+				cv := row[l]
+				if cv >= Inf {
+					continue
+				}
+				e := cv + p.interior(u1, j-l-1, typ, pairType[s[l]][sk], si1, sj1, sp1, s[l+1])
+				if e < best {
+					best = e
+				}
+			}
+		}
+		// multiloops: fml[i+1][u] + fml[u+1][j-1]
+		if lo, hi := i+1+minHairpin+1, j-1-minHairpin-2; lo <= hi {
+			a := fml[(i+1)*w : (i+1)*w+w]
+			b := mt[(j-1)*w : (j-1)*w+w]
+			mm := int32(Inf)
+			for u := lo; u <= hi; u++ {
+				if e := a[u] + b[u+1]; e < mm {
+					mm = e
+				}
+			}
+			if mm < Inf {
+				if e := mm + p.mlClosingAt(s, i, j); e < best {
+					best = e
+				}
+			}
+		}
+		if best > Inf {
+			best = Inf
+		}
+	}
+	c[i*w+j] = best
+
+	// fml
+	f := int32(Inf)
+	mlBase := p.t.mlBase
+	if v := fml[(i+1)*w+j]; v < Inf {
+		f = v + mlBase
+	}
+	if v := fml[i*w+j-1]; v < Inf && v+mlBase < f {
+		f = v + mlBase
+	}
+	if best < Inf {
+		if e := best + p.mlStemAt(s, i, j); e < f {
+			f = e
+		}
+	}
+	if lo, hi := i+minHairpin+1, j-minHairpin-2; lo <= hi {
+		a := fml[i*w : i*w+w]
+		b := mt[j*w : j*w+w]
+		for u := lo; u <= hi; u++ {
+			if e := a[u] + b[u+1]; e < f {
+				f = e
+			}
+		}
+	}
+	if f > Inf {
+		f = Inf
+	}
+	fml[i*w+j] = f
+	mt[j*w+i] = f
+}
+
+// fillF5 computes f5[j], the energy of the prefix [1, j] as the exterior
+// loop.
+func (m *matrices) fillF5() {
+	f5, c, w := m.f5, m.c, m.w
+	f5[0] = 0
+	for j := 1; j <= m.n; j++ {
+		best := f5[j-1]
+		for u := j - minHairpin - 1; u >= 1; u-- {
+			cv := c[u*w+j]
+			if cv >= Inf {
+				continue
+			}
+			if e := f5[u-1] + cv + m.p.extStemAt(m.s, u, j); e < best {
+				best = e
+			}
+		}
+		f5[j] = best
+	}
+}
+
+// Sector kinds of the traceback.
+const (
+	secF5 = iota
+	secC
+	secM
+)
+
+type sector struct{ i, j, kind int }
+
+// traceback recovers the structure of f5[n], choosing among equal
+// decompositions in the order ViennaRNA's backtrack tries them: in the
+// exterior loop an unpaired 3' base first, then the stem (u, j) of the
+// largest u; for a pair a hairpin, then the interior loop (k, l) of the
+// smallest k and largest l, then the multiloop of the smallest split; in
+// a multiloop part an unpaired 3' base, an unpaired 5' base, a single
+// stem, then the smallest split. It returns 0-based pairs.
+func (m *matrices) traceback() ([][2]int, error) {
+	p, s, w := m.p, m.s, m.w
+	c, fml := m.c, m.fml
+	mlBase := p.t.mlBase
+	var pairs [][2]int
+	stack := []sector{{1, m.n, secF5}}
+	for len(stack) > 0 {
+		sec := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i, j := sec.i, sec.j
+		switch sec.kind {
+		case secF5:
+			for j >= 1 && m.f5[j] == m.f5[j-1] {
+				j--
+			}
+			if j < 2 {
+				continue
+			}
+			found := false
+			for u := j - 1; u >= 1; u-- {
+				cv := c[u*w+j]
+				if cv >= Inf {
+					continue
+				}
+				if m.f5[j] == m.f5[u-1]+cv+p.extStemAt(s, u, j) {
+					stack = append(stack, sector{1, u - 1, secF5}, sector{u, j, secC})
+					found = true
+					break
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("fold: traceback failed in the exterior loop at %d", j)
+			}
+		case secM:
+			for j > i && fml[i*w+j] == fml[i*w+j-1]+mlBase {
+				j--
+			}
+			for i < j && fml[i*w+j] == fml[(i+1)*w+j]+mlBase {
+				i++
+			}
+			fij := fml[i*w+j]
+			if j <= i || fij >= Inf {
+				return nil, fmt.Errorf("fold: traceback failed in a multiloop part [%d, %d]", sec.i, sec.j)
+			}
+			if cv := c[i*w+j]; cv < Inf && fij == cv+p.mlStemAt(s, i, j) {
+				stack = append(stack, sector{i, j, secC})
+				continue
+			}
+			found := false
+			for u := i + 1; u+1 < j; u++ {
+				if fij == fml[i*w+u]+fml[(u+1)*w+j] {
+					stack = append(stack, sector{i, u, secM}, sector{u + 1, j, secM})
+					found = true
+					break
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("fold: traceback failed in a multiloop part [%d, %d]", i, j)
+			}
+		case secC:
+			pairs = append(pairs, [2]int{i - 1, j - 1})
+			cij := c[i*w+j]
+			if cij == p.hairpin(s, m.seq, i, j) {
+				continue
+			}
+			if k, l, ok := m.btInterior(i, j, cij); ok {
+				stack = append(stack, sector{k, l, secC})
+				continue
+			}
+			e := cij - p.mlClosingAt(s, i, j)
+			found := false
+			for u := i + 2; u < j-2; u++ {
+				if e == fml[(i+1)*w+u]+fml[(u+1)*w+j-1] {
+					stack = append(stack, sector{i + 1, u, secM}, sector{u + 1, j - 1, secM})
+					found = true
+					break
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("fold: traceback failed at the pair (%d, %d)", i, j)
+			}
+		}
+	}
+	return pairs, nil
+}
+
+// btInterior finds the pair (k, l) enclosed by (i, j) in an interior
+// loop, stack or bulge of energy cij, in ViennaRNA's order.
+func (m *matrices) btInterior(i, j int, cij int32) (int, int, bool) {
+	w := m.w
+	for k := i + 1; k <= min(j-2, i+MaxLoop+1); k++ {
+		lmin := k + 1
+		if k+1+MaxLoop+2+i < j+k {
+			lmin = k + j - i - MaxLoop - 2
+		}
+		for l := j - 1; l >= lmin; l-- {
+			cv := m.c[k*w+l]
+			if cv >= Inf {
+				continue
+			}
+			if cij == cv+m.p.intLoop(m.s, i, j, k, l) {
+				return k, l, true
+			}
+		}
+	}
+	return 0, 0, false
+}
