@@ -160,11 +160,15 @@ func (p *Params) intLoop(s []int8, i, j, k, l int) int32 {
 	return p.interior(k-i-1, j-l-1, pairType[s[i]][s[j]], pairType[s[l]][s[k]], s[i+1], s[j-1], s[k-1], s[l+1])
 }
 
-// stem is the contribution of a stem of pair type typ in the exterior
-// loop (ext) or a multiloop with the 5' and 3' neighbours n5 and n3 (-1:
-// none), as ViennaRNA's E_ExtLoop and E_MLstem with dangles -d2.
+// extStem and mlStem are the contributions of a stem of pair type typ in
+// the exterior loop or a multiloop with the 5' and 3' neighbours n5 and
+// n3 (-1: none), as ViennaRNA's E_ExtLoop and E_MLstem with dangles -d2
+// (-d0: no neighbours).
 func (p *Params) extStem(typ int, n5, n3 int8) int32 {
 	t := &p.t
+	if p.dangles == 0 {
+		n5, n3 = -1, -1
+	}
 	var e int32
 	switch {
 	case n5 >= 0 && n3 >= 0:
@@ -182,6 +186,9 @@ func (p *Params) extStem(typ int, n5, n3 int8) int32 {
 
 func (p *Params) mlStem(typ int, n5, n3 int8) int32 {
 	t := &p.t
+	if p.dangles == 0 {
+		n5, n3 = -1, -1
+	}
 	e := t.mlIntern
 	switch {
 	case n5 >= 0 && n3 >= 0:

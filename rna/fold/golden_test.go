@@ -2,6 +2,7 @@ package fold
 
 import (
 	"bufio"
+	"compress/gzip"
 	"math"
 	"os"
 	"path/filepath"
@@ -91,17 +92,53 @@ func readInputs(t *testing.T, path string) []string {
 	return seqs
 }
 
-// TestGoldenRNAfold compares MFE structures and energies with RNAfold's
-// expected outputs of its own test suite for the default options (see
-// testdata/README.md).
-func TestGoldenRNAfold(t *testing.T) {
-	sets := []struct{ input, gold string }{
-		{"rnafold.small.seq", "rnafold.small.d2.mfe.gold"},
-		{"rnafold.seq", "rnafold.seq.mfe.gold"},
-		{"rnafold.fasta", "rnafold.fasta.mfe.gold"},
+// readParamsGz reads a gzipped parameter file of testdata.
+func readParamsGz(t *testing.T, name string) *Params {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
 	}
-	total, pass := 0, 0
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParseParams(z)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return p
+}
+
+// TestGoldenRNAfold compares MFE structures and energies with RNAfold's
+// expected outputs of its own test suite (see testdata/README.md): the
+// default options, and the options this package supports (-T, -d0, -P).
+func TestGoldenRNAfold(t *testing.T) {
+	def := DefaultParams()
+	d0, err := def.WithDangles(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type set struct {
+		options, input, gold string
+		params               func() *Params
+	}
+	sets := []set{
+		{"(default)", "rnafold.small.seq", "rnafold.small.d2.mfe.gold", func() *Params { return def }},
+		{"(default)", "rnafold.seq", "rnafold.seq.mfe.gold", func() *Params { return def }},
+		{"(default)", "rnafold.fasta", "rnafold.fasta.mfe.gold", func() *Params { return def }},
+		{"-T 25", "rnafold.small.seq", "rnafold.small.T25.mfe.gold", func() *Params { return def.WithTemperature(25) }},
+		{"-T 40", "rnafold.small.seq", "rnafold.small.T40.mfe.gold", func() *Params { return def.WithTemperature(40) }},
+		{"-d0", "rnafold.small.seq", "rnafold.small.d0.mfe.gold", func() *Params { return d0 }},
+	}
+	for _, par := range []string{"dna_mathews1999.par", "dna_mathews2004.par", "rna_andronescu2007.par", "rna_turner1999.par"} {
+		sets = append(sets, set{"-P " + par, "rnafold.small.seq", "rnafold.small." + par + ".mfe.gold",
+			func() *Params { return readParamsGz(t, par+".gz") }})
+	}
 	for _, set := range sets {
+		p := set.params()
+		total, pass := 0, 0
 		cases := readGolden(t, filepath.Join("testdata", set.gold))
 		inputs := readInputs(t, filepath.Join("testdata", set.input))
 		if len(cases) != len(inputs) {
@@ -115,7 +152,7 @@ func TestGoldenRNAfold(t *testing.T) {
 				continue
 			}
 			total++
-			st, e, err := MFE(gc.seq)
+			st, e, err := p.MFE(gc.seq)
 			if err != nil {
 				t.Errorf("%s record %d: %v", set.gold, k+1, err)
 				continue
@@ -138,15 +175,15 @@ func TestGoldenRNAfold(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ge, err := EvalStructure(gc.seq, g.Pairs())
+			ge, err := p.Eval(gc.seq, g.Pairs())
 			if err != nil || math.Abs(ge-gc.energy) > 0.005 {
 				ok = false
-				t.Errorf("%s record %d: EvalStructure(golden) = %.2f, %v; RNAfold %.2f", set.gold, k+1, ge, err, gc.energy)
+				t.Errorf("%s record %d: Eval(golden) = %.2f, %v; RNAfold %.2f", set.gold, k+1, ge, err, gc.energy)
 			}
 			if ok {
 				pass++
 			}
 		}
+		t.Logf("RNAfold %-26s %-44s %d of %d pass", set.options, set.gold, pass, total)
 	}
-	t.Logf("%d of %d RNAfold golden cases pass", pass, total)
 }

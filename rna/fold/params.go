@@ -63,6 +63,7 @@ type Params struct {
 	g37         tables // free energies at 37 C as read
 	maxNinio    int32
 	lxc         float64
+	dangles     int
 }
 
 //go:embed rna_turner2004.par
@@ -132,7 +133,7 @@ func parseFrom(r io.Reader, g, h tables) (*Params, error) {
 	if err := readSections(r, &g, &h); err != nil {
 		return nil, err
 	}
-	p := &Params{g37: g, dH: h}
+	p := &Params{g37: g, dH: h, dangles: 2}
 	p.setTemperature(37)
 	return p, nil
 }
@@ -185,9 +186,26 @@ func cloneMap(m map[string]int32) map[string]int32 {
 // ViennaRNA does: G(T) = H - (H - G37) T/T37, truncated to an integer, and
 // the loop extrapolation coefficient scaled by T/T37.
 func (p *Params) WithTemperature(t float64) *Params {
-	q := &Params{g37: p.g37.clone(), dH: p.dH.clone()}
+	q := &Params{g37: p.g37.clone(), dH: p.dH.clone(), dangles: p.dangles}
 	q.setTemperature(t)
 	return q
+}
+
+// Dangles returns the dangle model: 2 (RNAfold's default -d2) or 0.
+func (p *Params) Dangles() int { return p.dangles }
+
+// WithDangles returns the parameters with dangle model d: 2, RNAfold's
+// default -d2 (a stem in the exterior loop or a multiloop gets the
+// mismatch or dangle energies of its neighbouring bases whether they are
+// paired or not), or 0, -d0 (no dangles, no terminal mismatches in those
+// loops). RNAfold's -d1 and -d3 are not implemented.
+func (p *Params) WithDangles(d int) (*Params, error) {
+	if d != 0 && d != 2 {
+		return nil, fmt.Errorf("fold: dangle model %d not implemented (0 or 2)", d)
+	}
+	q := *p
+	q.dangles = d
+	return &q, nil
 }
 
 func (p *Params) setTemperature(temp float64) {
@@ -528,7 +546,7 @@ func readValues(lines []string, ln int, sec section) (int, error) {
 		}
 		for _, tok := range strings.Fields(line) {
 			if n == len(idx) {
-				return ln, fmt.Errorf("%w: line %d: extra value %q", ErrParams, ln, tok)
+				break // ViennaRNA ignores the rest of the line (Misc's LXC)
 			}
 			var v int32
 			switch {
