@@ -12,6 +12,8 @@ require (
 
 require golang.org/x/image v0.47.0
 
+require golang.org/x/tools v0.30.0 // indirect
+
 require (
 	github.com/biogo/biogo v1.0.4
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect

@@ -1,0 +1,129 @@
+package msa
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Alphabet is the order of the 21 states of Encode, CCMpred's: the 20
+// amino acids, then the gap.
+const Alphabet = "ARNDCQEGHILKMFPSTWYV-"
+
+// Gap is the gap state, also given to the non-standard letters B, J, O,
+// U, X and Z (as CCMpred's aatoi does).
+const Gap = 20
+
+// Q is the number of states.
+const Q = 21
+
+var stateOf = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = Gap
+	}
+	for k := 0; k < 20; k++ {
+		t[Alphabet[k]] = uint8(k)
+		t[Alphabet[k]-'A'+'a'] = uint8(k)
+	}
+	return
+}()
+
+// State returns the state (0..20, Alphabet order) of an alignment letter.
+func State(c byte) uint8 { return stateOf[c] }
+
+// Encode returns the alignment as states, N x L row-major.
+func (a *Alignment) Encode() []uint8 {
+	n, l := a.N(), a.L()
+	x := make([]uint8, n*l)
+	for s, r := range a.Rows {
+		for i, c := range r {
+			x[s*l+i] = stateOf[c]
+		}
+	}
+	return x
+}
+
+// DefaultIdentity is CCMpred's reweighting threshold.
+const DefaultIdentity = 0.8
+
+// Weights returns CCMpred's sequence weights of an encoded alignment x
+// (n x l) and their sum, the effective number of sequences Neff:
+// w_s = 1 / (1 + #{t != s : sequences s and t have the same state,
+// gaps included, in more than ceil(threshold*l) columns}) (CCMpred's
+// calculate_weights). The work is split over up to threads goroutines
+// (0: GOMAXPROCS); the result does not depend on it.
+func Weights(x []uint8, n, l int, threshold float64, threads int) ([]float64, float64) {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	idthres := int(math.Ceil(threshold * float64(l)))
+	maxMis := l - idthres - 1 // same in > idthres columns <=> mismatches <= l-idthres-1
+	counts := make([][]int32, threads)
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		counts[t] = make([]int32, n)
+		wg.Add(1)
+		go func(t int) {
+			defer wg.Done()
+			c := counts[t]
+			if maxMis < 0 {
+				return
+			}
+			// Rows interleaved over workers to balance the triangle.
+			for s := t; s < n; s += threads {
+				xs := x[s*l : (s+1)*l]
+				for u := s + 1; u < n; u++ {
+					xu := x[u*l : (u+1)*l]
+					mis := 0
+					for i, v := range xs {
+						if v != xu[i] {
+							if mis++; mis > maxMis {
+								break
+							}
+						}
+					}
+					if mis <= maxMis {
+						c[s]++
+						c[u]++
+					}
+				}
+			}
+		}(t)
+	}
+	wg.Wait()
+	w := make([]float64, n)
+	neff := 0.0
+	for s := range w {
+		k := 0
+		for t := range counts {
+			k += int(counts[t][s])
+		}
+		w[s] = 1 / float64(1+k)
+		neff += w[s]
+	}
+	return w, neff
+}
+
+// Warning is a remark on an alignment that does not stop its use.
+type Warning struct {
+	Path string
+	N, L int
+	Neff float64
+}
+
+func (w *Warning) String() string {
+	path := w.Path
+	if path == "" {
+		path = "<input>"
+	}
+	return fmt.Sprintf("msa: %s: few effective sequences: Neff = %.1f for L = %d columns (Neff/L = %.2f < 1, %d sequences at 80%% identity); coevolution scores will be noisy", path, w.Neff, w.L, w.Neff/float64(w.L), w.N)
+}
+
+// LowDepth returns a warning where Neff/L is below 1, nil otherwise.
+func (a *Alignment) LowDepth(neff float64) *Warning {
+	if neff >= float64(a.L()) {
+		return nil
+	}
+	return &Warning{Path: a.Path, N: a.N(), L: a.L(), Neff: neff}
+}

@@ -1,0 +1,606 @@
+// Package potts fits a Potts model to a multiple sequence alignment by
+// pseudo-likelihood maximisation (plmDCA; Ekeberg, Lövkvist, Lan, Weigt &
+// Aurell, Phys. Rev. E 87:012707, 2013), as CCMpred (Seemayer, Gruber &
+// Söding, Bioinformatics 30:3128, 2014) and GREMLIN (Balakrishnan,
+// Kamisetty, Carbonell, Lee & Langmead, Proteins 79:1061, 2011) do, and
+// scores residue pairs by the Frobenius norm of their couplings with the
+// average product correction (APC; Dunn, Wahl & Gloor, Bioinformatics
+// 24:333, 2008).
+//
+// The model. Each column i has q = 21 states: the 20 amino acids and the
+// gap, in CCMpred's order msa.Alphabet ("ARNDCQEGHILKMFPSTWYV-"); the
+// non-standard letters B, J, O, U, X and Z are given the gap state, as
+// CCMpred's aatoi does. Parameters are fields h_i(a) and couplings
+// J_ij(a,b) = J_ji(b,a), the gap a state like any other. The objective,
+// minimised, is the symmetric (all columns) negative log pseudo-likelihood
+// with L2 regularisation:
+//
+//	f = sum_n w_n sum_i [ log Z_i(n) - E_i(x_ni | n) ]
+//	    + lambda_h sum_i,a h_i(a)^2 + lambda_J sum_i<j,a,b J_ij(a,b)^2,
+//	E_i(a | n) = h_i(a) + sum_j!=i J_ij(a, x_nj),  Z_i(n) = sum_a exp E_i(a | n),
+//
+// with CCMpred's defaults lambda_h = 0.01 and lambda_J = 0.2 (L-1), and
+// CCMpred's sequence weights w_n (msa.Weights: 1 over the number of
+// sequences sharing more than ceil(0.8 L) states with sequence n, itself
+// included). Identical sequences are merged, their weights summed, which
+// leaves f unchanged. The objective is strictly convex: its minimum is
+// unique, so any correct optimiser reaches the same couplings.
+//
+// The optimiser is L-BFGS from gonum/optimize (Store 5 pairs by default)
+// with the analytic gradient. It stops at the first of (Options):
+//   - MaxIterations major iterations (default 100);
+//   - a relative decrease of f over the last K = 5 iterations below
+//     Epsilon (default 1e-4): (f_{k-5} - f_k) / |f_k| < 1e-4 — CCMpred's
+//     criterion, with its K, and a tighter epsilon than its 0.01 since an
+//     L-BFGS iteration is cheaper than a CG one;
+//   - the gradient's infinity norm below GradTol (default 1e-4 N_eff-free
+//     absolute units of f).
+//
+// Memory. The couplings are held as float32 in a full L x L x 21 x 21
+// array (L^2 * 441 * 4 bytes; Model.J), the optimiser's vectors as float64
+// (gonum's L-BFGS keeps 10 + 2 Store vectors of the parameter count).
+// EstimateMemory gives the peak from L, N and the options; Fit refuses up
+// front, with a *MemoryError giving the estimate, where it exceeds
+// Options.MemoryLimit (pass memavail.Available()).
+//
+// Work is split over Options.Threads goroutines by column; every sum has a
+// fixed order, so the result does not depend on the number of threads.
+package potts
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/contactmap/contactmap/pipeline/msa"
+)
+
+const (
+	q  = msa.Q
+	qq = q * q
+)
+
+// Options configure a fit. The zero value of a field means its default.
+type Options struct {
+	LambdaH       float64 // L2 weight on fields; default 0.01
+	LambdaJFactor float64 // L2 weight on couplings is LambdaJFactor*(L-1); default 0.2
+	Identity      float64 // sequence reweighting threshold; default 0.8
+	MaxIterations int     // L-BFGS major iterations; default 100
+	Epsilon       float64 // relative decrease of f over K iterations to go on; default 1e-4
+	K             int     // default 5
+	GradTol       float64 // gradient infinity norm to stop at; default 1e-4
+	Store         int     // L-BFGS memory pairs; default 5
+	Threads       int     // goroutines; default GOMAXPROCS
+	// MemoryLimit, bytes: Fit refuses a problem whose EstimateMemory
+	// exceeds it. 0: no check.
+	MemoryLimit int64
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&o.LambdaH, 0.01)
+	def(&o.LambdaJFactor, 0.2)
+	def(&o.Identity, msa.DefaultIdentity)
+	def(&o.Epsilon, 1e-4)
+	def(&o.GradTol, 1e-4)
+	if o.MaxIterations == 0 {
+		o.MaxIterations = 100
+	}
+	if o.K == 0 {
+		o.K = 5
+	}
+	if o.Store == 0 {
+		o.Store = 5
+	}
+	if o.Threads <= 0 {
+		o.Threads = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// NumParams is the number of free parameters for L columns: L*21 fields
+// and L(L-1)/2 coupling blocks of 21 x 21.
+func NumParams(l int) int64 { return int64(l)*q + int64(l)*int64(l-1)/2*qq }
+
+// batchSize is the number of sequences whose conditional probabilities
+// are held at once.
+func batchSize(l, n int) int {
+	b := (8 << 20) / (l * q)
+	if b < 64 {
+		b = 64
+	}
+	if b > n {
+		b = n
+	}
+	return b
+}
+
+// EstimateMemory returns the peak bytes of a fit of n sequences of l
+// columns: the optimiser's float64 vectors (gonum keeps its own copies of
+// x and the gradient: initial and best locations, the worker's copy, the
+// line search's point and direction, L-BFGS's x, gradient and 2*Store
+// history vectors; 10 + 2*Store in all) plus this package's cached
+// gradient (1), the float32 couplings (l^2 * 441 * 4), the encoded
+// alignment (twice: read and deduplicated), the weights and a batch of
+// conditional probabilities.
+func EstimateMemory(l, n int, opt Options) int64 {
+	opt = opt.withDefaults()
+	p := NumParams(l)
+	vecs := int64(11 + 2*opt.Store)
+	b := int64(batchSize(l, n))
+	return vecs*p*8 + int64(l)*int64(l)*qq*4 + 2*int64(n)*int64(l) + 3*int64(n)*8 + b*int64(l)*q*8 + int64(opt.Threads)*int64(l)*q*8 + 16<<20
+}
+
+// ErrTooBig is wrapped by MemoryError.
+var ErrTooBig = errors.New("potts: the fit does not fit in memory")
+
+// MemoryError is Fit's refusal: the estimated peak exceeds the limit.
+type MemoryError struct {
+	L, N        int
+	Need, Limit int64
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("potts: a pseudo-likelihood fit of %d sequences x %d columns needs about %d MiB (%d parameters), more than the %d MiB available; use a shorter region or fewer sequences", e.N, e.L, e.Need>>20, NumParams(e.L), e.Limit>>20)
+}
+
+func (e *MemoryError) Unwrap() error { return ErrTooBig }
+
+// Model is a fitted Potts model.
+type Model struct {
+	L int
+	// H[i*21+a] = h_i(a).
+	H []float32
+	// J[((i*L+j)*21+b)*21+a] = J_ij(a,b): for column i, the couplings to
+	// state b at column j, contiguous over i's state a. Zero for i == j.
+	// J_ij(a,b) == J_ji(b,a).
+	J []float32
+
+	N, Unique int     // sequences, distinct sequences
+	Neff      float64 // sum of the sequence weights
+	LambdaH   float64
+	LambdaJ   float64
+
+	F           float64 // objective at the end
+	Iterations  int     // L-BFGS major iterations
+	Evaluations int     // objective and gradient evaluations
+	Status      string  // why the optimiser stopped
+}
+
+// Coupling returns J_ij(a,b).
+func (m *Model) Coupling(i, j int, a, b int) float32 {
+	return m.J[((i*m.L+j)*q+b)*q+a]
+}
+
+// problem is an encoded, deduplicated alignment with its weights.
+type problem struct {
+	l, n    int
+	x       []uint8 // n x l
+	w       []float64
+	lh, lj  float64
+	threads int
+	jt      []float32 // l x l x q x q, Model.J's layout
+	pw      []float64 // batch x l x q: w_n P_i(a | n)
+	fcol    []float64 // per column objective terms
+	// cached gradient
+	g     []float64
+	gHash uint64
+	gF    float64
+	gOK   bool
+	seed  maphash.Seed
+	evals int
+}
+
+func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
+	n, l := a.N(), a.L()
+	x := a.Encode()
+	w, neff := msa.Weights(x, n, l, opt.Identity, opt.Threads)
+	// Merge identical sequences, in order of first appearance.
+	idx := map[string]int{}
+	var ux []uint8
+	var uw []float64
+	for s := 0; s < n; s++ {
+		row := x[s*l : (s+1)*l]
+		k, ok := idx[string(row)]
+		if !ok {
+			k = len(uw)
+			idx[string(row)] = k
+			ux = append(ux, row...)
+			uw = append(uw, 0)
+		}
+		uw[k] += w[s]
+	}
+	p := &problem{
+		l: l, n: len(uw), x: ux, w: uw,
+		lh: opt.LambdaH, lj: opt.LambdaJFactor * float64(l-1),
+		threads: opt.Threads,
+		jt:      make([]float32, l*l*qq),
+		fcol:    make([]float64, l),
+		seed:    maphash.MakeSeed(),
+	}
+	p.pw = make([]float64, batchSize(l, p.n)*l*q)
+	return p, &Model{L: l, N: n, Unique: p.n, Neff: neff, LambdaH: p.lh, LambdaJ: p.lj}
+}
+
+// pairOffset is the offset of block (i, j), i < j, in the parameter
+// vector: fields first, then the upper triangle row by row.
+func (p *problem) pairOffset(i, j int) int {
+	l := p.l
+	return l*q + (i*(2*l-i-1)/2+(j-i-1))*qq
+}
+
+// parallel runs f(i) for i in [0, n) on p.threads goroutines, handing out
+// indices dynamically.
+func (p *problem) parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	t := min(p.threads, n)
+	for k := 0; k < t; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// unpack fills jt (float32, both orientations) from the parameter vector.
+func (p *problem) unpack(x []float64) {
+	l := p.l
+	p.parallel(l, func(i int) {
+		for j := 0; j < l; j++ {
+			dst := p.jt[(i*l+j)*qq : (i*l+j+1)*qq]
+			switch {
+			case i == j:
+				clear(dst)
+			case i < j: // block (i,j)[a*q+b] = J_ij(a,b); dst[b*q+a]
+				src := x[p.pairOffset(i, j):][:qq]
+				for a := 0; a < q; a++ {
+					for b := 0; b < q; b++ {
+						dst[b*q+a] = float32(src[a*q+b])
+					}
+				}
+			default: // block (j,i)[b*q+a] = J_ji(b,a) = J_ij(a,b); dst[b*q+a]
+				src := x[p.pairOffset(j, i):][:qq]
+				for k := range dst {
+					dst[k] = float32(src[k])
+				}
+			}
+		}
+	})
+}
+
+// eval returns f(x) and, where g is not nil, writes the gradient.
+func (p *problem) eval(x, g []float64) float64 {
+	p.evals++
+	l := p.l
+	p.unpack(x)
+	if g != nil {
+		clear(g)
+	}
+	clear(p.fcol)
+	bs := len(p.pw) / (l * q)
+	for b0 := 0; b0 < p.n; b0 += bs {
+		b1 := min(b0+bs, p.n)
+		// Phase A, by column i: conditionals of the batch.
+		p.parallel(l, func(i int) {
+			var e [q]float64
+			var h [q]float64
+			for a := range h {
+				h[a] = float64(float32(x[i*q+a]))
+			}
+			jti := p.jt[i*l*qq : (i+1)*l*qq]
+			fsum := 0.0
+			for s := b0; s < b1; s++ {
+				xs := p.x[s*l : (s+1)*l]
+				e = h
+				for j, b := range xs {
+					row := jti[j*qq+int(b)*q:][:q]
+					for a := range e {
+						e[a] += float64(row[a])
+					}
+				}
+				mx := e[0]
+				for _, v := range e[1:] {
+					mx = max(mx, v)
+				}
+				z := 0.0
+				for a := range e {
+					e[a] = math.Exp(e[a] - mx)
+					z += e[a]
+				}
+				ws := p.w[s]
+				fsum += ws * (math.Log(z) + mx - (math.Log(e[xs[i]]) + mx))
+				if g != nil {
+					pw := p.pw[((s-b0)*l+i)*q:][:q]
+					for a := range e {
+						pw[a] = ws * e[a] / z
+					}
+				}
+			}
+			p.fcol[i] += fsum
+		})
+		if g == nil {
+			continue
+		}
+		// Phase B, by pair row i: accumulate the gradient.
+		p.parallel(l, func(i int) {
+			gh := g[i*q : (i+1)*q]
+			for s := b0; s < b1; s++ {
+				pw := p.pw[((s-b0)*l+i)*q:][:q]
+				for a := range gh {
+					gh[a] += pw[a]
+				}
+				gh[p.x[s*l+i]] -= p.w[s]
+			}
+			for j := i + 1; j < l; j++ {
+				blk := g[p.pairOffset(i, j):][:qq]
+				for s := b0; s < b1; s++ {
+					xs := p.x[s*l : (s+1)*l]
+					xi, xj := int(xs[i]), int(xs[j])
+					pi := p.pw[((s-b0)*l+i)*q:][:q]
+					pj := p.pw[((s-b0)*l+j)*q:][:q]
+					// d/dJ_ij(a, xj) from conditional i.
+					for a, v := range pi {
+						blk[a*q+xj] += v
+					}
+					// d/dJ_ij(xi, b) from conditional j.
+					row := blk[xi*q:][:q]
+					for b, v := range pj {
+						row[b] += v
+					}
+					row[xj] -= 2 * p.w[s]
+				}
+			}
+		})
+	}
+	f := 0.0
+	for _, v := range p.fcol {
+		f += v
+	}
+	// Regularisation, on the float32 values as the data term, so that f
+	// and its gradient are those of one point.
+	nh := l * q
+	reg := 0.0
+	for k, v := range x[:nh] {
+		v = float64(float32(v))
+		reg += p.lh * v * v
+		if g != nil {
+			g[k] += 2 * p.lh * v
+		}
+	}
+	regJ := 0.0
+	for k, v := range x[nh:] {
+		v = float64(float32(v))
+		regJ += v * v
+		if g != nil {
+			g[nh+k] += 2 * p.lj * v
+		}
+	}
+	return f + reg + p.lj*regJ
+}
+
+func (p *problem) hash(x []float64) uint64 {
+	var h maphash.Hash
+	h.SetSeed(p.seed)
+	var buf [8]byte
+	for _, v := range x {
+		b := math.Float64bits(v)
+		for k := range buf {
+			buf[k] = byte(b >> (8 * k))
+		}
+		h.Write(buf[:])
+	}
+	return h.Sum64()
+}
+
+// funcGrad evaluates f and the gradient together and caches the gradient
+// for the Grad call that gonum makes at the same x.
+func (p *problem) funcGrad(x []float64) float64 {
+	if p.g == nil {
+		p.g = make([]float64, len(x))
+	}
+	f := p.eval(x, p.g)
+	p.gHash, p.gF, p.gOK = p.hash(x), f, true
+	return f
+}
+
+func (p *problem) grad(g, x []float64) {
+	if p.gOK && p.hash(x) == p.gHash {
+		copy(g, p.g)
+		return
+	}
+	p.funcGrad(x)
+	copy(g, p.g)
+}
+
+// initial returns the starting point: fields the centred logarithms of
+// the weighted column frequencies with a pseudocount (10% of the weight,
+// spread evenly over the states), couplings 0.
+func (p *problem) initial() []float64 {
+	l := p.l
+	x := make([]float64, NumParams(l))
+	tot := 0.0
+	for _, w := range p.w {
+		tot += w
+	}
+	const pc = 0.1
+	for i := 0; i < l; i++ {
+		var c [q]float64
+		for s := 0; s < p.n; s++ {
+			c[p.x[s*l+i]] += p.w[s]
+		}
+		mean := 0.0
+		for a := range c {
+			c[a] = math.Log((c[a] + pc*tot/q) / (tot * (1 + pc)))
+			mean += c[a] / q
+		}
+		for a := range c {
+			x[i*q+a] = c[a] - mean
+		}
+	}
+	return x
+}
+
+// converger is CCMpred's criterion: stop when f decreased by less than
+// eps*|f| over the last k iterations.
+type converger struct {
+	eps  float64
+	k    int
+	hist []float64
+}
+
+func (c *converger) Init(int) { c.hist = c.hist[:0] }
+
+func (c *converger) Converged(loc *optimize.Location) optimize.Status {
+	c.hist = append(c.hist, loc.F)
+	if n := len(c.hist); n > c.k {
+		old := c.hist[n-1-c.k]
+		if (old-loc.F)/math.Abs(loc.F) < c.eps {
+			return optimize.FunctionConvergence
+		}
+	}
+	return optimize.NotTerminated
+}
+
+// Fit fits the model to an alignment (at least 2 sequences, L >= 2).
+func Fit(a *msa.Alignment, opt Options) (*Model, error) {
+	opt = opt.withDefaults()
+	if a.N() < 2 || a.L() < 2 {
+		return nil, fmt.Errorf("potts: need at least 2 sequences and 2 columns, have %d x %d", a.N(), a.L())
+	}
+	if opt.MemoryLimit > 0 {
+		if need := EstimateMemory(a.L(), a.N(), opt); need > opt.MemoryLimit {
+			return nil, &MemoryError{L: a.L(), N: a.N(), Need: need, Limit: opt.MemoryLimit}
+		}
+	}
+	p, m := newProblem(a, opt)
+	prob := optimize.Problem{Func: p.funcGrad, Grad: p.grad}
+	settings := &optimize.Settings{
+		MajorIterations:   opt.MaxIterations,
+		GradientThreshold: opt.GradTol,
+		Converger:         &converger{eps: opt.Epsilon, k: opt.K},
+	}
+	res, err := optimize.Minimize(prob, p.initial(), settings, &optimize.LBFGS{Store: opt.Store, Linesearcher: &optimize.MoreThuente{}})
+	if err != nil && res == nil {
+		return nil, fmt.Errorf("potts: optimiser: %w", err)
+	}
+	// A line search that cannot improve further (the couplings are
+	// float32) ends the fit at the best point found: not a failure.
+	p.g = nil
+	m.F = res.F
+	m.Iterations = res.Stats.MajorIterations
+	m.Evaluations = p.evals
+	m.Status = res.Status.String()
+	switch {
+	case errors.Is(err, optimize.ErrLinesearcherFailure):
+		m.Status = "no further decrease at float32 precision (line search)"
+	case err != nil:
+		m.Status += " (" + err.Error() + ")"
+	}
+	x := res.X
+	l := p.l
+	m.H = make([]float32, l*q)
+	for k := range m.H {
+		m.H[k] = float32(x[k])
+	}
+	p.unpack(x)
+	m.J = p.jt
+	return m, nil
+}
+
+// FrobeniusScores returns the L x L matrix of the Frobenius norms of the
+// coupling blocks over the 20 amino acids (the gap state left out), zero
+// on the diagonal, before APC.
+func (m *Model) FrobeniusScores() []float64 {
+	l := m.L
+	s := make([]float64, l*l)
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			blk := m.J[(i*l+j)*qq : (i*l+j+1)*qq]
+			sum := 0.0
+			for b := 0; b < msa.Gap; b++ {
+				for a := 0; a < msa.Gap; a++ {
+					v := float64(blk[b*q+a])
+					sum += v * v
+				}
+			}
+			s[i*l+j] = math.Sqrt(sum)
+			s[j*l+i] = s[i*l+j]
+		}
+	}
+	return s
+}
+
+// Scores returns the APC-corrected Frobenius scores, L x L row-major,
+// symmetric, zero on the diagonal: higher is a more likely contact.
+func (m *Model) Scores() []float64 {
+	s := m.FrobeniusScores()
+	APC(s, m.L)
+	return s
+}
+
+// APC replaces s (l x l, symmetric, diagonal ignored) by
+// s_ij - s_i. s_.j / s_.. with the means over off-diagonal entries, and
+// zeroes the diagonal (Dunn et al. 2008).
+func APC(s []float64, l int) {
+	if l < 3 {
+		clear(s)
+		return
+	}
+	row := make([]float64, l)
+	all := 0.0
+	for i := 0; i < l; i++ {
+		for j := 0; j < l; j++ {
+			if i != j {
+				row[i] += s[i*l+j]
+			}
+		}
+		all += row[i]
+		row[i] /= float64(l - 1)
+	}
+	all /= float64(l * (l - 1))
+	for i := 0; i < l; i++ {
+		for j := 0; j < l; j++ {
+			switch {
+			case i == j:
+				s[i*l+j] = 0
+			case all != 0:
+				s[i*l+j] -= row[i] * row[j] / all
+			}
+		}
+	}
+}
+
+// Result is what Predict returns.
+type Result struct {
+	Model  *Model
+	Scores []float64    // APC-corrected, L x L
+	Warn   *msa.Warning // Neff/L below 1, else nil
+}
+
+// Predict fits the model and scores the pairs.
+func Predict(a *msa.Alignment, opt Options) (*Result, error) {
+	m, err := Fit(a, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Model: m, Scores: m.Scores(), Warn: a.LowDepth(m.Neff)}, nil
+}
