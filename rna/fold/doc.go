@@ -1,0 +1,51 @@
+// Package fold predicts RNA secondary structure by free energy
+// minimisation: Zuker's dynamic programme (Zuker and Stiegler 1981) with
+// the Turner 2004 nearest-neighbour energy model (Mathews et al. 2004;
+// Turner and Mathews 2010) exactly as RNAfold of the ViennaRNA Package 2.x
+// (Lorenz et al. 2011) computes it with its default options.
+//
+// The model: canonical pairs AU, CG and GU; hairpins of at least 3
+// unpaired bases with the special tri-, tetra- and hexaloops of the
+// parameter file and the terminal mismatch (a terminal AU/GU penalty for
+// triloops); stacks, bulges (a stack for one-base bulges, terminal AU/GU
+// penalties otherwise) and interior loops of at most MaxLoop = 30 unpaired
+// bases with the 1x1, 2x1 and 2x2 tables, the 1xn and 2x3 mismatches, the
+// Ninio asymmetry term and the generic mismatch; loop lengths above 30
+// extrapolated by 1.07856 ln(n/30) kcal/mol; multiloops with the linear
+// energy a + b*branches + c*unpaired; dangles as RNAfold's default -d2: a
+// stem in the exterior loop or a multiloop gets the terminal mismatch
+// energy of both neighbouring bases, or the dangle of the one that exists
+// at a sequence end, whether the neighbours are paired or not, and the
+// terminal AU/GU penalty. Lonely pairs are allowed; there are no
+// G-quadruplexes, constraints or circular folding. Among structures of
+// equal energy the traceback chooses the one RNAfold chooses.
+//
+// The parameters are read from ViennaRNA's parameter file format (version
+// 2.0; see ParseParams); the package embeds misc/rna_turner2004.par of
+// ViennaRNA, RNAfold's default set (see README.md for its source, its
+// licence and one correction). Params.WithTemperature rescales them as
+// RNAfold -T does, and Params.WithDangles(0) gives RNAfold -d0. Energies
+// are integers in dcal/mol as in ViennaRNA and reported in kcal/mol.
+//
+// MFE runs in O(L^3) time (interior loops O(L^2 MaxLoop^2)) and 12 L^2
+// bytes; the cells of one span are filled in parallel. EvalStructure gives
+// the energy of any nested structure by the same loop decomposition.
+//
+// The tests compare structures and energies with the expected outputs of
+// RNAfold's own test suite (testdata/README.md).
+//
+// References:
+//   - M. Zuker and P. Stiegler (1981), Optimal computer folding of large RNA
+//     sequences using thermodynamics and auxiliary information, Nucleic
+//     Acids Res 9:133-148.
+//   - D.H. Mathews, M.D. Disney, J.L. Childs, S.J. Schroeder, M. Zuker and
+//     D.H. Turner (2004), Incorporating chemical modification constraints
+//     into a dynamic programming algorithm for prediction of RNA secondary
+//     structure, PNAS 101:7287-7292.
+//   - D.H. Turner and D.H. Mathews (2010), NNDB: the nearest neighbor
+//     parameter database for predicting stability of nucleic acid secondary
+//     structure, Nucleic Acids Res 38:D280-D282.
+//   - R. Lorenz, S.H. Bernhart, C. Höner zu Siederdissen, H. Tafer,
+//     C. Flamm, P.F. Stadler and I.L. Hofacker (2011), ViennaRNA Package
+//     2.0, Algorithms Mol Biol 6:26.
+package fold
