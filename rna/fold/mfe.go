@@ -29,7 +29,7 @@ func (p *Params) MFE(seq string) (*rna.Structure, float64, error) {
 // hairpin, lonely pairs allowed. Among structures of equal energy the
 // traceback picks the one RNAfold picks. Cells of one span are filled
 // on workers goroutines (0: runtime.GOMAXPROCS(0)). Time is O(L^3),
-// memory 12 (L+2)^2 bytes.
+// memory 16 (L+2)^2 bytes.
 func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) {
 	s, norm, err := encode(seq)
 	if err != nil {
@@ -62,6 +62,10 @@ type matrices struct {
 	seq        string
 	n, w       int
 	c, fml, mt []int32
+	fm2        []int32 // min over u of fml[i][u] + fml[u+1][j]: the split part of fml
+	// gen[u1][u2] is the length and asymmetry part of a generic interior
+	// loop of u1 and u2 unpaired bases, u1 + u2 <= MaxLoop
+	gen [MaxLoop + 1][MaxLoop + 1]int32
 	f5         []int32
 }
 
@@ -69,9 +73,15 @@ func newMatrices(p *Params, s []int8, seq string) *matrices {
 	n := len(seq)
 	w := n + 2
 	m := &matrices{p: p, s: s, seq: seq, n: n, w: w,
-		c: make([]int32, w*w), fml: make([]int32, w*w), mt: make([]int32, w*w), f5: make([]int32, n+1)}
+		c: make([]int32, w*w), fml: make([]int32, w*w), mt: make([]int32, w*w), fm2: make([]int32, w*w),
+		f5: make([]int32, n+1)}
 	for k := range m.c {
-		m.c[k], m.fml[k], m.mt[k] = Inf, Inf, Inf
+		m.c[k], m.fml[k], m.mt[k], m.fm2[k] = Inf, Inf, Inf, Inf
+	}
+	for u1 := 0; u1 <= MaxLoop; u1++ {
+		for u2 := 0; u1+u2 <= MaxLoop; u2++ {
+			m.gen[u1][u2] = p.t.internal[u1+u2] + min(p.maxNinio, int32(max(u1-u2, u2-u1))*p.t.ninio)
+		}
 	}
 	return m
 }
@@ -120,39 +130,43 @@ func (m *matrices) cell(i, j int) {
 	typ := pairType[s[i]][s[j]]
 	if typ != 0 {
 		best = p.hairpin(s, m.seq, i, j)
-		// stacks, bulges, interior loops
+		// stacks, bulges, interior loops; the generic interior loop
+		// (both sides at least 2, at least 6 unpaired) inline
 		si1, sj1 := s[i+1], s[j-1]
+		mmI := &p.t.mismatchI
+		mmij := mmI[typ][si1][sj1]
 		kmax := min(i+MaxLoop+1, j-minHairpin-2)
 		for k := i + 1; k <= kmax; k++ {
 			u1 := k - i - 1
 			lmin := max(k+minHairpin+1, j-1-(MaxLoop-u1))
 			row := c[k*w : k*w+w]
 			sk, sp1 := s[k], s[k-1]
+			gen := &m.gen[u1]
 			for l := j - 1; l >= lmin; l-- {
+				t2 := pairType[s[l]][sk]
+				if t2 == 0 {
+					continue
+				}
 				cv := row[l]
 				if cv >= Inf {
 					continue
 				}
-				e := cv + p.interior(u1, j-l-1, typ, pairType[s[l]][sk], si1, sj1, sp1, s[l+1])
+				u2 := j - l - 1
+				var e int32
+				if u1 >= 2 && u2 >= 2 && u1+u2 >= 6 {
+					e = cv + gen[u2] + mmij + mmI[t2][s[l+1]][sp1]
+				} else {
+					e = cv + p.interior(u1, u2, typ, t2, si1, sj1, sp1, s[l+1])
+				}
 				if e < best {
 					best = e
 				}
 			}
 		}
-		// multiloops: fml[i+1][u] + fml[u+1][j-1]
-		if lo, hi := i+1+minHairpin+1, j-1-minHairpin-2; lo <= hi {
-			a := fml[(i+1)*w : (i+1)*w+w]
-			b := mt[(j-1)*w : (j-1)*w+w]
-			mm := int32(Inf)
-			for u := lo; u <= hi; u++ {
-				if e := a[u] + b[u+1]; e < mm {
-					mm = e
-				}
-			}
-			if mm < Inf {
-				if e := mm + p.mlClosingAt(s, i, j); e < best {
-					best = e
-				}
+		// multiloops: min over u of fml[i+1][u] + fml[u+1][j-1]
+		if mm := m.fm2[(i+1)*w+j-1]; mm < Inf {
+			if e := mm + p.mlClosingAt(s, i, j); e < best {
+				best = e
 			}
 		}
 		if best > Inf {
@@ -175,20 +189,34 @@ func (m *matrices) cell(i, j int) {
 			f = e
 		}
 	}
+	// two or more branches: fml[i][u] + fml[u+1][j]
 	if lo, hi := i+minHairpin+1, j-minHairpin-2; lo <= hi {
-		a := fml[i*w : i*w+w]
-		b := mt[j*w : j*w+w]
-		for u := lo; u <= hi; u++ {
-			if e := a[u] + b[u+1]; e < f {
-				f = e
-			}
-		}
+		m2 := minSum(fml[i*w+lo:i*w+hi+1], mt[j*w+lo+1:j*w+hi+2])
+		m.fm2[i*w+j] = m2
+		f = min(f, m2)
 	}
 	if f > Inf {
 		f = Inf
 	}
 	fml[i*w+j] = f
 	mt[j*w+i] = f
+}
+
+// minSum returns the minimum of a[k] + b[k] (Inf if a is empty).
+func minSum(a, b []int32) int32 {
+	b = b[:len(a)]
+	m0, m1, m2, m3 := int32(Inf), int32(Inf), int32(Inf), int32(Inf)
+	k := 0
+	for ; k+4 <= len(a); k += 4 {
+		m0 = min(m0, a[k]+b[k])
+		m1 = min(m1, a[k+1]+b[k+1])
+		m2 = min(m2, a[k+2]+b[k+2])
+		m3 = min(m3, a[k+3]+b[k+3])
+	}
+	for ; k < len(a); k++ {
+		m0 = min(m0, a[k]+b[k])
+	}
+	return min(m0, m1, m2, m3)
 }
 
 // fillF5 computes f5[j], the energy of the prefix [1, j] as the exterior
