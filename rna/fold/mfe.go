@@ -66,7 +66,7 @@ type matrices struct {
 	// gen[u1][u2] is the length and asymmetry part of a generic interior
 	// loop of u1 and u2 unpaired bases, u1 + u2 <= MaxLoop
 	gen [MaxLoop + 1][MaxLoop + 1]int32
-	f5         []int32
+	f5  []int32
 }
 
 func newMatrices(p *Params, s []int8, seq string) *matrices {
