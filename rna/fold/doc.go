@@ -16,7 +16,7 @@
 // stem in the exterior loop or a multiloop gets the terminal mismatch
 // energy of both neighbouring bases, or the dangle of the one that exists
 // at a sequence end, whether the neighbours are paired or not, and the
-// terminal AU/GU penalty. Lonely pairs are allowed; there are no
+// terminal AU/GU penalty. Lonely pairs are allowed (as RNAfold's default); there are no
 // G-quadruplexes, constraints or circular folding. Among structures of
 // equal energy the traceback chooses the one RNAfold chooses.
 //
@@ -24,8 +24,9 @@
 // 2.0; see ParseParams); the package embeds misc/rna_turner2004.par of
 // ViennaRNA, RNAfold's default set (see README.md for its source, its
 // licence and one correction). Params.WithTemperature rescales them as
-// RNAfold -T does, and Params.WithDangles(0) gives RNAfold -d0. Energies
-// are integers in dcal/mol as in ViennaRNA and reported in kcal/mol.
+// RNAfold -T does, Params.WithDangles(0) gives RNAfold -d0 and
+// Params.WithNoLP(true) RNAfold --noLP. Energies are integers in dcal/mol
+// as in ViennaRNA and reported in kcal/mol.
 //
 // MFE runs in O(L^3) time (interior loops O(L^2 MaxLoop^2)) and 12 L^2
 // bytes; the cells of one span are filled in parallel. EvalStructure gives

@@ -64,7 +64,8 @@ func allStructures(seq string) [][][2]int {
 func TestBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	d0, _ := DefaultParams().WithDangles(0)
-	models := map[string]*Params{"d2": DefaultParams(), "d0": d0, "T25": DefaultParams().WithTemperature(25)}
+	models := map[string]*Params{"d2": DefaultParams(), "d0": d0, "T25": DefaultParams().WithTemperature(25),
+		"noLP": DefaultParams().WithNoLP(true)}
 	count := 0
 	for trial := 0; trial < 300; trial++ {
 		seq := randomSeq(r, 5+r.IntN(14), trial%2 == 0)
@@ -72,6 +73,9 @@ func TestBruteForce(t *testing.T) {
 		for name, p := range models {
 			best := Inf
 			for _, st := range all {
+				if p.NoLP() && hasLonelyPair(st) {
+					continue
+				}
 				e, err := p.EvalDcal(seq, st)
 				if err != nil {
 					t.Fatalf("%s %v: %v", seq, st, err)
@@ -89,10 +93,27 @@ func TestBruteForce(t *testing.T) {
 			if err != nil || ev != best {
 				t.Errorf("%s %s: Eval(MFE structure) = %d, %v; want %d", name, seq, ev, err, best)
 			}
+			if p.NoLP() && hasLonelyPair(st.Pairs()) {
+				t.Errorf("%s %s: lonely pair in %v", name, seq, st.Pairs())
+			}
 			count += len(all)
 		}
 	}
 	t.Logf("%d structures evaluated", count)
+}
+
+// hasLonelyPair reports whether a pair of st stacks on no other.
+func hasLonelyPair(st [][2]int) bool {
+	in := map[[2]int]bool{}
+	for _, p := range st {
+		in[p] = true
+	}
+	for _, p := range st {
+		if !in[[2]int{p[0] - 1, p[1] + 1}] && !in[[2]int{p[0] + 1, p[1] - 1}] {
+			return true
+		}
+	}
+	return false
 }
 
 func roundDcal(kcal float64) float64 {
@@ -115,7 +136,7 @@ func TestConsistency(t *testing.T) {
 	for _, n := range lengths {
 		for trial := 0; trial < 4; trial++ {
 			seq := randomSeq(r, n, trial%2 == 1)
-			for _, p := range []*Params{DefaultParams(), d0, DefaultParams().WithTemperature(50)} {
+			for _, p := range []*Params{DefaultParams(), d0, DefaultParams().WithTemperature(50), DefaultParams().WithNoLP(true)} {
 				st, e, err := p.Fold(seq, 1)
 				if err != nil {
 					t.Fatal(err)
@@ -123,6 +144,9 @@ func TestConsistency(t *testing.T) {
 				ev, err := p.Eval(seq, st.Pairs())
 				if err != nil || int(roundDcal(ev)) != int(roundDcal(e)) {
 					t.Errorf("%s: Eval(MFE structure) = %.2f, %v; MFE %.2f", seq, ev, err, e)
+				}
+				if p.NoLP() && hasLonelyPair(st.Pairs()) {
+					t.Errorf("%s: --noLP structure has a lonely pair", seq)
 				}
 				st4, e4, err := p.Fold(seq, 4)
 				if err != nil || e4 != e || !rna.Equal(st, st4) {

@@ -113,7 +113,8 @@ func readParamsGz(t *testing.T, name string) *Params {
 
 // TestGoldenRNAfold compares MFE structures and energies with RNAfold's
 // expected outputs of its own test suite (see testdata/README.md): the
-// default options, and the options this package supports (-T, -d0, -P).
+// default options, and the options this package supports (-T, -d0,
+// --noLP, -P).
 func TestGoldenRNAfold(t *testing.T) {
 	def := DefaultParams()
 	d0, err := def.WithDangles(0)
@@ -131,6 +132,7 @@ func TestGoldenRNAfold(t *testing.T) {
 		{"-T 25", "rnafold.small.seq", "rnafold.small.T25.mfe.gold", func() *Params { return def.WithTemperature(25) }},
 		{"-T 40", "rnafold.small.seq", "rnafold.small.T40.mfe.gold", func() *Params { return def.WithTemperature(40) }},
 		{"-d0", "rnafold.small.seq", "rnafold.small.d0.mfe.gold", func() *Params { return d0 }},
+		{"--noLP", "rnafold.small.seq", "rnafold.small.noLP.mfe.gold", func() *Params { return def.WithNoLP(true) }},
 	}
 	for _, par := range []string{"dna_mathews1999.par", "dna_mathews2004.par", "rna_andronescu2007.par", "rna_turner1999.par"} {
 		sets = append(sets, set{"-P " + par, "rnafold.small.seq", "rnafold.small." + par + ".mfe.gold",

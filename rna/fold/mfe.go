@@ -62,6 +62,7 @@ type matrices struct {
 	seq        string
 	n, w       int
 	c, fml, mt []int32
+	cc         []int32 // with --noLP: the energy of [i, j] closed by (i, j), lonely or not
 	fm2        []int32 // min over u of fml[i][u] + fml[u+1][j]: the split part of fml
 	// gen[u1][u2] is the length and asymmetry part of a generic interior
 	// loop of u1 and u2 unpaired bases, u1 + u2 <= MaxLoop
@@ -75,6 +76,12 @@ func newMatrices(p *Params, s []int8, seq string) *matrices {
 	m := &matrices{p: p, s: s, seq: seq, n: n, w: w,
 		c: make([]int32, w*w), fml: make([]int32, w*w), mt: make([]int32, w*w), fm2: make([]int32, w*w),
 		f5: make([]int32, n+1)}
+	if p.noLP {
+		m.cc = make([]int32, w*w)
+		for k := range m.cc {
+			m.cc[k] = Inf
+		}
+	}
 	for k := range m.c {
 		m.c[k], m.fml[k], m.mt[k], m.fm2[k] = Inf, Inf, Inf, Inf
 	}
@@ -128,6 +135,9 @@ func (m *matrices) cell(i, j int) {
 	c, fml, mt := m.c, m.fml, m.mt
 	best := int32(Inf)
 	typ := pairType[s[i]][s[j]]
+	if typ != 0 && p.noLP && !m.canStack(i, j) {
+		typ = 0
+	}
 	if typ != 0 {
 		best = p.hairpin(s, m.seq, i, j)
 		// stacks, bulges, interior loops; the generic interior loop
@@ -173,6 +183,18 @@ func (m *matrices) cell(i, j int) {
 			best = Inf
 		}
 	}
+	if p.noLP {
+		// cc: (i, j) closing anything, or stacked on (i+1, j-1); c: (i, j)
+		// stacked on (i+1, j-1), as ViennaRNA with --noLP
+		st := int32(Inf)
+		if typ != 0 && pairType[s[i+1]][s[j-1]] != 0 {
+			if v := m.cc[(i+1)*w+j-1]; v < Inf {
+				st = v + p.intLoop(s, i, j, i+1, j-1)
+			}
+		}
+		m.cc[i*w+j] = min(best, st)
+		best = st
+	}
 	c[i*w+j] = best
 
 	// fml
@@ -200,6 +222,16 @@ func (m *matrices) cell(i, j int) {
 	}
 	fml[i*w+j] = f
 	mt[j*w+i] = f
+}
+
+// canStack reports whether (i, j) may pair under --noLP: (i-1, j+1) or
+// (i+1, j-1) can pair, as ViennaRNA's hard constraints.
+func (m *matrices) canStack(i, j int) bool {
+	s := m.s
+	if i > 1 && j < m.n && pairType[s[i-1]][s[j+1]] != 0 {
+		return true
+	}
+	return i+2 < j && j-i-2 > minHairpin && pairType[s[i+1]][s[j-1]] != 0
 }
 
 // minSum returns the minimum of a[k] + b[k] (Inf if a is empty).
@@ -317,6 +349,16 @@ func (m *matrices) traceback() ([][2]int, error) {
 		case secC:
 			pairs = append(pairs, [2]int{i - 1, j - 1})
 			cij := c[i*w+j]
+			if p.noLP {
+				// stack inwards while c says so; the first step always
+				first := true
+				for pairType[s[i+1]][s[j-1]] != 0 && (first || c[i*w+j] == cij) {
+					first = false
+					cij -= p.intLoop(s, i, j, i+1, j-1)
+					i, j = i+1, j-1
+					pairs = append(pairs, [2]int{i - 1, j - 1})
+				}
+			}
 			if cij == p.hairpin(s, m.seq, i, j) {
 				continue
 			}

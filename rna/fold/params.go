@@ -64,6 +64,7 @@ type Params struct {
 	maxNinio    int32
 	lxc         float64
 	dangles     int
+	noLP        bool
 }
 
 //go:embed rna_turner2004.par
@@ -186,9 +187,22 @@ func cloneMap(m map[string]int32) map[string]int32 {
 // ViennaRNA does: G(T) = H - (H - G37) T/T37, truncated to an integer, and
 // the loop extrapolation coefficient scaled by T/T37.
 func (p *Params) WithTemperature(t float64) *Params {
-	q := &Params{g37: p.g37.clone(), dH: p.dH.clone(), dangles: p.dangles}
+	q := &Params{g37: p.g37.clone(), dH: p.dH.clone(), dangles: p.dangles, noLP: p.noLP}
 	q.setTemperature(t)
 	return q
+}
+
+// NoLP reports whether folding forbids lonely pairs (see WithNoLP).
+func (p *Params) NoLP() bool { return p.noLP }
+
+// WithNoLP returns the parameters with lonely pairs forbidden (on) or
+// allowed (RNAfold's default): with on, the folding is that of RNAfold
+// --noLP, every helix of the structure has at least two stacked pairs.
+// It does not change Eval.
+func (p *Params) WithNoLP(on bool) *Params {
+	q := *p
+	q.noLP = on
+	return &q
 }
 
 // Dangles returns the dangle model: 2 (RNAfold's default -d2) or 0.
