@@ -24,8 +24,9 @@
 // 2.0; see ParseParams); the package embeds misc/rna_turner2004.par of
 // ViennaRNA, RNAfold's default set (see README.md for its source, its
 // licence and one correction). Params.WithTemperature rescales them as
-// RNAfold -T does, Params.WithDangles(0) gives RNAfold -d0 and
-// Params.WithNoLP(true) RNAfold --noLP. Energies are integers in dcal/mol
+// RNAfold -T does, Params.WithDangles(0) gives RNAfold -d0,
+// Params.WithNoLP(true) RNAfold --noLP and Params.WithMaxSpan RNAfold
+// --maxBPspan. Energies are integers in dcal/mol
 // as in ViennaRNA and reported in kcal/mol.
 //
 // MFE runs in O(L^3) time (interior loops O(L^2 MaxLoop^2)) and 12 L^2

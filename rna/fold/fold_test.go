@@ -65,7 +65,8 @@ func TestBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	d0, _ := DefaultParams().WithDangles(0)
 	models := map[string]*Params{"d2": DefaultParams(), "d0": d0, "T25": DefaultParams().WithTemperature(25),
-		"noLP": DefaultParams().WithNoLP(true)}
+		"noLP": DefaultParams().WithNoLP(true), "span10": DefaultParams().WithMaxSpan(10),
+		"noLP span12": DefaultParams().WithNoLP(true).WithMaxSpan(12)}
 	count := 0
 	for trial := 0; trial < 300; trial++ {
 		seq := randomSeq(r, 5+r.IntN(14), trial%2 == 0)
@@ -73,7 +74,7 @@ func TestBruteForce(t *testing.T) {
 		for name, p := range models {
 			best := Inf
 			for _, st := range all {
-				if p.NoLP() && hasLonelyPair(st) {
+				if p.NoLP() && hasLonelyPair(st) || p.MaxSpan() > 0 && maxSpan(st) > p.MaxSpan() {
 					continue
 				}
 				e, err := p.EvalDcal(seq, st)
@@ -114,6 +115,15 @@ func hasLonelyPair(st [][2]int) bool {
 		}
 	}
 	return false
+}
+
+// maxSpan returns the largest j - i + 1 of the pairs.
+func maxSpan(st [][2]int) int {
+	m := 0
+	for _, p := range st {
+		m = max(m, p[1]-p[0]+1)
+	}
+	return m
 }
 
 func roundDcal(kcal float64) float64 {

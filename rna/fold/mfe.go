@@ -135,7 +135,7 @@ func (m *matrices) cell(i, j int) {
 	c, fml, mt := m.c, m.fml, m.mt
 	best := int32(Inf)
 	typ := pairType[s[i]][s[j]]
-	if typ != 0 && p.noLP && !m.canStack(i, j) {
+	if typ != 0 && (p.noLP && !m.canStack(i, j) || p.maxSpan > 0 && j-i+1 > p.maxSpan) {
 		typ = 0
 	}
 	if typ != 0 {
@@ -228,7 +228,7 @@ func (m *matrices) cell(i, j int) {
 // (i+1, j-1) can pair, as ViennaRNA's hard constraints.
 func (m *matrices) canStack(i, j int) bool {
 	s := m.s
-	if i > 1 && j < m.n && pairType[s[i-1]][s[j+1]] != 0 {
+	if i > 1 && j < m.n && (m.p.maxSpan == 0 || j-i+3 <= m.p.maxSpan) && pairType[s[i-1]][s[j+1]] != 0 {
 		return true
 	}
 	return i+2 < j && j-i-2 > minHairpin && pairType[s[i+1]][s[j-1]] != 0

@@ -65,6 +65,7 @@ type Params struct {
 	lxc         float64
 	dangles     int
 	noLP        bool
+	maxSpan     int // 0: none
 }
 
 //go:embed rna_turner2004.par
@@ -187,7 +188,7 @@ func cloneMap(m map[string]int32) map[string]int32 {
 // ViennaRNA does: G(T) = H - (H - G37) T/T37, truncated to an integer, and
 // the loop extrapolation coefficient scaled by T/T37.
 func (p *Params) WithTemperature(t float64) *Params {
-	q := &Params{g37: p.g37.clone(), dH: p.dH.clone(), dangles: p.dangles, noLP: p.noLP}
+	q := &Params{g37: p.g37.clone(), dH: p.dH.clone(), dangles: p.dangles, noLP: p.noLP, maxSpan: p.maxSpan}
 	q.setTemperature(t)
 	return q
 }
@@ -202,6 +203,18 @@ func (p *Params) NoLP() bool { return p.noLP }
 func (p *Params) WithNoLP(on bool) *Params {
 	q := *p
 	q.noLP = on
+	return &q
+}
+
+// MaxSpan returns the largest j - i + 1 of a pair (i, j), 0 for none.
+func (p *Params) MaxSpan() int { return p.maxSpan }
+
+// WithMaxSpan returns the parameters with pairs (i, j) restricted to
+// j - i + 1 <= span (0: no limit), as RNAfold --maxBPspan. It does not
+// change Eval.
+func (p *Params) WithMaxSpan(span int) *Params {
+	q := *p
+	q.maxSpan = max(span, 0)
 	return &q
 }
 
