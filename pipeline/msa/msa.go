@@ -25,7 +25,6 @@
 package msa
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -293,14 +292,17 @@ type record struct {
 
 func isBlank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 
+// splitLines splits at '\n', dropping a '\r' before it; the lines
+// alias data.
 func splitLines(data []byte) [][]byte {
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	for sc.Scan() {
-		out = append(out, sc.Bytes())
+	lines := bytes.Split(data, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
 	}
-	return out
+	for k, l := range lines {
+		lines[k] = bytes.TrimSuffix(l, []byte("\r"))
+	}
+	return lines
 }
 
 func checkLengths(recs []record, path string) error {

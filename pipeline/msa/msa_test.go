@@ -163,3 +163,32 @@ func TestWeightsAndDepth(t *testing.T) {
 		t.Error("State")
 	}
 }
+
+// A real alignment read whole: every row as in the file (a reader that
+// reused its line buffer once corrupted rows of large files).
+func TestReadLarge(t *testing.T) {
+	path := "../../../shared/data/psicov150/aln/1vfyA.aln.gz"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("shared data not present")
+	}
+	a, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Read(bytes.NewReader(raw), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.N() != 2077 || a.L() != 67 || a.Query() != "DWIDSDACMICSKKFSLLNRKHHCRSCGGVFCQEHSSNSIPLPDLGIYEPVRVCDSCFEDYEFIVTD" || string(a.Rows[1]) != "-----AACQFCYRKFGLFRRKYICIQCFSPLCRDHIAGKLKMKVSD-AKRGVICKECFRGW------" {
+		t.Fatalf("%d x %d, rows %q %q", a.N(), a.L(), a.Rows[0], a.Rows[1])
+	}
+	for k := range a.Rows {
+		if !bytes.Equal(a.Rows[k], b.Rows[k]) {
+			t.Fatal("ReadFile and Read differ")
+		}
+	}
+}
