@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// BenchmarkMFE folds random sequences of 500, 1,000 and 2,000 nt on
-// GOMAXPROCS goroutines (run with -benchtime 1x; -cpu to vary).
+// BenchmarkMFE folds random sequences of 500, 1,000, 1,500 (a 16S rRNA)
+// and 2,000 nt on GOMAXPROCS goroutines (run with -benchtime 1x; -cpu to
+// vary).
 func BenchmarkMFE(b *testing.B) {
-	for _, n := range []int{500, 1000, 2000} {
+	for _, n := range []int{500, 1000, 1500, 2000} {
 		seq := randomSeq(rand.New(rand.NewPCG(uint64(n), 7)), n, false)
 		b.Run(fmt.Sprintf("L=%d", n), func(b *testing.B) {
 			for b.Loop() {

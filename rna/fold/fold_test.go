@@ -167,6 +167,15 @@ func TestConsistency(t *testing.T) {
 	}
 }
 
+func TestFoldBytes(t *testing.T) {
+	if got := DefaultParams().FoldBytes(2000); got < 64e6 || got > 65e6 {
+		t.Errorf("FoldBytes(2000) = %d", got)
+	}
+	if DefaultParams().WithNoLP(true).FoldBytes(100) <= DefaultParams().FoldBytes(100) {
+		t.Error("--noLP needs no more memory")
+	}
+}
+
 func TestShortAndOdd(t *testing.T) {
 	for _, seq := range []string{"", "A", "GGGAAAC", "NNNNNNNNNN", "ggggaaaacccc", "GGGGTTTTCCCC"} {
 		st, e, err := MFE(seq)

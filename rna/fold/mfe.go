@@ -29,7 +29,7 @@ func (p *Params) MFE(seq string) (*rna.Structure, float64, error) {
 // hairpin, lonely pairs allowed. Among structures of equal energy the
 // traceback picks the one RNAfold picks. Cells of one span are filled
 // on workers goroutines (0: runtime.GOMAXPROCS(0)). Time is O(L^3),
-// memory 16 (L+2)^2 bytes.
+// memory O(L^2) (see FoldBytes).
 func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) {
 	s, norm, err := encode(seq)
 	if err != nil {
@@ -49,6 +49,18 @@ func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) 
 		return nil, 0, fmt.Errorf("fold: traceback: %w", err)
 	}
 	return st, float64(m.f5[m.n]) / 100, nil
+}
+
+// FoldBytes returns the memory Fold uses for a sequence of n bases:
+// four int32 tables of (n+2)^2 cells, five with --noLP (64 MB at
+// n = 2,000).
+func (p *Params) FoldBytes(n int) int64 {
+	tables := int64(4)
+	if p.noLP {
+		tables++
+	}
+	w := int64(n + 2)
+	return tables*4*w*w + 8*w
 }
 
 // matrices are the tables of the dynamic programme, 1-based, cell (i, j)
