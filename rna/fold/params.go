@@ -52,15 +52,16 @@ type tables struct {
 	tetra, tri, hexa                                                 map[string]int32
 }
 
-// Params is a nearest-neighbour energy model: the tables of a ViennaRNA
-// parameter file at one temperature, with the derived values RNAfold uses
-// with its default dangles (-d2).
+// Params is a nearest-neighbour energy model and the folding options: the
+// tables of a ViennaRNA parameter file at one temperature, the dangle
+// model, whether lonely pairs are allowed, and the largest pair span. A
+// Params is not modified once made (the With methods return copies) and
+// may be used by several goroutines.
 type Params struct {
-	// Temperature in degrees Celsius.
-	Temperature float64
-	t           tables // free energies at Temperature
-	dH          tables // enthalpies, for rescaling
-	g37         tables // free energies at 37 C as read
+	temperature float64 // degrees Celsius
+	t           tables  // free energies at temperature
+	dH          tables  // enthalpies, for rescaling
+	g37         tables  // free energies at 37 C as read
 	maxNinio    int32
 	lxc         float64
 	dangles     int
@@ -114,9 +115,10 @@ var ErrParams = errors.New("fold: bad parameter file")
 // parameter file v2.0"): sections opened by a line "# name" (stack,
 // mismatch_hairpin, mismatch_internal, mismatch_internal_1n,
 // mismatch_internal_23, mismatch_multi, mismatch_exterior, dangle5,
-// dangle3, int11, int21, int22, hairpin, bulge, internal, ML_params,
-// NINIO, Misc, Triloops, Tetraloops, Hexaloops, each but the last four
-// with an _enthalpies twin; the older names with "interior" are accepted),
+// dangle3, int11, int21, int22, hairpin, bulge, internal, each with an
+// _enthalpies twin; ML_params, NINIO and Misc, which hold both; Triloops,
+// Tetraloops, Hexaloops; the names before ViennaRNA 2.7 with "interior"
+// for "internal" are accepted; an unknown name is an error, END ends),
 // values in dcal/mol separated by white space, C comments /* ... */, INF
 // for a forbidden entry. The values of a section fill its table in
 // ViennaRNA's order, skipping the indices ViennaRNA skips (pair type 0,
@@ -125,7 +127,8 @@ var ErrParams = errors.New("fold: bad parameter file")
 // ViennaRNA, which reads the leading digits of a malformed number, a value
 // that is not an integer, INF, DEF, NST, x or * is an error. Sections
 // absent from the file keep the values of Turner 2004 (the embedded
-// file); the result is at 37 C.
+// file), as ViennaRNA keeps its compiled-in ones. The result is at 37 C,
+// with dangles -d2, lonely pairs allowed and no span limit.
 func ParseParams(r io.Reader) (*Params, error) {
 	d := DefaultParams()
 	return parseFrom(r, d.g37.clone(), d.dH.clone())
@@ -193,6 +196,9 @@ func (p *Params) WithTemperature(t float64) *Params {
 	return q
 }
 
+// Temperature returns the temperature of the energies in degrees Celsius.
+func (p *Params) Temperature() float64 { return p.temperature }
+
 // NoLP reports whether folding forbids lonely pairs (see WithNoLP).
 func (p *Params) NoLP() bool { return p.noLP }
 
@@ -236,7 +242,7 @@ func (p *Params) WithDangles(d int) (*Params, error) {
 }
 
 func (p *Params) setTemperature(temp float64) {
-	p.Temperature = temp
+	p.temperature = temp
 	tempf := (temp + 273.15) / tMeasure
 	p.lxc = lxc37 * tempf
 	g, h := &p.g37, &p.dH

@@ -135,7 +135,7 @@ func TestWithTemperature(t *testing.T) {
 	r := p.WithTemperature(25)
 	tempf := (25 + 273.15) / (37 + 273.15)
 	want := int32(-1060 - float64(-1060+240)*tempf)
-	if r.t.stack[1][1] != want || r.Temperature != 25 {
+	if r.t.stack[1][1] != want || r.Temperature() != 25 {
 		t.Errorf("stack CG CG at 25 C: %d, want %d", r.t.stack[1][1], want)
 	}
 	if _, err := p.WithDangles(1); err == nil {
