@@ -22,6 +22,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -168,7 +169,7 @@ func runRNAEval(ctx context.Context, args []string) error {
 	fs := newFlags("rna eval", helpText{
 		Usage: "contactmap rna eval [--model M...] [--split test] [flags]",
 		About: `Evaluates RNA models under each decoder, and the model-free baselines
-(stacking; homology transfer from the training molecules): PPV,
+(stacking; MFE; homology transfer from the training molecules): PPV,
 sensitivity, accuracy, F1 and MCC per family and overall, on all
 molecules and on those under 95% identity to every training molecule,
 with the overlap table. Inputs: shipped model names or model files, and a
@@ -180,7 +181,7 @@ split (or --set, a five-line file).`,
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file)")
 	trainFile := fs.String("train", rnaTrain, "training molecules, for the overlap analysis")
-	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3) and homology transfer from the --train molecules")
+	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
@@ -274,6 +275,9 @@ split (or --set, a five-line file).`,
 		if err := eval("baseline: stacking", ssnet.BaselinePredictor()); err != nil {
 			return err
 		}
+		if err := eval("baseline: MFE (Turner 2004)", ssnet.MFEPredictor()); err != nil {
+			return err
+		}
 		if sameAsTrain {
 			fmt.Fprintln(stderr, "contactmap rna eval: no homology baseline on the training molecules themselves")
 		} else if err := eval("baseline: homology transfer", ssnet.HomologyPredictor(refs)); err != nil {
@@ -336,7 +340,7 @@ func runRNACompare(ctx context.Context, args []string) error {
 	fs := newFlags("rna compare", helpText{
 		Usage: "contactmap rna compare [--runs DIR] [flags]",
 		About: `Compares RNA SCNN with CNN runs over seeds, and each kind with the
-model-free baselines (stacking, homology transfer): evaluates every
+model-free baselines (stacking, MFE, homology transfer): evaluates every
 finished run under --runs (a directory per run with model.scnn and
 checkpoint.scnn) on one split under one decoder and reports the mean,
 sd, paired differences and bootstrap confidence intervals over
@@ -354,7 +358,7 @@ table on standard output, OUT.md and OUT.json.`,
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	decoderName := fs.String("decoder", string(ssnet.Greedy), "decoder of the runs' probabilities: greedy (the paper's), mea or mea-pk")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
-	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; homology transfer from --train)")
+	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; MFE; homology transfer from --train)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -468,7 +472,7 @@ table on standard output, OUT.md and OUT.json.`,
 		for _, b := range []struct {
 			name string
 			pred ssnet.Predictor
-		}{{"stacking", ssnet.BaselinePredictor()}, {"homology", ssnet.HomologyPredictor(refs)}} {
+		}{{"stacking", ssnet.BaselinePredictor()}, {"mfe", ssnet.MFEPredictor()}, {"homology", ssnet.HomologyPredictor(refs)}} {
 			scores, err := ssnet.Evaluate(set, b.pred, nil)
 			if err != nil {
 				return err
@@ -693,8 +697,10 @@ network, decoded by --decoder), homology (model-free: the pairs of the
 most similar reference molecule of known structure, carried over a
 global alignment; strong when the references hold a homolog, as the 16S
 training set does for a 16S rRNA, and useless when they hold none, as for
-5S rRNA, RNase P or group I introns), or stacking (model-free: the most
-stacked canonical pairs). The references (--refs) are the 16S training
+5S rRNA, RNase P or group I introns), mfe (model-free: the minimum free
+energy structure under the Turner 2004 parameters with RNAfold's default
+options, package rna/fold), or stacking (model-free: the most stacked
+canonical pairs). The references (--refs) are the 16S training
 set built into the binary unless given.
 
 Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
@@ -709,7 +715,7 @@ makes the exit status 1.`,
 	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
-	method := fs.String("method", "network", "network, homology or stacking")
+	method := fs.String("method", "network", "network, homology, mfe or stacking")
 	decoderName := fs.String("decoder", string(rnaDefaultDecoder), "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer)")
 	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format; default: the built-in 16S training set)")
 	pos, err := parseFlags(fs, args)
@@ -721,9 +727,9 @@ makes the exit status 1.`,
 		return usageError("--decoder: %v", err)
 	}
 	switch *method {
-	case "network", "homology", "stacking":
+	case "network", "homology", "stacking", "mfe":
 	default:
-		return usageError("--method %q: network, homology or stacking", *method)
+		return usageError("--method %q: network, homology, mfe or stacking", *method)
 	}
 	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
@@ -842,6 +848,10 @@ func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index
 		s, _, err = refs.Predict(in.Name, in.Seq, nil)
 	case "stacking":
 		s, err = rna.StackingBaseline(in.Name, in.Seq)
+	case "mfe":
+		if s, _, err = fold.MFE(in.Seq); err == nil {
+			s.Name = in.Name
+		}
 	default:
 		var t *homology.Template
 		if m.Record.UsesTemplates() {

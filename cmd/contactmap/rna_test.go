@@ -158,7 +158,7 @@ func TestRNACompareWithBaselines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"Decoder: mea.", "SCNN vs CNN", "SCNN vs HOMOLOGY", "CNN vs STACKING"} {
+	for _, want := range []string{"Decoder: mea.", "SCNN vs CNN", "SCNN vs HOMOLOGY", "CNN vs STACKING", "SCNN vs MFE"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
@@ -207,9 +207,22 @@ func TestRNAPredictMethods(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "| 1.000 | 1.000 | 1.000 |") {
 		t.Fatalf("homology: exit %d\n%s\n%s", code, stdout, errOut)
 	}
-	code, _, errOut = runCLI(t, "rna", "predict", "--method", "stacking", "--out", filepath.Join(dir, "s"), ct)
-	if code != 0 {
-		t.Fatalf("stacking: exit %d: %s", code, errOut)
+	for _, method := range []string{"stacking", "mfe"} {
+		code, _, errOut = runCLI(t, "rna", "predict", "--method", method, "--out", filepath.Join(dir, method), ct)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", method, code, errOut)
+		}
+	}
+	// The MFE structure written is RNAfold's (rna/fold's golden tests):
+	// here, that the BPSEQ holds a valid nested structure of the query.
+	h, err := os.Open(filepath.Join(dir, "mfe", "query.bpseq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mfe, err := rna.ReadBPSEQ(h, "query.bpseq")
+	h.Close()
+	if err != nil || mfe.Seq != ref.Seq || len(mfe.Pairs()) == 0 {
+		t.Fatalf("mfe output %v, %v", mfe, err)
 	}
 	tm, err := ssnet.NewModel(ssnet.SCNN, ssnet.Template, 1)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/homology"
 )
 
@@ -82,6 +83,20 @@ func DecodedPredictor(m *Model, workers int, d Decoder) Predictor {
 			return nil, err
 		}
 		return d.Decode(mol.Name, mol.Seq, p)
+	}
+}
+
+// MFEPredictor is the thermodynamic baseline: the minimum free energy
+// structure under the Turner 2004 parameters with RNAfold's defaults
+// (package rna/fold).
+func MFEPredictor() Predictor {
+	return func(mol *Molecule) (*rna.Structure, error) {
+		s, _, err := fold.MFE(mol.Seq)
+		if err != nil {
+			return nil, err
+		}
+		s.Name = mol.Name
+		return s, nil
 	}
 }
 
