@@ -267,7 +267,7 @@ fuzz:
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
 	$(GO) test ./rec -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
 	$(GO) test ./pipeline/sets -run '^$$' -fuzz FuzzRead -fuzztime 20s
-	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA FuzzWriteDotBracket FuzzDecodeMEA; do \
+	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA FuzzWriteDotBracket FuzzDecodeMEA FuzzReadDBN; do \
 		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
 
 # The README's test command: vet and every test of the default build,

@@ -1,7 +1,10 @@
 package ssnet
 
 import (
+	"bufio"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -24,22 +27,56 @@ type Molecule struct {
 	Template *homology.Template
 }
 
-// ReadSet reads a file in the five-line format.
+// ReadSet reads a set of molecules: the five-line format of the 16S
+// data, or dot-bracket records (rna.ReadDBN: a name ending in .dbn or
+// .dbn.gz, as the bpRNA-1m split is distributed), gzip-compressed or not
+// (recognised by content). A bpRNA record's Family is its source
+// database (CRW, RFAM, SRP, tmRNA, PDB, ... from "bpRNA_CRW_15576").
 func ReadSet(file string) ([]Molecule, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("ssnet: %w", err)
 	}
 	defer f.Close()
-	ss, err := rna.ReadFiveLine(f, file)
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("ssnet: %s: %w", file, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	var ss []*rna.Structure
+	dbn := strings.HasSuffix(strings.TrimSuffix(file, ".gz"), ".dbn")
+	if dbn {
+		ss, err = rna.ReadDBN(r, file)
+	} else {
+		ss, err = rna.ReadFiveLine(r, file)
+	}
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Molecule, len(ss))
 	for i, s := range ss {
-		out[i] = Molecule{Structure: s, Family: familyOf(s.Name)}
+		fam := familyOf(s.Name)
+		if dbn {
+			fam = bpRNASource(s.Name)
+		}
+		out[i] = Molecule{Structure: s, Family: fam}
 	}
 	return out, nil
+}
+
+// bpRNASource is the source database in a bpRNA identifier
+// ("bpRNA_CRW_15576": CRW), or "" for another name.
+func bpRNASource(name string) string {
+	f := strings.Split(name, "_")
+	if len(f) == 3 && f[0] == "bpRNA" {
+		return f[1]
+	}
+	return ""
 }
 
 // familyOf is the folder above the file of a source name like

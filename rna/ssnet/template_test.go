@@ -221,3 +221,19 @@ func TestBudgetStopsAndResumes(t *testing.T) {
 		t.Fatalf("resumed: %+v, %v", res, err)
 	}
 }
+
+// ReadSet reads the bpRNA split's gzip-compressed dot-bracket files, each
+// record's family its source database.
+func TestReadSetBpRNA(t *testing.T) {
+	set, err := ReadSet("../../../shared/data/bprna/VL0.dbn.gz")
+	if err != nil {
+		t.Skip(err)
+	}
+	fams := map[string]int{}
+	for _, m := range set {
+		fams[m.Family]++
+	}
+	if len(set) != 1300 || fams[""] != 0 || fams["CRW"] == 0 || fams["RFAM"] == 0 {
+		t.Fatalf("%d molecules, families %v", len(set), fams)
+	}
+}
