@@ -37,6 +37,7 @@ func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
 
 func main() {
 	blasenv.Reexec()
+	blasenv.SelectKernels(os.Stderr) // CONTACTMAP_SGEMM, inherited by the workers
 	if len(os.Args) > 1 && os.Args[1] == "worker" {
 		if err := workerMain(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)

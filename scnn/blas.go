@@ -14,9 +14,23 @@ import (
 func BLASBackend() string { return kern.Backend() }
 
 // SgemmKernels names the micro-kernels of the Go sgemm in use: "avx512",
-// "avx2" or "go" (portable), chosen from the CPU at start (the
-// environment variable CONTACTMAP_SGEMM forces one), or "openblas".
+// "avx2" or "go" (portable), the best the CPU runs unless SetKernels chose
+// another, or "openblas" in the OpenBLAS build.
 func SgemmKernels() string { return kern.Kernels() }
+
+// SetKernels makes the Go sgemm use the named micro-kernels for every
+// later call, process-wide: "avx512", "avx2" or "go" (portable), or "" for
+// the best this CPU and build runs (the default). It returns an error, and
+// changes nothing, if this CPU or build cannot run the named set. Every set
+// computes the same products up to float32 rounding; the choice is for
+// tests and speed comparisons (the commands read it from the environment
+// variable CONTACTMAP_SGEMM). In the OpenBLAS build it has no effect on
+// the convolutions.
+func SetKernels(name string) error { return kern.SetKernels(name) }
+
+// KernelSets lists the names SetKernels accepts on this CPU and build,
+// best first ("go" always last).
+func KernelSets() []string { return kern.KernelSets() }
 
 // FMAPeak measures the machine's float32 fused multiply-add peak in
 // GFLOP/s with workers goroutines (0: GOMAXPROCS) for about d, and names

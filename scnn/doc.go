@@ -56,7 +56,8 @@
 // The sgemm is Go (internal/kern/sgemm.go): packing of B, A read in place,
 // and register-blocked micro-kernels in Go assembly for AVX-512 and
 // AVX2+FMA, chosen at run time from the CPU (golang.org/x/sys/cpu), with a
-// portable Go kernel for other platforms and the purego build tag. The
+// portable Go kernel for other platforms and the purego build tag;
+// SetKernels forces a set (the commands read CONTACTMAP_SGEMM for it). The
 // openblas build tag (cgo, libopenblas-dev) calls OpenBLAS instead, for
 // comparison; only that build re-executes the commands with
 // OPENBLAS_CORETYPE set when OpenBLAS misjudges the CPU (internal/blasenv).

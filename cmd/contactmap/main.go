@@ -83,6 +83,7 @@ func version() string {
 
 func main() {
 	blasenv.Reexec()
+	blasenv.SelectKernels(os.Stderr) // CONTACTMAP_SGEMM
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

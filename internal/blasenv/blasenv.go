@@ -4,6 +4,10 @@
 // the CPU (see scnn.PreferredBLASCore): OpenBLAS reads OPENBLAS_CORETYPE
 // only when it is loaded, before main runs, so the command re-executes
 // itself once with the variable set.
+//
+// SelectKernels applies CONTACTMAP_SGEMM, a user's choice of the Go
+// sgemm's micro-kernels: the library leaves that choice to its caller
+// (scnn.SetKernels), the commands read it here.
 package blasenv
 
 import (

@@ -2,7 +2,6 @@ package kern
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"sync/atomic"
 )
@@ -51,23 +50,15 @@ func (s *kernelSet) pick(n int) *microKernel {
 
 // kernelSets are the instruction sets this CPU and build can run, best
 // first; the portable Go kernels are always last.
-var kernelSets []*kernelSet
+var kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}, addRows: addRowsGo})
 
-var activeSet atomic.Pointer[kernelSet]
-
-// KernelEnv is the environment variable that forces an sgemm kernel set
-// ("avx512", "avx2" or "go"); unset, the best one the CPU runs is used.
-const KernelEnv = "CONTACTMAP_SGEMM"
-
-func init() {
-	kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}, addRows: addRowsGo})
-	activeSet.Store(kernelSets[0])
-	if name := os.Getenv(KernelEnv); name != "" {
-		if err := SetKernels(name); err != nil {
-			fmt.Fprintf(os.Stderr, "contactmap: %s: %v; using %s\n", KernelEnv, err, activeSet.Load().name)
-		}
-	}
-}
+// activeSet is the kernel set Gemm uses: the best one the CPU runs until
+// SetKernels chooses another.
+var activeSet = func() *atomic.Pointer[kernelSet] {
+	p := new(atomic.Pointer[kernelSet])
+	p.Store(kernelSets[0])
+	return p
+}()
 
 // Kernels names the sgemm micro-kernels in use: "avx512", "avx2" or "go"
 // (portable), or "openblas" in the OpenBLAS build.
@@ -87,9 +78,15 @@ func KernelSets() []string {
 	return names
 }
 
-// SetKernels makes Gemm use the named kernel set, for tests and
-// comparisons. It returns an error if this CPU or build cannot run it.
+// SetKernels makes Gemm use the named kernel set ("avx512", "avx2" or
+// "go"); "" is the best one this CPU and build can run, the choice at
+// start. It returns an error, and changes nothing, if this CPU or build
+// cannot run the named set.
 func SetKernels(name string) error {
+	if name == "" {
+		activeSet.Store(kernelSets[0])
+		return nil
+	}
 	for _, s := range kernelSets {
 		if s.name == name {
 			activeSet.Store(s)
