@@ -174,9 +174,10 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 	}
 	opt := scnn.NewAdam(m.Params(), 1e-3, 1e-5)
 	loss := scnn.WeightedBCE{PosWeight: 5}
+	recycler := new(scnn.Recycler)
 	return func() error {
 		opt.ZeroGrad()
-		pass := scnn.Training(0)
+		pass := scnn.TrainingWith(0, recycler)
 		logits, err := m.Forward(pass, b)
 		if err != nil {
 			return err
@@ -217,11 +218,12 @@ func buildConvTask(t task, rng *rand.Rand) (func() error, int, error) {
 	for _, p := range c.Params() {
 		n += len(p.Value)
 	}
+	recycler := new(scnn.Recycler)
 	return func() error {
 		for _, p := range c.Params() {
 			clear(p.Grad)
 		}
-		pass := scnn.Training(0)
+		pass := scnn.TrainingWith(0, recycler)
 		y, err := scnn.ForwardBranches(pass, x, c)
 		if err != nil {
 			return err

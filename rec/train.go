@@ -192,6 +192,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 	win := d.TrainingWindows(cfg.L, o.T)
 	neg := newNegativeSampler(d)
 	start, before := time.Now(), st.Seconds
+	recycler := new(scnn.Recycler) // the steps' buffers, from one step to the next
 	// The epoch limit alone ends the loop: resuming a finished run with a
 	// larger --epochs continues it as an uninterrupted longer run would.
 	for st.Epoch <= o.Epochs {
@@ -216,7 +217,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 			idx := order[bi*o.Batch : min((bi+1)*o.Batch, len(order))]
 			users, seq, cands := win.batch(idx, o.Negs, neg, rng)
 			opt.ZeroGrad()
-			pass := scnn.Training(o.Workers)
+			pass := scnn.TrainingWith(o.Workers, recycler)
 			scores, err := m.Forward(pass, users, seq, cands, drop)
 			if err != nil {
 				return nil, err

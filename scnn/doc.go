@@ -61,6 +61,10 @@
 // openblas build tag (cgo, libopenblas-dev) calls OpenBLAS instead, for
 // comparison; only that build re-executes the commands with
 // OPENBLAS_CORETYPE set when OpenBLAS misjudges the CPU (internal/blasenv).
-// The library itself sets no process-wide state: it calls its BLAS
-// directly and leaves gonum's global implementation alone.
+// The library calls its BLAS directly and leaves gonum's global
+// implementation alone. Besides the kernels' workspace cache (a
+// sync.Pool, emptied by the garbage collector), its process-wide state is
+// two choices a caller controls: the sgemm kernel set (SetKernels; the
+// default is the best the CPU runs), and the buffer Recycler shared by the
+// passes Training makes (TrainingWith takes the caller's own, or none).
 package scnn

@@ -32,6 +32,7 @@ type Pass struct {
 	tape         *tape
 	pool         [][]float32 // released buffers of an inference pass (pool.go)
 	owned        [][]float32 // buffers of a training pass, recycled by Free (recycle.go)
+	recycler     *Recycler   // of a training pass: where its buffers come from and go; nil: none
 	freed        bool
 }
 
@@ -48,10 +49,20 @@ type tape struct {
 // Inference returns a pass that records nothing.
 func Inference(workers int) *Pass { return &Pass{Workers: workers} }
 
-// Training returns a pass that records backward steps.
-func Training(workers int) *Pass {
-	return &Pass{Workers: workers, tape: &tape{grads: map[*Tensor]*Tensor{}, wanted: map[*Tensor]bool{}}}
+// TrainingWith returns a pass that records backward steps, takes the
+// storage of its tensors from r and gives it back to r at Free (see
+// Recycler). With r nil the pass allocates anew and Free leaves its
+// storage to the garbage collector. Results do not depend on r.
+func TrainingWith(workers int, r *Recycler) *Pass {
+	return &Pass{Workers: workers, recycler: r, tape: &tape{grads: map[*Tensor]*Tensor{}, wanted: map[*Tensor]bool{}}}
 }
+
+// Training returns a pass that records backward steps, with storage
+// recycled through a Recycler shared by every pass Training makes in the
+// process: the package's only buffer state, kept for callers that do not
+// hold their own. A training loop should own its Recycler (TrainingWith),
+// which then goes with the loop.
+func Training(workers int) *Pass { return TrainingWith(workers, &shared) }
 
 // Training reports whether the pass records backward steps.
 func (p *Pass) Training() bool { return p != nil && p.tape != nil }

@@ -6,8 +6,9 @@ import "fmt"
 // consumes a tensor the caller gives up can Release it, and later outputs
 // take a released buffer that fits (the smallest) instead of allocating,
 // so a deep network runs in the memory of a few feature maps. A training
-// pass keeps every intermediate for its backward step and recycles
-// nothing. A Pass is used by one goroutine at a time.
+// pass keeps every intermediate for its backward step; its storage is
+// recycled only from one pass to the next, by its Recycler (recycle.go).
+// A Pass is used by one goroutine at a time.
 
 // alloc returns n zeroed floats, from the pool of an inference pass when
 // a released buffer fits.

@@ -9,25 +9,48 @@ import (
 // training step allocates its whole footprint anew: hundreds of megabytes
 // that the runtime zeroes, and that the kernel maps in again page by page
 // after the garbage collector has returned them. Free ends a training
-// pass and hands its buffers to a process-wide recycler, from which the
-// next training passes take theirs: the memory stays mapped and warm.
+// pass and hands its buffers to the pass's Recycler, from which the next
+// training passes take theirs: the memory stays mapped and warm.
 //
 // Buffers are kept by size class (2^k and 3*2^(k-1) floats, so at most a
 // third of a buffer goes unused and steps of slightly different lengths
-// share them); small ones are left to the garbage collector. The recycler
-// holds at most as many floats as the largest pass freed so far.
+// share them); small ones are left to the garbage collector. A Recycler
+// holds at most as many floats as the largest pass freed into it so far.
 
 // recycleMin is the smallest buffer (floats) worth recycling.
 const recycleMin = 4096
 
-type recycler struct {
+// A Recycler keeps the storage of freed training passes for the next
+// ones (TrainingWith, Pass.Free), so a training loop does not allocate and
+// zero its whole footprint at every step. A training loop owns one for
+// its life; it holds at most the footprint of the largest pass freed into
+// it, until Reset or until it is garbage. The zero value is an empty
+// Recycler, ready to use; it is safe for concurrent use. Recycling changes
+// no result: a buffer is zeroed before it is handed out again.
+type Recycler struct {
 	mu     sync.Mutex
 	free   map[int][][]float32 // by capacity, a size class
 	floats int                 // floats held
 	limit  int                 // the most floats one freed pass owned
 }
 
-var recycled = recycler{free: map[int][][]float32{}}
+// shared is the Recycler of the passes made by Training.
+var shared Recycler
+
+// Reset drops every buffer r holds (to the garbage collector) and forgets
+// the largest pass it saw.
+func (r *Recycler) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.free, r.floats, r.limit = nil, 0, 0
+}
+
+// Held returns the number of floats r holds for later passes.
+func (r *Recycler) Held() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.floats
+}
 
 // sizeClass is the capacity given to a recycled buffer of n floats: the
 // smallest 2^k or 3*2^(k-1) at least n.
@@ -41,7 +64,7 @@ func sizeClass(n int) int {
 
 // get returns n zeroed floats: a recycled buffer of n's size class, or a
 // new one with that capacity.
-func (r *recycler) get(n int) []float32 {
+func (r *Recycler) get(n int) []float32 {
 	if n < recycleMin {
 		return make([]float32, n)
 	}
@@ -64,7 +87,7 @@ func (r *recycler) get(n int) []float32 {
 
 // put takes back the buffers of a freed pass, keeping those of a size
 // class, up to the limit.
-func (r *recycler) put(bufs [][]float32) {
+func (r *Recycler) put(bufs [][]float32) {
 	total := 0
 	for _, b := range bufs {
 		total += cap(b)
@@ -77,33 +100,43 @@ func (r *recycler) put(bufs [][]float32) {
 		if c < recycleMin || c != sizeClass(c) || r.floats+c > r.limit {
 			continue
 		}
+		if r.free == nil {
+			r.free = map[int][][]float32{}
+		}
 		r.free[c] = append(r.free[c], b[:0])
 		r.floats += c
 	}
 }
 
 // Free ends a training pass: the storage of every tensor the pass made
-// (outputs, gradients) goes to later training passes, so none of them
-// may be used afterwards, nor the pass. Call it when the step is done
-// (after the optimiser step). It does nothing to an inference pass.
+// (outputs, gradients) goes to the pass's Recycler for later training
+// passes, so none of them may be used afterwards, nor the pass. Call it
+// when the step is done (after the optimiser step). It does nothing to an
+// inference pass; a training pass without a Recycler leaves its storage to
+// the garbage collector.
 func (p *Pass) Free() {
 	if !p.Training() {
 		return
 	}
-	recycled.put(p.owned)
+	if p.recycler != nil {
+		p.recycler.put(p.owned)
+	}
 	p.owned = nil
 	p.freed = true
 }
 
-// zeros returns n zeroed floats for a tensor of the pass: recycled and
-// owned by a training pass (until Free), from the pool of an inference
-// pass, or new.
+// zeros returns n zeroed floats for a tensor of the pass: from the
+// Recycler of a training pass and owned by the pass (until Free), from the
+// pool of an inference pass, or new.
 func (p *Pass) zeros(n int) []float32 {
 	if p.Training() {
 		if p.freed {
 			panic("scnn: a freed training pass used")
 		}
-		b := recycled.get(n)
+		if p.recycler == nil {
+			return make([]float32, n)
+		}
+		b := p.recycler.get(n)
 		p.owned = append(p.owned, b)
 		return b
 	}

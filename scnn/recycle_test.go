@@ -21,6 +21,19 @@ func TestSizeClass(t *testing.T) {
 // bit, as one on new buffers, though the freed pass's buffers were filled
 // with NaN before Free; and the buffers are indeed reused.
 func TestFreeRecyclesBuffers(t *testing.T) {
+	t.Run("own", func(t *testing.T) { testFreeRecycles(t, new(Recycler)) })
+	shared.Reset()
+	t.Run("shared", func(t *testing.T) { testFreeRecycles(t, nil) })
+}
+
+// testFreeRecycles runs TestFreeRecyclesBuffers with passes on r, or
+// with Training's shared Recycler if r is nil.
+func testFreeRecycles(t *testing.T, r *Recycler) {
+	training := func() *Pass { return TrainingWith(2, r) }
+	if r == nil {
+		training = func() *Pass { return Training(2) }
+		r = &shared
+	}
 	rng := newRNG(3)
 	conv, _ := NewConv2D("c", 3, 4, 6, rng)
 	sym, _ := NewSymPresConv("s", 3, 4, 6, rng)
@@ -30,7 +43,7 @@ func TestFreeRecyclesBuffers(t *testing.T) {
 		for _, p := range append(conv.Params(), sym.Params()...) {
 			clear(p.Grad)
 		}
-		pass := Training(2)
+		pass := training()
 		y, err := conv.Apply(pass, x)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +56,7 @@ func TestFreeRecyclesBuffers(t *testing.T) {
 		if err := pass.Backward(r, r); err != nil {
 			t.Fatal(err)
 		}
-		pass2 := Training(2) // a second pass in flight at the same time
+		pass2 := training() // a second pass in flight at the same time
 		ys2, _ := sym.Apply(pass2, xp)
 		_ = ys
 		if err := pass2.Backward(ys2, ys2); err != nil {
@@ -69,7 +82,13 @@ func TestFreeRecyclesBuffers(t *testing.T) {
 		return grads, owned
 	}
 	want, _ := step(false)
+	if r.Held() != 0 {
+		t.Fatalf("the Recycler holds %d floats before any Free", r.Held())
+	}
 	_, first := step(true)
+	if r.Held() == 0 {
+		t.Fatal("the Recycler holds nothing after Free")
+	}
 	got, second := step(true)
 	for i := range want {
 		for k := range want[i] {
@@ -98,4 +117,41 @@ func TestFreedPassPanics(t *testing.T) {
 		}
 	}()
 	p.zeros(10)
+}
+
+// A pass without a Recycler allocates anew and keeps nothing at Free; a
+// Recycler is not shared with Training's, and Reset empties it.
+func TestRecyclerOwnership(t *testing.T) {
+	rng := newRNG(4)
+	conv, _ := NewConv2D("c", 3, 4, 6, rng)
+	x := randTensor(rng, 2, 40, 40, 4)
+	run := func(p *Pass) {
+		y, err := conv.Apply(p, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Backward(y, y); err != nil {
+			t.Fatal(err)
+		}
+		p.Free()
+	}
+	shared.Reset()
+	p := TrainingWith(1, nil)
+	run(p)
+	if len(p.owned) != 0 || shared.Held() != 0 {
+		t.Errorf("a pass without a Recycler kept %d buffers, the shared one holds %d floats", len(p.owned), shared.Held())
+	}
+	var r Recycler
+	run(TrainingWith(1, &r))
+	if r.Held() == 0 || shared.Held() != 0 {
+		t.Errorf("own Recycler holds %d floats, the shared one %d", r.Held(), shared.Held())
+	}
+	r.Reset()
+	if r.Held() != 0 {
+		t.Errorf("Reset left %d floats", r.Held())
+	}
+	run(TrainingWith(1, &r)) // usable after Reset
+	if r.Held() == 0 {
+		t.Error("a Recycler after Reset keeps nothing")
+	}
 }

@@ -247,6 +247,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	start, before := now(), st.Seconds
 	elapsed := func() float64 { return before + now().Sub(start).Seconds() }
 	loss := scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}
+	recycler := new(scnn.Recycler) // the steps' buffers, from one step to the next
 	for !st.Done && st.Epoch <= o.MaxEpochs {
 		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
 		batches := Batches(trainSet, o.BatchSize, rng, !o.Random)
@@ -291,7 +292,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			samples := pick(trainSet, batches[bi])
 			b := model.NewBatch(samples, m.Packed())
 			opt.ZeroGrad()
-			pass := scnn.Training(o.Workers)
+			pass := scnn.TrainingWith(o.Workers, recycler)
 			logits, err := m.Forward(pass, b)
 			if err != nil {
 				return nil, err
