@@ -3,6 +3,8 @@ package pdb
 import (
 	"fmt"
 	"math"
+
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // Definition selects the atoms whose distance defines a contact.
@@ -91,7 +93,7 @@ func (d ContactDef) String() string {
 
 // Contacts is a chain's contact map under a definition, over its L
 // positions (SEQRES), stored like the symmetric feature maps: the upper
-// triangle i <= j row by row (PackedIndex). Known[k] says both residues
+// triangle i <= j row by row (scnn.PackedIndex). Known[k] says both residues
 // of pair k have the atoms the definition needs (the diagonal is never
 // known); Contact[k] says they are closer than the cutoff. Unknown pairs
 // are never negatives. It is the pipeline's one contact-map type:
@@ -106,7 +108,9 @@ type Contacts struct {
 
 // PackedIndex is the index of pair (i, j), i <= j, in a packed upper
 // triangle of an l x l map.
-func PackedIndex(l, i, j int) int { return i*l - i*(i-1)/2 + (j - i) }
+//
+// Deprecated: use scnn.PackedIndex, the one definition of the order.
+func PackedIndex(l, i, j int) int { return scnn.PackedIndex(l, i, j) }
 
 // At returns whether pair (i, j), in either order, is a contact and
 // whether it is known.
@@ -114,7 +118,7 @@ func (c *Contacts) At(i, j int) (contact, known bool) {
 	if i > j {
 		i, j = j, i
 	}
-	k := PackedIndex(c.L, i, j)
+	k := scnn.PackedIndex(c.L, i, j)
 	return c.Contact[k], c.Known[k]
 }
 

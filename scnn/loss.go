@@ -43,7 +43,7 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 	idx := func(s, i, j int) int { return (s*l+i)*l + j }
 	half := 1.0
 	if z.Layout == Packed {
-		idx = func(s, i, j int) int { return s*l*(l+1)/2 + (i*l - i*(i-1)/2 + j - i) }
+		idx = func(s, i, j int) int { return s*l*(l+1)/2 + PackedIndex(l, i, j) }
 		half = 0.5
 	}
 	// Per-sample sums, combined in sample order: deterministic whatever

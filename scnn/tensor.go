@@ -19,13 +19,23 @@ const (
 	// Packed holds a batch of symmetric L x L maps, Shape (B, L, L, C), by
 	// their upper triangles only: element (b, i, j, c) with i <= j is at
 	//
-	//	(b*P + i*L - i*(i-1)/2 + (j-i))*C + c,   P = L(L+1)/2,
+	//	(b*P + PackedIndex(L, i, j))*C + c,   P = L(L+1)/2,
 	//
 	// and (b, i, j, c) with i > j is (b, j, i, c). A gradient held in a Packed tensor is the
 	// gradient of the full symmetric map at (i, j), not the sum over the two
 	// mirrored entries.
 	Packed
 )
+
+// PackedIndex is the position of pixel (i, j), 0 <= i <= j < l, among
+// the l(l+1)/2 pixels of an l x l symmetric map stored Packed (the upper
+// triangle, row by row):
+//
+//	PackedIndex(l, i, j) = i*l - i*(i-1)/2 + (j - i)
+//
+// Pixel (i, j) with i > j is PackedIndex(l, j, i). Feature files, contact
+// labels and packed tensors share this order.
+func PackedIndex(l, i, j int) int { return kern.Tri(l, i, j) }
 
 func (l Layout) String() string {
 	switch l {

@@ -28,12 +28,12 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/models"
-	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 func main() {
@@ -135,7 +135,7 @@ func dcaScores(c *features.Chain) []float32 {
 	p := make([]float32, l*l)
 	for i := 0; i < l; i++ {
 		for j := i + 1; j < l; j++ {
-			v := c.TwoD[pdb.PackedIndex(l, i, j)*features.N2D]
+			v := c.TwoD[scnn.PackedIndex(l, i, j)*features.N2D]
 			p[i*l+j], p[j*l+i] = v, v
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/seqalign"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // ValidSequence checks a one-letter protein sequence: upper-case letters
@@ -143,7 +144,7 @@ func addMSA(c *Chain, aln *Alignment) error {
 				if sd > 0 {
 					v = (score[pi[1]*lq+pj[1]] - mean) / sd
 				}
-				c.TwoD[packedIndex(c.L(), i, j)*N2D+ch] = float32(v)
+				c.TwoD[scnn.PackedIndex(c.L(), i, j)*N2D+ch] = float32(v)
 			}
 		}
 	}
@@ -170,9 +171,6 @@ func offDiagonalStats(s []float64, l int) (mean, sd float64) {
 	}
 	return mean, math.Sqrt(sd / n)
 }
-
-// packedIndex is the index of pair (i, j), i <= j, in packed order.
-func packedIndex(l, i, j int) int { return pdb.PackedIndex(l, i, j) }
 
 // AddLabels sets the contact labels of c from the chain's residues
 // aligned to its SEQRES (pdb.Chain.Align).

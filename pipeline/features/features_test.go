@@ -16,6 +16,7 @@ import (
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/sets"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 const (
@@ -69,10 +70,10 @@ func TestComputeChannelLayout(t *testing.T) {
 		t.Errorf("X row %v", x[:24])
 	}
 	// Contact potential of L-L is -(-7.37)/4; no MSA -> channels 0 and 1 zero.
-	if v := c.TwoD[packedIndex(5, 1, 1)*N2D+2]; math.Abs(float64(v)-7.37/4) > 1e-6 {
+	if v := c.TwoD[scnn.PackedIndex(5, 1, 1)*N2D+2]; math.Abs(float64(v)-7.37/4) > 1e-6 {
 		t.Errorf("L-L potential %v", v)
 	}
-	if v := c.TwoD[packedIndex(5, 0, 2)*N2D+2]; math.Abs(float64(v)-1.31/4) > 1e-6 {
+	if v := c.TwoD[scnn.PackedIndex(5, 0, 2)*N2D+2]; math.Abs(float64(v)-1.31/4) > 1e-6 {
 		t.Errorf("A-K potential %v, want %v", v, 1.31/4)
 	}
 	for k := 0; k < len(c.TwoD); k += N2D {
@@ -159,7 +160,7 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 			base, n := 0, 0
 			for i := 0; i < l; i++ {
 				for j := i + 6; j < l; j++ {
-					k := packedIndex(l, i, j)
+					k := scnn.PackedIndex(l, i, j)
 					if c.Labels.Known[k] {
 						pairs = append(pairs, ps{k, c.TwoD[k*N2D]})
 						if c.Labels.Contact[k] {
@@ -398,7 +399,7 @@ func TestNonStandardResidues(t *testing.T) {
 			t.Errorf("position %d: %v, want %v", i, row(got, i), row(ref, i))
 		}
 		for j := 0; j < 20; j++ {
-			a, b := ref.TwoD[packedIndex(l, j, i)*N2D+2], got.TwoD[packedIndex(l, j, i)*N2D+2]
+			a, b := ref.TwoD[scnn.PackedIndex(l, j, i)*N2D+2], got.TwoD[scnn.PackedIndex(l, j, i)*N2D+2]
 			if a != b {
 				t.Errorf("contact energy (%d,%d): %v, want %v", j, i, b, a)
 			}

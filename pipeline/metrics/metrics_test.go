@@ -1,10 +1,12 @@
 package metrics
 
 import (
-	"github.com/contactmap/contactmap/pdb"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -15,7 +17,7 @@ func truthOf(l int, labels, mask []float32) *pdb.Contacts {
 	c := &pdb.Contacts{L: l, Def: pdb.DefaultContactDef, Contact: make([]bool, l*(l+1)/2), Known: make([]bool, l*(l+1)/2)}
 	for i := 0; i < l; i++ {
 		for j := i + 1; j < l; j++ {
-			k := pdb.PackedIndex(l, i, j)
+			k := scnn.PackedIndex(l, i, j)
 			c.Contact[k], c.Known[k] = labels[i*l+j] == 1, mask[i*l+j] == 1
 		}
 	}

@@ -58,7 +58,7 @@ func NewBatch(samples []*Sample, packed bool) *Batch {
 			for j := i; j < ls; j++ {
 				v := s.TwoD[p*c2 : (p+1)*c2]
 				if packed { // pixel (i, j) of the padded triangle
-					copy(x2[k*stride+(i*l-i*(i-1)/2+j-i)*c2:], v)
+					copy(x2[k*stride+scnn.PackedIndex(l, i, j)*c2:], v)
 				} else {
 					copy(x2[k*stride+(i*l+j)*c2:], v)
 					copy(x2[k*stride+(j*l+i)*c2:], v)
@@ -96,7 +96,7 @@ func Probabilities(logits *scnn.Tensor, lengths []int) [][]float32 {
 				var v float32
 				if packed {
 					a, c := min(i, j), max(i, j)
-					v = z[a*bl-a*(a-1)/2+c-a] // packed index Tri(bl, a, c)
+					v = z[scnn.PackedIndex(bl, a, c)]
 				} else {
 					v = z[i*bl+j]
 				}

@@ -13,7 +13,7 @@ func TriSym(l, i, j int) int {
 	if i > j {
 		i, j = j, i
 	}
-	return i*l - i*(i-1)/2 + (j - i)
+	return Tri(l, i, j)
 }
 
 // TriPos returns (i, j), i <= j, of packed index p in an L x L map.
