@@ -1,12 +1,39 @@
 package rec
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 )
 
-// Ks are the cut-offs of Precision@k and Recall@k.
+// Ks are the cut-offs of Precision@k and Recall@k, in the order of AtK's
+// fields.
 var Ks = [3]int{1, 5, 10}
+
+// AtK is a ranking metric at the cut-offs Ks: Precision@k or Recall@k.
+// Its JSON is the array [@1, @5, @10].
+type AtK struct {
+	At1, At5, At10 float64
+}
+
+// Values returns the metric at the cut-offs Ks, in order.
+func (a AtK) Values() [len(Ks)]float64 { return [...]float64{a.At1, a.At5, a.At10} }
+
+// at returns the field of the i-th cut-off, Ks[i].
+func (a *AtK) at(i int) *float64 { return [...]*float64{&a.At1, &a.At5, &a.At10}[i] }
+
+// MarshalJSON writes the array of Values.
+func (a AtK) MarshalJSON() ([]byte, error) { return json.Marshal(a.Values()) }
+
+// UnmarshalJSON reads the array MarshalJSON writes.
+func (a *AtK) UnmarshalJSON(b []byte) error {
+	var v [len(Ks)]float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*a = AtK{v[0], v[1], v[2]}
+	return nil
+}
 
 // UserMetrics are one user's ranking scores for one split.
 type UserMetrics struct {
@@ -14,17 +41,17 @@ type UserMetrics struct {
 	// AP is the average precision over the full ranking: the mean, over
 	// the user's targets, of the precision at the rank of each target hit
 	// (a target never ranked, such as an Unknown item, adds 0).
-	AP     float64    `json:"ap"`
-	Prec   [3]float64 `json:"precision"` // at Ks
-	Recall [3]float64 `json:"recall"`    // at Ks
+	AP     float64 `json:"ap"`
+	Prec   AtK     `json:"precision"`
+	Recall AtK     `json:"recall"`
 }
 
 // Summary is the mean over users.
 type Summary struct {
-	Users  int        `json:"users"`
-	MAP    float64    `json:"map"`
-	Prec   [3]float64 `json:"precision"`
-	Recall [3]float64 `json:"recall"`
+	Users  int     `json:"users"`
+	MAP    float64 `json:"map"`
+	Prec   AtK     `json:"precision"`
+	Recall AtK     `json:"recall"`
 }
 
 // Summarize averages user metrics.
@@ -33,15 +60,15 @@ func Summarize(us []UserMetrics) Summary {
 	for _, u := range us {
 		s.MAP += u.AP
 		for k := range Ks {
-			s.Prec[k] += u.Prec[k]
-			s.Recall[k] += u.Recall[k]
+			*s.Prec.at(k) += *u.Prec.at(k)
+			*s.Recall.at(k) += *u.Recall.at(k)
 		}
 	}
 	if n := float64(len(us)); n > 0 {
 		s.MAP /= n
 		for k := range Ks {
-			s.Prec[k] /= n
-			s.Recall[k] /= n
+			*s.Prec.at(k) /= n
+			*s.Recall.at(k) /= n
 		}
 	}
 	return s
@@ -142,15 +169,15 @@ func RankMetrics(ranking, targets []int32) UserMetrics {
 		}
 		for k, cut := range Ks {
 			if r+1 == cut {
-				m.Prec[k] = float64(hits) / float64(cut)
-				m.Recall[k] = float64(hits) / float64(n)
+				*m.Prec.at(k) = float64(hits) / float64(cut)
+				*m.Recall.at(k) = float64(hits) / float64(n)
 			}
 		}
 	}
 	for k, cut := range Ks { // rankings shorter than the cut-off
 		if len(ranking) < cut {
-			m.Prec[k] = float64(hits) / float64(cut)
-			m.Recall[k] = float64(hits) / float64(n)
+			*m.Prec.at(k) = float64(hits) / float64(cut)
+			*m.Recall.at(k) = float64(hits) / float64(n)
 		}
 	}
 	m.AP /= float64(n)

@@ -1,6 +1,7 @@
 package rec
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"testing"
@@ -25,14 +26,14 @@ func TestRankMetricsHandExample(t *testing.T) {
 		t.Errorf("AP %v, want 0.3", m.AP)
 	}
 	// P@1 0, P@5 2/5, P@10 2/10; R@1 0, R@5 2/3, R@10 2/3.
-	if !near(m.Prec[0], 0) || !near(m.Prec[1], 0.4) || !near(m.Prec[2], 0.2) {
+	if !near(m.Prec.At1, 0) || !near(m.Prec.At5, 0.4) || !near(m.Prec.At10, 0.2) {
 		t.Errorf("precision %v", m.Prec)
 	}
-	if !near(m.Recall[0], 0) || !near(m.Recall[1], 2.0/3) || !near(m.Recall[2], 2.0/3) {
+	if !near(m.Recall.At1, 0) || !near(m.Recall.At5, 2.0/3) || !near(m.Recall.At10, 2.0/3) {
 		t.Errorf("recall %v", m.Recall)
 	}
 	// A perfect ranking of known targets: AP 1.
-	if p := RankMetrics([]int32{7, 8, 1}, []int32{8, 7}); !near(p.AP, 1) || !near(p.Prec[0], 1) || !near(p.Recall[2], 1) {
+	if p := RankMetrics([]int32{7, 8, 1}, []int32{8, 7}); !near(p.AP, 1) || !near(p.Prec.At1, 1) || !near(p.Recall.At10, 1) {
 		t.Errorf("perfect ranking %+v", p)
 	}
 	s := Summarize([]UserMetrics{m, {AP: 0.1}})
@@ -61,5 +62,24 @@ func TestPopularityEvaluate(t *testing.T) {
 	// Validation: only user 10 has held-out items; ranking 3 (1, 2 known).
 	if len(vm) != 1 || vm[0].AP != 1 {
 		t.Errorf("validation metrics %+v", vm)
+	}
+}
+
+// AtK's JSON is the array at Ks, as when it was a [3]float64, both ways.
+func TestAtKJSON(t *testing.T) {
+	s := Summary{Users: 2, MAP: 0.25, Prec: AtK{0.5, 0.2, 0.125}, Recall: AtK{At10: 1}}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"users":2,"map":0.25,"precision":[0.5,0.2,0.125],"recall":[0,0,1]}`; string(b) != want {
+		t.Errorf("JSON %s, want %s", b, want)
+	}
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil || back != s {
+		t.Errorf("read back %+v (%v), want %+v", back, err, s)
+	}
+	if v := s.Prec.Values(); v != [3]float64{0.5, 0.2, 0.125} {
+		t.Errorf("Values %v", v)
 	}
 }

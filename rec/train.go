@@ -242,8 +242,8 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 			return nil, err
 		}
 		s := Summarize(um)
-		e := EpochLog{Epoch: st.Epoch, TrainLoss: lossSum / float64(max(batches, 1)), ValMAP: s.MAP, ValPrec1: s.Prec[0],
-			ValRec10: s.Recall[2], LR: st.LR, Seconds: time.Since(t0).Seconds()}
+		e := EpochLog{Epoch: st.Epoch, TrainLoss: lossSum / float64(max(batches, 1)), ValMAP: s.MAP, ValPrec1: s.Prec.At1,
+			ValRec10: s.Recall.At10, LR: st.LR, Seconds: time.Since(t0).Seconds()}
 		st.Log = append(st.Log, e)
 		// ReduceLROnPlateau (mode max, relative threshold 1e-4, no
 		// cooldown): after more than Patience epochs without a

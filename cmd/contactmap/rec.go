@@ -200,7 +200,7 @@ were trained on (--data).`,
 	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	row := func(name string, params string, s rec.Summary) {
 		fmt.Fprintf(stdout, "| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", name, params, s.MAP,
-			s.Prec[0], s.Prec[1], s.Prec[2], s.Recall[0], s.Recall[1], s.Recall[2])
+			s.Prec.At1, s.Prec.At5, s.Prec.At10, s.Recall.At1, s.Recall.At5, s.Recall.At10)
 	}
 	for _, path := range models {
 		m, r, err := rec.Load(path)
@@ -444,7 +444,7 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	res.Split, res.Features, res.Unit, res.Digits = split.String(), *data, "users", 4
 	ps := rec.Summarize(pop)
 	note := fmt.Sprintf("\nMost-popular baseline on the same split: MAP %.4f, P@1 %.4f, P@5 %.4f, P@10 %.4f, R@1 %.4f, R@5 %.4f, R@10 %.4f.\n",
-		ps.MAP, ps.Prec[0], ps.Prec[1], ps.Prec[2], ps.Recall[0], ps.Recall[1], ps.Recall[2])
+		ps.MAP, ps.Prec.At1, ps.Prec.At5, ps.Prec.At10, ps.Recall.At1, ps.Recall.At5, ps.Recall.At10)
 	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
@@ -469,7 +469,7 @@ func userRun(r compare.Run, um []rec.UserMetrics) compare.Run {
 	r.Scores = map[string][]float64{}
 	for _, u := range um {
 		r.Items = append(r.Items, strconv.FormatInt(u.User, 10))
-		vals := []float64{u.AP, u.Prec[0], u.Prec[1], u.Prec[2], u.Recall[0], u.Recall[1], u.Recall[2]}
+		vals := []float64{u.AP, u.Prec.At1, u.Prec.At5, u.Prec.At10, u.Recall.At1, u.Recall.At5, u.Recall.At10}
 		for i, n := range names {
 			r.Scores[n] = append(r.Scores[n], vals[i])
 		}
