@@ -117,13 +117,20 @@ func TestFamilies(t *testing.T) {
 				s := make([]float64, l*l)
 				sc := bufio.NewScanner(bytes.NewReader(out))
 				for sc.Scan() {
+					// evfold: "i a_i j a_j MI score"; psicov: "i j 0 8 score".
 					f := strings.Fields(sc.Text())
-					if len(f) != 6 {
+					var jf int
+					switch len(f) {
+					case 6:
+						jf = 2
+					case 5:
+						jf = 1
+					default:
 						continue
 					}
 					i, _ := strconv.Atoi(f[0])
-					j, _ := strconv.Atoi(f[2])
-					v, _ := strconv.ParseFloat(f[5], 64)
+					j, _ := strconv.Atoi(f[jf])
+					v, _ := strconv.ParseFloat(f[len(f)-1], 64)
 					s[(i-1)*l+j-1], s[(j-1)*l+i-1] = v, v
 				}
 				line = append(line, "freecontact-"+prof+"="+strconv.FormatFloat(prec(s), 'f', 3, 64)+" ("+time.Since(start).Round(time.Millisecond).String()+")")
