@@ -152,13 +152,13 @@ func TestTorchReferenceMatchesGo(t *testing.T) {
 	}
 	r := runner{Python: python, Script: "torch_ref.py"}
 	for _, cfg := range []string{"default", "paper"} {
-		for _, kind := range []string{model.CNN, model.SCNN} {
+		for _, kind := range []model.Kind{model.CNN, model.SCNN} {
 			a, _ := model.ArchByName(kind, cfg)
 			m, err := model.NewModel(a, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tk := task{Kind: "train", Model: kind, Config: cfg, B: 2, L: 16}
+			tk := task{Kind: "train", Model: string(kind), Config: cfg, B: 2, L: 16}
 			res, err := r.run(benchCase{Group: "train", Name: cfg, Sides: []side{{Label: "torch", Torch: true, Task: tk}}}, 0, 1)
 			if err != nil {
 				t.Fatal(err)

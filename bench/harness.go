@@ -72,7 +72,7 @@ type runner struct {
 // archJSON is the architecture record of a configuration, as the PyTorch
 // reference reads it.
 func archJSON(kind, config string) (string, error) {
-	a, err := model.ArchByName(kind, config)
+	a, err := model.ArchByName(model.Kind(kind), config)
 	if err != nil {
 		return "", err
 	}

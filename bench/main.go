@@ -55,7 +55,7 @@ func workerMain(args []string) error {
 	fs := flag.NewFlagSet("bench worker", flag.ContinueOnError)
 	var t task
 	fs.StringVar(&t.Kind, "task", "", "train, infer, conv or sgemm")
-	fs.StringVar(&t.Model, "model", model.CNN, "cnn or scnn")
+	fs.StringVar(&t.Model, "model", string(model.CNN), "cnn or scnn")
 	fs.StringVar(&t.Config, "config", "default", "default or paper")
 	fs.BoolVar(&t.Sym, "sym", false, "conv: symmetric packed layer")
 	fs.IntVar(&t.B, "batch", 10, "batch size")
@@ -117,7 +117,7 @@ func cases(torch, openblas bool) []benchCase {
 	// made side by side.
 	modelSides := func(t task, withBLAS bool) []side {
 		var s []side
-		for _, kind := range []string{model.CNN, model.SCNN} {
+		for _, kind := range []string{string(model.CNN), string(model.SCNN)} {
 			t.Model = kind
 			s = append(s, side{Label: "go/" + kind, Task: t})
 			if torch {

@@ -153,7 +153,7 @@ func syntheticBatch(b, l int, a model.Arch, packed bool, rng *rand.Rand) *model.
 }
 
 func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
-	a, err := model.ArchByName(t.Model, t.Config)
+	a, err := model.ArchByName(model.Kind(t.Model), t.Config)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -30,7 +30,7 @@ func TestShippedModels(t *testing.T) {
 			t.Fatalf("%s: %d models from %s, want %d", name, len(ms), from, want[name])
 		}
 		for _, m := range ms {
-			if want[name] == 1 && m.Arch.Kind != name {
+			if want[name] == 1 && string(m.Arch.Kind) != name {
 				t.Errorf("%s: kind %s", name, m.Arch.Kind)
 			}
 			if m.Arch.MinLen == 0 || m.Arch.MaxLen == 0 {
@@ -79,7 +79,7 @@ func TestEnsembleMembersAreTheSelectedRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m := ms[0]; m.Arch.Kind != kind || fmt.Sprint(m.Arch.Seed) != seed || m.Arch.Config != "default" {
+		if m := ms[0]; string(m.Arch.Kind) != kind || fmt.Sprint(m.Arch.Seed) != seed || m.Arch.Config != "default" {
 			t.Errorf("%s: kind %s seed %d config %s", n, m.Arch.Kind, m.Arch.Seed, m.Arch.Config)
 		}
 	}

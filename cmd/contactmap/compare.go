@@ -91,14 +91,14 @@ OUT.json.`,
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		epochs, secs := train.RunInfo(path)
-		runs = append(runs, compare.ChainRun(compare.Run{Kind: m.Arch.Kind, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, chains))
+		runs = append(runs, compare.ChainRun(compare.Run{Kind: string(m.Arch.Kind), Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, chains))
 		fmt.Fprintf(stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name(), m.Arch.Kind, m.Arch.Seed, epochs)
 	}
 	sort.Strings(unfinished)
 	for _, u := range unfinished {
 		fmt.Fprintf(stderr, "compare: %s: still training (checkpoint present), left out\n", u)
 	}
-	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), model.CNN, model.SCNN, *resamples, 1)
+	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), string(model.CNN), string(model.SCNN), *resamples, 1)
 	if err != nil {
 		return err
 	}

@@ -152,8 +152,8 @@ func TestCompareSides(t *testing.T) {
 		"--pdb-dir", "../../data/pdb", "--out", feat, "--workers", "2"}); err != nil {
 		t.Fatal(err)
 	}
-	params := map[string]int{}
-	for _, kind := range []string{model.CNN, model.SCNN} {
+	params := map[model.Kind]int{}
+	for _, kind := range []model.Kind{model.CNN, model.SCNN} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			a := model.DefaultArch(kind)
 			a.Mode, a.Seed = features.SeqMode, seed

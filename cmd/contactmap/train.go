@@ -53,13 +53,13 @@ the learning curves.`,
 		return err
 	}
 	var err error
-	if o.Arch, err = model.ArchByName(*kind, *config); err != nil {
+	if o.Arch, err = model.ArchByName(model.Kind(*kind), *config); err != nil {
 		return usageError("%v", err)
 	}
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", *kind)
 	}
-	for _, k := range []string{model.CNN, model.SCNN} {
+	for _, k := range []model.Kind{model.CNN, model.SCNN} {
 		a, _ := model.ArchByName(k, *config)
 		m, err := model.NewModel(a, 0)
 		if err != nil {
@@ -146,7 +146,7 @@ OUT.md and OUT.json with --out.`,
 			logOf = file // the log beside it, when run in the repository
 		}
 		epochs, secs := train.RunInfo(logOf)
-		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: m.Arch.Kind,
+		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: string(m.Arch.Kind),
 			Config: m.Arch.Config, Params: m.Trainable(), Epochs: epochs, BestEpoch: m.Arch.Epoch, TrainSec: secs, Summary: s})
 	}
 	// Rows that would share a name say which model they are.
@@ -208,8 +208,8 @@ func ensembleRow(name string, members []*model.Model, samples []*model.Sample) (
 	row := train.ReportRow{Name: name}
 	for i, m := range members {
 		if i == 0 {
-			row.Kind, row.Config = m.Arch.Kind, m.Arch.Config
-		} else if m.Arch.Kind != row.Kind || m.Arch.Config != row.Config {
+			row.Kind, row.Config = string(m.Arch.Kind), m.Arch.Config
+		} else if string(m.Arch.Kind) != row.Kind || m.Arch.Config != row.Config {
 			row.Kind, row.Config = "mixed", "mixed"
 		}
 		row.Params += m.Trainable()

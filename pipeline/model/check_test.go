@@ -74,7 +74,7 @@ func TestReadModelChecksArch(t *testing.T) {
 		}
 	}
 	// The paper-size models are within the bounds.
-	for _, kind := range []string{CNN, SCNN} {
+	for _, kind := range []Kind{CNN, SCNN} {
 		if err := PaperArch(kind).Check(); err != nil {
 			t.Errorf("paper %s: %v", kind, err)
 		}

@@ -16,11 +16,24 @@ import (
 	"github.com/contactmap/contactmap/scnn"
 )
 
+// Kind is the network of a contact model: the paper's CNN or its SCNN.
+// It is stored (JSON) as its string, "cnn" or "scnn".
+type Kind string
+
 // Kinds of model.
 const (
-	CNN  = "cnn"
-	SCNN = "scnn"
+	CNN  Kind = "cnn"
+	SCNN Kind = "scnn"
 )
+
+// ParseKind reads "cnn" or "scnn".
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(s); k {
+	case CNN, SCNN:
+		return k, nil
+	}
+	return "", fmt.Errorf("model: kind %q: want cnn or scnn", s)
+}
 
 // Format is the version of the model record this package writes. Format
 // 2 (network package pairnet, typed feature mode and labels) reads the
@@ -31,7 +44,7 @@ const Format = 2
 // Arch describes a contact model; it is stored in the model file.
 type Arch struct {
 	Format     int     `json:"format"`
-	Kind       string  `json:"kind"`   // cnn or scnn
+	Kind       Kind    `json:"kind"`   // cnn or scnn
 	Config     string  `json:"config"` // default or paper
 	N1D        int     `json:"n1d"`
 	N2D        int     `json:"n2d"`
@@ -82,21 +95,21 @@ func (a Arch) Spec() pairnet.Spec {
 // DefaultArch is small enough to train to convergence on the bundled data
 // on two cores; PaperArch is sized to the paper's CNN budget (2.465M
 // trainable parameters).
-func DefaultArch(kind string) Arch {
+func DefaultArch(kind Kind) Arch {
 	return Arch{Kind: kind, Config: "default", N1D: features.N1D, N2D: features.N2D, LSTMHidden: 16, LSTMOut: 15,
 		Blocks: [][]int{{7, 5, 3}, {5, 3}, {3}}, Width: 8, Head: []int{3, 3}, HeadWidth: 8, SepChannels: 3}
 }
 
 // PaperArch: blocks (13, 9, 5), (9, 5), (5) of width 54, head (5, 5).
-func PaperArch(kind string) Arch {
+func PaperArch(kind Kind) Arch {
 	return Arch{Kind: kind, Config: "paper", N1D: features.N1D, N2D: features.N2D, LSTMHidden: 64, LSTMOut: 15,
 		Blocks: [][]int{{13, 9, 5}, {9, 5}, {5}}, Width: 54, Head: []int{5, 5}, HeadWidth: 54, SepChannels: 3}
 }
 
 // ArchByName returns DefaultArch or PaperArch.
-func ArchByName(kind, config string) (Arch, error) {
-	if kind != CNN && kind != SCNN {
-		return Arch{}, fmt.Errorf("model: kind %q: want cnn or scnn", kind)
+func ArchByName(kind Kind, config string) (Arch, error) {
+	if _, err := ParseKind(string(kind)); err != nil {
+		return Arch{}, err
 	}
 	switch config {
 	case "default":

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"github.com/contactmap/contactmap/pdb"
 	"math"
@@ -17,7 +18,7 @@ func TestConvFLOPs(t *testing.T) {
 	// 8+50+6 = 64 channels into head 3x3 -> 8 and 3x3 -> 1.
 	macs := 86*8*(49+25+9) + 24*8*(25+9) + 16*8*9 + 64*8*9 + 8*1*9
 	want := 2 * float64(macs) * 10 * 100 * 100
-	for _, kind := range []string{CNN, SCNN} {
+	for _, kind := range []Kind{CNN, SCNN} {
 		if got := DefaultArch(kind).ConvFLOPs(10, 100); got != want {
 			t.Errorf("%s default: %g FLOPs, want %g", kind, got, want)
 		}
@@ -102,5 +103,26 @@ func TestModelFileFormat(t *testing.T) {
 	_, err = ReadModel(&old, "old.scnn")
 	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "model file format 1, this build reads format 2") {
 		t.Errorf("format 1 file: %v", err)
+	}
+}
+
+// ParseKind reads the two kinds and nothing else; a Kind is stored as its
+// string, so model files read as before.
+func TestKind(t *testing.T) {
+	for _, k := range []Kind{CNN, SCNN} {
+		if got, err := ParseKind(string(k)); got != k || err != nil {
+			t.Errorf("ParseKind(%q) = %q, %v", k, got, err)
+		}
+	}
+	if _, err := ParseKind("rnn"); err == nil {
+		t.Error("ParseKind(rnn) succeeded")
+	}
+	b, err := json.Marshal(Arch{Kind: SCNN})
+	if err != nil || !bytes.Contains(b, []byte(`"kind":"scnn"`)) {
+		t.Errorf("Arch JSON %s (%v)", b, err)
+	}
+	var a Arch
+	if err := json.Unmarshal([]byte(`{"kind":"cnn"}`), &a); err != nil || a.Kind != CNN {
+		t.Errorf("read kind %q (%v)", a.Kind, err)
 	}
 }

@@ -430,7 +430,7 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 		cm := metrics.Evaluate(t.ID, p, truth)
 		o.Metrics = &cm
 	}
-	method := fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(m.Arch.Kind), m.Arch.Config, m.Arch.Mode)
+	method := fmt.Sprintf("contactmap %s (%s configuration, %s features)", strings.ToUpper(string(m.Arch.Kind)), m.Arch.Config, m.Arch.Mode)
 	if len(ms) > 1 {
 		method = fmt.Sprintf("contactmap ensemble of %d models (%s)", len(ms), describe(ms))
 	}
@@ -511,7 +511,7 @@ func describe(ms []*model.Model) string {
 	var order []string
 	count := map[string]int{}
 	for _, m := range ms {
-		k := strings.ToUpper(m.Arch.Kind) + " " + m.Arch.Config
+		k := strings.ToUpper(string(m.Arch.Kind)) + " " + m.Arch.Config
 		if count[k] == 0 {
 			order = append(order, k)
 		}

@@ -20,7 +20,7 @@ import (
 const mirror = "../../data/pdb"
 
 // testModel saves a small untrained model of the given kind in seq mode.
-func testModel(t *testing.T, kind string) string {
+func testModel(t *testing.T, kind model.Kind) string {
 	t.Helper()
 	a := model.DefaultArch(kind)
 	a.Mode = features.SeqMode
@@ -28,7 +28,7 @@ func testModel(t *testing.T, kind string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), kind+".scnn")
+	p := filepath.Join(t.TempDir(), string(kind)+".scnn")
 	if err := m.Save(p); err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestNPYLoadsInNumPy(t *testing.T) {
 // The same inputs give identical files across runs and worker counts, for
 // both kinds of model; SCNN and CNN outputs are symmetric matrices.
 func TestPredictDeterministic(t *testing.T) {
-	for _, kind := range []string{model.CNN, model.SCNN} {
+	for _, kind := range []model.Kind{model.CNN, model.SCNN} {
 		modelPath := testModel(t, kind)
 		var prev map[string][]byte
 		for _, workers := range []int{1, 3, 1} {

@@ -35,15 +35,15 @@ type goldenRecord struct {
 // Parameters are the recorded ones, so initialisation order does not
 // matter.
 func TestGoldenTrainingStep(t *testing.T) {
-	for _, kind := range []string{model.CNN, model.SCNN} {
-		t.Run(kind, func(t *testing.T) {
+	for _, kind := range []model.Kind{model.CNN, model.SCNN} {
+		t.Run(string(kind), func(t *testing.T) {
 			a := tinyOptions(t, kind).Arch
 			a.Mode = features.SeqMode
 			m, err := model.NewModel(a, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", kind+".scnn")
+			path := filepath.Join("testdata", "golden", string(kind)+".scnn")
 			write := os.Getenv("CONTACTMAP_WRITE_GOLDEN") != ""
 			var want map[string]scnn.Array
 			var rec goldenRecord

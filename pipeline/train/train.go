@@ -357,7 +357,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
 			return nil, err
 		}
-		if err := Plot(filepath.Join(o.Out, PlotFile), st.Log, o.Arch.Kind); err != nil {
+		if err := Plot(filepath.Join(o.Out, PlotFile), st.Log, string(o.Arch.Kind)); err != nil {
 			return nil, err
 		}
 		if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {

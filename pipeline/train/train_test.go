@@ -43,7 +43,7 @@ func tinyFeatures(t *testing.T) string {
 	return tinyDir
 }
 
-func tinyOptions(t *testing.T, kind string) Options {
+func tinyOptions(t *testing.T, kind model.Kind) Options {
 	a := model.DefaultArch(kind)
 	a.Blocks, a.Width, a.Head, a.HeadWidth, a.LSTMHidden = [][]int{{5, 3}, {3}}, 6, []int{3, 3}, 6, 6
 	return Options{Features: tinyFeatures(t), Out: t.TempDir(), Arch: a, Seed: 7, MaxEpochs: 6, Patience: 100,
@@ -51,8 +51,8 @@ func tinyOptions(t *testing.T, kind string) Options {
 }
 
 func TestTinyTrainingLossDrops(t *testing.T) {
-	for _, kind := range []string{model.CNN, model.SCNN} {
-		t.Run(kind, func(t *testing.T) {
+	for _, kind := range []model.Kind{model.CNN, model.SCNN} {
+		t.Run(string(kind), func(t *testing.T) {
 			o := tinyOptions(t, kind) // the paper's learning rates
 			o.MaxEpochs = 10
 			res, err := Train(context.Background(), o)
@@ -204,7 +204,7 @@ func TestPredictionsSymmetricAndPaddingInvariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{model.CNN, model.SCNN} {
+	for _, kind := range []model.Kind{model.CNN, model.SCNN} {
 		m, err := model.NewModel(tinyOptions(t, kind).Arch, 3)
 		if err != nil {
 			t.Fatal(err)
@@ -256,7 +256,7 @@ func TestPredictionsSymmetricAndPaddingInvariant(t *testing.T) {
 func TestArchitecturesAndParameterCounts(t *testing.T) {
 	counts := map[string]int{}
 	for _, cfg := range []string{"default", "paper"} {
-		for _, kind := range []string{model.CNN, model.SCNN} {
+		for _, kind := range []model.Kind{model.CNN, model.SCNN} {
 			a, err := model.ArchByName(kind, cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -265,7 +265,7 @@ func TestArchitecturesAndParameterCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			counts[cfg+kind] = m.Trainable()
+			counts[cfg+string(kind)] = m.Trainable()
 		}
 	}
 	t.Logf("trainable parameters: %v", counts)
