@@ -159,12 +159,12 @@ func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int)
 	z := logits.Data // one sample, one channel
 	p := make([]float32, l*l)
 	for i := 0; i < l; i++ {
-		row := i * l // row-major (CNN): (i, j) at i*l + j
-		if logits.Layout == scnn.Packed {
-			row = i*l - i*(i-1)/2 - i // packed (SCNN): (i, j >= i) at row + j
-		}
 		for j := i + 1; j < l; j++ {
-			v := float32(1 / (1 + math.Exp(-float64(z[row+j]))))
+			at := i*l + j // row-major (CNN)
+			if logits.Layout == scnn.Packed {
+				at = scnn.PackedIndex(l, i, j) // packed (SCNN): the upper triangle
+			}
+			v := float32(1 / (1 + math.Exp(-float64(z[at]))))
 			p[i*l+j], p[j*l+i] = v, v
 		}
 	}

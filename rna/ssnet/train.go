@@ -156,6 +156,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		every = 10 * time.Minute
 	}
 	loss := scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}
+	var recycler scnn.Recycler // the run's training buffers, reused step to step
 	start, before, lastEval, lastSave := time.Now(), st.Seconds, time.Now(), time.Now()
 	save := func() error {
 		st.Seconds = before + time.Since(start).Seconds()
@@ -184,7 +185,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			// Each step draws from its own stream: a resumed run draws
 			// what the uninterrupted run would have.
 			rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Step)))
-			v, err := trainStep(m, opt, loss, o, rng, st.Step)
+			v, err := trainStep(m, opt, loss, &recycler, o, rng, st.Step)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -235,7 +236,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 
 // trainStep is one optimiser step on a batch drawn from rng; it returns
 // the loss.
-func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, o TrainOptions, rng *rand.Rand, step int) (float64, error) {
+func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, rec *scnn.Recycler, o TrainOptions, rng *rand.Rand, step int) (float64, error) {
 	p := o.Protocol
 	var ws []Window
 	if p.PairCrops {
@@ -254,7 +255,7 @@ func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, o TrainOptions, 
 	}
 	opt.ZeroGrad()
 	opt.LR = p.LRAt(o.Kind, step)
-	pass := scnn.Training(o.Workers)
+	pass := scnn.TrainingWith(o.Workers, rec)
 	logits, err := m.Net.Forward(pass, b.In)
 	if err != nil {
 		return 0, err
