@@ -119,20 +119,54 @@ func TestReadEnsembleChecksMembers(t *testing.T) {
 	}
 }
 
-// The shipped RNA model loads from the binary, is the default-protocol
-// SCNN its record says, and predicts a symmetric probability map.
+// The shipped RNA models load from the binary, are the SCNNs their
+// records say (the default: the template-short SCNN, taking templates;
+// rna-scnn-seq: the sequence-only default-protocol one), and predict a
+// symmetric probability map, the template network with and without a
+// template.
 func TestShippedRNAModel(t *testing.T) {
+	seqModel, _, err := LoadRNA("rna-scnn-seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seqModel.Record.Protocol != "default" || seqModel.Record.UsesTemplates() {
+		t.Fatalf("rna-scnn-seq: record %+v", seqModel.Record)
+	}
 	m, from, err := LoadRNA(DefaultRNA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Record.Kind != "scnn" || m.Record.Protocol != "default" || m.Record.Step == 0 || !strings.Contains(from, "shipped") {
+	if m.Record.Kind != "scnn" || m.Record.Protocol != "template-short" || !m.Record.UsesTemplates() || m.Record.Step == 0 || !strings.Contains(from, "shipped") {
 		t.Fatalf("%s: record %+v", from, m.Record)
 	}
-	seq := "GGGCGCAAGCCUGCGCCCUUUUGGGCGCAAGCCUGCGCCC"
-	p, err := m.Probabilities(seq, 1)
+	refs, err := RNARefs()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The shortest training molecule (612 nt), its template from the
+	// others.
+	k := 0
+	for i := range refs {
+		if len(refs[i].Seq) < len(refs[k].Seq) {
+			k = i
+		}
+	}
+	seq := refs[k].Seq
+	others := append(slices.Clone(refs[:k]), refs[k+1:]...)
+	tm := ssnet.TemplateRefs(others).Search(seq, nil)
+	if tm.Ref == nil || len(tm.Pairs) == 0 || tm.Identity < m.Record.MinIdentity {
+		t.Fatalf("template of a training molecule among the others: identity %.3f, %d pairs", tm.Identity, len(tm.Pairs))
+	}
+	withT, err := m.ProbabilitiesWith(seq, &tm, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.ProbabilitiesWith(seq, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(p, withT) {
+		t.Fatal("the template changes nothing")
 	}
 	l := len(seq)
 	for i := 0; i < l; i++ {
