@@ -237,3 +237,62 @@ func TestReadSetBpRNA(t *testing.T) {
 		t.Fatalf("%d molecules, families %v", len(set), fams)
 	}
 }
+
+// Every trainable parameter of every protocol's CNN and SCNN receives a
+// gradient from one training step on real molecules: no layer is left
+// out of the network's parameter list or cut off from the loss.
+func TestEveryParameterGetsAGradient(t *testing.T) {
+	all, err := ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := all[:4]
+	if err := AttachTemplates(set, TemplateRefs(all[4:10]), false, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Protocols {
+		for _, k := range []Kind{CNN, SCNN} {
+			m, err := NewModel(k, p, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			b, err := NewBatch(RandomPairWindows(set, 2, 20, rng), m.Net.Spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pass := scnn.TrainingWith(1, nil)
+			logits, err := m.Net.Forward(pass, b.In)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, g, err := scnn.WeightedBCE{PosWeight: 5, Workers: 1}.Forward(logits, b.Labels, b.Mask)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := pass.Backward(logits, g); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, prm := range m.Net.Params() {
+				if !prm.Trainable {
+					continue
+				}
+				n++
+				nonzero := false
+				for _, v := range prm.Grad {
+					if v != 0 {
+						nonzero = true
+						break
+					}
+				}
+				if !nonzero {
+					t.Errorf("%s %s: %s has a zero gradient", p.Name, k, prm.Name)
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s %s: no trainable parameter", p.Name, k)
+			}
+		}
+	}
+}
