@@ -2,11 +2,10 @@ package features
 
 import (
 	"fmt"
+	"github.com/contactmap/contactmap/pipeline/potts"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/contactmap/contactmap/pipeline/potts"
 )
 
 // Co-evolution parameters, as in EVfold-mfDCA (Marks et al., PLoS ONE
