@@ -2,7 +2,6 @@ package features
 
 import (
 	"fmt"
-	"github.com/contactmap/contactmap/pipeline/potts"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
