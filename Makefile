@@ -231,7 +231,7 @@ train-rna: build
 # comparison under the validation-picked decoder, and the validation
 # table of every SCNN candidate with both model-free baselines.
 RNA_TEMPLATE_RUNS ?= experiments/rna-template/short
-RNA_DECODER ?= mea
+RNA_DECODER ?= greedy
 TEMPLATE_SEEDS ?= 3
 train-rna-template: build
 	KINDS="scnn cnn" SEEDS=$(TEMPLATE_SEEDS) RUNS=$(RNA_TEMPLATE_RUNS) PARALLEL=2 scripts/seeds.sh \
