@@ -92,7 +92,10 @@ does not stop the others, and makes the exit status 1.`,
 		}
 		inputs = append(inputs, more...)
 	}
-	cfg.Models = specs
+	cfg.Models, cfg.Load = specs, models.Load
+	if len(cfg.Models) == 0 {
+		cfg.Models = []string{models.Default}
+	}
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
 		return usageError("%v", err)
 	}

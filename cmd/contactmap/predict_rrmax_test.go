@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,39 @@ func TestPredictRRMaxFlag(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "predict", "-h"); code != 0 || !strings.Contains(out, "-rr-max kL|N") || !strings.Contains(out, "(default 5L)") {
 		t.Errorf("predict -h does not show --rr-max with its default:\n%s", out)
+	}
+}
+
+// With no model given, predict uses the shipped default, the ten-member
+// ensemble: its maps are those of the ten run files it was built from,
+// given one by one (the mean of all of them, bit for bit). (The library,
+// pipeline/predict, takes its models from the command and does not link
+// the shipped ones.)
+func TestPredictDefaultIsTheShippedEnsemble(t *testing.T) {
+	dir := t.TempDir()
+	fasta := filepath.Join(dir, "s.fa")
+	os.WriteFile(fasta, []byte(">s1\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n"), 0o644)
+	members, err := filepath.Glob("../../experiments/compare-ext/*-seed*/model.scnn")
+	if err != nil || len(members) != 10 {
+		t.Fatalf("members %v, %v", members, err)
+	}
+	maps := map[string][]byte{}
+	for name, specs := range map[string][]string{"default": nil, "files": members} {
+		out := filepath.Join(dir, name)
+		args := []string{"predict", "--out", out, "--format", "npy,rr"}
+		for _, m := range specs {
+			args = append(args, "--model", m)
+		}
+		if code, _, errOut := runCLI(t, append(args, fasta)...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		maps[name], _ = os.ReadFile(filepath.Join(out, "s1.npy"))
+		rr, _ := os.ReadFile(filepath.Join(out, "s1.rr"))
+		if !strings.Contains(string(rr), "ensemble of 10 models (5 CNN default + 5 SCNN default") {
+			t.Errorf("%s: RR header:\n%s", name, rr[:min(len(rr), 400)])
+		}
+	}
+	if len(maps["default"]) == 0 || !bytes.Equal(maps["default"], maps["files"]) {
+		t.Error("the default's map differs from the ten run files' mean")
 	}
 }

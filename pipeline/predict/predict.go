@@ -14,7 +14,6 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/memcheck"
-	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -25,12 +24,18 @@ import (
 
 // Config configures a prediction run.
 type Config struct {
-	// Models are model files or names of shipped models ("ensemble",
-	// "scnn", "cnn"; see package models). Empty means models.Default.
-	// Several models (given, or the members of a shipped ensemble) make a
-	// seed ensemble: the mean of all their contact probabilities; they
-	// must take the same features and predict the same kind of contact.
-	Models  []string
+	// Models are the models to predict with, each resolved by Load.
+	// Several models (given, or the members of one spec, as a shipped
+	// ensemble's) make a seed ensemble: the mean of all their contact
+	// probabilities; they must take the same features and predict the
+	// same kind of contact.
+	Models []string
+	// Load resolves one of Models into models and a description of
+	// where they came from; nil reads a model file (model.LoadModel).
+	// The command passes package models' Load, which also knows the
+	// shipped models by name, so that this package does not link their
+	// weights.
+	Load    func(spec string) ([]*model.Model, string, error)
 	PDBDir  string // mirror for PDB IDs
 	SS      string // secondary-structure predictions (needed by "ss" models)
 	MSADir  string // alignments (needed by "msa" models)
@@ -230,6 +235,15 @@ func checkMode(mode features.Mode, cfg Config) error {
 	return nil
 }
 
+// loadFile is the default Config.Load: one model file.
+func loadFile(path string) ([]*model.Model, string, error) {
+	m, err := model.LoadModel(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return []*model.Model{m}, path, nil
+}
+
 // Run resolves the inputs and predicts every target, writing outputs to
 // cfg.Out. Every shard resolves every input, so that output names are the
 // same in all shards and unique in the run, then predicts the targets
@@ -248,7 +262,10 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 		cfg.RRMinSep = DefaultRRMinSep
 	}
 	if len(cfg.Models) == 0 {
-		cfg.Models = []string{models.Default}
+		return nil, fmt.Errorf("no model given")
+	}
+	if cfg.Load == nil {
+		cfg.Load = loadFile
 	}
 	if len(cfg.Formats) == 0 {
 		cfg.Formats = []string{"rr", "npy", "png"}
@@ -264,7 +281,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	// only reads them.
 	var ms []*model.Model
 	for _, spec := range cfg.Models {
-		members, from, err := models.Load(spec)
+		members, from, err := cfg.Load(spec)
 		if err != nil {
 			return nil, err
 		}

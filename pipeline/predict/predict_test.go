@@ -417,32 +417,3 @@ func TestEnsemblePrediction(t *testing.T) {
 		t.Errorf("C-alpha and C-beta members: %v", err)
 	}
 }
-
-// With no model given, predict uses the shipped default, the ten-member
-// ensemble: its maps are those of the ten run files it was built from,
-// given one by one (the mean of all of them, bit for bit).
-func TestDefaultIsTheShippedEnsemble(t *testing.T) {
-	dir := t.TempDir()
-	fasta := filepath.Join(dir, "s.fa")
-	os.WriteFile(fasta, []byte(">s1\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n"), 0o644)
-	members, err := filepath.Glob("../../experiments/compare-ext/*-seed*/model.scnn")
-	if err != nil || len(members) != 10 {
-		t.Fatalf("members %v, %v", members, err)
-	}
-	maps := map[string][]byte{}
-	for name, specs := range map[string][]string{"default": nil, "files": members} {
-		out := filepath.Join(dir, name)
-		outs, err := Run(context.Background(), Config{Models: specs, Out: out, Formats: []string{"npy", "rr"}}, []string{fasta})
-		if err != nil || len(outs) != 1 || outs[0].Err != nil {
-			t.Fatalf("%s: %v %+v", name, err, outs)
-		}
-		maps[name], _ = os.ReadFile(filepath.Join(out, "s1.npy"))
-		rr, _ := os.ReadFile(filepath.Join(out, "s1.rr"))
-		if !strings.Contains(string(rr), "ensemble of 10 models (5 CNN default + 5 SCNN default") {
-			t.Errorf("%s: RR header:\n%s", name, rr[:min(len(rr), 400)])
-		}
-	}
-	if len(maps["default"]) == 0 || !bytes.Equal(maps["default"], maps["files"]) {
-		t.Error("the default's map differs from the ten run files' mean")
-	}
-}
