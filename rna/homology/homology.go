@@ -152,9 +152,12 @@ func unaligned(n int) []int {
 // alignment map (m[i]: the reference base of query base i, or -1): query
 // bases i < j pair when their reference bases pair.
 func Transfer(m []int, refPartner []int) [][2]int {
-	back := make(map[int]int, len(m)) // reference base -> query base
+	back := make([]int, len(refPartner)) // reference base -> query base, or -1
+	for r := range back {
+		back[r] = -1
+	}
 	for i, r := range m {
-		if r >= 0 {
+		if r >= 0 && r < len(back) {
 			back[r] = i
 		}
 	}
@@ -167,7 +170,7 @@ func Transfer(m []int, refPartner []int) [][2]int {
 		if p < 0 {
 			continue
 		}
-		if j, ok := back[p]; ok && j > i {
+		if j := back[p]; j > i {
 			pairs = append(pairs, [2]int{i, j})
 		}
 	}
