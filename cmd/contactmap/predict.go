@@ -38,10 +38,25 @@ func runPredict(ctx context.Context, args []string) error {
 		About: `Predicts protein contact maps.
 
 INPUT is a PDB ID (1ENH_A, 1ENHA, or 1enh for every protein chain) resolved
-in --pdb-dir, a PDB/mmCIF file, a FASTA file of sequences (recognised by
-content), or - for standard input: FASTA records when its first line
-starts with '>', else inputs (IDs or files) one per line. Flags may come
-before or after the inputs.
+in --pdb-dir, a PDB/mmCIF file, a FASTA file of sequences, an alignment
+file (PSICOV .aln, A3M, aligned FASTA, Stockholm; plain, gzip or zstd;
+all recognised by content), or - for standard input: FASTA records when
+its first line starts with '>', else inputs (IDs or files) one per line.
+Flags may come before or after the inputs.
+
+An alignment's first sequence is the query: its contacts are predicted
+with plmDCA (--method plm: a pseudo-likelihood Potts model fitted to the
+alignment, CCMpred's defaults, APC-corrected Frobenius scores calibrated
+to probabilities of C-beta contacts), the outputs named by the file's
+stem (1abcA.aln.gz: 1abcA.*). No MSA network is shipped, so --method
+network refuses alignments, and without --method an alignment is
+predicted with plm and a note. --method plm also predicts a PDB ID or
+structure from its alignment in --msa-dir (then scored against the
+structure). Before a fit, its peak memory is estimated from the
+alignment's length and depth; a fit estimated not to fit in the memory
+available is refused with the estimate (--force tries it anyway). An
+alignment with fewer effective sequences than columns (Neff/L < 1 at 80%
+identity) gets a warning.
 
 Outputs per chain, in --out: NAME.rr (CASP RR; by default the 5L most
 probable pairs with |i-j| >= 6: see --rr-max, --rr-min-sep), NAME.npy (the
@@ -72,6 +87,7 @@ does not stop the others, and makes the exit status 1.`,
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
 	force := fs.Bool("force", false, "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available")
+	fs.StringVar(&cfg.Method, "method", "", "predictor: plm (plmDCA on the input's alignment, no model) or network (the models; no MSA network is shipped, so not for alignments); default: network for sequences, structures and PDB IDs, plm for alignment files")
 	strict := fs.Bool("strict", false, "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
 	inputs, err := parseFlags(fs, args)
 	if err != nil {
@@ -79,6 +95,11 @@ does not stop the others, and makes the exit status 1.`,
 	}
 	if err := checkRanges(fs, map[string]string{"rr-min-sep": atLeast1, "workers": atLeast1}); err != nil {
 		return err
+	}
+	switch cfg.Method {
+	case predict.MethodAuto, predict.MethodPLM, predict.MethodNetwork:
+	default:
+		return usageError("--method: unknown method %q (%s)", cfg.Method, strings.Join(predict.Methods, ", "))
 	}
 	if *ids != "" {
 		f, err := os.Open(*ids)
@@ -215,6 +236,9 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 		name := o.Arg
 		if o.ID != "" {
 			name = o.ID
+		}
+		for _, note := range o.Notes {
+			fmt.Fprintf(errw, "note: %s: %s\n", name, note)
 		}
 		for _, warn := range o.Warnings {
 			fmt.Fprintf(errw, "warning: %s: %s\n", name, warn)

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -51,6 +53,9 @@ type Config struct {
 	Workers int // chains in parallel
 	Shard   int
 	Shards  int
+	// Method selects the predictor: MethodAuto (""), MethodNetwork or
+	// MethodPLM (see alignment.go). Under MethodPLM no model is loaded.
+	Method string
 
 	// Check, when set, is called before each target is predicted, with
 	// its output name assigned; it may add warnings to the target. An
@@ -79,6 +84,9 @@ type Target struct {
 	Name     string // base name of its output files: ID made safe and unique in the run
 	Seq      string
 	Residues []*pdb.Residue // aligned to Seq; nil without a structure
+	// MSA is the alignment an alignment file was read into (its query
+	// is Seq, its columns the query's residues); nil for other inputs.
+	MSA      *msa.Alignment
 	Warnings []string
 }
 
@@ -91,6 +99,7 @@ type Outcome struct {
 	Files    []string
 	Metrics  *metrics.ChainMetrics // nil without a structure
 	Warnings []string              // things the user should know; the outputs were written
+	Notes    []string              // what was done that the user did not ask for (the method chosen)
 	Err      error
 }
 
@@ -136,15 +145,20 @@ func looksLikeFASTA(head []byte) bool {
 	return false
 }
 
-// Resolve turns one input (PDB ID, structure file or FASTA file, told
-// apart by content) into targets.
-func Resolve(arg, pdbDir string) ([]Target, error) {
+// Resolve turns one input (PDB ID, structure file, FASTA file of
+// sequences or alignment file, told apart by content: IsAlignment) into
+// targets.
+func Resolve(arg, pdbDir string) ([]Target, error) { return resolve(arg, pdbDir, false) }
+
+// resolve is Resolve; plm says --method plm was asked for, under which
+// every FASTA file is an alignment.
+func resolve(arg, pdbDir string, plm bool) ([]Target, error) {
 	st, statErr := os.Stat(arg)
 	switch {
 	case statErr == nil && st.IsDir():
 		return nil, fmt.Errorf("%w: %s is a directory; give PDB IDs, structure files or FASTA files", ErrInput, arg)
 	case statErr == nil:
-		return resolveFile(arg)
+		return resolveFile(arg, plm)
 	}
 	code, chain, err := ParseID(arg)
 	if err != nil {
@@ -163,7 +177,7 @@ func Resolve(arg, pdbDir string) ([]Target, error) {
 	return chainsOf(arg, code, s, chain)
 }
 
-func resolveFile(path string) ([]Target, error) {
+func resolveFile(path string, plm bool) ([]Target, error) {
 	f, err := fileio.Open(path) // decompresses
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
@@ -174,8 +188,17 @@ func resolveFile(path string) ([]Target, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 	}
-	if looksLikeFASTA(head) {
-		seqs, err := features.ReadSequences(br)
+	if IsAlignment(head, plm) || looksLikeFASTA(head) {
+		// An alignment, or FASTA whose gaps may come later than head:
+		// read it all and look again.
+		data, err := readAll(br, path)
+		if err != nil {
+			return nil, err
+		}
+		if IsAlignment(data, plm) {
+			return resolveAlignment(path, data)
+		}
+		seqs, err := features.ReadSequences(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 		}
@@ -261,7 +284,12 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if cfg.RRMinSep < 1 {
 		cfg.RRMinSep = DefaultRRMinSep
 	}
-	if len(cfg.Models) == 0 {
+	switch cfg.Method {
+	case MethodAuto, MethodNetwork, MethodPLM:
+	default:
+		return nil, fmt.Errorf("unknown method %q (%s)", cfg.Method, strings.Join(Methods, ", "))
+	}
+	if len(cfg.Models) == 0 && cfg.Method != MethodPLM {
 		return nil, fmt.Errorf("no model given")
 	}
 	if cfg.Load == nil {
@@ -281,6 +309,9 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	// only reads them.
 	var ms []*model.Model
 	for _, spec := range cfg.Models {
+		if cfg.Method == MethodPLM {
+			break // plmDCA alone: no model
+		}
 		members, from, err := cfg.Load(spec)
 		if err != nil {
 			return nil, err
@@ -309,7 +340,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	var all []Target
 	var outcomes []Outcome
 	for i, a := range args {
-		ts, err := Resolve(a, cfg.PDBDir)
+		ts, err := resolve(a, cfg.PDBDir, cfg.Method == MethodPLM)
 		if err != nil {
 			if i%cfg.Shards == cfg.Shard {
 				outcomes = append(outcomes, Outcome{Arg: a, Err: err})
@@ -371,7 +402,6 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 }
 
 func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
-	m := ms[0] // the ensemble's members share features and contacts
 	var checkErr error
 	if cfg.Check != nil {
 		checkErr = cfg.Check(&t)
@@ -381,6 +411,16 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 	if checkErr != nil {
 		return fail(checkErr)
 	}
+	switch {
+	case cfg.Method == MethodPLM:
+		return predictPlm(cfg, threads, t, o)
+	case t.MSA != nil && cfg.Method == MethodNetwork:
+		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.Arg, ErrNoMSANetwork))
+	case t.MSA != nil:
+		o.Notes = append(o.Notes, "an alignment, and no MSA network is shipped: predicted with plmDCA (--method plm)")
+		return predictPlm(cfg, threads, t, o)
+	}
+	m := ms[0] // the ensemble's members share features and contacts
 	if err := features.ValidSequence(t.Seq); err != nil {
 		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.ID, err))
 	}
@@ -451,27 +491,7 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 	if len(ms) > 1 {
 		method = fmt.Sprintf("contactmap ensemble of %d models (%s)", len(ms), describe(ms))
 	}
-	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Max: cfg.RRMax.Limit(l), Labels: m.Arch.Labels.String(), Method: method}
-	base := filepath.Join(cfg.Out, t.Name)
-	for _, f := range cfg.Formats {
-		var path string
-		var write func(io.Writer) error
-		switch f {
-		case "rr":
-			path, write = base+".rr", func(w io.Writer) error { return WriteRR(w, info, p) }
-		case "npy":
-			path, write = base+".npy", func(w io.Writer) error { return WriteNPY(w, p, l) }
-		case "tsv":
-			path, write = base+".tsv", func(w io.Writer) error { return WriteTSV(w, p, l) }
-		case "png":
-			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, truth) }
-		}
-		if err := fileio.WriteAtomic(path, write); err != nil {
-			return fail(err)
-		}
-		o.Files = append(o.Files, path)
-	}
-	return o
+	return writeOutputs(cfg, t, o, p, truth, method, m.Arch.Labels.String())
 }
 
 // Estimate returns the memory, in bytes, that predicting one chain of

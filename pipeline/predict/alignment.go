@@ -1,0 +1,302 @@
+package predict
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/msa"
+	"github.com/contactmap/contactmap/pipeline/potts"
+)
+
+// The predictors Config.Method selects.
+const (
+	// MethodAuto (""): the models for sequences, structures and PDB IDs;
+	// plmDCA for alignment files, with a note, since no MSA network is
+	// shipped.
+	MethodAuto = ""
+	// MethodNetwork: the models (Config.Models) only. An alignment file
+	// is refused: no shipped network reads alignments.
+	MethodNetwork = "network"
+	// MethodPLM: plmDCA alone (package potts), no model: an alignment
+	// file's query, or a chain whose alignment --msa-dir holds.
+	MethodPLM = "plm"
+)
+
+// Methods lists the values of Config.Method a user may name.
+var Methods = []string{MethodPLM, MethodNetwork}
+
+// ErrNoMSANetwork: --method network was asked of an alignment.
+var ErrNoMSANetwork = errors.New("no MSA network is shipped: --method network cannot predict from an alignment (use --method plm, plmDCA)")
+
+// ErrNeedAlignment: --method plm was asked of an input without one.
+var ErrNeedAlignment = errors.New("--method plm predicts from an alignment: give an alignment file (PSICOV .aln, A3M, aligned FASTA, Stockholm), or --msa-dir holding <ID>.a3m|.aln|.fasta")
+
+// PlmContacts is the contact definition plmDCA's maps are scored on: the
+// field's (CASP's) C-beta definition.
+var PlmContacts = pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: pdb.ContactCutoff}
+
+// alignmentChars reports whether line is a row of a PSICOV alignment:
+// letters, '-' and '.', nothing else.
+func alignmentChars(line []byte) bool {
+	if len(line) == 0 {
+		return false
+	}
+	for _, c := range line {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// IsAlignment tells, from an input file's uncompressed content, whether
+// it is an alignment rather than sequences or a structure:
+//   - Stockholm ("# STOCKHOLM" first) and A3M ("#A3M#" first) always;
+//   - FASTA with at least two records and a gap ('-' or '.') in some
+//     sequence line; with plm (the user asked for --method plm) every
+//     FASTA file, gaps or not;
+//   - PSICOV: the first two non-blank lines are both rows of letters,
+//     '-' and '.' (structure files start with records holding spaces or
+//     '_', sequences files with '>').
+func IsAlignment(data []byte, plm bool) bool {
+	var lines [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if t := bytes.TrimSpace(l); len(t) > 0 {
+			lines = append(lines, t)
+		}
+	}
+	if len(lines) == 0 {
+		return false
+	}
+	first := lines[0]
+	if bytes.HasPrefix(first, []byte("# STOCKHOLM")) || bytes.HasPrefix(first, []byte("#A3M#")) {
+		return true
+	}
+	if looksLikeFASTA(data) {
+		if plm {
+			return true
+		}
+		records, gap := 0, false
+		for _, l := range lines {
+			switch {
+			case l[0] == '>':
+				records++
+			case l[0] == ';':
+			case bytes.ContainsAny(l, "-."):
+				gap = true
+			}
+		}
+		return records >= 2 && gap
+	}
+	return len(lines) >= 2 && alignmentChars(lines[0]) && alignmentChars(lines[1])
+}
+
+// resolveAlignment reads an alignment file into one target: its query,
+// named by the file's stem (the name up to its first '.').
+func resolveAlignment(path string, data []byte) ([]Target, error) {
+	a, err := msa.Parse(data, path, msa.Unknown)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	a = QueryColumns(a)
+	stem := strings.Split(filepath.Base(path), ".")[0]
+	if stem == "" {
+		stem = filepath.Base(path)
+	}
+	return []Target{{Arg: path, ID: stem, Seq: a.Query(), MSA: a}}, nil
+}
+
+// readAll reads a whole (decompressed) input.
+func readAll(r io.Reader, path string) ([]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
+	}
+	return data, nil
+}
+
+// QueryColumns drops the columns where the query (row 0) has a gap: the
+// map is over the query's residues. a is returned as it is when the
+// query has none.
+func QueryColumns(a *msa.Alignment) *msa.Alignment {
+	q := a.Rows[0]
+	if bytes.IndexByte(q, '-') < 0 {
+		return a
+	}
+	var keep []int
+	for i, c := range q {
+		if c != '-' {
+			keep = append(keep, i)
+		}
+	}
+	b := *a
+	b.Rows = make([][]byte, len(a.Rows))
+	for k, r := range a.Rows {
+		s := make([]byte, len(keep))
+		for j, i := range keep {
+			s[j] = r[i]
+		}
+		b.Rows[k] = s
+	}
+	return &b
+}
+
+// plmOptions are the fit's options for a run.
+func plmOptions(threads int) potts.Options { return potts.Options{Threads: threads} }
+
+// PlmEstimate is the memory check's estimate for a plmDCA fit of an
+// alignment of n sequences and l columns: potts.EstimateMemory plus the
+// outputs' buffers (TargetBytes). The Go runtime's margin (memcheck's
+// Factor) is not applied: the fit's vectors are allocated once and live
+// to the end, so the estimate is its live heap and its peak.
+func PlmEstimate(l, n, threads int) int64 {
+	return potts.EstimateMemory(l, n, plmOptions(threads)) + TargetBytes(l)
+}
+
+// Calibration of plmDCA scores into contact probabilities: a logistic
+// curve in the pair's APC score standardised over the pairs with
+// |i-j| >= 6 (z = (s - mean) / sd), p = 1 / (1 + exp(-(PlmSlope*z +
+// PlmIntercept))). A monotone map: the ranking, and every top-L
+// precision, is the scores'. The constants are a logistic regression of
+// C-beta contacts on z over the pairs |i-j| >= 6 of the PSICOV families
+// of experiments/plmdca (see its README).
+const (
+	PlmSlope     = 1.0
+	PlmIntercept = -4.0
+)
+
+// PlmProbabilities maps APC scores (l x l) to probabilities (see
+// PlmSlope), symmetric, 0 on the diagonal.
+func PlmProbabilities(s []float64, l int) []float32 {
+	var sum, sum2, n float64
+	for i := 0; i < l; i++ {
+		for j := i + DefaultRRMinSep; j < l; j++ {
+			v := s[i*l+j]
+			sum += v
+			sum2 += v * v
+			n++
+		}
+	}
+	mean, sd := 0.0, 1.0
+	if n > 1 {
+		mean = sum / n
+		if v := sum2/n - mean*mean; v > 0 {
+			sd = math.Sqrt(v)
+		}
+	}
+	p := make([]float32, l*l)
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			z := (s[i*l+j] - mean) / sd
+			v := float32(1 / (1 + math.Exp(-(PlmSlope*z + PlmIntercept))))
+			p[i*l+j], p[j*l+i] = v, v
+		}
+	}
+	return p
+}
+
+// alignmentFor returns the alignment plmDCA fits for a target: its own
+// (an alignment file), or for a chain the one --msa-dir holds, whose
+// query must be the chain's sequence.
+func alignmentFor(cfg Config, t *Target) (*msa.Alignment, error) {
+	if t.MSA != nil {
+		return t.MSA, nil
+	}
+	if cfg.MSADir == "" {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInput, t.ID, ErrNeedAlignment)
+	}
+	path := features.FindMSA(cfg.MSADir, t.ID)
+	if path == "" {
+		return nil, fmt.Errorf("%w: %s: no alignment in %s", ErrInput, t.ID, cfg.MSADir)
+	}
+	a, err := msa.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	a = QueryColumns(a)
+	if a.Query() != t.Seq {
+		return nil, fmt.Errorf("%w: %s: the query of %s (%d residues) is not the chain's sequence (%d residues)", ErrInput, t.ID, path, a.L(), len(t.Seq))
+	}
+	return a, nil
+}
+
+// predictPlm predicts a target from its alignment with plmDCA.
+func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
+	fail := func(err error) Outcome { o.Err = err; return o }
+	a, err := alignmentFor(cfg, &t)
+	if err != nil {
+		return fail(err)
+	}
+	l, n := a.L(), a.N()
+	o.L = l
+	if cfg.Memory != nil {
+		need := PlmEstimate(l, n, threads)
+		release, err := cfg.Memory.Acquire("", l, need)
+		if err != nil {
+			err = fmt.Errorf("%s (plmDCA fit of %d sequences x %d columns, %d parameters, L-BFGS): %w", a.Path, n, l, potts.NumParams(l), err)
+		}
+		if release == nil {
+			return fail(err)
+		}
+		defer release()
+		if err != nil {
+			o.Warnings = append(o.Warnings, err.Error()+": predicting it anyway")
+		}
+	}
+	r, err := potts.Predict(a, plmOptions(threads))
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", a.Path, err))
+	}
+	if r.Warn != nil {
+		o.Warnings = append(o.Warnings, r.Warn.String())
+	}
+	if w := features.NonStandard(t.Seq); w != "" {
+		o.Warnings = append(o.Warnings, w)
+	}
+	p := PlmProbabilities(r.Scores, l)
+	var truth *pdb.Contacts
+	if t.Residues != nil {
+		truth = pdb.NewContacts(t.Residues, PlmContacts)
+		cm := metrics.Evaluate(t.ID, p, truth)
+		o.Metrics = &cm
+	}
+	m := r.Model
+	method := fmt.Sprintf("contactmap plmDCA (pseudo-likelihood Potts model, %d sequences, Neff %.1f at 80%% identity, %d L-BFGS iterations; APC-corrected Frobenius norms, calibrated to probabilities)", m.N, m.Neff, m.Iterations)
+	return writeOutputs(cfg, t, o, p, truth, method, PlmContacts.String())
+}
+
+// writeOutputs writes a target's map in the run's formats.
+func writeOutputs(cfg Config, t Target, o Outcome, p []float32, truth *pdb.Contacts, method, labels string) Outcome {
+	l := len(t.Seq)
+	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Max: cfg.RRMax.Limit(l), Labels: labels, Method: method}
+	base := filepath.Join(cfg.Out, t.Name)
+	for _, f := range cfg.Formats {
+		var path string
+		var write func(io.Writer) error
+		switch f {
+		case "rr":
+			path, write = base+".rr", func(w io.Writer) error { return WriteRR(w, info, p) }
+		case "npy":
+			path, write = base+".npy", func(w io.Writer) error { return WriteNPY(w, p, l) }
+		case "tsv":
+			path, write = base+".tsv", func(w io.Writer) error { return WriteTSV(w, p, l) }
+		case "png":
+			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, truth) }
+		}
+		if err := fileio.WriteAtomic(path, write); err != nil {
+			o.Err = err
+			return o
+		}
+		o.Files = append(o.Files, path)
+	}
+	return o
+}
