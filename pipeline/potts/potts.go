@@ -45,6 +45,12 @@
 //
 // Work is split over Options.Threads goroutines by column; every sum has a
 // fixed order, so the result does not depend on the number of threads.
+//
+// Filters. Predict can first drop sequences covering less than
+// Options.MinCoverage of the columns (hhfilter -cov, as CCMpred's users
+// run it) and columns with more than Options.MaxGapColumn gaps (GREMLIN's
+// 0.5); both are off by default (see experiments/plmdca for what they
+// did on the PSICOV families).
 package potts
 
 import (
@@ -80,6 +86,15 @@ type Options struct {
 	// MemoryLimit, bytes: Fit refuses a problem whose EstimateMemory
 	// exceeds it. 0: no check.
 	MemoryLimit int64
+	// MaxGapColumn: Predict fits only the columns whose fraction of gaps
+	// (over the sequences kept) is at most this, as GREMLIN does (its
+	// 0.5); the pairs of the other columns score below every fitted
+	// pair. 0 or >= 1: every column.
+	MaxGapColumn float64
+	// MinCoverage: Predict drops the sequences (never the query) whose
+	// fraction of non-gap columns is below this, as hhfilter -cov does
+	// before CCMpred (-cov 75: 0.75). 0: every sequence.
+	MinCoverage float64
 }
 
 func (o Options) withDefaults() Options {
@@ -591,16 +606,96 @@ func APC(s []float64, l int) {
 
 // Result is what Predict returns.
 type Result struct {
-	Model  *Model
-	Scores []float64    // APC-corrected, L x L
-	Warn   *msa.Warning // Neff/L below 1, else nil
+	Model *Model // over Columns
+	// Scores are APC-corrected, L x L over all the alignment's columns;
+	// pairs with a column left out of the fit score below every fitted
+	// pair.
+	Scores  []float64
+	Columns []int        // the columns fitted (MaxGapColumn), increasing
+	Kept    int          // the sequences fitted (MinCoverage)
+	Warn    *msa.Warning // Neff/L below 1, else nil
 }
 
-// Predict fits the model and scores the pairs.
+// Filter returns the alignment Predict fits under opt's MinCoverage and
+// MaxGapColumn: the sequences kept (the query always), then the columns
+// kept, as indices into a's columns. It returns a itself when nothing is
+// dropped.
+func Filter(a *msa.Alignment, opt Options) (*msa.Alignment, []int) {
+	l := a.L()
+	rows := a.Rows
+	if opt.MinCoverage > 0 {
+		rows = nil
+		for k, r := range a.Rows {
+			res := 0
+			for _, c := range r {
+				if c != '-' && c != '.' {
+					res++
+				}
+			}
+			if k == 0 || float64(res) >= opt.MinCoverage*float64(l) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	cols := make([]int, 0, l)
+	for i := 0; i < l; i++ {
+		gaps := 0
+		for _, r := range rows {
+			if r[i] == '-' || r[i] == '.' {
+				gaps++
+			}
+		}
+		if opt.MaxGapColumn <= 0 || opt.MaxGapColumn >= 1 || float64(gaps) <= opt.MaxGapColumn*float64(len(rows)) {
+			cols = append(cols, i)
+		}
+	}
+	if len(rows) == len(a.Rows) && len(cols) == l {
+		return a, cols
+	}
+	b := &msa.Alignment{Path: a.Path, Format: a.Format, Rows: make([][]byte, len(rows))}
+	for k, r := range rows {
+		s := make([]byte, len(cols))
+		for j, i := range cols {
+			s[j] = r[i]
+		}
+		b.Rows[k] = s
+	}
+	return b, cols
+}
+
+// Predict fits the model to the alignment (after Filter) and scores the
+// pairs of all its columns.
 func Predict(a *msa.Alignment, opt Options) (*Result, error) {
-	m, err := Fit(a, opt)
+	f, cols := Filter(a, opt)
+	if len(cols) < 2 {
+		return nil, fmt.Errorf("potts: %d of %d columns have at most %.0f%% gaps: nothing to fit", len(cols), a.L(), 100*opt.MaxGapColumn)
+	}
+	m, err := Fit(f, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Model: m, Scores: m.Scores(), Warn: a.LowDepth(m.Neff)}, nil
+	s := m.Scores()
+	l, lf := a.L(), f.L()
+	if lf < l {
+		lo := math.Inf(1)
+		for i := 0; i < lf; i++ {
+			for j := i + 1; j < lf; j++ {
+				lo = min(lo, s[i*lf+j])
+			}
+		}
+		full := make([]float64, l*l)
+		for k := range full {
+			if k/l != k%l {
+				full[k] = lo - 1
+			}
+		}
+		for i, ci := range cols {
+			for j, cj := range cols {
+				full[ci*l+cj] = s[i*lf+j]
+			}
+		}
+		s = full
+	}
+	// Neff/L over the columns fitted.
+	return &Result{Model: m, Scores: s, Columns: cols, Kept: f.N(), Warn: f.LowDepth(m.Neff)}, nil
 }

@@ -174,9 +174,10 @@ const (
 	PlmIntercept = -4.0
 )
 
-// PlmProbabilities maps APC scores (l x l) to probabilities (see
-// PlmSlope), symmetric, 0 on the diagonal.
-func PlmProbabilities(s []float64, l int) []float32 {
+// PlmZScores standardises APC scores (l x l): z = (s - mean) / sd over
+// the pairs with |i-j| >= 6 (DefaultRRMinSep), symmetric, 0 on the
+// diagonal.
+func PlmZScores(s []float64, l int) []float64 {
 	var sum, sum2, n float64
 	for i := 0; i < l; i++ {
 		for j := i + DefaultRRMinSep; j < l; j++ {
@@ -193,11 +194,24 @@ func PlmProbabilities(s []float64, l int) []float32 {
 			sd = math.Sqrt(v)
 		}
 	}
+	z := make([]float64, l*l)
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			v := (s[i*l+j] - mean) / sd
+			z[i*l+j], z[j*l+i] = v, v
+		}
+	}
+	return z
+}
+
+// PlmProbabilities maps APC scores (l x l) to probabilities (see
+// PlmSlope), symmetric, 0 on the diagonal.
+func PlmProbabilities(s []float64, l int) []float32 {
+	z := PlmZScores(s, l)
 	p := make([]float32, l*l)
 	for i := 0; i < l; i++ {
 		for j := i + 1; j < l; j++ {
-			z := (s[i*l+j] - mean) / sd
-			v := float32(1 / (1 + math.Exp(-(PlmSlope*z + PlmIntercept))))
+			v := float32(1 / (1 + math.Exp(-(PlmSlope*z[i*l+j] + PlmIntercept))))
 			p[i*l+j], p[j*l+i] = v, v
 		}
 	}
