@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -39,6 +40,7 @@ var rnaCommands = map[string]func(ctx context.Context, args []string) error{
 	"eval":    runRNAEval,
 	"compare": runRNACompare,
 	"predict": runRNAPredict,
+	"dedup":   runRNADedup,
 }
 
 func rnaUsage(w io.Writer) {
@@ -51,6 +53,7 @@ commands:
   eval       PPV, sensitivity, accuracy, F1, MCC per family, overlap with training, baseline
   compare    SCNN vs CNN over seeds: mean, sd, paired differences, bootstrap CIs
   predict    structures (BPSEQ, CT, dot-bracket, PNG) for FASTA sequences
+  dedup      drop the molecules of a set similar to evaluated ones (training sets)
 
 Example:
   contactmap rna predict seqs.fasta
@@ -74,8 +77,9 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	var o ssnet.TrainOptions
 	kind := fs.String("model", "scnn", "cnn or scnn")
 	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
-	trainFile := fs.String("train", rnaTrain, "training molecules (five-line format)")
-	validFile := fs.String("valid", rnaValid, "validation molecules (five-line format)")
+	trainFile := fs.String("train", rnaTrain, "training molecules: files in the five-line format or dot-bracket (.dbn, .dbn.gz), comma-separated; with several, training draws each file equally often")
+	validFile := fs.String("valid", rnaValid, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files")
+	mfeCache := fs.String("mfe-cache", defaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
@@ -100,13 +104,14 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	if *steps > 0 {
 		o.Protocol.Steps = *steps
 	}
-	if o.Train, err = ssnet.ReadSet(*trainFile); err != nil {
+	if o.Train, err = readSets(*trainFile); err != nil {
 		return err
 	}
-	if o.Valid, err = ssnet.ReadSet(*validFile); err != nil {
+	if o.Valid, err = readSets(*validFile); err != nil {
 		return err
 	}
-	o.DataName = filepath.Clean(*trainFile)
+	o.MFECache = *mfeCache
+	o.DataName = *trainFile
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", "rna", o.Protocol.Name, fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
 	}
@@ -141,6 +146,53 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	}
 	fmt.Fprintf(stdout, "%s: best validation accuracy %.4f at step %d of %d; %.1f min (this session %.1f min); model %s\n",
 		o.Kind, res.BestAcc, res.BestStep, res.Steps, res.Seconds/60, time.Since(start).Minutes(), filepath.Join(o.Out, ssnet.ModelFile))
+	return nil
+}
+
+// readSets reads comma-separated molecule files (ssnet.ReadSets: each
+// file a group).
+func readSets(list string) ([]ssnet.Molecule, error) {
+	var files []string
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			files = append(files, filepath.Clean(f))
+		}
+	}
+	if len(files) == 0 {
+		return nil, usageError("no molecule file in %q", list)
+	}
+	return ssnet.ReadSets(files)
+}
+
+// defaultMFECache is the MFE cache in the user's cache directory, or ""
+// where there is none.
+func defaultMFECache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "contactmap", "rna-mfe.tsv.gz")
+}
+
+// attachMFE attaches the MFE structures of a set for a network with
+// energy channels, through the cache file (if any), with a progress bar.
+func attachMFE(set []ssnet.Molecule, cacheFile string) error {
+	cache := ssnet.NewMFECache()
+	if cacheFile != "" {
+		var err error
+		if cache, err = ssnet.ReadMFECache(cacheFile); err != nil {
+			return err
+		}
+	}
+	bar := progress.New(len(set), "MFE structures")
+	err := ssnet.AttachMFE(set, cache, runtime.GOMAXPROCS(0), func() { bar.Add(1) })
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	if cacheFile != "" && cache.Changed() {
+		return cache.Write(cacheFile)
+	}
 	return nil
 }
 
@@ -179,8 +231,9 @@ split (or --set, a five-line file).`,
 	var models multiFlag
 	fs.Var(&models, "model", "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file (repeatable)")
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
-	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file)")
-	trainFile := fs.String("train", rnaTrain, "training molecules, for the overlap analysis")
+	setFile := fs.String("set", "", "molecules to evaluate (five-line format or dot-bracket; default: the split's bundled file)")
+	trainFile := fs.String("train", rnaTrain, "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks")
+	mfeCache := fs.String("mfe-cache", defaultMFECache(), "file of cached MFE structures, for networks with energy channels")
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
@@ -213,7 +266,7 @@ split (or --set, a five-line file).`,
 	if err != nil {
 		return err
 	}
-	train, err := ssnet.ReadSet(*trainFile)
+	train, err := readSets(*trainFile)
 	if err != nil {
 		return err
 	}
@@ -222,7 +275,10 @@ split (or --set, a five-line file).`,
 	// The training molecules are the references of homology transfer and
 	// of the template networks; evaluating the training split itself
 	// would find every molecule as its own template.
-	sameAsTrain := filepath.Clean(file) == filepath.Clean(*trainFile)
+	sameAsTrain := false
+	for _, f := range strings.Split(*trainFile, ",") {
+		sameAsTrain = sameAsTrain || filepath.Clean(file) == filepath.Clean(strings.TrimSpace(f))
+	}
 	refs := ssnet.TemplateRefs(train)
 	var rows []rnaEvalRow
 	addRow := func(name string, params int, scores []ssnet.MolScore) {
@@ -259,6 +315,11 @@ split (or --set, a five-line file).`,
 				return err
 			}
 			templated = true
+		}
+		if r.UsesEnergy() && set[0].MFE == nil {
+			if err := attachMFE(set, *mfeCache); err != nil {
+				return err
+			}
 		}
 		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
 		bar := progress.New(len(set), name)
@@ -354,7 +415,8 @@ table on standard output, OUT.md and OUT.json.`,
 	split := fs.String("split", "test", "split to evaluate on")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over molecules")
-	trainFile := fs.String("train", "data/rna/16s-finaltrain.txt", "training molecules (for the overlap of the test set)")
+	trainFile := fs.String("train", rnaTrain, "training molecules (comma-separated files), for the overlap of the test set, homology transfer and template networks")
+	mfeCache := fs.String("mfe-cache", defaultMFECache(), "file of cached MFE structures, for networks with energy channels")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	decoderName := fs.String("decoder", string(ssnet.Greedy), "decoder of the runs' probabilities: greedy (the paper's), mea or mea-pk")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
@@ -427,7 +489,7 @@ table on standard output, OUT.md and OUT.json.`,
 	if err := bad.check(*skipBad); err != nil {
 		return err
 	}
-	train, err := ssnet.ReadSet(*trainFile)
+	train, err := readSets(*trainFile)
 	if err != nil {
 		return err
 	}
@@ -435,6 +497,14 @@ table on standard output, OUT.md and OUT.json.`,
 	for _, f := range ok {
 		if f.m.Record.UsesTemplates() {
 			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	for _, f := range ok {
+		if f.m.Record.UsesEnergy() {
+			if err := attachMFE(set, *mfeCache); err != nil {
 				return err
 			}
 			break
@@ -717,7 +787,7 @@ makes the exit status 1.`,
 	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
 	method := fs.String("method", "network", "network, homology, mfe or stacking")
 	decoderName := fs.String("decoder", string(rnaDefaultDecoder), "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer)")
-	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format; default: the built-in 16S training set)")
+	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: the built-in references of the model)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -755,7 +825,7 @@ makes the exit status 1.`,
 		if *refsFile == "" {
 			mols, err = shipped.RNARefs()
 		} else {
-			mols, err = ssnet.ReadSet(*refsFile)
+			mols, err = readSets(*refsFile)
 			name = *refsFile
 		}
 		if err != nil {
@@ -799,9 +869,15 @@ makes the exit status 1.`,
 			// The network's pass, and beside it the probability map, the
 			// decoder's table, the template channels (full and packed)
 			// and the PNG: about 32 bytes a pair.
+			// A network with energy channels also folds the sequence
+			// (fold.FoldBytes: 16 bytes a pair).
 			l := int64(len(in.Seq))
+			extra := 32 * l * l
+			if m.Record.UsesEnergy() {
+				extra += fold.DefaultParams().FoldBytes(len(in.Seq))
+			}
 			var warning string
-			warning, err = checkMemory(in.Name, []pairnet.Spec{m.Net.Spec}, len(in.Seq), *workers, 32*l*l, *force)
+			warning, err = checkMemory(in.Name, []pairnet.Spec{m.Net.Spec}, len(in.Seq), *workers, extra, *force)
 			if warning != "" {
 				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s\n", warning)
 			}
@@ -883,4 +959,79 @@ func fmtExts(fmts []ssnet.Format) []string {
 		ext[i] = string(f)
 	}
 	return ext
+}
+
+func runRNADedup(ctx context.Context, args []string) error {
+	fs := newFlags("rna dedup", helpText{
+		Usage: "contactmap rna dedup --against FILES --out OUT SET",
+		About: `Drops from a set of molecules (a training set) those similar to any
+molecule of --against (the validation and test molecules): identity
+over the shorter sequence, from the best local alignment with each of
+the 5 molecules sharing the most 8-mers (so a fragment counts), at --max-identity or more (the bpRNA
+split used 80% with CD-HIT-EST). Writes the kept molecules to OUT in
+dot-bracket records (.dbn, gzip-compressed when OUT ends in .gz) and
+lists the dropped ones with their nearest molecule on standard output.
+SET is a five-line or dot-bracket file.`,
+		Example: "contactmap rna dedup --against data/rna/16s-finalvalid.txt,data/rna/test/testdata.txt --out tr0-dedup.dbn.gz TR0.dbn.gz",
+	})
+	against := fs.String("against", "", "molecules the kept ones must not resemble (comma-separated files)")
+	out := fs.String("out", "", "output file (.dbn or .dbn.gz)")
+	maxID := fs.Float64("max-identity", 0.8, "identity over the shorter sequence from which a molecule is dropped (0-1)")
+	force := fs.Bool("force", false, "overwrite --out")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageError("give one SET file")
+	case *against == "" || *out == "":
+		return usageError("--against and --out are required")
+	case !(*maxID > 0 && *maxID <= 1):
+		return usageError("--max-identity %v: want a value in (0, 1]", *maxID)
+	case !strings.HasSuffix(strings.TrimSuffix(*out, ".gz"), ".dbn"):
+		return usageError("--out %s: want a .dbn or .dbn.gz file", *out)
+	}
+	if exists(*out) && !*force {
+		return fmt.Errorf("%s exists: not overwritten (give --force to overwrite, or another --out)", *out)
+	}
+	set, err := ssnet.ReadSet(pos[0])
+	if err != nil {
+		return err
+	}
+	ref, err := readSets(*against)
+	if err != nil {
+		return err
+	}
+	kept, dropped := ssnet.FilterSimilar(set, ref, *maxID)
+	var buf bytes.Buffer
+	for _, m := range kept {
+		db, err := rna.DotBracket(m.Structure)
+		if err != nil {
+			return fmt.Errorf("rna dedup: %s: %s: %w", pos[0], m.Name, err)
+		}
+		fmt.Fprintf(&buf, ">%s\n%s\n%s\n", m.Name, m.Seq, db)
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return err
+	}
+	if err := fileio.WriteAtomic(*out, func(w io.Writer) error {
+		if strings.HasSuffix(*out, ".gz") {
+			zw := gzip.NewWriter(w)
+			if _, err := zw.Write(buf.Bytes()); err != nil {
+				return err
+			}
+			return zw.Close()
+		}
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "| dropped | nearest | identity (over the shorter) |\n|---|---|---:|")
+	for _, o := range dropped {
+		fmt.Fprintf(stdout, "| %s | %s | %.3f |\n", o.Name, o.Nearest, o.Identity)
+	}
+	fmt.Fprintf(stdout, "%s: kept %d of %d molecules (%d at identity >= %.2f to %s) in %s\n", pos[0], len(kept), len(set), len(dropped), *maxID, *against, *out)
+	return nil
 }

@@ -240,3 +240,40 @@ func TestRNAPredictMethods(t *testing.T) {
 		t.Errorf("unknown method: exit %d, want 2", code)
 	}
 }
+
+// rna dedup drops the molecules identical to, or fragments of, a
+// molecule of --against (identity over the shorter sequence), keeps an
+// unrelated one, writes the kept ones as dot-bracket records that read
+// back as the same structures, and does not overwrite its output.
+func TestRNADedup(t *testing.T) {
+	dir := t.TempDir()
+	const long = "GGGCGCAAGCCUUCGGGCUAUCCGAUUACGGAUCAAGCUAGCUAGGCAUCGAUCGUAGCUAGCUAGGCGCGAAUUCGC"
+	set := filepath.Join(dir, "set.dbn")
+	os.WriteFile(set, []byte(">copy\n"+long+"\n"+strings.Repeat(".", len(long))+"\n"+
+		">fragment\n"+long[10:50]+"\n"+strings.Repeat(".", 40)+"\n"+
+		">other\nAUAUAUAUAUGGGGAAAACCCCAUAUAUACCGGUUAACCGGUAUAUA\n..........((((....))))......((((....)))).......\n"), 0o644)
+	against := filepath.Join(dir, "against.dbn")
+	os.WriteFile(against, []byte(">ref\n"+long+"\n"+strings.Repeat(".", len(long))+"\n"), 0o644)
+	out := filepath.Join(dir, "kept.dbn.gz")
+	code, stdout, errOut := runCLI(t, "rna", "dedup", "--against", against, "--out", out, set)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "| copy | ref | 1.000 |") || !strings.Contains(stdout, "| fragment | ref | 1.000 |") || !strings.Contains(stdout, "kept 1 of 3") {
+		t.Fatalf("report:\n%s", stdout)
+	}
+	kept, err := ssnet.ReadSet(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, _ := ssnet.ReadSet(set)
+	if len(kept) != 1 || !rna.Equal(kept[0].Structure, orig[2].Structure) {
+		t.Fatalf("kept %d molecules, want the unrelated one as it was", len(kept))
+	}
+	if code, _, errOut := runCLI(t, "rna", "dedup", "--against", against, "--out", out, set); code != 1 || !strings.Contains(errOut, "exists") {
+		t.Fatalf("an existing output: exit %d, %s", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "rna", "dedup", "--against", against, "--out", filepath.Join(dir, "x.txt"), set); code != 2 {
+		t.Fatalf("a non-dbn output: exit %d, want 2", code)
+	}
+}

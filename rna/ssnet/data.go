@@ -25,6 +25,14 @@ type Molecule struct {
 	// Template is the molecule's homology template, for the networks
 	// with template channels (AttachTemplates); nil otherwise.
 	Template *homology.Template
+	// MFE is the partner of every base in the molecule's minimum free
+	// energy structure (-1: unpaired), for the networks with energy
+	// channels (AttachMFE); nil otherwise.
+	MFE []int
+	// Group is the index of the file the molecule was read from
+	// (ReadSets): training draws a group uniformly, then a molecule of
+	// it, so that a small set is not drowned by a large one.
+	Group int
 }
 
 // ReadSet reads a set of molecules: the five-line format of the 16S
@@ -65,6 +73,26 @@ func ReadSet(file string) ([]Molecule, error) {
 			fam = bpRNASource(s.Name)
 		}
 		out[i] = Molecule{Structure: s, Family: fam}
+	}
+	return out, nil
+}
+
+// ReadSets reads several sets (ReadSet) into one, each molecule's Group
+// the index of its file.
+func ReadSets(files []string) ([]Molecule, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("ssnet: no molecule files")
+	}
+	var out []Molecule
+	for g, f := range files {
+		set, err := ReadSet(f)
+		if err != nil {
+			return nil, err
+		}
+		for i := range set {
+			set[i].Group = g
+		}
+		out = append(out, set...)
 	}
 	return out, nil
 }
@@ -149,9 +177,9 @@ type Batch struct {
 }
 
 // NewBatch builds the network inputs and labels of windows (a pair is a
-// label when both bases lie in its window). With spec's template
-// channels (Spec.In2D == TemplateChannels), every window's molecule must
-// carry a Template: its channels, cut to the window, are the 2D input,
+// label when both bases lie in its window). With spec's 2D input
+// (Inputs2D), every window's molecule must carry its Template and MFE
+// as the channels need them: cut to the window, they are the 2D input,
 // in the spec's layout.
 func NewBatch(ws []Window, spec pairnet.Spec) (*Batch, error) {
 	l := 0
@@ -182,7 +210,7 @@ func NewBatch(ws []Window, spec pairnet.Spec) (*Batch, error) {
 		}
 	}
 	if spec.In2D > 0 {
-		x2, err := windowTemplates(ws, l, spec)
+		x2, err := window2D(ws, l, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -209,12 +237,45 @@ func OneHot(seqs []string) pairnet.Inputs {
 	return in
 }
 
+// sampler draws molecules of a set: a group (Molecule.Group) uniformly,
+// then a molecule of it uniformly; a set of one group draws a molecule
+// uniformly, with one draw of the stream.
+type sampler struct {
+	set    []Molecule
+	groups [][]int
+}
+
+func newSampler(set []Molecule) sampler {
+	at := map[int]int{}
+	var groups [][]int
+	for i := range set {
+		g, ok := at[set[i].Group]
+		if !ok {
+			g = len(groups)
+			at[set[i].Group] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return sampler{set: set, groups: groups}
+}
+
+func (s sampler) draw(rng *rand.Rand) *Molecule {
+	if len(s.groups) <= 1 {
+		return &s.set[rng.IntN(len(s.set))]
+	}
+	g := s.groups[rng.IntN(len(s.groups))]
+	return &s.set[g[rng.IntN(len(g))]]
+}
+
 // RandomWindows draws n windows of at most crop bases: a molecule
-// uniformly, then a start uniformly among those that fit.
+// uniformly (a group first, when the set has several), then a start
+// uniformly among those that fit.
 func RandomWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
+	sm := newSampler(set)
 	ws := make([]Window, n)
 	for k := range ws {
-		m := &set[rng.IntN(len(set))]
+		m := sm.draw(rng)
 		l := min(crop, len(m.Seq))
 		ws[k] = Window{Mol: m, Start: rng.IntN(len(m.Seq) - l + 1), Len: l}
 	}
@@ -223,16 +284,18 @@ func RandomWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
 
 // RandomPairWindows draws n windows of at most 2*crop bases: half of
 // them (in expectation) contiguous, as RandomWindows draws them, and the
-// others pair crops: a molecule uniformly, a base uniformly among those
+// others pair crops: a molecule uniformly (a group first, when the set
+// has several), a base uniformly among those
 // paired to a partner more than 2*crop bases away, and the two stretches
 // of crop bases around the base and its partner, each at a uniform
 // offset (a molecule without such a pair gives a contiguous window).
 // Contiguous crops teach the short-range pairs and pair crops the
 // long-range ones that no contiguous crop of this size holds.
 func RandomPairWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
+	sm := newSampler(set)
 	ws := make([]Window, n)
 	for k := range ws {
-		m := &set[rng.IntN(len(set))]
+		m := sm.draw(rng)
 		long := rng.IntN(2) == 1
 		var far []int
 		if long {

@@ -75,10 +75,7 @@ func ModelPredictor(m *Model, workers int) Predictor { return DecodedPredictor(m
 // (AttachTemplates), which must be there.
 func DecodedPredictor(m *Model, workers int, d Decoder) Predictor {
 	return func(mol *Molecule) (*rna.Structure, error) {
-		if m.Record.UsesTemplates() && mol.Template == nil {
-			return nil, fmt.Errorf("the model takes a homology template and none is attached")
-		}
-		p, err := m.ProbabilitiesWith(mol.Seq, mol.Template, workers)
+		p, err := m.ProbabilitiesFor(mol, workers)
 		if err != nil {
 			return nil, err
 		}
@@ -123,12 +120,9 @@ func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progr
 	out := make([][]MolScore, len(ds))
 	for i := range set {
 		mol := &set[i]
-		if m.Record.UsesTemplates() && mol.Template == nil {
-			return nil, fmt.Errorf("ssnet: %s: the model takes a homology template and none is attached", mol.Name)
-		}
-		p, err := m.ProbabilitiesWith(mol.Seq, mol.Template, workers)
+		p, err := m.ProbabilitiesFor(mol, workers)
 		if err != nil {
-			return nil, fmt.Errorf("ssnet: %s: %w", mol.Name, err)
+			return nil, err
 		}
 		for k, d := range ds {
 			s, err := d.Decode(mol.Name, mol.Seq, p)

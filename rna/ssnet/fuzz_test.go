@@ -2,8 +2,11 @@ package ssnet
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -52,7 +55,7 @@ func TestReadModelChecksRecord(t *testing.T) {
 		{func(r *Record) { r.Kind = "rnn" }, `kind "rnn"`},
 		{func(r *Record) { r.Kind = CNN }, "kind cnn with a network of symmetric=true"},
 		{func(r *Record) { r.Spec.In1D = 1e9 }, "in_1d 1000000000"},
-		{func(r *Record) { r.Spec.In2D = 2 }, "in_2d 2"},
+		{func(r *Record) { r.Spec.In2D = 4 }, "in_2d 4"},
 		{func(r *Record) { r.Step = -1 }, "step -1"},
 		{func(r *Record) { r.MinIdentity = 2 }, "template_min_identity 2"},
 	} {
@@ -146,6 +149,34 @@ func FuzzReadModelRecord(f *testing.F) {
 		for i, p := range got.Net.Params() {
 			if !reflect.DeepEqual(p.Value, back.Net.Params()[i].Value) {
 				t.Fatalf("param %s changed", p.Name)
+			}
+		}
+	})
+}
+
+// FuzzReadMFECache: any cache file is read or refused, never a panic,
+// and what is read gives partners within the sequence or an error.
+func FuzzReadMFECache(f *testing.F) {
+	f.Add([]byte(strings.Repeat("a", 32) + "\t1-2,3-9\n"))
+	f.Add([]byte(strings.Repeat("0", 32) + "\t\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(text)
+		zw.Close()
+		path := filepath.Join(t.TempDir(), "c.gz")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadMFECache(path)
+		if err != nil {
+			return
+		}
+		for key, pairs := range c.m {
+			for _, v := range pairs {
+				if v < 0 {
+					t.Fatalf("%s: negative base %d", key, v)
+				}
 			}
 		}
 	})

@@ -26,13 +26,22 @@ type Record struct {
 	Data     string       `json:"data"`
 	Version  string       `json:"code_version"`
 	// MinIdentity is, for a network with template channels
-	// (Spec.In2D == TemplateChannels), the identity under which a
-	// template is left out.
+	// (Inputs2D), the identity under which a template is left out.
 	MinIdentity float64 `json:"template_min_identity,omitempty"`
 }
 
+// Inputs2D is the network's 2D input channels.
+func (r Record) Inputs2D() Inputs2D {
+	c, _ := inputs2DOf(r.Spec.In2D)
+	return c
+}
+
 // UsesTemplates reports whether the network takes template channels.
-func (r Record) UsesTemplates() bool { return r.Spec.In2D == TemplateChannels }
+func (r Record) UsesTemplates() bool { return r.Inputs2D().Template }
+
+// UsesEnergy reports whether the network takes the energy channels (the
+// MFE structure and the possible pairs; EnergyChannels).
+func (r Record) UsesEnergy() bool { return r.Inputs2D().Energy }
 
 // RecordFormat is the version of Record.
 const RecordFormat = 1
@@ -99,8 +108,9 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		return nil, fmt.Errorf("ssnet: %s: kind %q (want cnn or scnn)", name, rec.Kind)
 	case sp.Symmetric != (rec.Kind == SCNN):
 		return nil, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
-	case sp.In1D != InChannels || sp.In2D != 0 && sp.In2D != TemplateChannels || sp.Fixed2D != 0:
-		return nil, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d, 0 or %d, 0: the one-hot bases and the template channels)", name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels)
+	case sp.In1D != InChannels || !validIn2D(sp.In2D) || sp.Fixed2D != 0:
+		return nil, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d; 0, %d, %d or %d; 0: the one-hot bases, then the template and energy channels)",
+			name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels)
 	case rec.Step < 0:
 		return nil, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
 	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
@@ -119,6 +129,8 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	return &Model{Net: net, Record: rec}, nil
 }
 
+func validIn2D(w int) bool { _, ok := inputs2DOf(w); return ok }
+
 // Probabilities returns the symmetric L x L pair probabilities (row-major)
 // of a whole sequence (normalised bases), from one inference pass: the
 // SCNN's symmetric output, or the CNN's upper triangle mirrored (its loss
@@ -130,22 +142,43 @@ func (m *Model) Probabilities(seq string, workers int) ([]float32, error) {
 	return m.ProbabilitiesWith(seq, nil, workers)
 }
 
-// ProbabilitiesWith is Probabilities for a network with template
-// channels: t is the sequence's template (Index.Search or FindTemplate
-// against the model's reference set); a template without a reference,
-// or under the record's MinIdentity, gives zero channels. A network
-// without template channels ignores t.
+// ProbabilitiesFor is ProbabilitiesWith for a molecule, with its attached
+// Template and MFE (AttachTemplates, AttachMFE); a network with energy
+// channels folds a molecule without an attached MFE.
+func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) {
+	if m.Record.UsesTemplates() && mol.Template == nil {
+		return nil, fmt.Errorf("ssnet: %s: the model takes a homology template and none is attached", mol.Name)
+	}
+	return m.probabilities(mol.Seq, mol.Template, mol.MFE, workers)
+}
+
+// ProbabilitiesWith is Probabilities for a network with a 2D input: t
+// is the sequence's template (Index.Search or FindTemplate against the
+// model's reference set); a template without a reference, or under the
+// record's MinIdentity, gives zero channels. A network with energy
+// channels folds seq (rna/fold's defaults) for them. A network without
+// template channels ignores t.
 func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int) ([]float32, error) {
+	return m.probabilities(seq, t, nil, workers)
+}
+
+func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, workers int) ([]float32, error) {
 	in := OneHot([]string{seq})
-	if m.Record.UsesTemplates() {
+	if c := m.Record.Inputs2D(); c.Width() > 0 {
 		if t == nil || t.Identity < m.Record.MinIdentity {
 			t = &homology.Template{} // none: zero channels
 		}
 		if t.Ref != nil && len(t.Map) != len(seq) {
 			return nil, fmt.Errorf("ssnet: a template of %d bases for a sequence of %d", len(t.Map), len(seq))
 		}
-		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t}
-		x2, err := windowTemplates([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec)
+		if c.Energy && mfe == nil {
+			var err error
+			if mfe, err = MFEPartners(seq, workers); err != nil {
+				return nil, err
+			}
+		}
+		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe}
+		x2, err := window2D([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec)
 		if err != nil {
 			return nil, err
 		}

@@ -52,6 +52,9 @@ type Protocol struct {
 	Template     bool    `json:"template,omitempty"`
 	MinIdentity  float64 `json:"min_identity,omitempty"`
 	TemplateDrop float64 `json:"template_drop,omitempty"`
+	// Energy gives the network the energy channels (EnergyChannels): the
+	// molecule's minimum free energy structure and its possible pairs.
+	Energy bool `json:"energy,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -112,6 +115,17 @@ var TemplateShort = withName(Template, "template-short", func(p *Protocol) {
 	p.Steps, p.EvalEvery, p.HalveEvery = 1500, 750, 500
 })
 
+// Families is Template with the energy channels (EnergyChannels), for
+// training sets of several files and families (issue 32): the 16S
+// training molecules beside the bpRNA TR0 molecules unrelated to the
+// evaluated ones (rna dedup), each file drawn half of the time
+// (Molecule.Group), and validation the mean over the validation files.
+// 3,000 steps, validated every 750, the learning rate halved every
+// 1,000.
+var Families = withName(Template, "families", func(p *Protocol) {
+	p.Energy, p.Steps, p.EvalEvery, p.HalveEvery = true, 3000, 750, 1000
+})
+
 func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	p := base
 	p.Name = name
@@ -124,7 +138,7 @@ func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 }
 
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
@@ -166,9 +180,7 @@ func (p Protocol) Spec(k Kind) pairnet.Spec {
 		Blocks: []pairnet.Block{{Kernels: p.Block1, Widths: p.Widths1}, {Kernels: p.Block2, Widths: p.Widths2},
 			pairnet.Uniform(p.Width3, p.Block3)},
 		Reinject: &pairnet.MapSpec{}, OutKernel: 3}
-	if p.Template {
-		s.In2D = TemplateChannels
-	}
+	s.In2D = Inputs2D{Template: p.Template, Energy: p.Energy}.Width()
 	if k == SCNN {
 		s.Pair = pairnet.MapSpec{Width: p.PairWidth, BN: true, ReLU: true}
 		s.Reinject = &pairnet.MapSpec{Width: p.ReinjectWidth, BN: true, ReLU: true}

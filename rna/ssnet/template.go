@@ -64,13 +64,13 @@ func FindTemplate(ix *homology.Index, seq string, exclude func(int) bool, minIde
 
 // templatePixels writes the template channels of the bases idx[0..n) of
 // a molecule (window position k is molecule base idx[k]) into dst, a
-// row-major n' x n' x TemplateChannels map with n' >= n.
-func templatePixels(dst []float32, stride int, seq string, t *homology.Template, idx []int) {
+// row-major n' x n' x c map (n' = stride >= n) whose template channels
+// start at channel 0.
+func templatePixels(dst []float32, stride, c int, seq string, t *homology.Template, idx []int) {
 	pos := make(map[int]int, len(idx)) // molecule base -> window position
 	for k, i := range idx {
 		pos[i] = k
 	}
-	const c = TemplateChannels
 	id := float32(t.Identity)
 	for a, i := range idx {
 		ri := t.Map[i]
@@ -100,25 +100,44 @@ func templatePixels(dst []float32, stride int, seq string, t *homology.Template,
 	}
 }
 
-// windowTemplates is the 2D input of a batch of windows (padded to l),
-// in spec's layout.
-func windowTemplates(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
-	if spec.In2D != TemplateChannels {
-		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels; templates have %d", spec.In2D, TemplateChannels)
+// window2D is the 2D input of a batch of windows (padded to l), in
+// spec's layout: the template channels (the window molecule's attached
+// Template, zero for a window with NoTemplate or a molecule without a
+// reference) and the energy channels (its attached MFE), as spec's 2D
+// width says (Inputs2D).
+func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
+	in, ok := inputs2DOf(spec.In2D)
+	if !ok || spec.In2D == 0 {
+		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels (want %d for templates, %d for energies or %d for both)",
+			spec.In2D, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels)
 	}
-	x := scnn.New(len(ws), l, l, TemplateChannels)
+	c := in.Width()
+	x := scnn.New(len(ws), l, l, c)
 	for s, w := range ws {
-		if w.Mol.Template == nil {
-			return nil, fmt.Errorf("ssnet: %s: no template attached", w.Mol.Name)
+		mol := w.Mol
+		if in.Template && mol.Template == nil {
+			return nil, fmt.Errorf("ssnet: %s: no template attached", mol.Name)
 		}
-		if w.Mol.Template.Ref == nil || w.NoTemplate {
-			continue
+		if in.Energy {
+			if err := checkMFE(mol); err != nil {
+				return nil, err
+			}
 		}
 		idx := make([]int, w.Size())
 		for k := range idx {
 			idx[k] = w.Index(k)
 		}
-		templatePixels(x.Data[s*l*l*TemplateChannels:], l, w.Mol.Seq, w.Mol.Template, idx)
+		dst := x.Data[s*l*l*c:]
+		if in.Template && mol.Template.Ref != nil && !w.NoTemplate {
+			templatePixels(dst, l, c, mol.Seq, mol.Template, idx)
+		}
+		if in.Energy {
+			off := 0
+			if in.Template {
+				off = TemplateChannels
+			}
+			energyPixels(dst, l, c, off, mol.Seq, mol.MFE, idx)
+		}
 	}
 	if spec.Symmetric {
 		return scnn.Pack(x)

@@ -78,11 +78,11 @@ func TestTemplateChannels(t *testing.T) {
 		t.Fatalf("template of a reference itself: identity %g", q[0].Template.Identity)
 	}
 	w := Window{Mol: &q[0], Start: 100, Len: 60, Start2: 700, Len2: 60}
-	full, err := windowTemplates([]Window{w}, 120, Template.Spec(CNN))
+	full, err := window2D([]Window{w}, 120, Template.Spec(CNN))
 	if err != nil {
 		t.Fatal(err)
 	}
-	packed, err := windowTemplates([]Window{w}, 120, Template.Spec(SCNN))
+	packed, err := window2D([]Window{w}, 120, Template.Spec(SCNN))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,6 +249,9 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 	set := all[:4]
 	if err := AttachTemplates(set, TemplateRefs(all[4:10]), false, 0); err != nil {
 		t.Fatal(err)
+	}
+	for k := range set {
+		set[k].MFE = set[k].Partner // any structure will do for the energy channels
 	}
 	for _, p := range Protocols {
 		for _, k := range []Kind{CNN, SCNN} {

@@ -38,6 +38,10 @@ type TrainOptions struct {
 	// none): when it is spent the run validates, checkpoints and stops,
 	// and Result.Stopped says so; Resume with a larger budget continues.
 	Budget time.Duration
+	// MFECache is the file of cached MFE structures for a protocol with
+	// energy channels ("": fold every molecule at every start); the
+	// structures folded are added to it.
+	MFECache string
 
 	OnStep func(step int, loss float64)
 	OnEval func(EvalLog)
@@ -151,6 +155,11 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, err
 		}
 	}
+	if p.Energy {
+		if err := attachMFE(o); err != nil {
+			return nil, nil, err
+		}
+	}
 	every := o.CheckpointEvery
 	if every <= 0 {
 		every = 10 * time.Minute
@@ -203,14 +212,14 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		s := Summarize(scores)[0]
-		e := EvalLog{Step: st.Step, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValAcc: s.Exact.Accuracy, ValF1: s.Exact.F1,
+		acc, f1 := groupMeans(o.Valid, scores)
+		e := EvalLog{Step: st.Step, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValAcc: acc, ValF1: f1,
 			Seconds: time.Since(lastEval).Seconds()}
 		lastEval = time.Now()
 		st.Log = append(st.Log, e)
 		st.LossSum, st.LossN = 0, 0
-		if st.BestStep == 0 || s.Exact.Accuracy > st.Best {
-			st.Best, st.BestStep = s.Exact.Accuracy, st.Step
+		if st.BestStep == 0 || acc > st.Best {
+			st.Best, st.BestStep = acc, st.Step
 			m.Record.Step = st.Step
 			if err := m.Save(filepath.Join(o.Out, ModelFile)); err != nil {
 				return nil, nil, err
@@ -232,6 +241,55 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		}
 	}
 	return m, &Result{Steps: st.Step, BestStep: st.BestStep, BestAcc: st.Best, Seconds: st.Seconds, Log: st.Log, Stopped: stopped}, nil
+}
+
+// attachMFE attaches the MFE structures of the training and validation
+// molecules, from and to the options' cache file.
+func attachMFE(o TrainOptions) error {
+	cache := NewMFECache()
+	if o.MFECache != "" {
+		var err error
+		if cache, err = ReadMFECache(o.MFECache); err != nil {
+			return err
+		}
+	}
+	for _, set := range [][]Molecule{o.Train, o.Valid} {
+		if err := AttachMFE(set, cache, max(o.Workers, 1), nil); err != nil {
+			return err
+		}
+	}
+	if o.MFECache != "" && cache.Changed() {
+		return cache.Write(o.MFECache)
+	}
+	return nil
+}
+
+// groupMeans is the validation score: the mean accuracy and F1 over the
+// molecules of each group (Molecule.Group: the validation files), then
+// over the groups; with one group, the means over the molecules.
+func groupMeans(set []Molecule, scores []MolScore) (acc, f1 float64) {
+	type sum struct {
+		acc, f1 float64
+		n       int
+	}
+	var order []int
+	groups := map[int]*sum{}
+	for k, s := range scores {
+		g := set[k].Group
+		if groups[g] == nil {
+			groups[g] = &sum{}
+			order = append(order, g)
+		}
+		groups[g].acc += s.Exact.Accuracy
+		groups[g].f1 += s.Exact.F1
+		groups[g].n++
+	}
+	for _, g := range order {
+		acc += groups[g].acc / float64(groups[g].n)
+		f1 += groups[g].f1 / float64(groups[g].n)
+	}
+	n := float64(max(len(order), 1))
+	return acc / n, f1 / n
 }
 
 // trainStep is one optimiser step on a batch drawn from rng; it returns

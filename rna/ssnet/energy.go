@@ -1,0 +1,310 @@
+package ssnet
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/rna/fold"
+)
+
+// EnergyChannels is the width of the thermodynamic part of a network's
+// 2D input. For bases i and j of the query (i != j):
+//
+//	0: 1 where the minimum free energy structure (Turner 2004 with
+//	   RNAfold's defaults, package rna/fold) pairs i with j
+//	1: 1 where i and j could pair at all: AU, CG or GU with at least
+//	   3 bases between them (the pairs the energy model allows)
+//
+// Both are symmetric in i and j. They give a network the evidence that
+// folds any family, the floor of the MFE baseline (issue 32), where
+// the homology template (TemplateChannels) gives none.
+const EnergyChannels = 2
+
+// Inputs2D names the 2D input channels of a network: the homology
+// template's (TemplateChannels, first when present) and the energy
+// model's (EnergyChannels, after them).
+type Inputs2D struct {
+	Template bool
+	Energy   bool
+}
+
+// Width is the number of 2D input channels.
+func (c Inputs2D) Width() int {
+	w := 0
+	if c.Template {
+		w += TemplateChannels
+	}
+	if c.Energy {
+		w += EnergyChannels
+	}
+	return w
+}
+
+// inputs2DOf reads the channels from a network's 2D input width: 0, 3
+// (template), 2 (energy) or 5 (both); ok is false for another width.
+func inputs2DOf(width int) (c Inputs2D, ok bool) {
+	switch width {
+	case 0:
+		return c, true
+	case TemplateChannels:
+		return Inputs2D{Template: true}, true
+	case EnergyChannels:
+		return Inputs2D{Energy: true}, true
+	case TemplateChannels + EnergyChannels:
+		return Inputs2D{Template: true, Energy: true}, true
+	}
+	return c, false
+}
+
+// canPair reports whether normalised bases a and b form an AU, CG or GU
+// pair.
+func canPair(a, b byte) bool {
+	switch string([]byte{a, b}) {
+	case "AU", "UA", "CG", "GC", "GU", "UG":
+		return true
+	}
+	return false
+}
+
+// energyPixels writes the energy channels of the bases idx[0..n) of a
+// molecule with sequence seq and MFE partners mfe (window position k is
+// molecule base idx[k]) into dst, a row-major n' x n' x c map (n' =
+// stride >= n) whose energy channels start at offset off.
+func energyPixels(dst []float32, stride, c, off int, seq string, mfe []int, idx []int) {
+	for a, i := range idx {
+		for b, j := range idx {
+			if b == a {
+				continue
+			}
+			px := dst[(a*stride+b)*c+off:]
+			if mfe[i] == j {
+				px[0] = 1
+			}
+			if (j-i > 3 || i-j > 3) && canPair(seq[i], seq[j]) {
+				px[1] = 1
+			}
+		}
+	}
+}
+
+// MFECache keeps minimum free energy structures by sequence, so that a
+// set folded once (a 16S rRNA takes seconds) is not folded again. Safe
+// for concurrent use. The file format is gzip-compressed text, one line
+// per sequence: the first 16 bytes of its SHA-256 in hex, a tab, the
+// structure's pairs as "i-j" (0-based) separated by commas.
+type MFECache struct {
+	mu      sync.Mutex
+	m       map[string][]int32 // key -> pairs i0, j0, i1, j1, ...
+	changed bool
+}
+
+// NewMFECache is an empty cache.
+func NewMFECache() *MFECache { return &MFECache{m: map[string][]int32{}} }
+
+func mfeKey(seq string) string {
+	h := sha256.Sum256([]byte(seq))
+	return hex.EncodeToString(h[:16])
+}
+
+// maxCachePairs bounds a cache line's pairs (a structure of 100,000
+// bases at most).
+const maxCachePairs = 50000
+
+// ReadMFECache reads a cache file; a file that does not exist gives an
+// empty cache.
+func ReadMFECache(path string) (*MFECache, error) {
+	c := NewMFECache()
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: MFE cache: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: MFE cache %s: %w", path, err)
+	}
+	defer zr.Close()
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<16), 1<<22)
+	for ln := 1; sc.Scan(); ln++ {
+		key, list, ok := strings.Cut(sc.Text(), "\t")
+		if !ok || len(key) != 32 {
+			return nil, fmt.Errorf("ssnet: MFE cache %s line %d: want KEY<TAB>PAIRS with a 32-digit key", path, ln)
+		}
+		var pairs []int32
+		if list != "" {
+			fs := strings.Split(list, ",")
+			if len(fs) > maxCachePairs {
+				return nil, fmt.Errorf("ssnet: MFE cache %s line %d: %d pairs (at most %d)", path, ln, len(fs), maxCachePairs)
+			}
+			pairs = make([]int32, 0, 2*len(fs))
+			for _, p := range fs {
+				var i, j int32
+				if _, err := fmt.Sscanf(p, "%d-%d", &i, &j); err != nil || i < 0 || j <= i {
+					return nil, fmt.Errorf("ssnet: MFE cache %s line %d: bad pair %q", path, ln, p)
+				}
+				pairs = append(pairs, i, j)
+			}
+		}
+		c.m[key] = pairs
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("ssnet: MFE cache %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Write saves the cache atomically, its lines sorted by key.
+func (c *MFECache) Write(path string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys := make([]string, 0, len(c.m))
+	for k := range c.m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("ssnet: MFE cache: %w", err)
+	}
+	return fileio.WriteAtomic(path, func(w io.Writer) error {
+		zw := gzip.NewWriter(w)
+		bw := bufio.NewWriter(zw)
+		for _, k := range keys {
+			bw.WriteString(k)
+			bw.WriteByte('\t')
+			p := c.m[k]
+			for n := 0; n < len(p); n += 2 {
+				if n > 0 {
+					bw.WriteByte(',')
+				}
+				fmt.Fprintf(bw, "%d-%d", p[n], p[n+1])
+			}
+			bw.WriteByte('\n')
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+// Changed reports whether structures were added since the cache was read.
+func (c *MFECache) Changed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.changed
+}
+
+// Len is the number of cached structures.
+func (c *MFECache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// Partners returns the MFE partner of every base of seq (-1: unpaired),
+// from the cache or folded (and then cached) with fold's defaults on
+// workers goroutines.
+func (c *MFECache) Partners(seq string, workers int) ([]int, error) {
+	key := mfeKey(seq)
+	c.mu.Lock()
+	pairs, ok := c.m[key]
+	c.mu.Unlock()
+	if !ok {
+		s, _, err := fold.DefaultParams().Fold(seq, workers)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range s.Pairs() {
+			pairs = append(pairs, int32(p[0]), int32(p[1]))
+		}
+		c.mu.Lock()
+		c.m[key], c.changed = pairs, true
+		c.mu.Unlock()
+	}
+	out := make([]int, len(seq))
+	for i := range out {
+		out[i] = -1
+	}
+	for n := 0; n < len(pairs); n += 2 {
+		i, j := int(pairs[n]), int(pairs[n+1])
+		if j >= len(seq) {
+			return nil, fmt.Errorf("ssnet: MFE cache: a pair (%d, %d) beyond a sequence of %d bases (a key collision or a corrupt cache)", i, j, len(seq))
+		}
+		out[i], out[j] = j, i
+	}
+	return out, nil
+}
+
+// MFEPartners folds seq (fold's defaults) and returns every base's
+// partner (-1: unpaired).
+func MFEPartners(seq string, workers int) ([]int, error) {
+	return NewMFECache().Partners(seq, workers)
+}
+
+// AttachMFE attaches every molecule's MFE partners (Molecule.MFE) from
+// cache (nil: fold each), folding the missing ones on parallel
+// goroutines, one molecule each. progress (may be nil) is called after
+// each molecule.
+func AttachMFE(set []Molecule, cache *MFECache, parallel int, progress func()) error {
+	if cache == nil {
+		cache = NewMFECache()
+	}
+	parallel = max(parallel, 1)
+	jobs := make(chan int)
+	errs := make([]error, len(set))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				p, err := cache.Partners(set[k].Seq, 1)
+				if err != nil {
+					errs[k] = fmt.Errorf("ssnet: %s: MFE: %w", set[k].Name, err)
+				} else {
+					set[k].MFE = p
+				}
+				if progress != nil {
+					mu.Lock()
+					progress()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := range set {
+		if set[k].MFE == nil {
+			jobs <- k
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// checkMFE checks that a molecule's attached MFE partners fit it.
+func checkMFE(m *Molecule) error {
+	if m.MFE == nil {
+		return fmt.Errorf("ssnet: %s: no MFE structure attached", m.Name)
+	}
+	if len(m.MFE) != len(m.Seq) {
+		return fmt.Errorf("ssnet: %s: an MFE structure of %d bases for %d", m.Name, len(m.MFE), len(m.Seq))
+	}
+	return nil
+}
