@@ -2,19 +2,17 @@ package rec
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/buildinfo"
-	"github.com/contactmap/contactmap/internal/checkpoint"
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 // TrainOptions configure a training run. Zero values take CosRec's
@@ -33,14 +31,21 @@ type TrainOptions struct {
 	Negs     int     // negatives per window, default 3
 	// Learning-rate decay on a plateau of validation MAP (as SCosRec's
 	// ReduceLROnPlateau): multiply by Factor after Patience epochs without
-	// a relative improvement of 1e-4. Defaults 0.15 and 3.
+	// a relative improvement of 1e-4. Defaults 0.15 and 3. A resumed run
+	// keeps the checkpoint's.
 	Factor   float64
 	Patience int
 	Workers  int // 0: GOMAXPROCS (new run) or the checkpoint's
 	Resume   bool
 	Force    bool
 	Config   *Config // nil: DefaultConfig
+	// CheckpointEvery is the longest time between checkpoints (0: 10
+	// minutes); a checkpoint is also written at the end of every epoch
+	// and when ctx is cancelled, inside an epoch too.
+	CheckpointEvery time.Duration
 
+	// OnEpochStart is told the epoch and its batches left to run (all
+	// of them, unless the run resumes inside the epoch).
 	OnEpochStart func(epoch, batches int)
 	OnBatch      func(loss float64)
 	OnEpochEnd   func(EpochLog)
@@ -57,7 +62,24 @@ type EpochLog struct {
 	Seconds   float64 `json:"seconds"`
 }
 
-// runState is a checkpoint's record.
+// taskState is the recommendation part of a checkpoint (the loop's part
+// is loop.State).
+type taskState struct {
+	Record  Record `json:"record"`
+	Workers int    `json:"workers"`
+	// The settings that shape an epoch's batches (0 in a checkpoint
+	// converted from the format before the shared loop).
+	Batch int `json:"batch,omitempty"`
+	T     int `json:"targets,omitempty"`
+	Negs  int `json:"negatives,omitempty"`
+	// The states of the epoch's two generators (rand.PCG's binary form)
+	// at the checkpoint's step: order and negatives, dropout.
+	OrderRNG   []byte `json:"order_rng,omitempty"`
+	DropoutRNG []byte `json:"dropout_rng,omitempty"`
+}
+
+// runState is the record of a checkpoint written before the shared
+// training loop (package scnn/loop), at the end of an epoch.
 type runState struct {
 	Record    Record     `json:"record"`
 	Epoch     int        `json:"epoch"` // next epoch to run (1-based)
@@ -72,16 +94,69 @@ type runState struct {
 	Done      bool       `json:"done"` // reached the epoch limit it was run with
 }
 
+// legacy converts a pre-loop checkpoint record (written at the end of an
+// epoch, so at step 0 of the next). o gives the run's batches per epoch
+// (the optimiser steps) and the plateau settings; nil (RunInfo) leaves
+// the step counts 0.
+func legacy(o *TrainOptions) loop.Legacy {
+	return func(raw json.RawMessage) (loop.State, json.RawMessage, error) {
+		var old runState
+		if err := json.Unmarshal(raw, &old); err != nil {
+			return loop.State{}, nil, err
+		}
+		if old.Epoch < 1 || old.BestEpoch < 0 || old.BestEpoch >= old.Epoch || old.Bad < 0 || len(old.Log) != old.Epoch-1 {
+			return loop.State{}, nil, fmt.Errorf("next epoch %d, best epoch %d, %d bad epochs, %d logged: %w",
+				old.Epoch, old.BestEpoch, old.Bad, len(old.Log), scnn.ErrCorrupt)
+		}
+		batches := 0
+		p := loop.Plateau{LR: old.LR, Threshold: plateauThreshold, Best: old.Plateau, Seen: old.BestEpoch > 0, Bad: old.Bad}
+		if o != nil {
+			c := old.Record.Config
+			if err := c.Check(); err != nil {
+				return loop.State{}, nil, err
+			}
+			if o.Data != nil {
+				batches = (o.Data.TrainingWindows(c.L, o.T).Len() + o.Batch - 1) / o.Batch
+			}
+			p.Factor, p.Patience = o.Factor, o.Patience
+		}
+		sch, err := json.Marshal(&p)
+		if err != nil {
+			return loop.State{}, nil, err
+		}
+		done := old.Epoch - 1
+		st := loop.State{Round: old.Epoch, Steps: done * batches, Best: old.Best, BestRound: old.BestEpoch,
+			BestStep: old.BestEpoch * batches, Bad: done - old.BestEpoch, Seconds: old.Seconds, Done: old.Done, Schedule: sch,
+			RoundBest: old.Best, RoundBestSet: old.BestEpoch > 0}
+		if old.Done {
+			st.Stop = fmt.Sprintf("reached %d epochs", done)
+		}
+		for _, e := range old.Log {
+			st.Log = append(st.Log, loop.Entry{Round: e.Epoch, Step: e.Epoch * batches, TrainLoss: e.TrainLoss,
+				Values: []float64{e.ValMAP, e.ValPrec1, e.ValRec10}, LR: e.LR, Seconds: e.Seconds})
+		}
+		task, err := json.Marshal(taskState{Record: old.Record, Workers: old.Workers})
+		return st, task, err
+	}
+}
+
 // Files of a run directory.
 const (
-	ModelFile      = "model.scnn"
-	CheckpointFile = "checkpoint.scnn"
-	LogFile        = "train_log.tsv"
+	ModelFile      = loop.ModelFile
+	CheckpointFile = loop.CheckpointFile
+	LogFile        = loop.LogFile
 )
 
-// ErrInterrupted: the context was cancelled; the last finished epoch is
-// checkpointed and Resume continues from there.
-var ErrInterrupted = errors.New("training interrupted; the last finished epoch is checkpointed")
+// ErrInterrupted: the context was cancelled; a checkpoint of the step
+// reached is on disk and Resume continues from it.
+var ErrInterrupted = loop.ErrInterrupted
+
+// plateauThreshold is ReduceLROnPlateau's relative threshold.
+const plateauThreshold = 1e-4
+
+// metrics are the validation values the loop logs; the first (MAP) picks
+// the model kept and drives the plateau schedule.
+var metrics = []loop.Metric{{Name: "val_map", Digits: 4}, {Name: "val_prec1", Digits: 4}, {Name: "val_recall10", Digits: 4}}
 
 // TrainResult summarises a finished run.
 type TrainResult struct {
@@ -122,45 +197,50 @@ func (o *TrainOptions) defaults() {
 }
 
 // Train trains (or resumes) a model on the training parts, evaluates MAP
-// on the validation parts after every epoch, keeps the model with the
-// best validation MAP in Out/model.scnn and checkpoints every epoch.
+// on the validation parts after every epoch and keeps the model with the
+// best validation MAP in Out/model.scnn. The training loop is package
+// scnn/loop: a checkpoint at every epoch's end, every CheckpointEvery and
+// when ctx is cancelled (ErrInterrupted); Resume continues from it as the
+// uninterrupted run would have, inside an epoch too.
 func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 	o.defaults()
 	d := o.Data
-	ckpt := filepath.Join(o.Out, CheckpointFile)
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("rec: %w", err)
+	if d == nil {
+		return nil, errors.New("rec: no data")
 	}
-	_, statErr := os.Stat(ckpt)
+	if o.Epochs < 1 || o.Batch < 1 || o.T < 1 || o.Negs < 0 {
+		return nil, fmt.Errorf("rec: %d epochs, batch %d, %d targets, %d negatives", o.Epochs, o.Batch, o.T, o.Negs)
+	}
+	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy(&o))
 	switch {
-	case o.Resume && statErr != nil:
-		return nil, fmt.Errorf("rec: resume: no %s in %s (start without --resume)", CheckpointFile, o.Out)
-	case !o.Resume && !o.Force && statErr == nil:
-		return nil, fmt.Errorf("rec: %s holds a run; continue it with --resume or replace it with --force", o.Out)
-	}
-	if err := fileio.RemoveStaleTemps(o.Out, ModelFile, CheckpointFile, LogFile); err != nil {
+	case errors.Is(err, loop.ErrRunExists):
+		return nil, fmt.Errorf("rec: %w", err)
+	case errors.Is(err, loop.ErrNoCheckpoint):
+		return nil, fmt.Errorf("rec: resume: %w", err)
+	case err != nil:
 		return nil, fmt.Errorf("rec: %w", err)
 	}
-	st := &runState{Epoch: 1, LR: o.LR}
-	var saved []scnn.Array
-	if o.Resume {
-		var err error
-		if saved, err = checkpoint.Read(ckpt, st); err != nil {
+	ckpt := filepath.Join(o.Out, CheckpointFile)
+	var ts taskState
+	if run.Resumed() {
+		if err := run.TaskState(&ts); err != nil {
 			return nil, fmt.Errorf("rec: resume: %w", err)
 		}
-		if st.Record.Config.Kind != o.Kind {
-			return nil, fmt.Errorf("rec: resume: %s is a %s run, asked for %s", ckpt, st.Record.Config.Kind, o.Kind)
+		r := ts.Record
+		switch {
+		case r.Config.Kind != o.Kind:
+			return nil, fmt.Errorf("rec: resume: %s is a %s run, asked for %s", ckpt, r.Config.Kind, o.Kind)
+		case o.Seed != 0 && o.Seed != r.Seed:
+			return nil, fmt.Errorf("rec: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
+		case o.Workers != 0 && o.Workers != ts.Workers:
+			return nil, fmt.Errorf("rec: resume: the run uses %d workers, asked for %d; results depend on it", ts.Workers, o.Workers)
+		case r.Config.Users != d.Users || r.Config.Items != d.Items:
+			return nil, fmt.Errorf("rec: resume: the run has %d users and %d items, the data %d and %d", r.Config.Users, r.Config.Items, d.Users, d.Items)
+		case ts.Batch != 0 && (ts.Batch != o.Batch || ts.T != o.T || ts.Negs != o.Negs):
+			return nil, fmt.Errorf("rec: resume: the run has batches of %d windows of %d targets and %d negatives, asked for %d, %d and %d; results depend on them",
+				ts.Batch, ts.T, ts.Negs, o.Batch, o.T, o.Negs)
 		}
-		if o.Seed != 0 && o.Seed != st.Record.Seed {
-			return nil, fmt.Errorf("rec: resume: the run has seed %d, asked for %d", st.Record.Seed, o.Seed)
-		}
-		if o.Workers != 0 && o.Workers != st.Workers {
-			return nil, fmt.Errorf("rec: resume: the run uses %d workers, asked for %d; results depend on it", st.Workers, o.Workers)
-		}
-		if st.Record.Config.Users != d.Users || st.Record.Config.Items != d.Items {
-			return nil, fmt.Errorf("rec: resume: the run has %d users and %d items, the data %d and %d", st.Record.Config.Users, st.Record.Config.Items, d.Users, d.Items)
-		}
-		o.Seed, o.Workers = st.Record.Seed, st.Workers
+		o.Seed, o.Workers = r.Seed, ts.Workers
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
@@ -173,113 +253,137 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 		cfg = *o.Config
 		cfg.Kind, cfg.Users, cfg.Items = o.Kind, d.Users, d.Items
 	}
-	if o.Resume {
-		cfg = st.Record.Config
+	if run.Resumed() {
+		cfg = ts.Record.Config
+	} else {
+		ts.Record = Record{Config: cfg, Seed: o.Seed, Data: o.DataName, UserRaw: d.UserRaw, ItemRaw: d.ItemRaw, Version: buildinfo.Revision()}
 	}
 	m, err := NewModel(cfg, o.Seed)
 	if err != nil {
 		return nil, err
 	}
-	opt := scnn.NewAdam(m.Params(), st.LR, o.L2)
-	if o.Resume {
-		if err := checkpoint.Restore(saved, m.Params(), opt); err != nil {
-			return nil, fmt.Errorf("rec: resume: %s: %w", ckpt, err)
-		}
-	} else {
-		st.Record = Record{Config: cfg, Seed: o.Seed, Data: o.DataName, UserRaw: d.UserRaw, ItemRaw: d.ItemRaw, Version: buildinfo.Revision()}
+	ts.Workers, ts.Batch, ts.T, ts.Negs = o.Workers, o.Batch, o.T, o.Negs
+	t := &recTask{m: m, o: o, st: &ts, win: d.TrainingWindows(cfg.L, o.T), neg: newNegativeSampler(d),
+		resumeOrder: ts.OrderRNG, resumeDropout: ts.DropoutRNG}
+	c := loop.Config{Task: t, Params: m.Params(), Optimizer: scnn.NewAdam(m.Params(), o.LR, o.L2),
+		Schedule: &loop.Plateau{LR: o.LR, Factor: o.Factor, Patience: o.Patience, Threshold: plateauThreshold},
+		Rounds:   o.Epochs, Unit: "epoch", Metrics: metrics, CheckpointEvery: o.CheckpointEvery, Workers: o.Workers}
+	if o.OnEpochStart != nil {
+		c.Hooks.RoundStart = func(epoch, batches, from int) { o.OnEpochStart(epoch, batches-from) }
 	}
-	st.Workers = o.Workers
-	win := d.TrainingWindows(cfg.L, o.T)
-	neg := newNegativeSampler(d)
-	start, before := time.Now(), st.Seconds
-	recycler := new(scnn.Recycler) // the steps' buffers, from one step to the next
-	// The epoch limit alone ends the loop: resuming a finished run with a
-	// larger --epochs continues it as an uninterrupted longer run would.
-	for st.Epoch <= o.Epochs {
-		if ctx.Err() != nil {
-			return nil, ErrInterrupted
-		}
-		t0 := time.Now()
-		// One stream per epoch for order and negatives, one for dropout:
-		// a resumed run draws what the uninterrupted run would have.
-		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
-		drop := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)|1<<32))
-		order := rng.Perm(win.Len())
-		batches := (len(order) + o.Batch - 1) / o.Batch
-		if o.OnEpochStart != nil {
-			o.OnEpochStart(st.Epoch, batches)
-		}
-		lossSum := 0.0
-		for bi := 0; bi < batches; bi++ {
-			if ctx.Err() != nil {
-				return nil, ErrInterrupted
-			}
-			idx := order[bi*o.Batch : min((bi+1)*o.Batch, len(order))]
-			users, seq, cands := win.batch(idx, o.Negs, neg, rng)
-			opt.ZeroGrad()
-			pass := scnn.TrainingWith(o.Workers, recycler)
-			scores, err := m.Forward(pass, users, seq, cands, drop)
-			if err != nil {
-				return nil, err
-			}
-			v, g, err := Loss(scores, o.T)
-			if err != nil {
-				return nil, fmt.Errorf("rec: epoch %d batch %d: %w", st.Epoch, bi+1, err)
-			}
-			if err := pass.Backward(scores, g); err != nil {
-				return nil, err
-			}
-			opt.LR = st.LR
-			opt.Step()
-			pass.Free() // its buffers go to the next step
-			lossSum += v
-			if o.OnBatch != nil {
-				o.OnBatch(v)
-			}
-		}
-		um, err := Evaluate(d, Validation, m.Scorer(d, o.Workers), 256)
-		if err != nil {
+	if o.OnBatch != nil {
+		c.Hooks.Step = func(_ int, loss float64) { o.OnBatch(loss) }
+	}
+	if o.OnEpochEnd != nil {
+		c.Hooks.Validated = func(e loop.Entry) { o.OnEpochEnd(epochLog(e)) }
+	}
+	res, err := run.Train(ctx, c)
+	if err != nil {
+		if errors.Is(err, loop.ErrInterrupted) {
 			return nil, err
 		}
-		s := Summarize(um)
-		e := EpochLog{Epoch: st.Epoch, TrainLoss: lossSum / float64(max(batches, 1)), ValMAP: s.MAP, ValPrec1: s.Prec.At1,
-			ValRec10: s.Recall.At10, LR: st.LR, Seconds: time.Since(t0).Seconds()}
-		st.Log = append(st.Log, e)
-		// ReduceLROnPlateau (mode max, relative threshold 1e-4, no
-		// cooldown): after more than Patience epochs without a
-		// significant improvement, multiply the rate by Factor.
-		if st.BestEpoch == 0 || s.MAP > st.Plateau*(1+1e-4) {
-			st.Plateau, st.Bad = s.MAP, 0
-		} else {
-			st.Bad++
+		return nil, fmt.Errorf("rec: %w", err)
+	}
+	out := &TrainResult{Model: filepath.Join(o.Out, ModelFile), Params: m.Trainable(), BestEpoch: res.BestRound, BestMAP: res.Best,
+		Epochs: len(res.Log), Seconds: res.Seconds}
+	for _, e := range res.Log {
+		out.Log = append(out.Log, epochLog(e))
+	}
+	return out, nil
+}
+
+func epochLog(e loop.Entry) EpochLog {
+	return EpochLog{Epoch: e.Round, TrainLoss: e.TrainLoss, ValMAP: e.Values[0], ValPrec1: e.Values[1], ValRec10: e.Values[2],
+		LR: e.LR, Seconds: e.Seconds}
+}
+
+// recTask is a recommendation run for the loop: a round is an epoch over
+// the training windows in a random order, in batches. Each epoch draws
+// from two generators of its own, one for the order and the negatives
+// and one for dropout, used in sequence through the epoch; their states
+// are checkpointed (State), so that a run resumed inside an epoch draws
+// what the uninterrupted run would have.
+type recTask struct {
+	m   *Model
+	o   TrainOptions
+	st  *taskState
+	win *Windows
+	neg *negativeSampler
+
+	order         []int
+	src, dropSrc  *rand.PCG
+	rng, drop     *rand.Rand
+	resumeOrder   []byte // the checkpoint's generator states, used once
+	resumeDropout []byte
+}
+
+func (t *recTask) StartRound(epoch, from, _ int) (int, error) {
+	t.src = rand.NewPCG(t.o.Seed, uint64(epoch))
+	t.dropSrc = rand.NewPCG(t.o.Seed, uint64(epoch)|1<<32)
+	t.rng, t.drop = rand.New(t.src), rand.New(t.dropSrc)
+	t.order = t.rng.Perm(t.win.Len())
+	batches := (len(t.order) + t.o.Batch - 1) / t.o.Batch
+	if from > 0 {
+		if from > batches {
+			return 0, fmt.Errorf("the checkpoint is at batch %d of epoch %d, which has %d: %w", from, epoch, batches, scnn.ErrCorrupt)
 		}
-		if st.Bad > o.Patience {
-			st.LR *= o.Factor
-			st.Bad = 0
+		if len(t.resumeOrder) == 0 || len(t.resumeDropout) == 0 {
+			return 0, fmt.Errorf("the checkpoint inside epoch %d has no generator states: %w", epoch, scnn.ErrCorrupt)
 		}
-		if st.BestEpoch == 0 || s.MAP > st.Best {
-			st.Best, st.BestEpoch = s.MAP, st.Epoch
-			rec := st.Record
-			rec.Epoch = st.Epoch
-			if err := m.Save(filepath.Join(o.Out, ModelFile), rec); err != nil {
-				return nil, err
-			}
+		if err := t.src.UnmarshalBinary(t.resumeOrder); err != nil {
+			return 0, fmt.Errorf("order generator state: %w", err)
 		}
-		if o.OnEpochEnd != nil {
-			o.OnEpochEnd(e)
-		}
-		st.Epoch++
-		st.Done = st.Epoch > o.Epochs
-		st.Seconds = before + time.Since(start).Seconds()
-		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
-			return nil, err
-		}
-		if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
-			return nil, err
+		if err := t.dropSrc.UnmarshalBinary(t.resumeDropout); err != nil {
+			return 0, fmt.Errorf("dropout generator state: %w", err)
 		}
 	}
-	return &TrainResult{Model: filepath.Join(o.Out, ModelFile), Params: m.Trainable(), BestEpoch: st.BestEpoch, BestMAP: st.Best,
-		Epochs: len(st.Log), Seconds: st.Seconds, Log: st.Log}, nil
+	t.resumeOrder, t.resumeDropout = nil, nil
+	return batches, nil
+}
+
+func (t *recTask) Step(pass *scnn.Pass, i, _ int) (float64, error) {
+	o := t.o
+	idx := t.order[i*o.Batch : min((i+1)*o.Batch, len(t.order))]
+	users, seq, cands := t.win.batch(idx, o.Negs, t.neg, t.rng)
+	scores, err := t.m.Forward(pass, users, seq, cands, t.drop)
+	if err != nil {
+		return 0, err
+	}
+	v, g, err := Loss(scores, o.T)
+	if err != nil {
+		return 0, err
+	}
+	if err := pass.Backward(scores, g); err != nil {
+		return 0, err
+	}
+	return v, nil
+}
+
+func (t *recTask) Validate() ([]float64, error) {
+	um, err := Evaluate(t.o.Data, Validation, t.m.Scorer(t.o.Data, t.o.Workers), 256)
+	if err != nil {
+		return nil, err
+	}
+	s := Summarize(um)
+	return []float64{s.MAP, s.Prec.At1, s.Recall.At10}, nil
+}
+
+func (t *recTask) SaveBest(e loop.Entry) error {
+	r := t.st.Record
+	r.Epoch = e.Round
+	return t.m.Save(filepath.Join(t.o.Out, ModelFile), r)
+}
+
+// State is the task's checkpoint: the record, the settings and the
+// generators' states at the step reached.
+func (t *recTask) State() any {
+	st := *t.st
+	st.OrderRNG, st.DropoutRNG = nil, nil
+	if t.src != nil {
+		st.OrderRNG, _ = t.src.MarshalBinary() // never fails
+		st.DropoutRNG, _ = t.dropSrc.MarshalBinary()
+	}
+	return &st
 }
 
 // negativeSampler draws items a user has not interacted with in training.
@@ -332,22 +436,12 @@ func (w *Windows) batch(idx []int, negs int, s *negativeSampler, rng *rand.Rand)
 	return users, seq, cands
 }
 
-func writeLog(path string, log []EpochLog) error {
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		fmt.Fprintln(w, "epoch\ttrain_loss\tval_map\tval_prec1\tval_recall10\tlr\tseconds")
-		for _, e := range log {
-			fmt.Fprintf(w, "%d\t%.6f\t%.4f\t%.4f\t%.4f\t%g\t%.1f\n", e.Epoch, e.TrainLoss, e.ValMAP, e.ValPrec1, e.ValRec10, e.LR, e.Seconds)
-		}
-		return nil
-	})
-}
-
-// RunInfo reads a run directory's checkpoint: training seconds and epochs
-// (zeros when there is none).
-func RunInfo(dir string) (seconds float64, epochs int, done bool) {
-	var st runState
-	if _, err := checkpoint.Read(filepath.Join(dir, CheckpointFile), &st); err != nil {
-		return 0, 0, false
+// RunInfo reads a run directory's checkpoint: training seconds, epochs
+// validated and whether the run reached its epochs.
+func RunInfo(dir string) (seconds float64, epochs int, done bool, err error) {
+	st, err := loop.Info(dir, legacy(nil))
+	if err != nil {
+		return 0, 0, false, err
 	}
-	return st.Seconds, len(st.Log), st.Done
+	return st.Seconds, len(st.Log), st.Done, nil
 }

@@ -62,6 +62,93 @@ func (a *Adam) Step() {
 	}
 }
 
+// Optimizer updates the trainable parameters it was built over from
+// their gradients. The training loop (package scnn/loop) drives it:
+// ZeroGrad, a forward and backward pass, SetLR from the schedule, Step;
+// and checkpoints it by Type, StepCount and Moments, restored by
+// Restore.
+type Optimizer interface {
+	// ZeroGrad clears the gradients of the parameters it updates.
+	ZeroGrad()
+	// SetLR sets the learning rate of the next Step.
+	SetLR(lr float64)
+	// Step applies one update from the current gradients.
+	Step()
+	// Type names the optimiser in checkpoints ("adam"): a checkpoint is
+	// restored only into an optimiser of its type.
+	Type() string
+	// StepCount is the number of steps taken.
+	StepCount() int
+	// Moments are its state arrays, in an order fixed by the parameters
+	// it was built over; their names are for reading only.
+	Moments() []*Param
+	// Restore sets the step count and the moments (as Moments lists
+	// them) from a checkpoint.
+	Restore(steps int, moments []Array) error
+}
+
+var _ Optimizer = (*Adam)(nil)
+
+// SetLR sets LR.
+func (a *Adam) SetLR(lr float64) { a.LR = lr }
+
+// Type is "adam".
+func (a *Adam) Type() string { return "adam" }
+
+// StepCount is T.
+func (a *Adam) StepCount() int { return a.T }
+
+// Moments are the first and second moments of each parameter, named
+// "m/<param>" and "v/<param>".
+func (a *Adam) Moments() []*Param {
+	var out []*Param
+	for k, p := range a.params {
+		out = append(out,
+			&Param{Name: "m/" + p.Name, Shape: p.Shape, Value: a.m[k]},
+			&Param{Name: "v/" + p.Name, Shape: p.Shape, Value: a.v[k]})
+	}
+	return out
+}
+
+// Restore sets T and the moments, matched by name to Moments' ("m/<param>",
+// "v/<param>"), in any order. It refuses a negative step count, negative
+// second moments, a moment missing or left over, or one whose size is
+// not its parameter's (ErrCorrupt).
+func (a *Adam) Restore(steps int, moments []Array) error {
+	if steps < 0 {
+		return fmt.Errorf("adam state: step count %d: %w", steps, ErrCorrupt)
+	}
+	ms := a.Moments()
+	if len(moments) != len(ms) {
+		return fmt.Errorf("adam state: %d moment arrays for %d parameters (want %d): %w", len(moments), len(a.params), len(ms), ErrCorrupt)
+	}
+	byName := make(map[string]*Array, len(moments))
+	for k := range moments {
+		byName[moments[k].Name] = &moments[k]
+	}
+	for k, m := range ms {
+		mo, ok := byName[m.Name]
+		switch {
+		case !ok:
+			return fmt.Errorf("adam state: no moment %s: %w", m.Name, ErrCorrupt)
+		case len(mo.Values) != len(m.Value):
+			return fmt.Errorf("adam state: moment %s has %d values, want %d: %w", m.Name, len(mo.Values), len(m.Value), ErrCorrupt)
+		}
+		if k%2 == 1 {
+			for i, v := range mo.Values {
+				if !(v >= 0) {
+					return fmt.Errorf("adam state: %s value %d is %v, a second moment cannot be negative: %w", m.Name, i, v, ErrCorrupt)
+				}
+			}
+		}
+	}
+	for _, m := range ms {
+		copy(m.Value, byName[m.Name].Values)
+	}
+	a.T = steps
+	return nil
+}
+
 // State returns the moment estimates as params named "adam.m/<name>" and
 // "adam.v/<name>" plus "adam.t" (the step count), for checkpoints written
 // with WriteParams.

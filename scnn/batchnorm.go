@@ -73,6 +73,7 @@ func (bn *BatchNorm2D) ApplyInPlace(p *Pass, x *Tensor, lengths []int) (*Tensor,
 }
 
 func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, error) {
+	p.use(bn)
 	train := p.Training() && !p.RunningStats // batch statistics
 	if len(x.Shape) != 4 || x.Shape[3] != bn.C {
 		return nil, fmt.Errorf("scnn: %s: input %v, want (B, L, L, %d)", bn.Gamma.Name, x.Shape, bn.C)

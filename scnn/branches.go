@@ -41,6 +41,7 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		if err := c.checkInput(x); err != nil {
 			return nil, err
 		}
+		p.use(c)
 		geoms[i] = c.geom(p, x)
 		total += geoms[i].Cout
 		// Output-side convolutions read x without copying it: nothing to share.

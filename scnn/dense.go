@@ -33,6 +33,7 @@ func (d *Dense) Params() []*Param { return []*Param{d.W, d.B} }
 // Apply applies the layer at every position. Its backward step adds
 // dL/dW = x^T dy and dL/dB = sum dy, and passes dL/dx = dy W^T.
 func (d *Dense) Apply(p *Pass, x *Tensor) (*Tensor, error) {
+	p.use(d)
 	r := len(x.Shape)
 	if r == 0 || x.Shape[r-1] != d.In {
 		return nil, fmt.Errorf("scnn: %s: input %v, want last axis %d", d.W.Name, x.Shape, d.In)

@@ -38,6 +38,7 @@ func (e *Embedding) Params() []*Param { return []*Param{e.W} }
 // Lookup returns the rows of ids as a tensor of shape (shape..., D); the
 // product of shape must be len(ids). An id outside [0, N) is an error.
 func (e *Embedding) Lookup(p *Pass, ids []int32, shape ...int) (*Tensor, error) {
+	p.use(e)
 	n := 1
 	for _, d := range shape {
 		n *= d

@@ -77,6 +77,7 @@ func checkLengths(lengths []int, b, l int) error {
 // Apply runs both directions. Its backward step adds the parameter
 // gradients and passes dL/dx.
 func (l *BiLSTM) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
+	p.use(l)
 	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != l.In {
 		return nil, fmt.Errorf("scnn: BiLSTM: input %s %v, want row-major (B, L, %d)", x.Layout, x.Shape, l.In)
 	}

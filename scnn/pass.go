@@ -44,6 +44,10 @@ type tape struct {
 	// operation skips the input gradients nobody wants (a batch's
 	// features), computing only what the parameters need.
 	wanted map[*Tensor]bool
+	// used lists the parameters of the layers the pass applied, in the
+	// order first applied (Used).
+	used []*Param
+	seen map[*Param]bool
 }
 
 // Inference returns a pass that records nothing.
@@ -81,6 +85,37 @@ func (p *Pass) record(y *Tensor, step func() error) {
 		p.tape.steps = append(p.tape.steps, step)
 		p.tape.wanted[y] = true
 	}
+}
+
+// use records that a training pass applied layer l: its parameters
+// receive gradients in the backward pass.
+func (p *Pass) use(l Layer) {
+	if !p.Training() {
+		return
+	}
+	if p.tape.seen == nil {
+		p.tape.seen = map[*Param]bool{}
+	}
+	for _, q := range l.Params() {
+		if !p.tape.seen[q] {
+			p.tape.seen[q] = true
+			p.tape.used = append(p.tape.used, q)
+		}
+	}
+}
+
+// Used lists the parameters of every layer a training pass applied (its
+// trainable ones get gradients; batch normalisation's running statistics
+// are updated), in the order first applied; nil for an inference pass.
+// A training loop checks them against the parameters it optimises and
+// saves, so that a layer left out of a model's parameter list is an
+// error at the first step instead of a layer silently never trained or
+// saved (package scnn/loop).
+func (p *Pass) Used() []*Param {
+	if !p.Training() {
+		return nil
+	}
+	return p.tape.used
 }
 
 // Watch asks a training pass for the gradients of inputs xs (read them

@@ -70,6 +70,7 @@ func (c *SymGenConv) Kernel() []float32 {
 // Its backward step takes the packed gradient of the symmetric output,
 // adds dL/dS and dL/dB and passes dL/dx (B, L, n).
 func (c *SymGenConv) Apply(p *Pass, x *Tensor) (*Tensor, error) {
+	p.use(c)
 	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != c.N {
 		return nil, fmt.Errorf("scnn: %s: input %s %v, want row-major (B, L, %d)", c.S.Name, x.Layout, x.Shape, c.N)
 	}

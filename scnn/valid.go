@@ -67,6 +67,7 @@ func applyValid(p *Pass, g kern.ValidGeom, x *Tensor, w, bias []float32, grads f
 // dense (B, L-K+1, L-K+1, Cout) one. Its backward step adds dL/dW and
 // dL/dB and passes dL/dx.
 func (c *Conv2D) ApplyValid(p *Pass, x *Tensor) (*Tensor, error) {
+	p.use(c)
 	if err := validInput(c.W.Name, x, RowMajor, c.Cin, c.K); err != nil {
 		return nil, err
 	}
@@ -88,6 +89,7 @@ func (c *Conv2D) ApplyValid(p *Pass, x *Tensor) (*Tensor, error) {
 // dL/dQ[a,b] + dL/dQ[b,a] off the diagonal) and dL/dB, and passes the
 // packed dL/dx.
 func (c *SymPresConv) ApplyValid(p *Pass, x *Tensor) (*Tensor, error) {
+	p.use(c)
 	if err := validInput(c.R.Name, x, Packed, c.Cin, c.K); err != nil {
 		return nil, err
 	}

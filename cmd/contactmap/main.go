@@ -131,7 +131,7 @@ func run(args []string, out, errOut io.Writer) int {
 		fmt.Fprintf(stderr, "contactmap %s: %s\n", name, wrongKind(args, wk))
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s\n", errorLine(name, err))
+	fmt.Fprintf(stderr, "%s\n", errorLine(name, flagHint(err)))
 	return 1
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
 
@@ -251,8 +252,8 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 		if o.Metrics != nil {
 			m := o.Metrics
 			long := "n/a" // no long-range contact to find
-			if m.RangeContacts[2] > 0 {
-				long = fmt.Sprintf("%.3f", m.TopL[2][2])
+			if m.RangeContacts[metrics.Long] > 0 {
+				long = fmt.Sprintf("%.3f", m.TopL[metrics.Long][metrics.TopL5])
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%s\t%d files\n", o.ID, o.L, m.PPV, m.Sens, m.Accuracy, long, len(o.Files))
 		} else {
@@ -270,7 +271,7 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 		if o.ID != "" {
 			name = o.ID
 		}
-		fmt.Fprintf(errw, "  %s: %v\n", name, o.Err)
+		fmt.Fprintf(errw, "  %s: %v\n", name, flagHint(o.Err))
 	}
 	return fmt.Errorf("%d of %d inputs failed", len(failed), len(failed)+ok)
 }

@@ -147,7 +147,7 @@ func TestPredictMethodFlag(t *testing.T) {
 	}
 	// A PDB ID under --method plm without --msa-dir.
 	code, _, errOut = runCLI(t, "predict", "--method", "plm", "--pdb-dir", "../../data/pdb", "--out", filepath.Join(dir, "id"), "1ENH_A")
-	if code != 1 || !strings.Contains(errOut, "--method plm predicts from an alignment") {
+	if code != 1 || !strings.Contains(errOut, "plmDCA predicts from an alignment") {
 		t.Errorf("--method plm on a PDB ID without --msa-dir: exit %d, stderr %q", code, errOut)
 	}
 }

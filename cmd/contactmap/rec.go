@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/rec"
@@ -103,7 +101,9 @@ func runRecTrain(ctx context.Context, args []string) error {
 		About: `Trains a CosRec or SCosRec recommender on MovieLens ratings: each user's
 first 70% of ratings train, the next 10% select the epoch. Input: --data,
 a MovieLens directory (u.data or ratings.dat) or ratings file. Outputs in
---out: model.scnn, checkpoint.scnn (resumable), train_log.tsv.`,
+--out: model.scnn, checkpoint.scnn (resumable with --resume: written at
+every epoch's end, every --checkpoint-every and on interrupt, inside an
+epoch too), train_log.tsv.`,
 		Example: "contactmap rec train --data ../shared/data/movielens-100k --model scosrec --seed 1",
 	})
 	var o rec.TrainOptions
@@ -118,10 +118,12 @@ a MovieLens directory (u.data or ratings.dat) or ratings file. Outputs in
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
+	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "longest time between checkpoints")
 	if err := parseRunFlags(fs, "rec train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
-	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "batch": atLeast1, "lr": positive, "l2": nonNeg, "workers": nonNeg}); err != nil {
+	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "batch": atLeast1, "lr": positive, "l2": nonNeg, "workers": nonNeg,
+		"checkpoint-every": nonNeg}); err != nil {
 		return err
 	}
 	var err error
@@ -156,6 +158,9 @@ a MovieLens directory (u.data or ratings.dat) or ratings file. Outputs in
 	start := time.Now()
 	res, err := rec.Train(ctx, o)
 	if errors.Is(err, rec.ErrInterrupted) {
+		if bar.bar != nil {
+			bar.Finish() // the epoch's bar, cut short
+		}
 		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
 	}
 	if err != nil {
@@ -388,21 +393,20 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 		}
 		dir := filepath.Join(*runsDir, e.Name())
 		ckpt, model := filepath.Join(dir, rec.CheckpointFile), filepath.Join(dir, rec.ModelFile)
-		secs, epochs, done := rec.RunInfo(dir)
-		if !done {
-			switch {
-			case epochs > 0:
-				unfinished = append(unfinished, e.Name())
-			case exists(ckpt):
-				// rec.RunInfo reads nothing from an unreadable checkpoint:
-				// read it again for the reason.
-				if _, err := checkpoint.Read(ckpt, &json.RawMessage{}); err != nil {
-					bad.add("rec compare", e.Name(), err)
-				}
-			case exists(model):
-				bad.add("rec compare", e.Name(), fmt.Errorf("%s: no %s beside it", model, rec.CheckpointFile))
-			}
+		secs, epochs, done, err := rec.RunInfo(dir)
+		switch {
+		case err == nil && !done:
+			// A checkpoint inside the first epoch too: the run is going.
+			unfinished = append(unfinished, e.Name())
 			continue
+		case err != nil && exists(ckpt):
+			bad.add("rec compare", e.Name(), err)
+			continue
+		case err != nil && exists(model):
+			bad.add("rec compare", e.Name(), fmt.Errorf("%s: no %s beside it", model, rec.CheckpointFile))
+			continue
+		case err != nil:
+			continue // not a run
 		}
 		m, r, err := rec.Load(model)
 		if err == nil {

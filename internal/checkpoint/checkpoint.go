@@ -1,8 +1,23 @@
 // Package checkpoint writes and reads training checkpoints: a model's
-// parameters and the optimiser's state in one scnn parameter file whose
-// architecture record is the run's state as JSON. Every training loop of
-// the project (contact maps, RNA, recommendation) uses it, so a killed
-// run resumes from its last checkpoint the same way everywhere.
+// parameters and its optimiser's state in one scnn parameter file
+// (scnn.WriteParams) whose architecture record is JSON:
+//
+//	{"checkpoint_format": 2,
+//	 "optimizer": {"type": "adam", "steps": 1200, "arrays": 40},
+//	 "loop": {...}, "task": {...}}
+//
+// The arrays are the model's parameters, then the optimiser's
+// (scnn.Optimizer.Moments), as many as the record's optimizer.arrays
+// says. The optimiser's state is restored by its type, never by the
+// arrays' names. "loop" is the training loop's state (package scnn/loop)
+// and "task" the state of the system that trains (contact maps, RNA,
+// recommendation).
+//
+// Checkpoints written before the shared training loop (format 0, no
+// checkpoint_format) hold the system's state as the whole record and
+// Adam's state under the names "adam.m/...", "adam.v/..." and "adam.t";
+// Load reads them too (Checkpoint.Format 0, Task the whole record, the
+// moments renamed as Adam names them now).
 package checkpoint
 
 import (
@@ -17,68 +32,136 @@ import (
 	"github.com/contactmap/contactmap/scnn"
 )
 
-// Save writes state (as JSON), params and the optimiser's state to path
-// atomically.
-func Save(path string, state any, params []*scnn.Param, opt *scnn.Adam) error {
-	rec, err := json.Marshal(state)
+// Format is the checkpoint format Save writes.
+const Format = 2
+
+// maxSteps bounds an optimiser's step count read from a file.
+const maxSteps = 1 << 40
+
+type optRecord struct {
+	Type   string `json:"type"`
+	Steps  int    `json:"steps"`
+	Arrays int    `json:"arrays"`
+}
+
+type record struct {
+	Format    int             `json:"checkpoint_format"`
+	Optimizer optRecord       `json:"optimizer"`
+	Loop      json.RawMessage `json:"loop"`
+	Task      json.RawMessage `json:"task"`
+}
+
+// Checkpoint is a checkpoint as read.
+type Checkpoint struct {
+	// Format is 2, or 0 for a checkpoint written before the shared
+	// training loop (Loop is then nil and Task the whole record).
+	Format int
+	Loop   json.RawMessage
+	Task   json.RawMessage
+	// Params are the model's arrays.
+	Params []scnn.Array
+	// OptType, OptSteps and Moments are the optimiser's state.
+	OptType  string
+	OptSteps int
+	Moments  []scnn.Array
+}
+
+// Save writes the loop's and the task's states (as JSON), the params and
+// the optimiser's state to path atomically.
+func Save(path string, loop, task any, params []*scnn.Param, opt scnn.Optimizer) error {
+	l, err := json.Marshal(loop)
+	if err != nil {
+		return fmt.Errorf("checkpoint: loop state: %w", err)
+	}
+	t, err := json.Marshal(task)
+	if err != nil {
+		return fmt.Errorf("checkpoint: task state: %w", err)
+	}
+	moments := opt.Moments()
+	rec, err := json.Marshal(record{Format: Format, Loop: l, Task: t,
+		Optimizer: optRecord{Type: opt.Type(), Steps: opt.StepCount(), Arrays: len(moments)}})
 	if err != nil {
 		return err
 	}
-	all := append(append([]*scnn.Param(nil), params...), opt.State()...)
+	all := append(append([]*scnn.Param(nil), params...), moments...)
 	return fileio.WriteAtomic(path, func(w io.Writer) error { return scnn.WriteParams(w, rec, all) })
 }
 
-// Read reads a checkpoint's state into state and returns its arrays.
-// Errors name the file.
-func Read(path string, state any) ([]scnn.Array, error) {
+// Load reads a checkpoint. Errors name the file.
+func Load(path string) (*Checkpoint, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadFrom(f, path, state)
+	return LoadFrom(f, path)
 }
 
-// ReadFrom reads a checkpoint from r, as Read does; name labels errors.
-func ReadFrom(r io.Reader, name string, state any) ([]scnn.Array, error) {
-	rec, arrays, err := scnn.ReadParams(r)
+// LoadFrom reads a checkpoint from r, as Load does; name labels errors.
+func LoadFrom(r io.Reader, name string) (*Checkpoint, error) {
+	raw, arrays, err := scnn.ReadParams(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := json.Unmarshal(rec, state); err != nil {
+	var probe struct {
+		Format *int `json:"checkpoint_format"`
+	}
+	if err := json.Unmarshal(raw, &probe); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint record: %w", name, err)
 	}
-	return arrays, nil
+	if probe.Format == nil {
+		return legacy(raw, arrays, name)
+	}
+	var rec record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint record: %w", name, err)
+	}
+	switch {
+	case rec.Format != Format:
+		return nil, fmt.Errorf("%s: checkpoint format %d (this build reads 0 and %d): %w", name, rec.Format, Format, scnn.ErrVersion)
+	case rec.Optimizer.Arrays < 0 || rec.Optimizer.Arrays > len(arrays):
+		return nil, fmt.Errorf("%s: %d optimiser arrays in a file of %d: %w", name, rec.Optimizer.Arrays, len(arrays), scnn.ErrCorrupt)
+	case rec.Optimizer.Steps < 0 || rec.Optimizer.Steps > maxSteps:
+		return nil, fmt.Errorf("%s: optimiser step count %d: %w", name, rec.Optimizer.Steps, scnn.ErrCorrupt)
+	}
+	n := len(arrays) - rec.Optimizer.Arrays
+	return &Checkpoint{Format: rec.Format, Loop: rec.Loop, Task: rec.Task, Params: arrays[:n],
+		OptType: rec.Optimizer.Type, OptSteps: rec.Optimizer.Steps, Moments: arrays[n:]}, nil
 }
 
-// Restore assigns a checkpoint's arrays to params and the optimiser. The
-// optimiser's state must be one Adam can go on from: a step count that is
-// a whole number from 0 to 2^24 and second moments that are not negative.
-func Restore(arrays []scnn.Array, params []*scnn.Param, opt *scnn.Adam) error {
-	var mine, adam []scnn.Array
+// legacy reads a format-0 checkpoint: Adam's state under "adam." names.
+func legacy(raw []byte, arrays []scnn.Array, name string) (*Checkpoint, error) {
+	c := &Checkpoint{Task: raw, OptType: "adam"}
+	steps := -1
 	for _, a := range arrays {
-		if strings.HasPrefix(a.Name, "adam.") {
-			adam = append(adam, a)
-		} else {
-			mine = append(mine, a)
-		}
-	}
-	for _, a := range adam {
 		switch {
 		case a.Name == "adam.t":
 			if len(a.Values) != 1 || a.Values[0] < 0 || a.Values[0] > 1<<24 || a.Values[0] != float32(math.Trunc(float64(a.Values[0]))) {
-				return fmt.Errorf("adam state: step count %v: %w", a.Values, scnn.ErrCorrupt)
+				return nil, fmt.Errorf("%s: adam state: step count %v: %w", name, a.Values, scnn.ErrCorrupt)
 			}
-		case strings.HasPrefix(a.Name, "adam.v/"):
-			for i, v := range a.Values {
-				if v < 0 {
-					return fmt.Errorf("adam state: %s value %d is %v, a second moment cannot be negative: %w", a.Name, i, v, scnn.ErrCorrupt)
-				}
-			}
+			steps = int(a.Values[0])
+		case strings.HasPrefix(a.Name, "adam."):
+			a.Name = strings.TrimPrefix(a.Name, "adam.") // "adam.m/<param>": Adam's "m/<param>"
+			c.Moments = append(c.Moments, a)
+		default:
+			c.Params = append(c.Params, a)
 		}
 	}
-	if err := scnn.AssignParams(params, mine); err != nil {
+	if steps < 0 {
+		return nil, fmt.Errorf("%s: no optimiser step count (adam.t): %w", name, scnn.ErrCorrupt)
+	}
+	c.OptSteps = steps
+	return c, nil
+}
+
+// Restore assigns the checkpoint's arrays to params and its state to opt,
+// which must be of the checkpoint's optimiser type.
+func (c *Checkpoint) Restore(params []*scnn.Param, opt scnn.Optimizer) error {
+	if c.OptType != opt.Type() {
+		return fmt.Errorf("the checkpoint holds the state of optimiser %q, the run uses %q: %w", c.OptType, opt.Type(), scnn.ErrMismatch)
+	}
+	if err := scnn.AssignParams(params, c.Params); err != nil {
 		return err
 	}
-	return opt.SetState(adam)
+	return opt.Restore(c.OptSteps, c.Moments)
 }

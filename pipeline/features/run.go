@@ -126,7 +126,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	all := len(list)
 	list = pisces.Filter{MinLength: cfg.MinLen, MaxLength: cfg.MaxLen}.Apply(list)
 	if len(list) == 0 {
-		return nil, fmt.Errorf("features: none of the %d chains of %s has a length in %d-%d (--min-len, --max-len)", all, listName, cfg.MinLen, cfg.MaxLen)
+		return nil, fmt.Errorf("features: %w: none of the %d chains of %s has a length in %d-%d", ErrNoChainInRange, all, listName, cfg.MinLen, cfg.MaxLen)
 	}
 	var mine []pisces.Entry
 	for i, e := range list {
@@ -399,6 +399,10 @@ func manifestEntry(cfg Config, e pisces.Entry, c *Chain, path string) (*Manifest
 	return &ManifestEntry{ID: c.ID, PDB: e.PDB, Chain: e.Chain, Length: l, Resolved: resolved,
 		Split: cfg.splitOf(e), Mode: c.Mode(), SHA256: hex.EncodeToString(h.Sum(nil)), File: FileName(c.ID)}, nil
 }
+
+// ErrNoChainInRange: no chain of the list has a length in Config's
+// MinLen-MaxLen.
+var ErrNoChainInRange = errors.New("no chain in the length range")
 
 var manifestHeader = []string{"id", "pdb", "chain", "length", "resolved", "split", "mode", "sha256", "file"}
 

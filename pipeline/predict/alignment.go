@@ -34,11 +34,11 @@ const (
 // Methods lists the values of Config.Method a user may name.
 var Methods = []string{MethodPLM, MethodNetwork}
 
-// ErrNoMSANetwork: --method network was asked of an alignment.
-var ErrNoMSANetwork = errors.New("no MSA network is shipped: --method network cannot predict from an alignment (use --method plm, plmDCA)")
+// ErrNoMSANetwork: MethodNetwork was asked of an alignment.
+var ErrNoMSANetwork = errors.New("no MSA network is shipped: the network cannot predict from an alignment (plmDCA can)")
 
-// ErrNeedAlignment: --method plm was asked of an input without one.
-var ErrNeedAlignment = errors.New("--method plm predicts from an alignment: give an alignment file (PSICOV .aln, A3M, aligned FASTA, Stockholm), or --msa-dir holding <ID>.a3m|.aln|.fasta")
+// ErrNeedAlignment: MethodPLM was asked of an input without one.
+var ErrNeedAlignment = errors.New("plmDCA predicts from an alignment: give an alignment file (PSICOV .aln, A3M, aligned FASTA, Stockholm), or a chain whose alignment (<ID>.a3m, .aln or .fasta) is in the alignment directory")
 
 // PlmContacts is the contact definition plmDCA's maps are scored on: the
 // field's (CASP's) C-beta definition.

@@ -165,10 +165,10 @@ func resolve(arg, pdbDir string, plm bool) ([]Target, error) {
 		return nil, fmt.Errorf("%w: %s: no such file, and not a PDB ID (1ENH_A, 1ENHA or 1enh)", ErrInput, arg)
 	}
 	if pdbDir == "" {
-		return nil, fmt.Errorf("%w: %s: give --pdb-dir, a local PDB mirror, to resolve PDB IDs", ErrInput, arg)
+		return nil, fmt.Errorf("%w: %s: %w, and none was given", ErrInput, arg, ErrNoMirror)
 	}
 	if st, err := os.Stat(pdbDir); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%w: %s: PDB IDs need a local PDB mirror, and %s is not a directory here: give --pdb-dir (or a structure or FASTA file)", ErrInput, arg, pdbDir)
+		return nil, fmt.Errorf("%w: %s: %w, and %s is not a directory here (give a mirror, or a structure or FASTA file)", ErrInput, arg, ErrNoMirror, pdbDir)
 	}
 	s, _, err := pdb.Mirror{Dir: pdbDir}.Read(code)
 	if err != nil {
@@ -243,17 +243,42 @@ func chainsOf(arg, code string, s *pdb.Structure, chain string) ([]Target, error
 	return out, nil
 }
 
+// ErrNoMirror: a PDB ID was given without a local PDB mirror
+// (Config.PDBDir) to read its structure from.
+var ErrNoMirror = errors.New("PDB IDs need a local PDB mirror")
+
+// ModeError: the inputs given do not match the features the model was
+// trained on (Config.SS, Config.MSADir).
+type ModeError struct {
+	Mode features.Mode
+	// Input is the input that is missing or extra: "secondary
+	// structure" (Config.SS) or "alignments" (Config.MSADir).
+	Input string
+	// Missing: the model needs Input and none was given; else Input was
+	// given to a model trained without it.
+	Missing bool
+}
+
+func (e *ModeError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("the model was trained on features with %s (mode %s), and none was given", e.Input, e.Mode)
+	}
+	return fmt.Sprintf("the model was trained without %s (mode %s), and some were given", e.Input, e.Mode)
+}
+
+// Mode inputs of a ModeError.
+const (
+	InputSS  = "PSIPRED secondary structure"
+	InputMSA = "alignments"
+)
+
 // checkMode verifies that the inputs given match the model's feature mode.
 func checkMode(mode features.Mode, cfg Config) error {
 	switch {
-	case mode.SS && cfg.SS == "":
-		return fmt.Errorf("the model was trained on features with PSIPRED secondary structure (mode %s): give --ss", mode)
-	case !mode.SS && cfg.SS != "":
-		return fmt.Errorf("the model was trained without secondary-structure predictions (mode %s): drop --ss", mode)
-	case mode.MSA && cfg.MSADir == "":
-		return fmt.Errorf("the model was trained on MSA features (mode %s): give --msa-dir", mode)
-	case !mode.MSA && cfg.MSADir != "":
-		return fmt.Errorf("the model was trained without MSAs (mode %s): drop --msa-dir", mode)
+	case mode.SS != (cfg.SS != ""):
+		return &ModeError{Mode: mode, Input: InputSS, Missing: mode.SS}
+	case mode.MSA != (cfg.MSADir != ""):
+		return &ModeError{Mode: mode, Input: InputMSA, Missing: mode.MSA}
 	}
 	return nil
 }

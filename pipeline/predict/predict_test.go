@@ -206,7 +206,7 @@ func TestPredictDeterministic(t *testing.T) {
 
 func TestModeMismatch(t *testing.T) {
 	cfg := Config{Models: []string{testModel(t, model.SCNN)}, PDBDir: mirror, Out: t.TempDir(), SS: "../../data/ss/psipred.fasta"}
-	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || !strings.Contains(err.Error(), "drop --ss") {
+	if _, err := Run(context.Background(), cfg, []string{"1ENH_A"}); err == nil || !strings.Contains(err.Error(), "trained without PSIPRED secondary structure") {
 		t.Errorf("seq model with --ss: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
@@ -164,12 +163,14 @@ func (r *Report) Markdown(w io.Writer) error {
 }
 
 // Finished reports whether the run in dir has ended (its checkpoint says
-// so: early stop or the epoch limit). A run keeps its checkpoint when it
-// ends, so the file's presence alone does not mean it is still training.
+// so: early stop, the epoch limit, or its time budget spent; a run
+// stopped by its budget may be resumed with a larger one). A run keeps
+// its checkpoint when it ends, so the file's presence alone does not mean
+// it is still training.
 func Finished(dir string) (bool, error) {
-	var st state
-	if _, err := checkpoint.Read(filepath.Join(dir, CheckpointFile), &st); err != nil {
+	st, err := Info(dir)
+	if err != nil {
 		return false, err
 	}
-	return st.Done, nil
+	return st.Done || st.Stop != "", nil
 }

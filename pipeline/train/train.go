@@ -2,22 +2,20 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/contactmap/contactmap/pipeline/metrics"
-	"github.com/contactmap/contactmap/pipeline/model"
-	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
-	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 // Options configure a training run.
@@ -34,14 +32,18 @@ type Options struct {
 	L2        float64 // default 1e-5
 	PosWeight float64 // default 5
 	Patience  int     // early stopping: epochs without a better validation loss (default 6)
-	// Budget, when positive, bounds the run's training time (st.Seconds:
-	// wall clock of every session, validation included): once it is spent,
-	// the epoch in progress ends after its current batch, is validated and
-	// logged like a full one, and the run stops. A resumed run counts the
-	// time of its earlier sessions.
+	// Budget, when positive, bounds the run's training time (wall clock
+	// of every session, validation included): once it is spent, the
+	// batches since the last validation are validated and logged (a
+	// partial epoch), the model kept if better, a checkpoint written and
+	// the run stops at that batch (Result.Stop says so). A resumed run
+	// counts the time of its earlier sessions; resumed with a larger
+	// budget, it continues from that batch.
 	Budget time.Duration
-	// CheckpointEvery, when positive, also writes the checkpoint inside an
-	// epoch at this interval, so a killed run loses at most that much.
+	// CheckpointEvery is the longest time between checkpoints inside an
+	// epoch (0: 10 minutes, loop.DefaultCheckpointEvery), so a killed run
+	// loses at most that much; a checkpoint is also written at every
+	// epoch end and when ctx is cancelled.
 	CheckpointEvery time.Duration
 	Plateau         int     // halve the learning rate after this many epochs without improvement (default 2)
 	MinLR           float64 // default 1e-5
@@ -78,23 +80,11 @@ type EpochLog struct {
 	Seconds   float64 `json:"seconds"`
 }
 
-// state is what a checkpoint stores besides parameters and Adam moments.
-type state struct {
-	Epoch     int        `json:"epoch"`      // current epoch (1-based)
-	NextBatch int        `json:"next_batch"` // first batch of Epoch not yet done
-	LossSum   float64    `json:"loss_sum"`   // training loss so far in Epoch
-	LossN     int        `json:"loss_n"`
-	BestVal   float64    `json:"best_val"`   // meaningful when BestEpoch > 0
-	BestEpoch int        `json:"best_epoch"` // 0 before the first validation
-	Bad       int        `json:"bad_epochs"` // since the best
-	Flat      int        `json:"flat_epochs"`
-	LR        float64    `json:"lr"`
-	Log       []EpochLog `json:"log"`
-	Seconds   float64    `json:"seconds"` // training time before this session
-	Done      bool       `json:"done"`
-	Stop      string     `json:"stop,omitempty"`
-	Arch      model.Arch `json:"arch"`
-	Workers   int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)
+// taskState is the protein part of a checkpoint (the loop's part is
+// loop.State).
+type taskState struct {
+	Arch    model.Arch `json:"arch"`
+	Workers int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)
 }
 
 // Result summarises a finished run.
@@ -110,20 +100,29 @@ type Result struct {
 }
 
 // ErrInterrupted is returned when the context is cancelled; a checkpoint
-// has been written and Resume continues the run.
-var ErrInterrupted = errors.New("training interrupted; checkpoint saved")
+// of the batch reached has been written and Resume continues the run.
+var ErrInterrupted = loop.ErrInterrupted
 
 // ErrRunExists is returned when Out already holds a run and neither
 // Resume nor Force is set.
-var ErrRunExists = errors.New("the run directory holds a run")
+var ErrRunExists = loop.ErrRunExists
 
 // Paths inside the run directory.
 const (
-	ModelFile      = "model.scnn"
-	CheckpointFile = "checkpoint.scnn"
-	LogFile        = "train_log.tsv"
+	ModelFile      = loop.ModelFile
+	CheckpointFile = loop.CheckpointFile
+	LogFile        = loop.LogFile
 	PlotFile       = "curves.png"
 )
+
+// metricsLogged are the validation values of the log, in its column
+// order; the first (the validation loss) picks the model kept, drives
+// the learning-rate schedule and early stopping.
+var metricsLogged = []loop.Metric{
+	{Name: "val_loss", Digits: 6, Lower: true},
+	{Name: "val_accuracy", Digits: 4},
+	{Name: "val_long_top_l5", Digits: 4},
+}
 
 func (o *Options) defaults() {
 	if o.MaxEpochs == 0 {
@@ -161,8 +160,15 @@ func (o *Options) defaults() {
 	}
 }
 
+// schedule is the run's learning-rate schedule: halved after o.Plateau
+// validations without a lower validation loss, never below o.MinLR.
+func schedule(o Options) *loop.Plateau {
+	return &loop.Plateau{LR: o.LR, Factor: 0.5, Patience: o.Plateau - 1, Min: o.MinLR, Lower: true}
+}
+
 // Train runs (or resumes) training and evaluation on the validation split
-// each epoch, keeping the model with the lowest validation loss.
+// each epoch, keeping the model with the lowest validation loss (package
+// scnn/loop: an epoch is a round of the loop).
 func Train(ctx context.Context, o Options) (*Result, error) {
 	o.defaults()
 	trainSet, mode, err := LoadSplit(o.Features, o.TrainSplit)
@@ -179,32 +185,34 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	if o.MaxTrain > 0 && len(trainSet) > o.MaxTrain {
 		trainSet = trainSet[:o.MaxTrain]
 	}
-	ckpt := filepath.Join(o.Out, CheckpointFile)
-	if err := prepareRunDir(o); err != nil {
-		return nil, err
+	perEpoch := (len(trainSet) + o.BatchSize - 1) / o.BatchSize
+	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy(o, perEpoch), PlotFile)
+	switch {
+	case err != nil && o.Resume:
+		return nil, fmt.Errorf("train: resume: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("train: %w", err)
 	}
-	st := &state{Epoch: 1, LR: o.LR}
-	var saved []scnn.Array
-	if o.Resume {
-		var err error
-		if saved, err = checkpoint.Read(ckpt, st); err != nil {
+	var ts taskState
+	if run.Resumed() {
+		if err := run.TaskState(&ts); err != nil {
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
-		if st.Arch.Format != model.Format {
-			return nil, fmt.Errorf("train: resume: the checkpoint is of model format %d, this build writes %d: start a new run", st.Arch.Format, model.Format)
+		if ts.Arch.Format != model.Format {
+			return nil, fmt.Errorf("train: resume: the checkpoint is of model format %d, this build writes %d: start a new run", ts.Arch.Format, model.Format)
 		}
-		if st.Arch.Kind != o.Arch.Kind || st.Arch.Config != o.Arch.Config {
-			return nil, fmt.Errorf("train: resume: checkpoint is a %s/%s run, asked for %s/%s", st.Arch.Kind, st.Arch.Config, o.Arch.Kind, o.Arch.Config)
+		if ts.Arch.Kind != o.Arch.Kind || ts.Arch.Config != o.Arch.Config {
+			return nil, fmt.Errorf("train: resume: checkpoint is a %s/%s run, asked for %s/%s", ts.Arch.Kind, ts.Arch.Config, o.Arch.Kind, o.Arch.Config)
 		}
-		if o.Seed != 0 && o.Seed != st.Arch.Seed {
-			return nil, fmt.Errorf("train: resume: the checkpoint's run has seed %d, asked for %d (leave --seed out to continue it)", st.Arch.Seed, o.Seed)
+		if o.Seed != 0 && o.Seed != ts.Arch.Seed {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run has seed %d, asked for %d (a resumed run keeps its seed)", ts.Arch.Seed, o.Seed)
 		}
-		if o.Workers != 0 && st.Workers != 0 && o.Workers != st.Workers {
-			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (leave --workers out to continue it)", st.Workers, o.Workers)
+		if o.Workers != 0 && ts.Workers != 0 && o.Workers != ts.Workers {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (a resumed run keeps its workers)", ts.Workers, o.Workers)
 		}
-		o.Seed = st.Arch.Seed
-		if st.Workers != 0 {
-			o.Workers = st.Workers
+		o.Seed = ts.Arch.Seed
+		if ts.Workers != 0 {
+			o.Workers = ts.Workers
 		}
 	}
 	if o.Seed == 0 {
@@ -229,143 +237,187 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	o.Arch = m.Arch // with the format and defaults NewModel fills in
-	opt := scnn.NewAdam(m.Params(), o.LR, o.L2)
-	if o.Resume {
-		if err := checkpoint.Restore(saved, m.Params(), opt); err != nil {
-			return nil, fmt.Errorf("train: resume: %s: %w", ckpt, err)
-		}
-		o.Arch = st.Arch
-		m.Arch = st.Arch
+	if run.Resumed() {
+		// The parameters are restored by the loop; the model file keeps
+		// the run's provenance.
+		o.Arch = ts.Arch
+		m.Arch = ts.Arch
 	} else {
-		st.Arch = o.Arch
+		ts.Arch = o.Arch
 	}
-	st.Workers = o.Workers
-	now := o.clock
-	if now == nil {
-		now = time.Now
+	ts.Workers = o.Workers
+	t := &proteinTask{o: o, m: m, train: trainSet, val: valSet, st: &ts,
+		loss: scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}}
+	for _, e := range run.State().Log {
+		t.log = append(t.log, epochLog(e))
 	}
-	start, before := now(), st.Seconds
-	elapsed := func() float64 { return before + now().Sub(start).Seconds() }
-	loss := scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}
-	recycler := new(scnn.Recycler) // the steps' buffers, from one step to the next
-	for !st.Done && st.Epoch <= o.MaxEpochs {
-		rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Epoch)))
-		batches := Batches(trainSet, o.BatchSize, rng, !o.Random)
-		if o.Budget > 0 && st.NextBatch == 0 && elapsed() >= o.Budget.Seconds() {
-			// Spent at the end of the last epoch (or resumed with a smaller budget).
-			st.Done, st.Stop = true, fmt.Sprintf("time budget of %v spent before epoch %d", o.Budget, st.Epoch)
-			st.Seconds = elapsed()
-			if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
-				return nil, err
-			}
-			break
-		}
-		if o.OnEpochStart != nil {
-			o.OnEpochStart(st.Epoch, len(batches))
-		}
-		epochStart, lastSave := time.Now(), now()
-		overBudget := false
-		for bi := st.NextBatch; bi < len(batches); bi++ {
-			if ctx.Err() != nil {
-				st.NextBatch = bi
-				st.Seconds = elapsed()
-				if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
-					return nil, err
-				}
-				return nil, ErrInterrupted
-			}
-			// (With no batch of this epoch done yet, the check before the
-			// epoch decided.)
-			if o.Budget > 0 && st.LossN > 0 && elapsed() >= o.Budget.Seconds() {
-				overBudget = true
-				st.Stop = fmt.Sprintf("time budget of %v spent after batch %d of %d in epoch %d", o.Budget, bi, len(batches), st.Epoch)
-				break
-			}
-			if o.CheckpointEvery > 0 && bi > st.NextBatch && now().Sub(lastSave) >= o.CheckpointEvery {
-				saveAt := *st
-				saveAt.NextBatch, saveAt.Seconds = bi, elapsed()
-				if err := checkpoint.Save(ckpt, &saveAt, m.Params(), opt); err != nil {
-					return nil, err
-				}
-				lastSave = now()
-			}
-			samples := pick(trainSet, batches[bi])
-			b := model.NewBatch(samples, m.Packed())
-			opt.ZeroGrad()
-			pass := scnn.TrainingWith(o.Workers, recycler)
-			logits, err := m.Forward(pass, b)
-			if err != nil {
-				return nil, err
-			}
-			v, g, err := loss.Forward(logits, b.Labels, b.Mask)
-			if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
-				err = fmt.Errorf("loss is %v", v)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("train: epoch %d batch %d (%s): %w", st.Epoch, bi+1, strings.Join(b.IDs, " "), err)
-			}
-			if err := pass.Backward(logits, g); err != nil {
-				return nil, err
-			}
-			opt.LR = st.LR
-			opt.Step()
-			pass.Free() // its buffers go to the next step
-			st.LossSum += v
-			st.LossN++
-			if o.OnBatch != nil {
-				o.OnBatch(v)
-			}
-		}
-		// End of epoch: validate, log, keep the best, decay, stop early.
-		vs, err := evaluate(m, valSet, o.BatchSize, o.Workers, loss)
-		if err != nil {
-			return nil, err
-		}
-		e := EpochLog{Epoch: st.Epoch, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValLoss: vs.Loss,
-			ValAcc: vs.Summary.Accuracy, ValLongL5: vs.Summary.TopL[metrics.Long][metrics.TopL5], LR: st.LR, Seconds: time.Since(epochStart).Seconds()}
-		st.Log = append(st.Log, e)
-		if st.BestEpoch == 0 || vs.Loss < st.BestVal {
-			st.BestVal, st.BestEpoch, st.Bad, st.Flat = vs.Loss, st.Epoch, 0, 0
-			m.Arch.Epoch = st.Epoch
-			if err := m.Save(filepath.Join(o.Out, ModelFile)); err != nil {
-				return nil, err
-			}
-		} else {
-			st.Bad++
-			st.Flat++
-			if st.Flat >= o.Plateau && st.LR > o.MinLR {
-				st.LR = max(st.LR/2, o.MinLR)
-				st.Flat = 0
-			}
-		}
-		if o.OnEpochEnd != nil {
-			o.OnEpochEnd(e)
-		}
-		switch {
-		case overBudget:
-			st.Done = true
-		case o.Budget > 0 && elapsed() >= o.Budget.Seconds():
-			st.Done, st.Stop = true, fmt.Sprintf("time budget of %v spent at the end of epoch %d", o.Budget, st.Epoch)
-		case st.Bad >= o.Patience:
-			st.Done, st.Stop = true, fmt.Sprintf("early stop: no better validation loss for %d epochs", o.Patience)
-		case st.Epoch >= o.MaxEpochs:
-			st.Done, st.Stop = true, fmt.Sprintf("reached %d epochs", o.MaxEpochs)
-		}
-		st.Epoch++
-		st.NextBatch, st.LossSum, st.LossN = 0, 0, 0
-		st.Seconds = elapsed()
-		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
-			return nil, err
-		}
-		if err := Plot(filepath.Join(o.Out, PlotFile), st.Log, string(o.Arch.Kind)); err != nil {
-			return nil, err
-		}
-		if err := checkpoint.Save(ckpt, st, m.Params(), opt); err != nil {
-			return nil, err
-		}
+	cfg := loop.Config{Task: t, Params: m.Params(), Optimizer: scnn.NewAdam(m.Params(), o.LR, o.L2), Schedule: schedule(o),
+		Rounds: o.MaxEpochs, Unit: "epoch", Metrics: metricsLogged, Patience: o.Patience,
+		Budget: o.Budget, CheckpointEvery: o.CheckpointEvery, Clock: o.clock, Workers: o.Workers,
+		Hooks: loop.Hooks{Validated: t.validated}}
+	if o.OnEpochStart != nil {
+		cfg.Hooks.RoundStart = func(epoch, batches, _ int) { o.OnEpochStart(epoch, batches) }
 	}
-	return &Result{Model: filepath.Join(o.Out, ModelFile), Arch: o.Arch, Params: m.Trainable(), BestEpoch: st.BestEpoch,
-		Epochs: len(st.Log), Seconds: st.Seconds, Stop: st.Stop, Log: st.Log}, nil
+	if o.OnBatch != nil {
+		cfg.Hooks.Step = func(_ int, loss float64) { o.OnBatch(loss) }
+	}
+	res, err := run.Train(ctx, cfg)
+	if err == nil {
+		err = t.plotErr
+	}
+	if err != nil {
+		if errors.Is(err, loop.ErrInterrupted) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	out := &Result{Model: filepath.Join(o.Out, ModelFile), Arch: o.Arch, Params: m.Trainable(), BestEpoch: res.BestRound,
+		Epochs: len(res.Log), Seconds: res.Seconds, Stop: res.Stop}
+	for _, e := range res.Log {
+		out.Log = append(out.Log, epochLog(e))
+	}
+	return out, nil
+}
+
+func epochLog(e loop.Entry) EpochLog {
+	return EpochLog{Epoch: e.Round, TrainLoss: e.TrainLoss, ValLoss: e.Values[0], ValAcc: e.Values[1], ValLongL5: e.Values[2],
+		LR: e.LR, Seconds: e.Seconds}
+}
+
+// proteinTask is a contact-map run for the loop: a round is an epoch,
+// whose batches are drawn from the stream (seed, epoch), so that a
+// resumed run draws what the uninterrupted one would have.
+type proteinTask struct {
+	o          Options
+	m          *model.Model
+	train, val []*model.Sample
+	st         *taskState
+	loss       scnn.WeightedBCE
+	epoch      int
+	batches    [][]int
+	log        []EpochLog // every validation of the run, for the plot
+	plotErr    error      // the plot could not be written
+}
+
+func (t *proteinTask) StartRound(epoch, _, _ int) (int, error) {
+	if t.plotErr != nil {
+		return 0, t.plotErr
+	}
+	rng := rand.New(rand.NewPCG(t.o.Seed, uint64(epoch)))
+	t.epoch, t.batches = epoch, Batches(t.train, t.o.BatchSize, rng, !t.o.Random)
+	return len(t.batches), nil
+}
+
+func (t *proteinTask) Step(pass *scnn.Pass, i, _ int) (float64, error) {
+	b := model.NewBatch(pick(t.train, t.batches[i]), t.m.Packed())
+	logits, err := t.m.Forward(pass, b)
+	if err != nil {
+		return 0, err
+	}
+	v, g, err := t.loss.Forward(logits, b.Labels, b.Mask)
+	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		err = fmt.Errorf("loss is %v", v)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("chains %s: %w", strings.Join(b.IDs, " "), err)
+	}
+	if err := pass.Backward(logits, g); err != nil {
+		return 0, err
+	}
+	return v, nil
+}
+
+func (t *proteinTask) Validate() ([]float64, error) {
+	vs, err := evaluate(t.m, t.val, t.o.BatchSize, t.o.Workers, t.loss)
+	if err != nil {
+		return nil, err
+	}
+	return []float64{vs.Loss, vs.Summary.Accuracy, vs.Summary.TopL[metrics.Long][metrics.TopL5]}, nil
+}
+
+func (t *proteinTask) SaveBest(e loop.Entry) error {
+	t.m.Arch.Epoch = e.Round
+	return t.m.Save(filepath.Join(t.o.Out, ModelFile))
+}
+
+func (t *proteinTask) State() any { return t.st }
+
+// validated is the loop's hook after each validation: the caller's
+// OnEpochEnd, then the curves plot (an error stops the run at its next
+// epoch, or when it returns).
+func (t *proteinTask) validated(e loop.Entry) {
+	l := epochLog(e)
+	t.log = append(t.log, l)
+	if t.o.OnEpochEnd != nil {
+		t.o.OnEpochEnd(l)
+	}
+	if err := Plot(filepath.Join(t.o.Out, PlotFile), t.log, string(t.o.Arch.Kind)); err != nil && t.plotErr == nil {
+		t.plotErr = fmt.Errorf("plot: %w", err)
+	}
+}
+
+// legacyState is the record of a checkpoint written before the shared
+// training loop (package scnn/loop).
+type legacyState struct {
+	Epoch     int        `json:"epoch"`      // current epoch (1-based)
+	NextBatch int        `json:"next_batch"` // first batch of Epoch not yet done
+	LossSum   float64    `json:"loss_sum"`   // training loss so far in Epoch
+	LossN     int        `json:"loss_n"`
+	BestVal   float64    `json:"best_val"`   // meaningful when BestEpoch > 0
+	BestEpoch int        `json:"best_epoch"` // 0 before the first validation
+	Bad       int        `json:"bad_epochs"` // since the best
+	Flat      int        `json:"flat_epochs"`
+	LR        float64    `json:"lr"`
+	Log       []EpochLog `json:"log"`
+	Seconds   float64    `json:"seconds"`
+	Done      bool       `json:"done"`
+	Stop      string     `json:"stop,omitempty"`
+	Arch      model.Arch `json:"arch"`
+	Workers   int        `json:"workers,omitempty"`
+}
+
+// legacy converts the record of a pre-loop checkpoint for a run of
+// options o (its learning-rate schedule's settings) with perEpoch
+// batches an epoch (the step counts, which the old record lacks; a
+// budget-stopped run's partial epoch is counted whole).
+func legacy(o Options, perEpoch int) loop.Legacy {
+	return func(raw json.RawMessage) (loop.State, json.RawMessage, error) {
+		var old legacyState
+		if err := json.Unmarshal(raw, &old); err != nil {
+			return loop.State{}, nil, fmt.Errorf("checkpoint record: %w", err)
+		}
+		steps := func(epochsDone, batches int) int { return epochsDone*perEpoch + batches }
+		st := loop.State{Round: old.Epoch, Next: old.NextBatch, Steps: steps(old.Epoch-1, old.NextBatch),
+			LossSum: old.LossSum, LossN: old.LossN, Bad: old.Bad, Seconds: old.Seconds, Done: old.Done, Stop: old.Stop,
+			Early: strings.HasPrefix(old.Stop, "early stop")}
+		if old.BestEpoch > 0 {
+			st.Best, st.BestRound, st.BestStep = old.BestVal, old.BestEpoch, steps(old.BestEpoch, 0)
+			st.RoundBest, st.RoundBestSet = old.BestVal, true
+		}
+		for _, l := range old.Log {
+			st.Log = append(st.Log, loop.Entry{Round: l.Epoch, Step: steps(l.Epoch, 0), TrainLoss: l.TrainLoss,
+				Values: []float64{l.ValLoss, l.ValAcc, l.ValLongL5}, LR: l.LR, Seconds: l.Seconds})
+		}
+		sch := schedule(o)
+		sch.LR, sch.Bad = old.LR, old.Flat
+		sch.Best, sch.Seen = st.Best, old.BestEpoch > 0
+		var err error
+		if st.Schedule, err = json.Marshal(sch); err != nil {
+			return loop.State{}, nil, err
+		}
+		task, err := json.Marshal(taskState{Arch: old.Arch, Workers: old.Workers})
+		return st, task, err
+	}
+}
+
+// Info reads the loop's state of the run in dir from its checkpoint
+// (of either format; the step counts of a checkpoint written before the
+// shared loop are not known to it and left at the batches of the epoch
+// in progress).
+func Info(dir string) (loop.State, error) {
+	var o Options
+	o.defaults()
+	return loop.Info(dir, legacy(o, 0))
 }
 
 func pick(s []*model.Sample, idx []int) []*model.Sample {
@@ -423,42 +475,4 @@ func countPairs(b *model.Batch) float64 {
 		}
 	}
 	return n
-}
-
-func writeLog(path string, log []EpochLog) error {
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		fmt.Fprintln(w, "epoch\ttrain_loss\tval_loss\tval_accuracy\tval_long_top_l5\tlr\tseconds")
-		for _, e := range log {
-			fmt.Fprintf(w, "%d\t%.6f\t%.6f\t%.4f\t%.4f\t%g\t%.1f\n", e.Epoch, e.TrainLoss, e.ValLoss, e.ValAcc, e.ValLongL5, e.LR, e.Seconds)
-		}
-		return nil
-	})
-}
-
-// runFiles are what a run directory holds.
-var runFiles = []string{ModelFile, CheckpointFile, LogFile, PlotFile}
-
-// prepareRunDir creates o.Out, refuses to start over a run there unless
-// o.Resume or o.Force, checks that it is writable, and removes the
-// temporary files a killed run left.
-func prepareRunDir(o Options) error {
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if !o.Resume && !o.Force {
-		for _, f := range runFiles[:2] {
-			if _, err := os.Stat(filepath.Join(o.Out, f)); err == nil {
-				return fmt.Errorf("train: %w: %s has %s; continue it with --resume or replace it with --force", ErrRunExists, o.Out, f)
-			}
-		}
-	}
-	if o.Resume {
-		if _, err := os.Stat(filepath.Join(o.Out, CheckpointFile)); err != nil {
-			return fmt.Errorf("train: resume: no %s in %s to continue (start without --resume)", CheckpointFile, o.Out)
-		}
-	}
-	if err := fileio.RemoveStaleTemps(o.Out, runFiles...); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	return fileio.CheckWritable(o.Out)
 }

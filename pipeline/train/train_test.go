@@ -3,11 +3,13 @@ package train
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 var (
@@ -83,17 +87,22 @@ func TestTinyTrainingLossDrops(t *testing.T) {
 	}
 }
 
-// A run interrupted mid-epoch, in the first epoch (before any validation)
-// or a later one, and resumed from its checkpoint ends with the same
-// parameters and optimiser state, bit for bit, as an uninterrupted run.
+// A run interrupted (SIGINT: the context cancelled) mid-epoch, in the
+// first epoch (before any validation), a later one, or at a random batch,
+// and resumed from its checkpoint ends with the same parameters and
+// optimiser state, bit for bit, as an uninterrupted run, the same best
+// model and the same log but for the seconds.
 func TestResumeMatchesUninterrupted(t *testing.T) {
 	full := tinyOptions(t, model.SCNN)
 	full.MaxEpochs = 3
 	if _, err := Train(context.Background(), full); err != nil {
 		t.Fatal(err)
 	}
-	want := checkpointArrays(t, full.Out)
-	for _, stopAt := range []int{1, 4} { // 3 batches per epoch: epoch 1 and epoch 2
+	want := loadCheckpoint(t, full.Out)
+	if len(want.Moments) == 0 || want.OptSteps != 9 {
+		t.Fatalf("the checkpoint holds %d optimiser arrays, %d steps", len(want.Moments), want.OptSteps)
+	}
+	for _, stopAt := range []int{1, 4, 1 + rand.IntN(9)} { // 3 batches per epoch: epoch 1, epoch 2, anywhere
 		t.Run(fmt.Sprintf("after batch %d", stopAt), func(t *testing.T) {
 			part := tinyOptions(t, model.SCNN)
 			part.MaxEpochs = 3
@@ -107,57 +116,69 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 			if _, err := Train(ctx, part); !errors.Is(err, ErrInterrupted) {
 				t.Fatalf("interrupted run: %v", err)
 			}
+			if st, err := Info(part.Out); err != nil || st.Steps != stopAt || st.Done {
+				t.Fatalf("checkpoint of the interrupted run: %d steps, done %v, %v; want %d steps", st.Steps, st.Done, err, stopAt)
+			}
+			if done, err := Finished(part.Out); err != nil || done {
+				t.Errorf("Finished = %v, %v for an interrupted run", done, err)
+			}
 			part.OnBatch = nil
 			part.Resume = true
 			part.Seed, part.Workers = 0, 0 // the checkpoint's
 			if _, err := Train(context.Background(), part); err != nil {
 				t.Fatal(err)
 			}
-			got := checkpointArrays(t, part.Out)
-			if len(got) != len(want) {
-				t.Fatalf("%d arrays, want %d", len(got), len(want))
-			}
-			adam := 0
-			for i, a := range want {
-				b := got[i]
-				if a.Name != b.Name || len(a.Values) != len(b.Values) {
-					t.Fatalf("array %d: %s vs %s", i, a.Name, b.Name)
-				}
-				if strings.HasPrefix(a.Name, "adam.") {
-					adam++
-				}
-				for k := range a.Values {
-					if a.Values[k] != b.Values[k] {
-						t.Fatalf("%s[%d] differs after resume: %v vs %v", a.Name, k, a.Values[k], b.Values[k])
-					}
-				}
-			}
-			if adam == 0 {
-				t.Fatal("the checkpoint holds no optimiser state")
-			}
-			ma, _ := os.ReadFile(filepath.Join(full.Out, ModelFile))
-			mb, _ := os.ReadFile(filepath.Join(part.Out, ModelFile))
-			if len(ma) == 0 || !bytes.Equal(ma, mb) {
-				t.Error("best models differ")
-			}
+			sameRun(t, full.Out, part.Out)
 		})
 	}
 }
 
-// checkpointArrays reads every array of a run's checkpoint: parameters,
-// Adam's moments and step count.
-func checkpointArrays(t *testing.T, dir string) []scnn.Array {
+// loadCheckpoint reads a run's checkpoint: parameters, optimiser state,
+// loop and task states.
+func loadCheckpoint(t *testing.T, dir string) *checkpoint.Checkpoint {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, CheckpointFile))
+	c, err := checkpoint.Load(filepath.Join(dir, CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	_, arrays, err := scnn.ReadParams(f)
-	if err != nil {
-		t.Fatal(err)
+	return c
+}
+
+// sameCheckpoint reports whether two checkpoints hold the same
+// parameters and optimiser state, bit for bit.
+func sameCheckpoint(a, b *checkpoint.Checkpoint) bool {
+	return a.OptType == b.OptType && a.OptSteps == b.OptSteps && sameArrays(a.Params, b.Params) && sameArrays(a.Moments, b.Moments)
+}
+
+// sameRun fails unless the runs in dirs a and b end alike: checkpointed
+// parameters and optimiser state, best model file and log (but its
+// seconds column).
+func sameRun(t *testing.T, a, b string) {
+	t.Helper()
+	if !sameCheckpoint(loadCheckpoint(t, a), loadCheckpoint(t, b)) {
+		t.Fatal("the checkpoints' parameters or optimiser states differ")
 	}
-	return arrays
+	ma, _ := os.ReadFile(filepath.Join(a, ModelFile))
+	mb, _ := os.ReadFile(filepath.Join(b, ModelFile))
+	if len(ma) == 0 || !bytes.Equal(ma, mb) {
+		t.Error("best models differ")
+	}
+	la, _ := os.ReadFile(filepath.Join(a, LogFile))
+	lb, _ := os.ReadFile(filepath.Join(b, LogFile))
+	if la, lb = dropLastColumn(la), dropLastColumn(lb); len(la) == 0 || !bytes.Equal(la, lb) {
+		t.Errorf("logs differ:\n%s\n%s", la, lb)
+	}
+}
+
+// dropLastColumn removes the last tab-separated column of each line.
+func dropLastColumn(b []byte) []byte {
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if k := strings.LastIndex(l, "\t"); k >= 0 {
+			lines[i] = l[:k]
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
 }
 
 // Resume refuses another seed or worker count than the checkpoint's; a
@@ -334,10 +355,11 @@ func fakeClock(step time.Duration) func() time.Time {
 }
 
 // A budget ends the run, inside an epoch or at its end: a partial epoch
-// is validated and logged, the run is finished, and a resumed finished
-// run trains no more. Budgets of 5-10 clock readings (every reading
-// advances the fake clock one second; 3 batches an epoch) cut some epoch
-// short.
+// is validated and logged, the run is finished for Finished, and a
+// resumed run with the same budget trains no more. The loop reads the
+// fake clock (one second a reading) 3 times at the start, twice a batch
+// and 4 times at an epoch's end (3 batches an epoch): budgets of 5-10
+// seconds stop after 1, 2 or 3 batches.
 func TestBudgetStopsTheRun(t *testing.T) {
 	partial := 0
 	for budget := 5; budget <= 10; budget++ {
@@ -381,48 +403,171 @@ func TestBudgetStopsTheRun(t *testing.T) {
 	}
 }
 
-// A run killed after a mid-epoch checkpoint (the file copied away at
-// that moment stands for what a kill leaves) resumes from it and ends
-// where an uninterrupted run ends.
-func TestMidEpochCheckpointResumes(t *testing.T) {
+// A run stopped by its budget inside an epoch and resumed with a larger
+// one continues from the batch it stopped at, and ends with the
+// parameters of an uninterrupted run (its best model may differ: the
+// partial epoch was validated).
+func TestBudgetResumedWithMore(t *testing.T) {
 	full := tinyOptions(t, model.CNN)
 	full.MaxEpochs = 2
 	if _, err := Train(context.Background(), full); err != nil {
 		t.Fatal(err)
 	}
-	want := checkpointArrays(t, full.Out)
+	o := tinyOptions(t, model.CNN)
+	o.MaxEpochs = 2
+	o.clock = fakeClock(time.Second)
+	o.Budget = 6 * time.Second // 2 batches (TestBudgetStopsTheRun)
+	batches := 0
+	o.OnBatch = func(float64) { batches++ }
+	res, err := Train(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batches != 2 || len(res.Log) != 1 || !strings.Contains(res.Stop, "time budget") {
+		t.Fatalf("first session: %d batches, %d validations, %q", batches, len(res.Log), res.Stop)
+	}
+	o.Resume, o.Seed, o.Workers, o.Budget = true, 0, 0, time.Hour
+	if res, err = Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if batches != 6 || len(res.Log) != 3 || res.Stop != "reached 2 epochs" {
+		t.Fatalf("resumed: %d batches in all, %d validations, %q", batches, len(res.Log), res.Stop)
+	}
+	if !sameCheckpoint(loadCheckpoint(t, full.Out), loadCheckpoint(t, o.Out)) {
+		t.Error("the run resumed with a larger budget ends elsewhere than an uninterrupted one")
+	}
+}
 
+// A run killed (kill -9) at a random batch, whose files copied away at
+// that moment stand for what a kill leaves, resumes from its last
+// checkpoint (written before every batch here) and ends as an
+// uninterrupted run: parameters, best model and log but the seconds.
+// Checkpoints inside epochs do not change the run.
+func TestKilledRunResumesBitIdentical(t *testing.T) {
+	full := tinyOptions(t, model.CNN)
+	full.MaxEpochs = 2
+	if _, err := Train(context.Background(), full); err != nil {
+		t.Fatal(err)
+	}
 	o := tinyOptions(t, model.CNN)
 	o.MaxEpochs = 2
 	o.CheckpointEvery = time.Nanosecond
-	o.clock = fakeClock(time.Second)
 	killed := t.TempDir()
+	killAt := 1 + rand.IntN(6) // 3 batches an epoch
 	batches := 0
 	o.OnBatch = func(float64) {
-		// After batch 2 of epoch 1 has run, the checkpoint holds batch 1's
-		// state (written before batch 2).
-		if batches++; batches == 2 {
-			b, err := os.ReadFile(filepath.Join(o.Out, CheckpointFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(killed, CheckpointFile), b, 0o644); err != nil {
-				t.Fatal(err)
+		if batches++; batches == killAt {
+			for _, f := range []string{CheckpointFile, ModelFile, LogFile, PlotFile} {
+				if b, err := os.ReadFile(filepath.Join(o.Out, f)); err == nil {
+					if err := os.WriteFile(filepath.Join(killed, f), b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 		}
 	}
 	if _, err := Train(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := checkpointArrays(t, o.Out); !sameArrays(got, want) {
-		t.Fatal("mid-epoch checkpoints changed the run")
+	sameRun(t, full.Out, o.Out)
+	// The checkpoint on disk was written before the batch killAt.
+	if st, err := loop.Info(killed, nil); err != nil || st.Steps != killAt-1 {
+		t.Fatalf("checkpoint at the kill (batch %d): %d steps, %v", killAt, st.Steps, err)
 	}
 	o.Out, o.OnBatch, o.Resume, o.Seed, o.Workers, o.CheckpointEvery = killed, nil, true, 0, 0, 0
 	if _, err := Train(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := checkpointArrays(t, killed); !sameArrays(got, want) {
-		t.Fatal("the run resumed from a mid-epoch checkpoint ends elsewhere")
+	sameRun(t, full.Out, killed)
+}
+
+// A checkpoint of the format written before the shared training loop
+// (the run's state as the whole record, Adam's state under "adam."
+// names) resumes as the run it was: here an interrupted run's checkpoint
+// rewritten in the old layout, inside an epoch after a validation without
+// a lower loss (the plateau count at 1), ends as an uninterrupted run.
+func TestLegacyCheckpoint(t *testing.T) {
+	opts := func() Options {
+		o := tinyOptions(t, model.SCNN)
+		o.MaxEpochs, o.LR = 5, 0.03 // validation losses that rise (TestLegacyCheckpoint's premise)
+		return o
+	}
+	full := opts()
+	if _, err := Train(context.Background(), full); err != nil {
+		t.Fatal(err)
+	}
+	part := opts()
+	ctx, cancel := context.WithCancel(context.Background())
+	batches := 0
+	part.OnBatch = func(float64) {
+		if batches++; batches == 10 { // epoch 4, batch 1
+			cancel()
+		}
+	}
+	if _, err := Train(ctx, part); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	writeLegacyCheckpoint(t, part.Out)
+	if c := loadCheckpoint(t, part.Out); c.Format != 0 {
+		t.Fatalf("checkpoint format %d, want 0", c.Format)
+	}
+	st, err := Info(part.Out)
+	if err != nil || st.Round != 4 || st.Next != 1 || len(st.Log) != 3 || st.Done {
+		t.Fatalf("legacy checkpoint: %+v, %v", st, err)
+	}
+	part.OnBatch, part.Resume, part.Seed, part.Workers = nil, true, 0, 0
+	res, err := Train(context.Background(), part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lr := res.Log[len(res.Log)-1].LR; lr >= part.LR {
+		t.Errorf("the learning rate was never halved (%g): the test does not reach the plateau state", lr)
+	}
+	sameRun(t, full.Out, part.Out)
+}
+
+// writeLegacyCheckpoint rewrites a run's checkpoint in the layout of the
+// training loop before package scnn/loop.
+func writeLegacyCheckpoint(t *testing.T, dir string) {
+	t.Helper()
+	c := loadCheckpoint(t, dir)
+	var st loop.State
+	var p loop.Plateau
+	var task struct {
+		Arch    model.Arch `json:"arch"`
+		Workers int        `json:"workers"`
+	}
+	if err := errors.Join(json.Unmarshal(c.Loop, &st), json.Unmarshal(st.Schedule, &p), json.Unmarshal(c.Task, &task)); err != nil {
+		t.Fatal(err)
+	}
+	if p.Bad == 0 {
+		t.Fatal("the plateau count is 0: the test does not reach the plateau state")
+	}
+	var log []map[string]any
+	for _, e := range st.Log {
+		log = append(log, map[string]any{"epoch": e.Round, "train_loss": e.TrainLoss, "val_loss": e.Values[0],
+			"val_accuracy": e.Values[1], "val_long_top_l5": e.Values[2], "lr": e.LR, "seconds": e.Seconds})
+	}
+	rec, err := json.Marshal(map[string]any{"epoch": st.Round, "next_batch": st.Next, "loss_sum": st.LossSum, "loss_n": st.LossN,
+		"best_val": st.Best, "best_epoch": st.BestRound, "bad_epochs": st.Bad, "flat_epochs": p.Bad, "lr": p.LR, "log": log,
+		"seconds": st.Seconds, "done": st.Done, "arch": task.Arch, "workers": task.Workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arrays []*scnn.Param
+	for _, a := range c.Params {
+		arrays = append(arrays, &scnn.Param{Name: a.Name, Shape: a.Shape, Value: a.Values})
+	}
+	for _, a := range c.Moments { // m/<param>, v/<param>
+		arrays = append(arrays, &scnn.Param{Name: "adam." + a.Name, Shape: a.Shape, Value: a.Values})
+	}
+	arrays = append(arrays, &scnn.Param{Name: "adam.t", Shape: []int{1}, Value: []float32{float32(c.OptSteps)}})
+	var buf bytes.Buffer
+	if err := scnn.WriteParams(&buf, rec, arrays); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, CheckpointFile), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -2,6 +2,7 @@ package ssnet
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 // The paper protocol's networks have the parameter counts of the paper's
@@ -138,14 +140,21 @@ func TestTinyTrainingOnRealMolecules(t *testing.T) {
 		if _, _, err := Train(context.Background(), ro); err != nil {
 			t.Fatal(err)
 		}
-		var a, b runState
-		pa, err := checkpoint.Read(filepath.Join(dir, "full", CheckpointFile), &a)
+		ca, err := checkpoint.Load(filepath.Join(dir, "full", CheckpointFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		pb, err := checkpoint.Read(filepath.Join(part, CheckpointFile), &b)
+		cb, err := checkpoint.Load(filepath.Join(part, CheckpointFile))
 		if err != nil {
 			t.Fatal(err)
+		}
+		var a loop.State
+		if err := json.Unmarshal(ca.Loop, &a); err != nil {
+			t.Fatal(err)
+		}
+		pa, pb := append(ca.Params, ca.Moments...), append(cb.Params, cb.Moments...)
+		if len(pa) != len(pb) || ca.OptSteps != cb.OptSteps {
+			t.Fatalf("%s: checkpoints of %d and %d arrays, %d and %d steps", k, len(pa), len(pb), ca.OptSteps, cb.OptSteps)
 		}
 		for i := range pa {
 			if !slices.Equal(pa[i].Values, pb[i].Values) {

@@ -7,11 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 // Pair crops: both stretches inside the molecule, apart, and every label
@@ -166,9 +167,8 @@ func TestCancelledRunResumesBitIdentical(t *testing.T) {
 	if _, _, err := Train(ctx, o); err != ErrInterrupted {
 		t.Fatalf("cancelled run: %v", err)
 	}
-	var st runState
-	if _, err := checkpoint.Read(filepath.Join(part, CheckpointFile), &st); err != nil || st.Step != stopAt {
-		t.Fatalf("checkpoint after cancelling at step %d: step %d, %v", stopAt, st.Step, err)
+	if st, err := loop.Info(part, nil); err != nil || st.Steps != stopAt {
+		t.Fatalf("checkpoint after cancelling at step %d: step %d, %v", stopAt, st.Steps, err)
 	}
 	o = opts(part)
 	o.Resume, o.Seed, o.Workers = true, 0, 0
@@ -196,6 +196,94 @@ func TestCancelledRunResumesBitIdentical(t *testing.T) {
 		if !slices.Equal(pa[i].Value, pb[i].Value) {
 			t.Fatalf("%s differs after cancel at step %d and resume", pa[i].Name, stopAt)
 		}
+	}
+}
+
+// A run killed at a random point (kill -9: only what is on disk
+// survives) resumes from its last checkpoint and ends bit-identical to
+// an uninterrupted run. The kill is the checkpoint file copied aside at
+// a random step, with a checkpoint written at every step.
+func TestKilledRunResumesBitIdentical(t *testing.T) {
+	train, valid := realSets(t)
+	p := tinyProtocol
+	p.Steps, p.EvalEvery = 12, 5
+	dir := t.TempDir()
+	opts := func(out string) TrainOptions {
+		return TrainOptions{Train: slices.Clone(train), Valid: slices.Clone(valid), Out: out, Kind: CNN, Protocol: p, Seed: 5, Workers: 1,
+			CheckpointEvery: time.Nanosecond}
+	}
+	full := filepath.Join(dir, "full")
+	killAt := 2 + rand.IntN(p.Steps-3)
+	saved := map[string][]byte{}
+	o := opts(full)
+	o.OnStep = func(step int, _ float64) {
+		if step == killAt {
+			for _, f := range []string{CheckpointFile, ModelFile, LogFile} {
+				if b, err := os.ReadFile(filepath.Join(full, f)); err == nil {
+					saved[f] = b
+				}
+			}
+		}
+	}
+	if _, _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "part")
+	os.MkdirAll(part, 0o755)
+	for f, b := range saved {
+		if err := os.WriteFile(filepath.Join(part, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, err := loop.Info(part, nil); err != nil || st.Steps != killAt-1 {
+		t.Fatalf("checkpoint at the kill (step %d): %d steps, %v", killAt, st.Steps, err)
+	}
+	o = opts(part)
+	o.Resume, o.Seed, o.Workers = true, 0, 0
+	if _, _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{ModelFile, LogFile} {
+		a, _ := os.ReadFile(filepath.Join(full, f))
+		b, _ := os.ReadFile(filepath.Join(part, f))
+		if f == LogFile { // the seconds column differs
+			a, b = dropLastColumn(a), dropLastColumn(b)
+		}
+		if !bytes.Equal(a, b) || len(a) == 0 {
+			t.Fatalf("%s differs after a kill at step %d and resume:\n%s\n%s", f, killAt, a, b)
+		}
+	}
+}
+
+func dropLastColumn(tsv []byte) []byte {
+	var out []string
+	for _, l := range strings.Split(string(tsv), "\n") {
+		if i := strings.LastIndexByte(l, '\t'); i >= 0 {
+			l = l[:i]
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+// Checkpoints written before the shared training loop are read: the
+// committed template-short runs (1,500 steps, done), and one resumes
+// with more steps from where it stopped.
+func TestLegacyCheckpoint(t *testing.T) {
+	src := "../../experiments/rna-template/short/cnn-seed1"
+	secs, steps, done, err := RunInfo(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steps != 1500 || !done || secs <= 0 {
+		t.Fatalf("RunInfo: %g s, %d steps, done %v", secs, steps, done)
+	}
+	st, err := loop.Info(src, legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Round != 3 || st.Next != 0 || len(st.Log) != 2 || st.Log[1].Step != 1500 || st.BestRound < 1 {
+		t.Fatalf("legacy state: round %d, next %d, log %+v, best round %d", st.Round, st.Next, st.Log, st.BestRound)
 	}
 }
 

@@ -5,18 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/buildinfo"
-	"github.com/contactmap/contactmap/internal/checkpoint"
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 // TrainOptions configure a training run.
@@ -56,74 +53,107 @@ type EvalLog struct {
 	Seconds   float64 `json:"seconds"` // since the last validation
 }
 
-type runState struct {
-	Record   Record    `json:"record"`
-	Protocol Protocol  `json:"protocol"` // as trained (a protocol's name can outlive its settings)
-	Step     int       `json:"step"`     // steps done
+// taskState is the RNA part of a checkpoint (the loop's part is
+// loop.State).
+type taskState struct {
+	Record   Record   `json:"record"`
+	Protocol Protocol `json:"protocol"` // as trained (a protocol's name can outlive its settings)
+	Workers  int      `json:"workers"`
+}
+
+// legacyState is the record of a checkpoint written before the shared
+// training loop (package scnn/loop).
+type legacyState struct {
+	taskState
+	Step     int       `json:"step"`
 	LossSum  float64   `json:"loss_sum"`
 	LossN    int       `json:"loss_n"`
 	Best     float64   `json:"best_val_accuracy"`
 	BestStep int       `json:"best_step"`
 	Log      []EvalLog `json:"log"`
 	Seconds  float64   `json:"seconds"`
-	Workers  int       `json:"workers"`
-	Done     bool      `json:"done"` // reached the protocol's steps
+	Done     bool      `json:"done"`
+}
+
+// legacy converts a pre-loop checkpoint record: rounds are the
+// protocol's EvalEvery steps (the last one shorter).
+func legacy(raw json.RawMessage) (loop.State, json.RawMessage, error) {
+	var old legacyState
+	if err := json.Unmarshal(raw, &old); err != nil {
+		return loop.State{}, nil, err
+	}
+	e := old.Protocol.EvalEvery
+	if e <= 0 {
+		return loop.State{}, nil, fmt.Errorf("validation every %d steps: %w", e, scnn.ErrCorrupt)
+	}
+	round := func(step int) int { return max(1, (step+e-1)/e) }
+	st := loop.State{Round: old.Step/e + 1, Next: old.Step % e, Steps: old.Step, LossSum: old.LossSum, LossN: old.LossN,
+		Best: old.Best, BestStep: old.BestStep, Seconds: old.Seconds, Done: old.Done, RoundBest: old.Best, RoundBestSet: len(old.Log) > 0}
+	if old.Done && old.Step%e != 0 { // the short last round is done
+		st.Round, st.Next = old.Step/e+2, 0
+	}
+	if len(old.Log) > 0 {
+		st.BestRound = round(old.BestStep)
+	}
+	for _, l := range old.Log {
+		st.Log = append(st.Log, loop.Entry{Round: round(l.Step), Step: l.Step, TrainLoss: l.TrainLoss,
+			Values: []float64{l.ValAcc, l.ValF1}, LR: old.Protocol.LRAt(old.Record.Kind, max(l.Step-1, 0)), Seconds: l.Seconds})
+	}
+	task, err := json.Marshal(old.taskState)
+	return st, task, err
 }
 
 // Files of a run directory.
 const (
-	ModelFile      = "model.scnn"
-	CheckpointFile = "checkpoint.scnn"
-	LogFile        = "train_log.tsv"
+	ModelFile      = loop.ModelFile
+	CheckpointFile = loop.CheckpointFile
+	LogFile        = loop.LogFile
 )
 
 // ErrInterrupted: the context was cancelled; a checkpoint of the step
 // reached is on disk and Resume continues from it.
-var ErrInterrupted = errors.New("training interrupted; a checkpoint of the step reached is written")
+var ErrInterrupted = loop.ErrInterrupted
+
+// metrics are the validation values the loop logs; the first picks the
+// model kept.
+var metrics = []loop.Metric{{Name: "val_accuracy", Digits: 4}, {Name: "val_f1", Digits: 4}}
 
 // Train trains (or resumes) a model: each step a batch of random crops of
 // the training molecules; every EvalEvery steps the validation molecules
 // are predicted whole, the model with the best mean accuracy (PPV+Sens)/2
-// is kept in Out/model.scnn, and a checkpoint is written.
+// is kept in Out/model.scnn, and a checkpoint is written (package
+// scnn/loop: also every CheckpointEvery and on cancel).
 func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	p := o.Protocol
 	if len(o.Train) == 0 || len(o.Valid) == 0 {
 		return nil, nil, fmt.Errorf("ssnet: no training or validation molecules")
 	}
+	if p.EvalEvery <= 0 || p.Steps <= 0 {
+		return nil, nil, fmt.Errorf("ssnet: protocol %s: %d steps, validation every %d", p.Name, p.Steps, p.EvalEvery)
+	}
+	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ssnet: %w", err)
+	}
 	ckpt := filepath.Join(o.Out, CheckpointFile)
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, nil, fmt.Errorf("ssnet: %w", err)
-	}
-	_, statErr := os.Stat(ckpt)
-	switch {
-	case o.Resume && statErr != nil:
-		return nil, nil, fmt.Errorf("ssnet: resume: no %s in %s (start without --resume)", CheckpointFile, o.Out)
-	case !o.Resume && !o.Force && statErr == nil:
-		return nil, nil, fmt.Errorf("ssnet: %s holds a run; continue it with --resume or replace it with --force", o.Out)
-	}
-	if err := fileio.RemoveStaleTemps(o.Out, ModelFile, CheckpointFile, LogFile); err != nil {
-		return nil, nil, fmt.Errorf("ssnet: %w", err)
-	}
-	st := &runState{}
-	var saved []scnn.Array
-	if o.Resume {
-		var err error
-		if saved, err = checkpoint.Read(ckpt, st); err != nil {
+	var ts taskState
+	if run.Resumed() {
+		if err := run.TaskState(&ts); err != nil {
 			return nil, nil, fmt.Errorf("ssnet: resume: %w", err)
 		}
-		r := st.Record
+		r := ts.Record
 		switch {
 		case r.Kind != o.Kind || r.Protocol != p.Name:
 			return nil, nil, fmt.Errorf("ssnet: resume: %s is a %s/%s run, asked for %s/%s", ckpt, r.Kind, r.Protocol, o.Kind, p.Name)
-		case !sameSettings(st.Protocol, p):
+		case !sameSettings(ts.Protocol, p):
 			return nil, nil, fmt.Errorf("ssnet: resume: %s was trained under other %q settings than this build's (crop %d, halving every %d, validation every %d; this build %d, %d, %d)",
-				ckpt, p.Name, st.Protocol.Crop, st.Protocol.HalveEvery, st.Protocol.EvalEvery, p.Crop, p.HalveEvery, p.EvalEvery)
+				ckpt, p.Name, ts.Protocol.Crop, ts.Protocol.HalveEvery, ts.Protocol.EvalEvery, p.Crop, p.HalveEvery, p.EvalEvery)
 		case o.Seed != 0 && o.Seed != r.Seed:
 			return nil, nil, fmt.Errorf("ssnet: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
-		case o.Workers != 0 && o.Workers != st.Workers:
-			return nil, nil, fmt.Errorf("ssnet: resume: the run uses %d workers, asked for %d; results depend on it", st.Workers, o.Workers)
+		case o.Workers != 0 && o.Workers != ts.Workers:
+			return nil, nil, fmt.Errorf("ssnet: resume: the run uses %d workers, asked for %d; results depend on it", ts.Workers, o.Workers)
 		}
-		o.Seed, o.Workers = r.Seed, st.Workers
+		o.Seed, o.Workers = r.Seed, ts.Workers
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
@@ -135,17 +165,13 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	opt := scnn.NewAdam(m.Net.Params(), p.LR(o.Kind), p.L2)
-	if o.Resume {
-		if err := checkpoint.Restore(saved, m.Net.Params(), opt); err != nil {
-			return nil, nil, fmt.Errorf("ssnet: resume: %s: %w", ckpt, err)
-		}
-		m.Record = st.Record
+	if run.Resumed() {
+		m.Record = ts.Record
 	} else {
 		m.Record.Data, m.Record.Version = o.DataName, buildinfo.Revision()
-		st.Record, st.Protocol = m.Record, p
+		ts.Record, ts.Protocol = m.Record, p
 	}
-	st.Workers = o.Workers
+	ts.Workers = o.Workers
 	if p.Template {
 		ix := TemplateRefs(o.Train)
 		if err := AttachTemplates(o.Train, ix, true, p.MinIdentity); err != nil {
@@ -160,88 +186,73 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, err
 		}
 	}
-	every := o.CheckpointEvery
-	if every <= 0 {
-		every = 10 * time.Minute
+	t := &rnaTask{m: m, o: o, st: &ts, loss: scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}}
+	cfg := loop.Config{Task: t, Params: m.Net.Params(), Optimizer: scnn.NewAdam(m.Net.Params(), p.LR(o.Kind), p.L2),
+		Schedule: &loop.StepHalving{LR: p.LR(o.Kind), Every: p.HalveEvery},
+		Rounds:   (p.Steps + p.EvalEvery - 1) / p.EvalEvery, Unit: "round", LogSteps: true, Metrics: metrics,
+		Budget: o.Budget, CheckpointEvery: o.CheckpointEvery, Workers: o.Workers}
+	if o.OnStep != nil {
+		cfg.Hooks.Step = o.OnStep
 	}
-	loss := scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}
-	var recycler scnn.Recycler // the run's training buffers, reused step to step
-	start, before, lastEval, lastSave := time.Now(), st.Seconds, time.Now(), time.Now()
-	save := func() error {
-		st.Seconds = before + time.Since(start).Seconds()
-		lastSave = time.Now()
-		return checkpoint.Save(ckpt, st, m.Net.Params(), opt)
+	if o.OnEval != nil {
+		cfg.Hooks.Validated = func(e loop.Entry) { o.OnEval(evalLog(e)) }
 	}
-	stopped := false
-	for st.Step < p.Steps {
-		if ctx.Err() != nil {
-			if err := save(); err != nil {
-				return nil, nil, fmt.Errorf("ssnet: interrupted at step %d, and the checkpoint failed: %w", st.Step, err)
-			}
-			return nil, nil, ErrInterrupted
-		}
-		budgetSpent := o.Budget > 0 && before+time.Since(start).Seconds() >= o.Budget.Seconds()
-		if budgetSpent && (len(st.Log) > 0 && st.Log[len(st.Log)-1].Step == st.Step) {
-			stopped = true
-			break
-		}
-		if !budgetSpent {
-			if time.Since(lastSave) >= every {
-				if err := save(); err != nil {
-					return nil, nil, err
-				}
-			}
-			// Each step draws from its own stream: a resumed run draws
-			// what the uninterrupted run would have.
-			rng := rand.New(rand.NewPCG(o.Seed, uint64(st.Step)))
-			v, err := trainStep(m, opt, loss, &recycler, o, rng, st.Step)
-			if err != nil {
-				return nil, nil, err
-			}
-			st.Step++
-			st.LossSum += v
-			st.LossN++
-			if o.OnStep != nil {
-				o.OnStep(st.Step, v)
-			}
-			if st.Step%p.EvalEvery != 0 && st.Step != p.Steps {
-				continue
-			}
-		}
-		scores, err := Evaluate(o.Valid, ModelPredictor(m, o.Workers), nil)
-		if err != nil {
+	res, err := run.Train(ctx, cfg)
+	if err != nil {
+		if errors.Is(err, loop.ErrInterrupted) {
 			return nil, nil, err
 		}
-		acc, f1 := groupMeans(o.Valid, scores)
-		e := EvalLog{Step: st.Step, TrainLoss: st.LossSum / float64(max(st.LossN, 1)), ValAcc: acc, ValF1: f1,
-			Seconds: time.Since(lastEval).Seconds()}
-		lastEval = time.Now()
-		st.Log = append(st.Log, e)
-		st.LossSum, st.LossN = 0, 0
-		if st.BestStep == 0 || acc > st.Best {
-			st.Best, st.BestStep = acc, st.Step
-			m.Record.Step = st.Step
-			if err := m.Save(filepath.Join(o.Out, ModelFile)); err != nil {
-				return nil, nil, err
-			}
-		}
-		if o.OnEval != nil {
-			o.OnEval(e)
-		}
-		st.Done = st.Step >= p.Steps
-		if err := writeLog(filepath.Join(o.Out, LogFile), st.Log); err != nil {
-			return nil, nil, err
-		}
-		if err := save(); err != nil {
-			return nil, nil, err
-		}
-		if budgetSpent {
-			stopped = true
-			break
-		}
+		return nil, nil, fmt.Errorf("ssnet: %w", err)
 	}
-	return m, &Result{Steps: st.Step, BestStep: st.BestStep, BestAcc: st.Best, Seconds: st.Seconds, Log: st.Log, Stopped: stopped}, nil
+	out := &Result{Steps: res.Steps, BestStep: res.BestStep, BestAcc: res.Best, Seconds: res.Seconds, Stopped: res.Budget}
+	for _, e := range res.Log {
+		out.Log = append(out.Log, evalLog(e))
+	}
+	return m, out, nil
 }
+
+func evalLog(e loop.Entry) EvalLog {
+	return EvalLog{Step: e.Step, TrainLoss: e.TrainLoss, ValAcc: e.Values[0], ValF1: e.Values[1], Seconds: e.Seconds}
+}
+
+// rnaTask is an RNA run for the loop: rounds of EvalEvery steps (the
+// last one up to the protocol's Steps), each step a batch drawn from its
+// own stream (seed, global step), so that a resumed run draws what the
+// uninterrupted one would have.
+type rnaTask struct {
+	m    *Model
+	o    TrainOptions
+	st   *taskState
+	loss scnn.WeightedBCE
+}
+
+func (t *rnaTask) StartRound(_, from, global int) (int, error) {
+	p := t.o.Protocol
+	g0 := global - from
+	return min((g0/p.EvalEvery+1)*p.EvalEvery, p.Steps) - g0, nil
+}
+
+func (t *rnaTask) Step(pass *scnn.Pass, _, global int) (float64, error) {
+	rng := rand.New(rand.NewPCG(t.o.Seed, uint64(global)))
+	return trainStep(pass, t.m, t.loss, t.o, rng, global)
+}
+
+func (t *rnaTask) Validate() ([]float64, error) {
+	scores, err := Evaluate(t.o.Valid, ModelPredictor(t.m, t.o.Workers), nil)
+	if err != nil {
+		return nil, err
+	}
+	acc, f1 := groupMeans(t.o.Valid, scores)
+	return []float64{acc, f1}, nil
+}
+
+func (t *rnaTask) SaveBest(e loop.Entry) error {
+	t.m.Record.Step = e.Step
+	t.st.Record.Step = e.Step
+	return t.m.Save(filepath.Join(t.o.Out, ModelFile))
+}
+
+func (t *rnaTask) State() any { return t.st }
 
 // attachMFE attaches the MFE structures of the training and validation
 // molecules, from and to the options' cache file.
@@ -294,7 +305,7 @@ func groupMeans(set []Molecule, scores []MolScore) (acc, f1 float64) {
 
 // trainStep is one optimiser step on a batch drawn from rng; it returns
 // the loss.
-func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, rec *scnn.Recycler, o TrainOptions, rng *rand.Rand, step int) (float64, error) {
+func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions, rng *rand.Rand, step int) (float64, error) {
 	p := o.Protocol
 	var ws []Window
 	if p.PairCrops {
@@ -311,9 +322,6 @@ func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, rec *scnn.Recycl
 	if err != nil {
 		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
 	}
-	opt.ZeroGrad()
-	opt.LR = p.LRAt(o.Kind, step)
-	pass := scnn.TrainingWith(o.Workers, rec)
 	logits, err := m.Net.Forward(pass, b.In)
 	if err != nil {
 		return 0, err
@@ -328,8 +336,6 @@ func trainStep(m *Model, opt *scnn.Adam, loss scnn.WeightedBCE, rec *scnn.Recycl
 	if err := pass.Backward(logits, g); err != nil {
 		return 0, err
 	}
-	opt.Step()
-	pass.Free() // its buffers go to the next step
 	return v, nil
 }
 
@@ -356,19 +362,9 @@ type Result struct {
 // RunInfo reads a run directory's checkpoint: training seconds, steps and
 // whether it reached its protocol's steps.
 func RunInfo(dir string) (seconds float64, steps int, done bool, err error) {
-	var st runState
-	if _, err := checkpoint.Read(filepath.Join(dir, CheckpointFile), &st); err != nil {
+	st, err := loop.Info(dir, legacy)
+	if err != nil {
 		return 0, 0, false, err
 	}
-	return st.Seconds, st.Step, st.Done, nil
-}
-
-func writeLog(path string, log []EvalLog) error {
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		fmt.Fprintln(w, "step\ttrain_loss\tval_accuracy\tval_f1\tseconds")
-		for _, e := range log {
-			fmt.Fprintf(w, "%d\t%.6f\t%.4f\t%.4f\t%.1f\n", e.Step, e.TrainLoss, e.ValAcc, e.ValF1, e.Seconds)
-		}
-		return nil
-	})
+	return st.Seconds, st.Steps, st.Done, nil
 }

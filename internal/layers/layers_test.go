@@ -1,0 +1,88 @@
+package layers
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/contactmap/contactmap/"
+
+// deps lists, for every package of the module, the module's packages it
+// imports directly or not (go list -deps).
+func deps(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./...")
+	cmd.Dir = "../.."
+	pkgs, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	out := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(pkgs))
+	var own []string
+	for sc.Scan() {
+		if p, ok := strings.CutPrefix(sc.Text(), module); ok {
+			own = append(own, p)
+		}
+	}
+	for _, p := range own {
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./"+p)
+		cmd.Dir = "../.."
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", p, err)
+		}
+		for _, d := range strings.Fields(string(b)) {
+			if q, ok := strings.CutPrefix(d, module); ok && q != p {
+				out[p] = append(out[p], q)
+			}
+		}
+	}
+	return out
+}
+
+func under(p string, roots ...string) bool {
+	for _, r := range roots {
+		if p == r || strings.HasPrefix(p, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// No package imports upward: the generic network and training code
+// (scnn, scnn/loop, pairnet, internal) imports no application; the three
+// systems (pipeline: proteins; rna; rec) do not import one another; no
+// library imports the shipped-model registry (models, whose weights it
+// would link) or the command.
+func TestNoUpwardImport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list for every package")
+	}
+	apps := []string{"pipeline", "rna", "rec", "pdb", "pisces"}
+	for p, ds := range deps(t) {
+		for _, d := range ds {
+			var bad bool
+			switch {
+			case under(p, "cmd", "bench", "experiments"):
+				continue
+			case under(d, "cmd", "models"):
+				bad = !under(p, "models") || under(d, "cmd")
+			case under(p, "scnn", "pairnet", "internal"):
+				bad = under(d, apps...)
+			case under(p, "rna"):
+				bad = under(d, "pipeline", "rec")
+			case under(p, "rec"):
+				bad = under(d, "pipeline", "rna")
+			case under(p, "pipeline"):
+				bad = under(d, "rna", "rec")
+			}
+			if bad {
+				t.Errorf("%s imports %s", p, d)
+			}
+		}
+	}
+}
