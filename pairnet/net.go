@@ -19,6 +19,8 @@ type Net struct {
 	reinject *pairMap
 	head     []*block
 	out      scnn.BranchConv
+	// mod holds every parameter, added as the layers are built.
+	mod scnn.Module
 }
 
 // pairMap is the product (CNN) or the sgConv (SCNN), then optional
@@ -51,6 +53,7 @@ func New(s Spec, seed uint64) (*Net, error) {
 		if n.dense, err = scnn.NewDense("lstm_dense", 2*s.LSTMHidden, s.LSTMOut, rng); err != nil {
 			return nil, err
 		}
+		n.mod.Add(n.lstm, n.dense)
 	}
 	seq := s.seqWidth()
 	pairWidth := s.Pair.width(s.Symmetric, seq)
@@ -58,6 +61,7 @@ func New(s Spec, seed uint64) (*Net, error) {
 		if n.pair.sg, err = scnn.NewSymGenConv("pair", 1, seq, pairWidth, rng); err != nil {
 			return nil, err
 		}
+		n.mod.Add(n.pair.sg)
 	}
 	if s.Reinject != nil {
 		n.reinject = &pairMap{relu: s.Reinject.ReLU}
@@ -66,14 +70,17 @@ func New(s Spec, seed uint64) (*Net, error) {
 			if n.reinject.sg, err = scnn.NewSymGenConv("reinject", 1, s.In1D, w, rng); err != nil {
 				return nil, err
 			}
+			n.mod.Add(n.reinject.sg)
 		}
 	}
 	if s.Pair.BN {
 		n.pair.bn = scnn.NewBatchNorm2D("pair.bn", pairWidth)
+		n.mod.Add(n.pair.bn)
 	}
 	n.pair.relu = s.Pair.ReLU
 	if s.Reinject != nil && s.Reinject.BN {
 		n.reinject.bn = scnn.NewBatchNorm2D("reinject.bn", s.Reinject.width(s.Symmetric, s.In1D))
+		n.mod.Add(n.reinject.bn)
 	}
 	newConv := func(name string, k, cin, cout int) (scnn.BranchConv, error) {
 		if s.Symmetric {
@@ -105,6 +112,7 @@ func New(s Spec, seed uint64) (*Net, error) {
 			return nil, err
 		}
 		n.blocks = append(n.blocks, blk)
+		n.mod.Add(blk.layers()...)
 		in = b.Width()
 	}
 	if s.Reinject != nil {
@@ -121,54 +129,34 @@ func New(s Spec, seed uint64) (*Net, error) {
 			blk.bn = scnn.NewBatchNorm2D(fmt.Sprintf("head%d.k%d.bn", hi+1, b.Kernels[0]), b.Width())
 		}
 		n.head = append(n.head, blk)
+		n.mod.Add(blk.layers()...)
 		in = b.Width()
 	}
 	if n.out, err = newConv(fmt.Sprintf("head%d.k%d", len(s.Head)+1, s.OutKernel), s.OutKernel, in, 1); err != nil {
 		return nil, err
 	}
+	n.mod.Add(n.out)
+	if err := n.mod.Err(); err != nil {
+		return nil, err
+	}
 	return n, nil
 }
 
-// Params lists every parameter (trainable and state) in a fixed order.
-func (n *Net) Params() []*scnn.Param {
-	var ps []*scnn.Param
-	add := func(l scnn.Layer) { ps = append(ps, l.Params()...) }
-	if n.lstm != nil {
-		add(n.lstm)
-		add(n.dense)
+// layers are a block's convolutions, then its batchnorm.
+func (b *block) layers() []scnn.Layer {
+	var ls []scnn.Layer
+	for _, c := range b.convs {
+		ls = append(ls, c)
 	}
-	if n.pair.sg != nil {
-		add(n.pair.sg)
-	}
-	if n.reinject != nil && n.reinject.sg != nil {
-		add(n.reinject.sg)
-	}
-	if n.pair.bn != nil {
-		add(n.pair.bn)
-	}
-	if n.reinject != nil && n.reinject.bn != nil {
-		add(n.reinject.bn)
-	}
-	for _, b := range append(append([]*block(nil), n.blocks...), n.head...) {
-		for _, c := range b.convs {
-			add(c)
-		}
-		add(b.bn)
-	}
-	add(n.out)
-	return ps
+	return append(ls, b.bn)
 }
 
+// Params lists every parameter (trainable and state) in the order the
+// layers were built (a scnn.Module).
+func (n *Net) Params() []*scnn.Param { return n.mod.Params() }
+
 // Trainable counts the trainable parameters.
-func (n *Net) Trainable() int {
-	c := 0
-	for _, p := range n.Params() {
-		if p.Trainable {
-			c += len(p.Value)
-		}
-	}
-	return c
-}
+func (n *Net) Trainable() int { return n.mod.Trainable() }
 
 // Layout is the layout of the network's 2D maps: packed for the SCNN,
 // row-major for the CNN.

@@ -69,6 +69,7 @@ type Model struct {
 	Out, OutBias     *scnn.Embedding // CosRec's W2 (Items+1, FC+D) and b2 (Items+1, 1)
 	FCLayer          *scnn.Dense
 	blocks           []*block
+	mod              scnn.Module // every parameter, added as the layers are built
 }
 
 // Bounds of a Config, checked before anything is allocated so that a
@@ -163,6 +164,7 @@ func NewModel(cfg Config, seed uint64) (*Model, error) {
 	if m.OutBias, err = scnn.NewEmbedding("out.b", cfg.Items+1, 1, 0, rng); err != nil {
 		return nil, err
 	}
+	m.mod.Add(m.UserEmb, m.ItemEmb, m.Out, m.OutBias)
 	in := 2 * cfg.D
 	for i, width := range cfg.Blocks {
 		name := fmt.Sprintf("block%d", i+1)
@@ -195,9 +197,14 @@ func NewModel(cfg Config, seed uint64) (*Model, error) {
 			b.all = []scnn.Layer{b.sym1, b.bn1, b.sym3, b.bn3}
 		}
 		m.blocks = append(m.blocks, b)
+		m.mod.Add(b.all...)
 		in = width
 	}
 	if m.FCLayer, err = scnn.NewDense("fc", in, cfg.FC, rng); err != nil {
+		return nil, err
+	}
+	m.mod.Add(m.FCLayer)
+	if err := m.mod.Err(); err != nil {
 		return nil, err
 	}
 	// PyTorch's Adam weight_decay, as CosRec uses it, decays every parameter.
@@ -208,29 +215,10 @@ func NewModel(cfg Config, seed uint64) (*Model, error) {
 }
 
 // Params returns every parameter, embeddings first.
-func (m *Model) Params() []*scnn.Param {
-	var ps []*scnn.Param
-	ls := []scnn.Layer{m.UserEmb, m.ItemEmb, m.Out, m.OutBias}
-	for _, b := range m.blocks {
-		ls = append(ls, b.all...)
-	}
-	ls = append(ls, m.FCLayer)
-	for _, l := range ls {
-		ps = append(ps, l.Params()...)
-	}
-	return ps
-}
+func (m *Model) Params() []*scnn.Param { return m.mod.Params() }
 
 // Trainable is the number of trainable parameters.
-func (m *Model) Trainable() int {
-	n := 0
-	for _, p := range m.Params() {
-		if p.Trainable {
-			n += len(p.Value)
-		}
-	}
-	return n
-}
+func (m *Model) Trainable() int { return m.mod.Trainable() }
 
 // Hidden returns the (B, FC+D) representation [tanh(FC(pool)),
 // user embedding] of users (B) with their last L items seq (B*L). rng
