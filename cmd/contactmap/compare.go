@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -60,7 +59,17 @@ OUT.json.`,
 	if *out == "" {
 		*out = filepath.Join(*runsDir, "report")
 	}
-	dirs, err := os.ReadDir(*runsDir)
+	// A run still training (its checkpoint says so) is left out; a
+	// directory without a model holds no run.
+	dirs, err := compare.ScanRuns(*runsDir, func(dir string) (struct{}, compare.RunState, error) {
+		if done, err := train.Finished(dir); err == nil && !done {
+			return struct{}{}, compare.Training, nil
+		}
+		if !exists(filepath.Join(dir, train.ModelFile)) {
+			return struct{}{}, compare.NoRun, nil
+		}
+		return struct{}{}, compare.Finished, nil
+	})
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -71,19 +80,16 @@ OUT.json.`,
 	var runs []compare.Run
 	var unfinished []string
 	for _, d := range dirs {
-		if !d.IsDir() {
+		switch d.State {
+		case compare.Training:
+			unfinished = append(unfinished, d.Name)
+			continue
+		case compare.NoRun:
 			continue
 		}
-		path := filepath.Join(*runsDir, d.Name(), "model.scnn")
-		if done, err := train.Finished(filepath.Join(*runsDir, d.Name())); err == nil && !done {
-			unfinished = append(unfinished, d.Name())
-			continue
-		}
+		path := filepath.Join(d.Path, train.ModelFile)
 		m, err := model.LoadModel(path)
 		if err != nil {
-			if os.IsNotExist(err) {
-				continue
-			}
 			return err
 		}
 		chains, err := train.EvaluateChains(m, samples, 10)
@@ -92,7 +98,7 @@ OUT.json.`,
 		}
 		epochs, secs := train.RunInfo(path)
 		runs = append(runs, compare.ChainRun(compare.Run{Kind: string(m.Arch.Kind), Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, chains))
-		fmt.Fprintf(stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name(), m.Arch.Kind, m.Arch.Seed, epochs)
+		fmt.Fprintf(stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name, m.Arch.Kind, m.Arch.Seed, epochs)
 	}
 	sort.Strings(unfinished)
 	for _, u := range unfinished {
@@ -107,7 +113,7 @@ OUT.json.`,
 	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
-	return writeComparison(*out, res, "")
+	return res.WriteFiles(*out, "")
 }
 
 func encodeJSON(w io.Writer, v any) error {
@@ -179,5 +185,5 @@ func compareSides(sides []string, feat, split, out string, resamples int, ensemb
 	if ensemble {
 		extra = "\nEach side is one seed ensemble (the mean of its models' contact probabilities), so there is one \"seed\" (0) and no spread over seeds; parameters and training time are the members' sums.\n"
 	}
-	return writeComparison(out, res, extra)
+	return res.WriteFiles(out, extra)
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/rec"
 )
@@ -212,7 +211,7 @@ were trained on (--data).`,
 		if err != nil {
 			return err
 		}
-		if err := sameData(r, d); err != nil {
+		if err := rec.SameData(r, d); err != nil {
 			return fmt.Errorf("rec eval: %s: %w", path, err)
 		}
 		um, err := rec.Evaluate(d, split, m.Scorer(d, 0), 256)
@@ -227,25 +226,6 @@ were trained on (--data).`,
 			return err
 		}
 		row("most popular", "", rec.Summarize(um))
-	}
-	return nil
-}
-
-// sameData checks that a model was trained on a data set with the same
-// users and items.
-func sameData(r *rec.Record, d *rec.Dataset) error {
-	if len(r.UserRaw) != len(d.UserRaw) || len(r.ItemRaw) != len(d.ItemRaw) {
-		return fmt.Errorf("trained on %d users and %d items, the data has %d and %d", len(r.UserRaw), len(r.ItemRaw)-1, d.Users, d.Items)
-	}
-	for i := range r.UserRaw {
-		if r.UserRaw[i] != d.UserRaw[i] {
-			return fmt.Errorf("trained on other users (user %d is %d here, %d in the model)", i, d.UserRaw[i], r.UserRaw[i])
-		}
-	}
-	for i := range r.ItemRaw {
-		if r.ItemRaw[i] != d.ItemRaw[i] {
-			return fmt.Errorf("trained on other items (item %d is %d here, %d in the model)", i, d.ItemRaw[i], r.ItemRaw[i])
-		}
 	}
 	return nil
 }
@@ -283,7 +263,7 @@ on (--data; u.item or movies.dat beside them give titles) and user IDs
 	if err != nil {
 		return err
 	}
-	if err := sameData(r, d); err != nil {
+	if err := rec.SameData(r, d); err != nil {
 		return fmt.Errorf("rec recommend: %s: %w", *modelPath, err)
 	}
 	titles := map[int64]string{}
@@ -371,54 +351,24 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	if err != nil {
 		return err
 	}
-	dirs, err := os.ReadDir(*runsDir)
+	dirs, err := rec.ScanRuns(*runsDir, d)
 	if err != nil {
 		return fmt.Errorf("rec compare: %w", err)
 	}
-	// Read every run first: a run that cannot be read fails the command
-	// before any evaluation (unless --skip-bad).
-	type finished struct {
-		name   string
-		secs   float64
-		epochs int
-		m      *rec.Model
-		r      *rec.Record
-	}
-	var ok []finished
+	// Every run is read first: a run that cannot be read fails the
+	// command before any evaluation (unless --skip-bad).
+	var ok []compare.RunDir[rec.Run]
 	var bad badRuns
 	var unfinished []string
 	for _, e := range dirs {
-		if !e.IsDir() {
-			continue
+		switch e.State {
+		case compare.Training:
+			unfinished = append(unfinished, e.Name)
+		case compare.Unreadable:
+			bad.add("rec compare", e.Name, e.Err)
+		case compare.Finished:
+			ok = append(ok, e)
 		}
-		dir := filepath.Join(*runsDir, e.Name())
-		ckpt, model := filepath.Join(dir, rec.CheckpointFile), filepath.Join(dir, rec.ModelFile)
-		secs, epochs, done, err := rec.RunInfo(dir)
-		switch {
-		case err == nil && !done:
-			// A checkpoint inside the first epoch too: the run is going.
-			unfinished = append(unfinished, e.Name())
-			continue
-		case err != nil && exists(ckpt):
-			bad.add("rec compare", e.Name(), err)
-			continue
-		case err != nil && exists(model):
-			bad.add("rec compare", e.Name(), fmt.Errorf("%s: no %s beside it", model, rec.CheckpointFile))
-			continue
-		case err != nil:
-			continue // not a run
-		}
-		m, r, err := rec.Load(model)
-		if err == nil {
-			if err = sameData(r, d); err != nil {
-				err = fmt.Errorf("%s: %w", model, err)
-			}
-		}
-		if err != nil {
-			bad.add("rec compare", e.Name(), err)
-			continue
-		}
-		ok = append(ok, finished{e.Name(), secs, epochs, m, r})
 	}
 	if err := bad.check(*skipBad); err != nil {
 		return err
@@ -429,19 +379,18 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	}
 	var runs []compare.Run
 	for _, f := range ok {
-		m, r := f.m, f.r
-		um, err := rec.Evaluate(d, split, m.Scorer(d, 0), 256)
+		r, err := rec.EvaluateRun(d, split, f.Run)
 		if err != nil {
 			return err
 		}
-		runs = append(runs, userRun(compare.Run{Kind: string(m.Kind), Seed: int(r.Seed), Params: m.Trainable(), TrainSec: f.secs, Epochs: f.epochs}, um))
-		fmt.Fprintf(stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.name, m.Kind, r.Seed, f.epochs, r.Epoch)
+		runs = append(runs, r)
+		fmt.Fprintf(stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.Name, f.Run.Model.Kind, f.Run.Record.Seed, f.Run.Epochs, f.Run.Record.Epoch)
 	}
 	sort.Strings(unfinished)
 	for _, u := range unfinished {
 		fmt.Fprintf(stderr, "rec compare: %s: still training, left out\n", u)
 	}
-	res, err := compare.Compare(runs, recMetricNames(), string(rec.CosRec), string(rec.SCosRec), *resamples, 1)
+	res, err := compare.Compare(runs, rec.CompareMetrics(), string(rec.CosRec), string(rec.SCosRec), *resamples, 1)
 	if err != nil {
 		return err
 	}
@@ -453,47 +402,5 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 		return err
 	}
 	fmt.Fprint(stdout, note)
-	return writeComparison(*out, res, note)
-}
-
-func recMetricNames() []string {
-	names := []string{"MAP"}
-	for _, k := range rec.Ks {
-		names = append(names, fmt.Sprintf("Prec@%d", k))
-	}
-	for _, k := range rec.Ks {
-		names = append(names, fmt.Sprintf("Recall@%d", k))
-	}
-	return names
-}
-
-// userRun fills a comparison run with per-user metrics.
-func userRun(r compare.Run, um []rec.UserMetrics) compare.Run {
-	names := recMetricNames()
-	r.Scores = map[string][]float64{}
-	for _, u := range um {
-		r.Items = append(r.Items, strconv.FormatInt(u.User, 10))
-		vals := []float64{u.AP, u.Prec.At1, u.Prec.At5, u.Prec.At10, u.Recall.At1, u.Recall.At5, u.Recall.At10}
-		for i, n := range names {
-			r.Scores[n] = append(r.Scores[n], vals[i])
-		}
-	}
-	return r
-}
-
-// writeComparison writes OUT.json and OUT.md (the table, then extra).
-func writeComparison(out string, res *compare.Result, extra string) error {
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	if err := fileio.WriteAtomic(out+".json", func(w io.Writer) error { return encodeJSON(w, res) }); err != nil {
-		return err
-	}
-	return fileio.WriteAtomic(out+".md", func(w io.Writer) error {
-		if err := res.Markdown(w); err != nil {
-			return err
-		}
-		_, err := io.WriteString(w, extra)
-		return err
-	})
+	return res.WriteFiles(*out, note)
 }

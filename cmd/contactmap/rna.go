@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -79,7 +77,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
 	trainFile := fs.String("train", rnaTrain, "training molecules: files in the five-line format or dot-bracket (.dbn, .dbn.gz), comma-separated; with several, training draws each file equally often")
 	validFile := fs.String("valid", rnaValid, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files")
-	mfeCache := fs.String("mfe-cache", defaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")
+	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
@@ -164,36 +162,12 @@ func readSets(list string) ([]ssnet.Molecule, error) {
 	return ssnet.ReadSets(files)
 }
 
-// defaultMFECache is the MFE cache in the user's cache directory, or ""
-// where there is none.
-func defaultMFECache() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "contactmap", "rna-mfe.tsv.gz")
-}
-
 // attachMFE attaches the MFE structures of a set for a network with
 // energy channels, through the cache file (if any), with a progress bar.
 func attachMFE(set []ssnet.Molecule, cacheFile string) error {
-	cache := ssnet.NewMFECache()
-	if cacheFile != "" {
-		var err error
-		if cache, err = ssnet.ReadMFECache(cacheFile); err != nil {
-			return err
-		}
-	}
 	bar := progress.New(len(set), "MFE structures")
-	err := ssnet.AttachMFE(set, cache, runtime.GOMAXPROCS(0), func() { bar.Add(1) })
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-	if cacheFile != "" && cache.Changed() {
-		return cache.Write(cacheFile)
-	}
-	return nil
+	defer bar.Finish()
+	return ssnet.AttachMFECached(cacheFile, runtime.GOMAXPROCS(0), func() { bar.Add(1) }, set)
 }
 
 // rnaSplitFile maps a split name to its bundled file.
@@ -207,14 +181,6 @@ func rnaSplitFile(split string) (string, error) {
 		return rnaTrain, nil
 	}
 	return "", usageError("unknown split %q (train, validation or test)", split)
-}
-
-type rnaEvalRow struct {
-	Name      string          `json:"name"`
-	Params    int             `json:"params,omitempty"`
-	Summaries []ssnet.Summary `json:"all_test"`
-	Disjoint  []ssnet.Summary `json:"no_overlap"`
-	Scores    []ssnet.MolScore
 }
 
 func runRNAEval(ctx context.Context, args []string) error {
@@ -233,7 +199,7 @@ split (or --set, a five-line file).`,
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format or dot-bracket; default: the split's bundled file)")
 	trainFile := fs.String("train", rnaTrain, "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks")
-	mfeCache := fs.String("mfe-cache", defaultMFECache(), "file of cached MFE structures, for networks with energy channels")
+	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels")
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
@@ -280,15 +246,9 @@ split (or --set, a five-line file).`,
 		sameAsTrain = sameAsTrain || filepath.Clean(file) == filepath.Clean(strings.TrimSpace(f))
 	}
 	refs := ssnet.TemplateRefs(train)
-	var rows []rnaEvalRow
+	var rows []ssnet.EvalRow
 	addRow := func(name string, params int, scores []ssnet.MolScore) {
-		var dis []ssnet.MolScore
-		for _, s := range scores {
-			if disjoint[s.Name] {
-				dis = append(dis, s)
-			}
-		}
-		rows = append(rows, rnaEvalRow{Name: name, Params: params, Summaries: ssnet.Summarize(scores), Disjoint: ssnet.Summarize(dis), Scores: scores})
+		rows = append(rows, ssnet.NewEvalRow(name, params, scores, disjoint))
 	}
 	eval := func(name string, pred ssnet.Predictor) error {
 		bar := progress.New(len(set), name)
@@ -362,7 +322,7 @@ split (or --set, a five-line file).`,
 	return nil
 }
 
-func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overlaps []ssnet.Overlap, rows []rnaEvalRow) {
+func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overlaps []ssnet.Overlap, rows []ssnet.EvalRow) {
 	nDis, nExact := 0, 0
 	for _, o := range overlaps {
 		if o.Identity < ssnet.NearIdentical {
@@ -373,7 +333,7 @@ func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overl
 		}
 	}
 	fmt.Fprintf(b, "Evaluation on %s: %d molecules; means over molecules. Decoders: greedy (the paper's: the most probable pairs above %.1f, any pairs), mea (the maximum expected accuracy nested structure of canonical pairs, hairpins >= 3), mea-pk (mea and a crossing layer of pairs above 0.5). Homology transfer copies the pairs of the training molecule found by shared 8-mers and global alignment.\n\n", file, len(set), ssnet.Threshold)
-	table := func(title string, pick func(rnaEvalRow) []ssnet.Summary) {
+	table := func(title string, pick func(ssnet.EvalRow) []ssnet.Summary) {
 		fmt.Fprintf(b, "%s\n\n| predictor | group | n | PPV | sensitivity | accuracy (PPV+Sens)/2 | F1 | MCC | F1 ±1 | MCC ±1 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", title)
 		for _, r := range rows {
 			for _, s := range pick(r) {
@@ -383,9 +343,9 @@ func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overl
 		}
 		b.WriteString("\n")
 	}
-	table("All molecules (the paper's protocol):", func(r rnaEvalRow) []ssnet.Summary { return r.Summaries })
+	table("All molecules (the paper's protocol):", func(r ssnet.EvalRow) []ssnet.Summary { return r.Summaries })
 	table(fmt.Sprintf("Only the %d molecules under %.0f%% identity to every training molecule:", nDis, 100*ssnet.NearIdentical),
-		func(r rnaEvalRow) []ssnet.Summary { return r.Disjoint })
+		func(r ssnet.EvalRow) []ssnet.Summary { return r.Disjoint })
 	fmt.Fprintf(b, "Overlap with the training set (%d identical sequences, %d at >= %.0f%% identity):\n\n| molecule | nearest training molecule | identity |\n|---|---|---:|\n",
 		nExact, len(overlaps)-nDis, 100*ssnet.NearIdentical)
 	sorted := append([]ssnet.Overlap(nil), overlaps...)
@@ -416,7 +376,7 @@ table on standard output, OUT.md and OUT.json.`,
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over molecules")
 	trainFile := fs.String("train", rnaTrain, "training molecules (comma-separated files), for the overlap of the test set, homology transfer and template networks")
-	mfeCache := fs.String("mfe-cache", defaultMFECache(), "file of cached MFE structures, for networks with energy channels")
+	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	decoderName := fs.String("decoder", string(ssnet.Greedy), "decoder of the runs' probabilities: greedy (the paper's), mea or mea-pk")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
@@ -448,43 +408,23 @@ table on standard output, OUT.md and OUT.json.`,
 	if *out == "" {
 		*out = filepath.Join(*runsDir, "report")
 	}
-	dirs, err := os.ReadDir(*runsDir)
+	dirs, err := ssnet.ScanRuns(*runsDir)
 	if err != nil {
 		return fmt.Errorf("rna compare: %w", err)
 	}
-	// Read every run first: a run that cannot be read fails the command
-	// before any evaluation (unless --skip-bad).
-	type finished struct {
-		name, dir string
-		secs      float64
-		steps     int
-		m         *ssnet.Model
-	}
-	var ok []finished
+	// Every run is read first: a run that cannot be read fails the
+	// command before any evaluation (unless --skip-bad).
+	var ok []compare.RunDir[ssnet.Run]
 	var bad badRuns
-	for _, e := range dirs {
-		if !e.IsDir() {
-			continue
+	for _, d := range dirs {
+		switch d.State {
+		case compare.Unreadable:
+			bad.add("rna compare", d.Name, d.Err)
+		case compare.Training:
+			fmt.Fprintf(stderr, "rna compare: %s: still training (%d steps), left out\n", d.Name, d.Run.Steps)
+		case compare.Finished:
+			ok = append(ok, d)
 		}
-		dir := filepath.Join(*runsDir, e.Name())
-		model := filepath.Join(dir, ssnet.ModelFile)
-		secs, steps, done, err := ssnet.RunInfo(dir)
-		switch {
-		case errors.Is(err, os.ErrNotExist) && !exists(model):
-			continue // not a run
-		case err != nil:
-			bad.add("rna compare", e.Name(), err)
-			continue
-		case !done:
-			fmt.Fprintf(stderr, "rna compare: %s: still training (%d steps), left out\n", e.Name(), steps)
-			continue
-		}
-		m, err := ssnet.Load(model)
-		if err != nil {
-			bad.add("rna compare", e.Name(), err)
-			continue
-		}
-		ok = append(ok, finished{e.Name(), dir, secs, steps, m})
 	}
 	if err := bad.check(*skipBad); err != nil {
 		return err
@@ -495,7 +435,7 @@ table on standard output, OUT.md and OUT.json.`,
 	}
 	refs := ssnet.TemplateRefs(train)
 	for _, f := range ok {
-		if f.m.Record.UsesTemplates() {
+		if f.Run.Model.Record.UsesTemplates() {
 			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
 				return err
 			}
@@ -503,165 +443,51 @@ table on standard output, OUT.md and OUT.json.`,
 		}
 	}
 	for _, f := range ok {
-		if f.m.Record.UsesEnergy() {
+		if f.Run.Model.Record.UsesEnergy() {
 			if err := attachMFE(set, *mfeCache); err != nil {
 				return err
 			}
 			break
 		}
 	}
-	names := []string{"accuracy (PPV+Sens)/2", "PPV", "sensitivity", "F1", "MCC", "F1 ±1", "MCC ±1"}
-	toRun := func(kind string, seed, params int, secs float64, steps int, scores []ssnet.MolScore) compare.Run {
-		r := compare.Run{Kind: kind, Seed: seed, Params: params, TrainSec: secs, Epochs: steps, Scores: map[string][]float64{}}
-		for _, s := range scores {
-			r.Items = append(r.Items, s.Name)
-			for i, v := range []float64{s.Exact.Accuracy, s.Exact.PPV, s.Exact.Sens, s.Exact.F1, s.Exact.MCC, s.Shift.F1, s.Shift.MCC} {
-				r.Scores[names[i]] = append(r.Scores[names[i]], v)
-			}
-		}
-		return r
-	}
 	var runs []compare.Run
-	kinds := map[string]bool{}
 	for _, f := range ok {
-		m := f.m
-		scores, err := runScores(f.dir, *split, set, m, decoder)
+		r, err := ssnet.ScoreRun(f.Path, f.Run, *split, set, decoder)
 		if err != nil {
-			return fmt.Errorf("%s: %w", f.dir, err)
+			return err
 		}
-		runs = append(runs, toRun(string(m.Record.Kind), int(m.Record.Seed), m.Net.Trainable(), f.secs, f.steps, scores))
-		kinds[string(m.Record.Kind)] = true
-		fmt.Fprintf(stderr, "rna compare: %s: %s seed %d (best step %d)\n", f.name, m.Record.Kind, m.Record.Seed, m.Record.Step)
+		runs = append(runs, r)
+		mr := f.Run.Model.Record
+		fmt.Fprintf(stderr, "rna compare: %s: %s seed %d (best step %d)\n", f.Name, mr.Kind, mr.Seed, mr.Step)
 	}
-	// The model-free baselines, scored once, enter each comparison as a
-	// run of every seed (the same scores), so that a kind's paired
-	// differences against them have the seeds' spread and intervals over
-	// molecules.
 	var baselines []compare.Run
 	if *withBaselines {
-		for _, b := range []struct {
-			name string
-			pred ssnet.Predictor
-		}{{"stacking", ssnet.BaselinePredictor()}, {"mfe", ssnet.MFEPredictor()}, {"homology", ssnet.HomologyPredictor(refs)}} {
-			scores, err := ssnet.Evaluate(set, b.pred, nil)
-			if err != nil {
-				return err
-			}
-			baselines = append(baselines, toRun(b.name, 0, 0, 0, 0, scores))
+		if baselines, err = ssnet.BaselineRuns(set, refs); err != nil {
+			return err
 		}
 	}
-	disjoint := ssnet.Disjoint(ssnet.Overlaps(set, train))
-	onlyDisjoint := func(rs []compare.Run) []compare.Run {
-		var dis []compare.Run
-		for _, r := range rs {
-			d := r
-			d.Items, d.Scores = nil, map[string][]float64{}
-			for i, name := range r.Items {
-				if disjoint[name] {
-					d.Items = append(d.Items, name)
-					for _, n := range names {
-						d.Scores[n] = append(d.Scores[n], r.Scores[n][i])
-					}
-				}
-			}
-			dis = append(dis, d)
-		}
-		return dis
-	}
-	disLabel := fmt.Sprintf(" (the molecules under %.0f%% identity to every training molecule)", 100*ssnet.NearIdentical)
-	type outcome struct {
-		file  string
-		res   *compare.Result
-		extra string
-	}
-	var outs []outcome
-	for _, sub := range []struct {
-		suffix, label string
-		runs, base    []compare.Run
-	}{{"", "", runs, baselines}, {"-disjoint", disLabel, onlyDisjoint(runs), onlyDisjoint(baselines)}} {
-		if kinds[string(ssnet.CNN)] && kinds[string(ssnet.SCNN)] {
-			res, err := compare.Compare(sub.runs, names, string(ssnet.CNN), string(ssnet.SCNN), *resamples, 1)
-			if err != nil {
-				return err
-			}
-			res.Split, res.Features, res.Unit = *split+sub.label, file, "molecules"
-			extra := ""
-			if sub.suffix == "" {
-				extra = paperRNATable
-			}
-			outs = append(outs, outcome{*out + sub.suffix, res, extra})
-		}
-		for _, b := range sub.base {
-			for _, k := range []ssnet.Kind{ssnet.CNN, ssnet.SCNN} {
-				var rs []compare.Run
-				for _, r := range sub.runs {
-					if r.Kind == string(k) {
-						rs = append(rs, r)
-						rb := b
-						rb.Seed = r.Seed
-						rs = append(rs, rb)
-					}
-				}
-				if len(rs) == 0 {
-					continue
-				}
-				res, err := compare.Compare(rs, []string{"F1", "accuracy (PPV+Sens)/2", "PPV", "sensitivity"}, b.Kind, string(k), *resamples, 1)
-				if err != nil {
-					return err
-				}
-				res.Split, res.Features, res.Unit = *split+sub.label, file, "molecules"
-				outs = append(outs, outcome{fmt.Sprintf("%s%s-vs-%s-%s", *out, sub.suffix, k, b.Kind), res, ""})
-			}
-		}
+	outs, err := ssnet.CompareRuns(runs, baselines, ssnet.Disjoint(ssnet.Overlaps(set, train)), *split, file, *resamples)
+	if err != nil {
+		return err
 	}
 	if len(outs) == 0 {
 		return fmt.Errorf("rna compare: no finished run in %s", *runsDir)
 	}
 	fmt.Fprintf(stdout, "Decoder: %s.\n\n", decoder)
 	for _, o := range outs {
-		if err := o.res.Markdown(stdout); err != nil {
+		if err := o.Result.Markdown(stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout)
-		if err := writeComparison(o.file, o.res, o.extra); err != nil {
+		extra := ""
+		if o.Suffix == "" { // SCNN against CNN on all molecules
+			extra = paperRNATable
+		}
+		if err := o.Result.WriteFiles(*out+o.Suffix, extra); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// runScores evaluates a run's model on a split once: the per-molecule
-// scores are kept in the run directory (scores-SPLIT.json) with the
-// SHA-256 of the model file they came from, and read back while it is
-// unchanged, so a comparison can be taken as runs finish without
-// predicting a split twice with one model.
-func runScores(dir, split string, set []ssnet.Molecule, m *ssnet.Model, d ssnet.Decoder) ([]ssnet.MolScore, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ssnet.ModelFile))
-	if err != nil {
-		return nil, err
-	}
-	sum := fmt.Sprintf("%x", sha256.Sum256(data))
-	cache := filepath.Join(dir, "scores-"+split+".json") // greedy: the name of the runs before other decoders
-	if d != ssnet.Greedy {
-		cache = filepath.Join(dir, "scores-"+split+"-"+string(d)+".json")
-	}
-	type cached struct {
-		ModelSHA256 string           `json:"model_sha256"`
-		Scores      []ssnet.MolScore `json:"scores"`
-	}
-	var c cached
-	if b, err := os.ReadFile(cache); err == nil && json.Unmarshal(b, &c) == nil && c.ModelSHA256 == sum && len(c.Scores) == len(set) {
-		return c.Scores, nil
-	}
-	scores, err := ssnet.Evaluate(set, ssnet.DecodedPredictor(m, 0, d), nil)
-	if err != nil {
-		return nil, err
-	}
-	c = cached{ModelSHA256: sum, Scores: scores}
-	if err := fileio.WriteAtomic(cache, func(w io.Writer) error { return json.NewEncoder(w).Encode(c) }); err != nil {
-		return nil, err
-	}
-	return scores, nil
 }
 
 // paperRNATable is the paper's 16S result (Maduranga et al., RNA

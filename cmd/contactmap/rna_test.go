@@ -62,49 +62,6 @@ func TestRNAPredictCommand(t *testing.T) {
 	}
 }
 
-// A run's split is predicted once: the scores are read back from the
-// run directory while the model file is unchanged, and computed again
-// when it changes.
-func TestRunScoresCache(t *testing.T) {
-	dir := t.TempDir()
-	save := func(seed uint64) *ssnet.Model {
-		m, err := ssnet.NewModel(ssnet.SCNN, ssnet.Default, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Save(filepath.Join(dir, ssnet.ModelFile)); err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	h1, _ := rna.New("h1", "GGGGAAAACCCCAUGC", [][2]int{{0, 11}, {1, 10}, {2, 9}, {3, 8}})
-	h2, _ := rna.New("h2", "GCGCUUUUGCGCAAAA", [][2]int{{0, 11}, {1, 10}})
-	set := []ssnet.Molecule{{Structure: h1}, {Structure: h2}}
-	m := save(1)
-	first, err := runScores(dir, "test", set, m, ssnet.Greedy)
-	if err != nil || len(first) != 2 {
-		t.Fatalf("%v, %v", first, err)
-	}
-	// Mark the cached scores: a second call must return them as stored.
-	cache := filepath.Join(dir, "scores-test.json")
-	b, err := os.ReadFile(cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	marked := strings.Replace(string(b), `"name":"h1"`, `"name":"h1-cached"`, 1)
-	os.WriteFile(cache, []byte(marked), 0o644)
-	again, err := runScores(dir, "test", set, m, ssnet.Greedy)
-	if err != nil || again[0].Name != "h1-cached" {
-		t.Fatalf("not read from the cache: %+v, %v", again, err)
-	}
-	// Another model file: predicted again.
-	m = save(2)
-	fresh, err := runScores(dir, "test", set, m, ssnet.Greedy)
-	if err != nil || fresh[0].Name != "h1" {
-		t.Fatalf("a changed model read stale scores: %+v, %v", fresh, err)
-	}
-}
-
 // rna compare reports SCNN against CNN and each kind against the
 // model-free baselines (stacking, homology transfer from --train), on all
 // molecules and on those without a near-identical training molecule,

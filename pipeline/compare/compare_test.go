@@ -98,14 +98,3 @@ func TestCompareErrors(t *testing.T) {
 		t.Error("different chains: no error")
 	}
 }
-
-func TestPercentileCI(t *testing.T) {
-	v := make([]float64, 101)
-	for i := range v {
-		v[100-i] = float64(i)
-	}
-	ci := percentileCI(v)
-	if math.Abs(ci.Lo-2.5) > 1e-12 || math.Abs(ci.Hi-97.5) > 1e-12 {
-		t.Fatalf("CI %+v, want [2.5, 97.5]", ci)
-	}
-}

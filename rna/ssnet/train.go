@@ -257,22 +257,7 @@ func (t *rnaTask) State() any { return t.st }
 // attachMFE attaches the MFE structures of the training and validation
 // molecules, from and to the options' cache file.
 func attachMFE(o TrainOptions) error {
-	cache := NewMFECache()
-	if o.MFECache != "" {
-		var err error
-		if cache, err = ReadMFECache(o.MFECache); err != nil {
-			return err
-		}
-	}
-	for _, set := range [][]Molecule{o.Train, o.Valid} {
-		if err := AttachMFE(set, cache, max(o.Workers, 1), nil); err != nil {
-			return err
-		}
-	}
-	if o.MFECache != "" && cache.Changed() {
-		return cache.Write(o.MFECache)
-	}
-	return nil
+	return AttachMFECached(o.MFECache, max(o.Workers, 1), nil, o.Train, o.Valid)
 }
 
 // groupMeans is the validation score: the mean accuracy and F1 over the
