@@ -63,8 +63,8 @@
 // OPENBLAS_CORETYPE set when OpenBLAS misjudges the CPU (internal/blasenv).
 // The library calls its BLAS directly and leaves gonum's global
 // implementation alone. Besides the kernels' workspace cache (a
-// sync.Pool, emptied by the garbage collector), its process-wide state is
-// two choices a caller controls: the sgemm kernel set (SetKernels; the
-// default is the best the CPU runs), and the buffer Recycler shared by the
-// passes Training makes (TrainingWith takes the caller's own, or none).
+// sync.Pool, emptied by the garbage collector), its only process-wide
+// state is a choice the caller controls: the sgemm kernel set
+// (SetKernels; the default is the best the CPU runs). Buffers are
+// recycled only through a Recycler the caller owns (TrainingWith).
 package scnn

@@ -61,12 +61,10 @@ func TrainingWith(workers int, r *Recycler) *Pass {
 	return &Pass{Workers: workers, recycler: r, tape: &tape{grads: map[*Tensor]*Tensor{}, wanted: map[*Tensor]bool{}}}
 }
 
-// Training returns a pass that records backward steps, with storage
-// recycled through a Recycler shared by every pass Training makes in the
-// process: the package's only buffer state, kept for callers that do not
-// hold their own. A training loop should own its Recycler (TrainingWith),
-// which then goes with the loop.
-func Training(workers int) *Pass { return TrainingWith(workers, &shared) }
+// Training returns a pass that records backward steps and allocates its
+// storage anew (TrainingWith with no Recycler). A training loop owns a
+// Recycler and passes it to TrainingWith (package scnn/loop does).
+func Training(workers int) *Pass { return TrainingWith(workers, nil) }
 
 // Training reports whether the pass records backward steps.
 func (p *Pass) Training() bool { return p != nil && p.tape != nil }

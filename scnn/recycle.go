@@ -34,9 +34,6 @@ type Recycler struct {
 	limit  int                 // the most floats one freed pass owned
 }
 
-// shared is the Recycler of the passes made by Training.
-var shared Recycler
-
 // Reset drops every buffer r holds (to the garbage collector) and forgets
 // the largest pass it saw.
 func (r *Recycler) Reset() {

@@ -21,19 +21,12 @@ func TestSizeClass(t *testing.T) {
 // bit, as one on new buffers, though the freed pass's buffers were filled
 // with NaN before Free; and the buffers are indeed reused.
 func TestFreeRecyclesBuffers(t *testing.T) {
-	t.Run("own", func(t *testing.T) { testFreeRecycles(t, new(Recycler)) })
-	shared.Reset()
-	t.Run("shared", func(t *testing.T) { testFreeRecycles(t, nil) })
+	testFreeRecycles(t, new(Recycler))
 }
 
-// testFreeRecycles runs TestFreeRecyclesBuffers with passes on r, or
-// with Training's shared Recycler if r is nil.
+// testFreeRecycles runs TestFreeRecyclesBuffers with passes on r.
 func testFreeRecycles(t *testing.T, r *Recycler) {
 	training := func() *Pass { return TrainingWith(2, r) }
-	if r == nil {
-		training = func() *Pass { return Training(2) }
-		r = &shared
-	}
 	rng := newRNG(3)
 	conv, _ := NewConv2D("c", 3, 4, 6, rng)
 	sym, _ := NewSymPresConv("s", 3, 4, 6, rng)
@@ -135,16 +128,16 @@ func TestRecyclerOwnership(t *testing.T) {
 		}
 		p.Free()
 	}
-	shared.Reset()
-	p := TrainingWith(1, nil)
-	run(p)
-	if len(p.owned) != 0 || shared.Held() != 0 {
-		t.Errorf("a pass without a Recycler kept %d buffers, the shared one holds %d floats", len(p.owned), shared.Held())
+	for _, p := range []*Pass{TrainingWith(1, nil), Training(1)} {
+		run(p)
+		if len(p.owned) != 0 {
+			t.Errorf("a pass without a Recycler kept %d buffers", len(p.owned))
+		}
 	}
 	var r Recycler
 	run(TrainingWith(1, &r))
-	if r.Held() == 0 || shared.Held() != 0 {
-		t.Errorf("own Recycler holds %d floats, the shared one %d", r.Held(), shared.Held())
+	if r.Held() == 0 {
+		t.Errorf("own Recycler holds %d floats", r.Held())
 	}
 	r.Reset()
 	if r.Held() != 0 {
