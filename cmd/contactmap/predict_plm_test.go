@@ -69,7 +69,7 @@ func TestPredictAlignmentFile(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, errOut)
 		}
-		if note := strings.Contains(errOut, "note: 1CTF_A: an alignment, and no MSA network is shipped: predicted with plmDCA (--method plm)"); note == gapless {
+		if note := strings.Contains(errOut, "note: 1CTF_A: an alignment, and no MSA network is shipped: predicted with plmDCA"); note == gapless {
 			t.Errorf("%s: note on the method chosen %v, want %v:\n%s", name, note, !gapless, errOut)
 		}
 		if !strings.Contains(errOut, "warning: 1CTF_A: msa: "+in+": few effective sequences") || !strings.Contains(errOut, "Neff/L") {

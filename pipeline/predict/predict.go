@@ -442,7 +442,7 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 	case t.MSA != nil && cfg.Method == MethodNetwork:
 		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.Arg, ErrNoMSANetwork))
 	case t.MSA != nil:
-		o.Notes = append(o.Notes, "an alignment, and no MSA network is shipped: predicted with plmDCA (--method plm)")
+		o.Notes = append(o.Notes, "an alignment, and no MSA network is shipped: predicted with plmDCA")
 		return predictPlm(cfg, threads, t, o)
 	}
 	m := ms[0] // the ensemble's members share features and contacts
