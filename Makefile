@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -239,6 +239,22 @@ train-rna-template: build
 	./contactmap rna eval --split validation $(foreach s,$(shell seq 1 $(TEMPLATE_SEEDS)),--model $(RNA_TEMPLATE_RUNS)/scnn-seed$(s)/model.scnn) \
 		--out experiments/rna-template/select
 	./contactmap rna compare --runs $(RNA_TEMPLATE_RUNS) --decoder $(RNA_DECODER) --out $(RNA_TEMPLATE_RUNS)/report
+
+# RNA for every family (issue 32, experiments/rna-families): the families
+# protocol (template and energy channels) on the 16S training set beside
+# bpRNA TR0 less the molecules similar to the 16S validation and test sets
+# (rna dedup), validated on the 16S validation set and VL0; SCNN and CNN
+# seeds 1..FAMILIES_SEEDS, two at a time (each run resumes where a killed
+# invocation left it; MFE structures cached in the experiment).
+RNA_FAMILIES_RUNS ?= experiments/rna-families/runs
+FAMILIES_SEEDS ?= 3
+BPRNA ?= ../shared/data/bprna
+RNA_FAMILIES_TRAIN = data/rna/16s-finaltrain.txt,experiments/rna-families/tr0-dedup.dbn.gz
+RNA_FAMILIES_VALID = data/rna/16s-finalvalid.txt,$(BPRNA)/VL0.dbn.gz
+train-rna-families: build
+	KINDS="scnn cnn" SEEDS=$(FAMILIES_SEEDS) RUNS=$(RNA_FAMILIES_RUNS) PARALLEL=2 scripts/seeds.sh \
+		rna train --protocol families --train $(RNA_FAMILIES_TRAIN) --valid $(RNA_FAMILIES_VALID) \
+		--mfe-cache experiments/rna-families/mfe-cache.tsv.gz
 
 # Short fuzzing of every parser (the seeds run in make test anyway).
 fuzz:
