@@ -387,3 +387,33 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 		}
 	}
 }
+
+// A finished run resumed with no more steps returns at once, without
+// preparing templates (minutes on a large training set); with more
+// steps it prepares them and trains on.
+func TestFinishedRunResumesAtOnce(t *testing.T) {
+	train, valid := realSets(t)
+	p := tinyProtocol
+	p.Template, p.MinIdentity = true, 0.3
+	out := t.TempDir()
+	opts := func() TrainOptions {
+		return TrainOptions{Train: slices.Clone(train), Valid: slices.Clone(valid), Out: out, Kind: CNN, Protocol: p, Seed: 2, Workers: 1}
+	}
+	if _, _, err := Train(context.Background(), opts()); err != nil {
+		t.Fatal(err)
+	}
+	o := opts()
+	o.Resume = true
+	_, res, err := Train(context.Background(), o)
+	if err != nil || res.Steps != p.Steps {
+		t.Fatalf("resumed finished run: %+v, %v", res, err)
+	}
+	if o.Train[0].Template != nil {
+		t.Error("a finished run prepared templates")
+	}
+	o = opts()
+	o.Resume, o.Protocol.Steps = true, p.Steps+p.EvalEvery
+	if _, res, err = Train(context.Background(), o); err != nil || res.Steps != p.Steps+p.EvalEvery || o.Train[0].Template == nil {
+		t.Fatalf("extended: %+v, %v", res, err)
+	}
+}

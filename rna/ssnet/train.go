@@ -172,7 +172,11 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		ts.Record, ts.Protocol = m.Record, p
 	}
 	ts.Workers = o.Workers
-	if p.Template {
+	rounds := (p.Steps + p.EvalEvery - 1) / p.EvalEvery
+	// A finished run resumed with no more steps has nothing to train:
+	// no templates or MFE structures to prepare (minutes on large sets).
+	finished := run.Resumed() && run.State().Done && run.State().Round > rounds
+	if p.Template && !finished {
 		ix := TemplateRefs(o.Train)
 		if err := AttachTemplates(o.Train, ix, true, p.MinIdentity); err != nil {
 			return nil, nil, err
@@ -181,7 +185,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, err
 		}
 	}
-	if p.Energy {
+	if p.Energy && !finished {
 		if err := attachMFE(o); err != nil {
 			return nil, nil, err
 		}
@@ -189,7 +193,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	t := &rnaTask{m: m, o: o, st: &ts, loss: scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}}
 	cfg := loop.Config{Task: t, Params: m.Net.Params(), Optimizer: scnn.NewAdam(m.Net.Params(), p.LR(o.Kind), p.L2),
 		Schedule: &loop.StepHalving{LR: p.LR(o.Kind), Every: p.HalveEvery},
-		Rounds:   (p.Steps + p.EvalEvery - 1) / p.EvalEvery, Unit: "round", LogSteps: true, Metrics: metrics,
+		Rounds:   rounds, Unit: "round", LogSteps: true, Metrics: metrics,
 		Budget: o.Budget, CheckpointEvery: o.CheckpointEvery, Workers: o.Workers}
 	if o.OnStep != nil {
 		cfg.Hooks.Step = o.OnStep
