@@ -21,3 +21,20 @@ func BenchmarkMFE(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPartition computes the partition function and the pair
+// probabilities of the random sequences of BenchmarkMFE of 500, 1,000
+// and 1,500 nt (including the MFE fold it starts with) on GOMAXPROCS
+// goroutines (run with -benchtime 1x; -cpu to vary).
+func BenchmarkPartition(b *testing.B) {
+	for _, n := range []int{500, 1000, 1500} {
+		seq := randomSeq(rand.New(rand.NewPCG(uint64(n), 7)), n, false)
+		b.Run(fmt.Sprintf("L=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Partition(seq); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -2,7 +2,10 @@
 // minimisation: Zuker's dynamic programme (Zuker and Stiegler 1981) with
 // the Turner 2004 nearest-neighbour energy model (Mathews et al. 2004;
 // Turner and Mathews 2010) exactly as RNAfold of the ViennaRNA Package 2.x
-// (Lorenz et al. 2011) computes it with its default options.
+// (Lorenz et al. 2011) computes it with its default options; and it
+// computes the equilibrium ensemble of the same model (McCaskill's
+// partition function and base-pair probabilities, the centroid and MEA
+// structures) as RNAfold -p does.
 //
 // The model: canonical pairs AU, CG and GU; hairpins of at least 3
 // unpaired bases with the special tri-, tetra- and hexaloops of the
@@ -33,10 +36,40 @@
 // bytes; the cells of one span are filled in parallel. EvalStructure gives
 // the energy of any nested structure by the same loop decomposition.
 //
-// The tests compare structures and energies with the expected outputs of
-// RNAfold's own test suite (testdata/README.md).
+// Params.Partition computes the equilibrium ensemble as RNAfold -p does
+// (McCaskill 1990): the partition function over the same loop
+// decomposition and options, in float64 with ViennaRNA's scaling of the
+// weights by the MFE, the ensemble free energy and the base-pair
+// probabilities by the outside algorithm, in O(L^3) time and 33 L^2
+// bytes, the cells of one span in parallel. Its Boltzmann factors are
+// RNAfold's: not truncated to integers at other temperatures, and with
+// the dangles and exterior and multiloop mismatches smoothed near 0
+// (ViennaRNA's pf_smooth); with --noLP, as in RNAfold -p, only the pairs
+// that cannot stack are left out (the ensemble may hold lonely pairs).
+// The Ensemble gives the probability map (Probabilities: an L x L
+// float32 map like the networks'), the centroid structure (the pairs of probability above 0.5, with its
+// expected distance), ViennaRNA's MEA structure (MEA, with its gamma), the
+// frequency of the MFE structure, the ensemble diversity and RNAfold's
+// pairing tendency string. The centroid is that of Ding, Chan and
+// Lawrence (2005); ViennaRNA's MEA objective is CONTRAfold's (Do, Woods
+// and Batzoglou 2006), unlike that of rna.DecodeMEA (see Ensemble.MEA).
+//
+// The tests compare structures, energies, ensemble energies, centroid and
+// MEA structures and pair probabilities with the expected outputs of
+// RNAfold's own test suite (testdata/README.md), and the partition
+// function and every pair probability of short sequences with the sum
+// over all their structures.
 //
 // References:
+//   - Y. Ding, C.Y. Chan and C.E. Lawrence (2005), RNA secondary structure
+//     prediction by centroids in a Boltzmann weighted ensemble, RNA
+//     11:1157-1166.
+//   - C.B. Do, D.A. Woods and S. Batzoglou (2006), CONTRAfold: RNA
+//     secondary structure prediction without physics-based models,
+//     Bioinformatics 22:e90-e98.
+//   - J.S. McCaskill (1990), The equilibrium partition function and base
+//     pair binding probabilities for RNA secondary structure, Biopolymers
+//     29:1105-1119.
 //   - M. Zuker and P. Stiegler (1981), Optimal computer folding of large RNA
 //     sequences using thermodynamics and auxiliary information, Nucleic
 //     Acids Res 9:133-148.

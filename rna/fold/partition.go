@@ -1,0 +1,646 @@
+package fold
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/contactmap/contactmap/rna"
+)
+
+// ErrOverflow is wrapped by the error of Partition when the scaled
+// Boltzmann weights leave the range of float64 (see Partition).
+var ErrOverflow = errors.New("fold: partition function out of floating-point range")
+
+// Partition computes the equilibrium ensemble of seq with the default
+// parameters (Turner 2004, RNAfold's defaults) on all available cores;
+// see Params.Partition.
+func Partition(seq string) (*Ensemble, error) {
+	return DefaultParams().Partition(seq, 0)
+}
+
+// Partition computes the equilibrium ensemble of the secondary structures
+// of seq as RNAfold -p does with the same options (p's temperature,
+// dangles -d2 or -d0, --noLP, --maxBPspan): McCaskill's partition
+// function over the loop decomposition of MFE (hairpins, stacks, bulges
+// and interior loops of at most MaxLoop unpaired bases, multiloops and the
+// exterior loop with the dangles of the model), the ensemble free energy
+// and the base-pair probabilities by the outside (inside-outside)
+// algorithm. It first folds seq into its MFE structure (Fold), whose
+// energy sets the scale of the weights and which the Ensemble keeps.
+//
+// The Boltzmann factors are those of RNAfold -p: rescaled to the
+// temperature without truncation to integers, with the dangles and the
+// exterior and multiloop mismatches smoothed near 0 (ViennaRNA's
+// default pf_smooth), so that at 37 C they equal exp(-E/kT) of the
+// energies of Eval except for those few parameters. With --noLP (as
+// RNAfold -p --noLP) a pair is excluded when neither of its neighbouring
+// pairs (i-1, j+1), (i+1, j-1) can form; unlike the MFE, the ensemble may
+// still hold lonely pairs.
+//
+// Scaling (ViennaRNA's pf_scale): the weight of every subsequence of k
+// bases is divided by s^k, with s = exp(-1.07 MFE/(n kT)) (at least 1), so
+// that the scaled weights stay near 1; float64 then holds sequences of
+// several thousand bases (tested to 3,000 nt). Should the weights still
+// leave the float64 range (an ensemble very far from its MFE estimate),
+// the error wraps ErrOverflow.
+//
+// Time is O(n^3) (interior loops O(n^2 MaxLoop^2)), memory O(n^2)
+// (PartitionBytes); the cells of one span are computed on threads
+// goroutines (0: runtime.GOMAXPROCS(0)), and the result does not depend
+// on their number. The sequence is normalised as rna.NormalizeSequence
+// does; N pairs with nothing.
+func (p *Params) Partition(seq string, threads int) (*Ensemble, error) {
+	return p.partition(seq, threads, false, 0)
+}
+
+// PartitionBytes returns the memory Partition allocates for a sequence
+// of n bases: four float64 tables and one byte table of (n+2)^2 cells
+// (133 MB at n = 2,000, 298 MB at 3,000), and before them the MFE fold's
+// (FoldBytes), which the garbage collector may not have reclaimed yet.
+// The Ensemble keeps one of the float64 tables, 8 (n+2)^2 bytes.
+func (p *Params) PartitionBytes(n int) int64 {
+	w := int64(n + 2)
+	return 33*w*w + 128*w + 1<<19
+}
+
+// partition is Partition with the Boltzmann factors of the MFE energies
+// when mfeLike (see boltz), and the scale s multiplied by scaleFactor
+// (0: 1).
+func (p *Params) partition(seq string, threads int, mfeLike bool, scaleFactor float64) (*Ensemble, error) {
+	s, norm, err := encode(seq)
+	if err != nil {
+		return nil, err
+	}
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	mfe, emfe, err := p.Fold(norm, threads)
+	if err != nil {
+		return nil, err
+	}
+	n := len(norm)
+	b := newBoltz(p, mfeLike)
+	// ViennaRNA's vrna_exp_params_rescale with the MFE
+	scale := 1.0
+	if n > 0 {
+		scale = math.Exp(-(sfact * emfe * 1000 / float64(n)) / b.kT)
+	}
+	scale = max(scale, 1)
+	if scaleFactor > 0 {
+		scale *= scaleFactor
+	}
+	m := newPF(p, b, s, norm, scale)
+	m.inside(threads)
+	z := m.z5[n]
+	if !(z > 0) || math.IsInf(z, 0) {
+		return nil, fmt.Errorf("%w: scaled Z = %g for %d nt", ErrOverflow, z, n)
+	}
+	m.outside(threads)
+	if err := m.probabilities(); err != nil {
+		return nil, err
+	}
+	kT := b.kT / 1000
+	return &Ensemble{
+		Seq:         norm,
+		FreeEnergy:  (-math.Log(z) - float64(n)*math.Log(scale)) * kT,
+		MFE:         mfe,
+		MFEEnergy:   emfe,
+		Temperature: p.temperature,
+		kT:          kT,
+		n:           n,
+		w:           n + 2,
+		prob:        m.qb,
+	}, nil
+}
+
+// pf holds the tables of the partition function, 1-based, as square
+// matrices of side w = n+2, each holding two triangles: cell (i, j), i < j,
+// at i*w + j and its transposed twin at j*w + i.
+//
+//	qb:  QB(i,j), the weight of [i, j] closed by the pair (i, j); below:
+//	     QBo(i,j), the outside weight of the pair, then the probabilities
+//	qm:  QM(i,j), [i, j] as a part of a multiloop with at least one stem;
+//	     below: the same values transposed
+//	qm1: QM1(i,j), [i, j] in a multiloop with exactly one stem, which
+//	     starts at i; below: transposed
+//	r:   R(i,j) (outside): the outside weight of [i, j] as the 5' part
+//	     QM of a multiloop split (QMo(i,j) + the closing pair (i-1, j+1));
+//	     below: transposed
+//
+// All weights of a subsequence of k bases are divided by scale^k.
+type pf struct {
+	b      *boltz
+	s      []int8
+	seq    string
+	n, w   int
+	ptype  []int8 // pair type of (i, j) where it may form, both triangles
+	qb, qm []float64
+	qm1, r []float64
+	sc     []float64 // sc[k] = scale^-k
+	b1     float64   // expMLbase / scale: an unpaired base of a multiloop
+	z5, z3 []float64 // exterior loop: prefix [1, j] and suffix [i, n]
+	// gen[u1][u2] is the length and asymmetry factor of a generic interior
+	// loop of u1 and u2 unpaired bases, with the scale of its u1+u2+2 bases
+	gen [MaxLoop + 1][MaxLoop + 1]float64
+}
+
+func newPF(p *Params, b *boltz, s []int8, seq string, scale float64) *pf {
+	n := len(seq)
+	w := n + 2
+	m := &pf{b: b, s: s, seq: seq, n: n, w: w,
+		ptype: make([]int8, w*w),
+		qb:    make([]float64, w*w), qm: make([]float64, w*w),
+		qm1: make([]float64, w*w), r: make([]float64, w*w),
+		sc: make([]float64, max(w, MaxLoop+2)+1),
+		z5: make([]float64, w), z3: make([]float64, w+1)}
+	for k := range m.sc {
+		m.sc[k] = math.Pow(scale, -float64(k))
+	}
+	m.b1 = b.mlBase * m.sc[1]
+	for u1 := 0; u1 <= MaxLoop; u1++ {
+		for u2 := 0; u1+u2 <= MaxLoop; u2++ {
+			m.gen[u1][u2] = b.internal[u1+u2] * b.ninio[max(u1-u2, u2-u1)] * m.sc[u1+u2+2]
+		}
+	}
+	// the pairs that may form, as ViennaRNA's hard constraints
+	for i := 1; i <= n; i++ {
+		for j := i + minHairpin + 1; j <= n; j++ {
+			t := pairType[s[i]][s[j]]
+			if t == 0 || p.maxSpan > 0 && j-i+1 > p.maxSpan || p.noLP && !canStack(p, s, n, i, j) {
+				continue
+			}
+			m.ptype[i*w+j], m.ptype[j*w+i] = int8(t), int8(t)
+		}
+	}
+	return m
+}
+
+// canStack reports whether (i, j) may pair under --noLP: (i-1, j+1) or
+// (i+1, j-1) can pair, as ViennaRNA's hard constraints.
+func canStack(p *Params, s []int8, n, i, j int) bool {
+	if i > 1 && j < n && (p.maxSpan == 0 || j-i+3 <= p.maxSpan) && pairType[s[i-1]][s[j+1]] != 0 {
+		return true
+	}
+	return i+2 < j && j-i-2 > minHairpin && pairType[s[i+1]][s[j-1]] != 0
+}
+
+// extAt is the Boltzmann factor of the exterior-loop stem (i, j).
+func (m *pf) extAt(i, j int) float64 {
+	n5, n3 := int8(-1), int8(-1)
+	if i > 1 {
+		n5 = m.s[i-1]
+	}
+	if j < m.n {
+		n3 = m.s[j+1]
+	}
+	return m.b.extStem(int(m.ptype[i*m.w+j]), n5, n3)
+}
+
+// mlStemAt is the Boltzmann factor of the multiloop branch (i, j).
+func (m *pf) mlStemAt(i, j int) float64 {
+	return m.b.mlStem(int(m.ptype[i*m.w+j]), m.s[i-1], m.s[j+1])
+}
+
+// mlCloseAt is the Boltzmann factor of the pair (i, j) closing a
+// multiloop, with the scale of its two bases.
+func (m *pf) mlCloseAt(i, j int) float64 {
+	return m.b.mlClosing * m.b.mlStem(rtype[m.ptype[i*m.w+j]], m.s[j-1], m.s[i+1]) * m.sc[2]
+}
+
+// minParallelWork is the least work (cells times span plus 500) of a span
+// worth spreading over goroutines (tests lower it).
+var minParallelWork = 200000
+
+// diagonals calls cell(i, i+d) for every cell of every span d in order
+// (increasing, or decreasing when down), the cells of one span on up to
+// workers goroutines, and after each span done(d).
+func diagonals(n, lo, workers int, down bool, cell func(i, j int), done func(d int)) {
+	run := func(d int) {
+		cells := n - d
+		k := workers
+		if work := cells * (d + 500); work < minParallelWork || k < 2 {
+			k = 1
+		}
+		k = min(k, cells)
+		if k <= 1 {
+			for i := 1; i+d <= n; i++ {
+				cell(i, i+d)
+			}
+		} else {
+			var wg sync.WaitGroup
+			for t := 0; t < k; t++ {
+				a, b := 1+cells*t/k, 1+cells*(t+1)/k
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := a; i < b; i++ {
+						cell(i, i+d)
+					}
+				}()
+			}
+			wg.Wait()
+		}
+		done(d)
+	}
+	if down {
+		for d := n - 1; d >= lo; d-- {
+			run(d)
+		}
+	} else {
+		for d := lo; d < n; d++ {
+			run(d)
+		}
+	}
+}
+
+// inside fills qb, qm1, qm by increasing span, then the exterior loop.
+func (m *pf) inside(workers int) {
+	n, w := m.n, m.w
+	// qmp[d%3][i] = sum over u of QM(i, u-1) QM1(u, j), j = i+d: the
+	// split part of QM(i, j), which QB(i-1, j+1) needs
+	var qmp [3][]float64
+	for k := range qmp {
+		qmp[k] = make([]float64, w)
+	}
+	// unp[d%2][i] = sum over u of expMLbase^(u-i) QM1(u, j), j = i+d: the
+	// part of QM(i, j) with an unpaired 5' end
+	var unp [2][]float64
+	for k := range unp {
+		unp[k] = make([]float64, w+1)
+	}
+	diagonals(n, minHairpin+1, workers, false, func(i, j int) {
+		d := j - i
+		m.insideCell(i, j, qmp[(d+1)%3], qmp[d%3], unp[(d+1)%2], unp[d%2])
+	}, func(int) {})
+	// exterior loop
+	z5, z3 := m.z5, m.z3
+	z5[0] = 1
+	for j := 1; j <= n; j++ {
+		q := z5[j-1] * m.sc[1]
+		for k := j - minHairpin - 1; k >= 1; k-- {
+			if v := m.qb[k*w+j]; v != 0 {
+				q += z5[k-1] * v * m.extAt(k, j)
+			}
+		}
+		z5[j] = q
+	}
+	z3[n+1] = 1
+	for i := n; i >= 1; i-- {
+		q := z3[i+1] * m.sc[1]
+		row := m.qb[i*w : i*w+w]
+		for l := i + minHairpin + 1; l <= n; l++ {
+			if v := row[l]; v != 0 {
+				q += v * m.extAt(i, l) * z3[l+1]
+			}
+		}
+		z3[i] = q
+	}
+}
+
+// insideCell computes QB, QM1 and QM at (i, j); qmp2 holds the split
+// parts of QM of span j-i-2, qmpOut receives that of (i, j); unp1 holds
+// the unpaired-5'-end parts of QM of span j-i-1, unpOut receives that of
+// (i, j).
+func (m *pf) insideCell(i, j int, qmp2, qmpOut, unp1, unpOut []float64) {
+	b, s, w := m.b, m.s, m.w
+	qb := m.qb
+	d := j - i
+	var qbv float64
+	if typ := int(m.ptype[i*w+j]); typ != 0 {
+		qbv = b.hairpinAt(s, m.seq, i, j) * m.sc[d+1]
+		// stacks, bulges, interior loops; the generic interior loop
+		// (both sides at least 2, at least 6 unpaired) inline
+		si1, sj1 := s[i+1], s[j-1]
+		mmI := &b.mismatchI
+		mmij := mmI[typ][si1][sj1]
+		kmax := min(i+MaxLoop+1, j-minHairpin-2)
+		for k := i + 1; k <= kmax; k++ {
+			u1 := k - i - 1
+			lmin := max(k+minHairpin+1, j-1-(MaxLoop-u1))
+			row := qb[k*w : k*w+w]
+			sk, sp1 := s[k], s[k-1]
+			gen := &m.gen[u1]
+			for l := j - 1; l >= lmin; l-- {
+				v := row[l]
+				if v == 0 {
+					continue
+				}
+				t2 := pairType[s[l]][sk]
+				u2 := j - l - 1
+				if u1 >= 2 && u2 >= 2 && u1+u2 >= 6 {
+					qbv += v * gen[u2] * mmij * mmI[t2][s[l+1]][sp1]
+				} else {
+					qbv += v * b.interior(u1, u2, typ, t2, si1, sj1, sp1, s[l+1]) * m.sc[u1+u2+2]
+				}
+			}
+		}
+		// multiloops: sum over u of QM(i+1, u-1) QM1(u, j-1)
+		if v := qmp2[i+1]; v != 0 {
+			qbv += v * m.mlCloseAt(i, j)
+		}
+	}
+	qb[i*w+j] = qbv
+	// QM1(i, j) = QM1(i, j-1) expMLbase + QB(i, j) mlstem
+	q1 := m.qm1[i*w+j-1] * m.b1
+	if qbv != 0 {
+		q1 += qbv * m.mlStemAt(i, j)
+	}
+	m.qm1[i*w+j], m.qm1[j*w+i] = q1, q1
+	// QM(i, j) = sum over u of (expMLbase^(u-i) + QM(i, u-1)) QM1(u, j);
+	// the first part is QM1(i, j) + expMLbase (the same for (i+1, j))
+	var prod float64
+	if lo, hi := i+minHairpin+2, j-minHairpin-1; lo <= hi {
+		col := m.qm1[j*w : j*w+w] // QM1(u, j) at u
+		prod = dot(m.qm[i*w+lo-1:i*w+hi], col[lo:hi+1])
+	}
+	qmpOut[i] = prod
+	u := q1 + m.b1*unp1[i+1]
+	unpOut[i] = u
+	qm := prod + u
+	m.qm[i*w+j], m.qm[j*w+i] = qm, qm
+}
+
+// dot returns the sum of a[k] b[k] (b at least as long as a).
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	k := 0
+	for ; k+4 <= len(a); k += 4 {
+		s0 += a[k] * b[k]
+		s1 += a[k+1] * b[k+1]
+		s2 += a[k+2] * b[k+2]
+		s3 += a[k+3] * b[k+3]
+	}
+	for ; k < len(a); k++ {
+		s0 += a[k] * b[k]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// outside fills QBo (below the diagonal of qb) and R by decreasing span.
+// For a cell (i, j):
+//
+//	QMo(i,j)  = sum over m > j of R(i,m) QM1(j+1,m)
+//	B(i,j)    = QMo(i,j) + expMLbase B(i-1,j)         (unpaired 5' part)
+//	R(i,j)    = QMo(i,j) + QBo(i-1,j+1) closing(i-1,j+1)
+//	QM1o(i,j) = sum over a < i of R(a,j) QM(a,i-1) + B(i,j)
+//	A(i,j)    = QM1o(i,j) + expMLbase A(i,j+1)        (unpaired 3' part)
+//	QBo(i,j)  = Z5(i-1) ext(i,j) Z3(j+1) + A(i,j) mlstem(i,j)
+//	            + sum over enclosing (p,q) of QBo(p,q) interior(p,q,i,j)
+//
+// A and B need only the previous span.
+func (m *pf) outside(workers int) {
+	n, w := m.n, m.w
+	aPrev, aCur := make([]float64, w+1), make([]float64, w+1)
+	bPrev, bCur := make([]float64, w+1), make([]float64, w+1)
+	diagonals(n, minHairpin+1, workers, true, func(i, j int) {
+		m.outsideCell(i, j, aPrev, bPrev, aCur, bCur)
+	}, func(int) {
+		aPrev, aCur = aCur, aPrev
+		bPrev, bCur = bCur, bPrev
+	})
+}
+
+// outsideCell computes R and QBo at (i, j) (see outside); aPrev and bPrev
+// hold A and B of the previous (larger) span, aCur and bCur receive
+// those of (i, j), all indexed by i.
+func (m *pf) outsideCell(i, j int, aPrev, bPrev, aCur, bCur []float64) {
+	n, w, b, s := m.n, m.w, m.b, m.s
+	qb, r := m.qb, m.r
+	var qmo float64
+	if i > 1 && j < n {
+		if lo := j + minHairpin + 2; lo < n {
+			qmo = dot(r[i*w+lo:i*w+n], m.qm1[(j+1)*w+lo:(j+1)*w+n])
+		}
+	}
+	bv := qmo + m.b1*bPrev[i-1]
+	bCur[i] = bv
+	rv := qmo
+	if i > 1 && j < n && m.ptype[(i-1)*w+j+1] != 0 {
+		rv += qb[(j+1)*w+i-1] * m.mlCloseAt(i-1, j+1)
+	}
+	r[i*w+j], r[j*w+i] = rv, rv
+	qm1o := bv
+	if hi := i - minHairpin - 2; hi >= 2 {
+		// R(a, j) QM(a, i-1) for a in [2, i-5]
+		qm1o += dot(r[j*w+2:j*w+hi+1], m.qm[(i-1)*w+2:(i-1)*w+hi+1])
+	}
+	av := qm1o + m.b1*aPrev[i]
+	aCur[i] = av
+	typ := int(m.ptype[i*w+j])
+	if typ == 0 {
+		qb[j*w+i] = 0
+		return
+	}
+	v := m.z5[i-1] * m.extAt(i, j) * m.z3[j+1]
+	if av != 0 {
+		v += av * m.mlStemAt(i, j)
+	}
+	// enclosing pairs (p, q), p < i, q > j, of interior loops
+	t2 := rtype[typ]
+	sp1, sq1 := s[i-1], s[j+1]
+	mmI := &b.mismatchI
+	mmIn := mmI[t2][sq1][sp1]
+	for q := j + 1; q <= min(n, j+MaxLoop+1); q++ {
+		u2 := q - j - 1
+		pmin := max(1, i-1-(MaxLoop-u2))
+		rowT := qb[q*w : q*w+w]     // QBo(p, q) at p
+		ptT := m.ptype[q*w : q*w+w] // type of (p, q) at p
+		sj1 := s[q-1]
+		for p := i - 1; p >= pmin; p-- {
+			to := int(ptT[p])
+			if to == 0 {
+				continue
+			}
+			o := rowT[p]
+			if o == 0 {
+				continue
+			}
+			u1 := i - p - 1
+			if u1 >= 2 && u2 >= 2 && u1+u2 >= 6 {
+				v += o * m.gen[u1][u2] * mmI[to][s[p+1]][sj1] * mmIn
+			} else {
+				v += o * b.interior(u1, u2, to, t2, s[p+1], sj1, sp1, sq1) * m.sc[u1+u2+2]
+			}
+		}
+	}
+	qb[j*w+i] = v
+}
+
+// probabilities turns qb into the symmetric matrix of the pair
+// probabilities QB QBo / Z.
+func (m *pf) probabilities() error {
+	n, w := m.n, m.w
+	z := m.z5[n]
+	for i := 1; i <= n; i++ {
+		for j := i + 1; j <= n; j++ {
+			var pr float64
+			if m.ptype[i*w+j] != 0 {
+				pr = m.qb[i*w+j] * m.qb[j*w+i] / z
+				if math.IsNaN(pr) || math.IsInf(pr, 0) {
+					return fmt.Errorf("%w: probability of (%d, %d) is %g", ErrOverflow, i, j, pr)
+				}
+			}
+			m.qb[i*w+j], m.qb[j*w+i] = pr, pr
+		}
+	}
+	return nil
+}
+
+// Ensemble is the equilibrium ensemble of the secondary structures of a
+// sequence under an energy model, as Partition computes it.
+type Ensemble struct {
+	Seq string // the normalised sequence
+	// FreeEnergy is the ensemble free energy -kT ln Z in kcal/mol.
+	FreeEnergy float64
+	// MFE is the minimum free energy structure, of energy MFEEnergy
+	// (kcal/mol).
+	MFE         *rna.Structure
+	MFEEnergy   float64
+	Temperature float64 // degrees Celsius
+
+	kT   float64 // kcal/mol
+	n, w int
+	prob []float64 // 1-based, w*w, symmetric
+}
+
+// Len returns the length of the sequence.
+func (e *Ensemble) Len() int { return e.n }
+
+// Prob returns the probability that bases i and j (0-based) pair.
+func (e *Ensemble) Prob(i, j int) float64 {
+	if i < 0 || j < 0 || i >= e.n || j >= e.n {
+		return 0
+	}
+	return e.prob[(i+1)*e.w+j+1]
+}
+
+// Probabilities returns the pair probabilities as a symmetric L x L
+// matrix (row-major, p[i*L+j] for the 0-based bases i and j; 0 on the
+// diagonal), the layout of the networks' pair maps and of
+// rna.DecodeMEA.
+func (e *Ensemble) Probabilities() []float32 {
+	n := e.n
+	out := make([]float32, n*n)
+	for i := 0; i < n; i++ {
+		row := e.prob[(i+1)*e.w+1 : (i+1)*e.w+1+n]
+		for j, v := range row {
+			out[i*n+j] = float32(v)
+		}
+	}
+	return out
+}
+
+// Unpaired returns the probability of every base to be unpaired.
+func (e *Ensemble) Unpaired() []float64 {
+	out := make([]float64, e.n)
+	for i := range out {
+		q := 1.0
+		for _, v := range e.prob[(i+1)*e.w+1 : (i+1)*e.w+1+e.n] {
+			q -= v
+		}
+		out[i] = q
+	}
+	return out
+}
+
+// MFEFrequency returns the probability of the MFE structure in the
+// ensemble, exp(-(MFEEnergy - FreeEnergy)/kT), as RNAfold -p reports it.
+func (e *Ensemble) MFEFrequency() float64 {
+	return math.Exp((e.FreeEnergy - e.MFEEnergy) / e.kT)
+}
+
+// StructureProbability returns the probability of a structure of
+// energy energy (kcal/mol, as Params.Eval gives it) in the ensemble.
+// (Where the ensemble uses smoothed dangles, see Partition, this is
+// the probability RNAfold's vrna_pr_energy reports.)
+func (e *Ensemble) StructureProbability(energy float64) float64 {
+	return math.Exp((e.FreeEnergy - energy) / e.kT)
+}
+
+// Diversity returns the ensemble diversity, the mean base-pair distance
+// between two structures of the ensemble, 2 sum over i < j of
+// p_ij (1 - p_ij), as RNAfold -p reports it.
+func (e *Ensemble) Diversity() float64 {
+	var d float64
+	for i := 1; i <= e.n; i++ {
+		for _, v := range e.prob[i*e.w+i+1 : i*e.w+e.n+1] {
+			d += v * (1 - v)
+		}
+	}
+	return 2 * d
+}
+
+// Centroid returns the centroid structure, the pairs of probability
+// above 0.5 (always nested), and its expected base-pair distance to the
+// ensemble, sum over i < j of 1 - p_ij for its pairs and p_ij for the
+// others, as RNAfold -p reports them (vrna_centroid).
+func (e *Ensemble) Centroid() (*rna.Structure, float64) {
+	var pairs [][2]int
+	var dist float64
+	for i := 1; i <= e.n; i++ {
+		for j := i + 1; j <= e.n; j++ {
+			if v := e.prob[i*e.w+j]; v > 0.5 {
+				pairs = append(pairs, [2]int{i - 1, j - 1})
+				dist += 1 - v
+			} else {
+				dist += v
+			}
+		}
+	}
+	st, err := rna.New("", e.Seq, pairs)
+	if err != nil {
+		panic("fold: centroid: " + err.Error()) // cannot happen: p > 0.5 pairs are nested
+	}
+	return st, dist
+}
+
+// PairingTendency returns RNAfold -p's string of the pairing tendency of
+// every base (vrna_pairing_tendency): with q, u, d its probabilities to
+// be unpaired, paired upstream (with a later base) and downstream (summed
+// in float32 as ViennaRNA does), '.' if q > 0.667, '(' if u > 0.667, ')'
+// if d > 0.667, otherwise if u + d > q '{', '}' or '|' as u/(u+d) or
+// d/(u+d) exceeds 0.667 or neither, otherwise ',' if q > u + d, else ':'.
+func (e *Ensemble) PairingTendency() string {
+	out := make([]byte, e.n)
+	for j := 1; j <= e.n; j++ {
+		q, up, down := float32(1), float32(0), float32(0)
+		for i := 1; i < j; i++ {
+			v := float32(e.prob[i*e.w+j])
+			down += v
+			q -= v
+		}
+		for i := j + 1; i <= e.n; i++ {
+			v := float32(e.prob[j*e.w+i])
+			up += v
+			q -= v
+		}
+		var c byte
+		switch {
+		case q > 0.667:
+			c = '.'
+		case up > 0.667:
+			c = '('
+		case down > 0.667:
+			c = ')'
+		case up+down > q:
+			switch {
+			case up/(up+down) > 0.667:
+				c = '{'
+			case down/(up+down) > 0.667:
+				c = '}'
+			default:
+				c = '|'
+			}
+		case q > up+down:
+			c = ','
+		default:
+			c = ':'
+		}
+		out[j-1] = c
+	}
+	return string(out)
+}
