@@ -299,6 +299,9 @@ split (or --set, a five-line file).`,
 		if err := eval("baseline: MFE (Turner 2004)", ssnet.MFEPredictor()); err != nil {
 			return err
 		}
+		if err := eval("baseline: centroid (Turner 2004 ensemble)", ssnet.CentroidPredictor()); err != nil {
+			return err
+		}
 		if sameAsTrain {
 			fmt.Fprintln(stderr, "contactmap rna eval: no homology baseline on the training molecules themselves")
 		} else if err := eval("baseline: homology transfer", ssnet.HomologyPredictor(refs)); err != nil {
@@ -595,8 +598,11 @@ global alignment; strong when the references hold a homolog, as the 16S
 training set does for a 16S rRNA, and useless when they hold none, as for
 5S rRNA, RNase P or group I introns), mfe (model-free: the minimum free
 energy structure under the Turner 2004 parameters with RNAfold's default
-options, package rna/fold), or stacking (model-free: the most stacked
-canonical pairs). The references (--refs) are the 16S training
+options, package rna/fold), centroid (model-free: the pairs of
+probability above 1/2 in the Turner 2004 ensemble, as RNAfold -p;
+the PNG shows the pair probabilities), mea-pf (model-free: the maximum
+expected accuracy structure of those probabilities, as RNAfold --MEA),
+or stacking (model-free: the most stacked canonical pairs). The references (--refs) are the 16S training
 set built into the binary unless given.
 
 Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
@@ -611,7 +617,7 @@ makes the exit status 1.`,
 	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
-	method := fs.String("method", "network", "network, homology, mfe or stacking")
+	method := fs.String("method", "network", "network, homology, mfe, centroid, mea-pf or stacking")
 	decoderName := fs.String("decoder", string(rnaDefaultDecoder), "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer)")
 	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: the built-in references of the model)")
 	pos, err := parseFlags(fs, args)
@@ -623,9 +629,9 @@ makes the exit status 1.`,
 		return usageError("--decoder: %v", err)
 	}
 	switch *method {
-	case "network", "homology", "stacking", "mfe":
+	case "network", "homology", "stacking", "mfe", "centroid", "mea-pf":
 	default:
-		return usageError("--method %q: network, homology, mfe or stacking", *method)
+		return usageError("--method %q: network, homology, mfe, centroid, mea-pf or stacking", *method)
 	}
 	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
@@ -691,6 +697,18 @@ makes the exit status 1.`,
 			fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %d IUPAC ambiguity codes (R Y K M S W B D H V) read as N\n", in.Name, in.Ambiguous)
 		}
 		err := checkOutputs(*outDir, base, fmtExts(fmts), *force)
+		if err == nil && (*method == "centroid" || *method == "mea-pf") {
+			// The MFE fold, then the partition function, beside the
+			// probability map and the PNG (8 bytes a pair).
+			l := int64(len(in.Seq))
+			p := fold.DefaultParams()
+			extra := max(p.FoldBytes(len(in.Seq)), p.PartitionBytes(len(in.Seq))) + 8*l*l
+			var warning string
+			warning, err = checkMemory(in.Name, nil, len(in.Seq), *workers, extra, *force)
+			if warning != "" {
+				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s\n", warning)
+			}
+		}
 		if err == nil && m != nil {
 			// The network's pass, and beside it the probability map, the
 			// decoder's table, the template channels (full and packed)
@@ -754,6 +772,20 @@ func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index
 		if s, _, err = fold.MFE(in.Seq); err == nil {
 			s.Name = in.Name
 		}
+	case "centroid", "mea-pf":
+		// The ensemble's pair probabilities are the map.
+		p := fold.DefaultParams()
+		e, err := p.Partition(in.Seq, workers)
+		if err != nil {
+			return nil, nil, err
+		}
+		if method == "centroid" {
+			s, _ = e.Centroid()
+		} else if s, _, err = e.MEA(1); err != nil {
+			return nil, nil, err
+		}
+		s.Name = in.Name
+		return e.Probabilities(), s, nil
 	default:
 		var t *homology.Template
 		if m.Record.UsesTemplates() {

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -180,6 +182,33 @@ func TestRNAPredictMethods(t *testing.T) {
 	h.Close()
 	if err != nil || mfe.Seq != ref.Seq || len(mfe.Pairs()) == 0 {
 		t.Fatalf("mfe output %v, %v", mfe, err)
+	}
+	// The ensemble's structures are RNAfold -p's (rna/fold's golden
+	// tests): here, that each is the decoder's of the same ensemble,
+	// written as a valid structure of the query.
+	e, err := fold.Partition(ref.Seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cen, _ := e.Centroid()
+	mea, _, err := e.MEA(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for method, want := range map[string]*rna.Structure{"centroid": cen, "mea-pf": mea} {
+		code, _, errOut = runCLI(t, "rna", "predict", "--method", method, "--out", filepath.Join(dir, method), ct)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", method, code, errOut)
+		}
+		h, err := os.Open(filepath.Join(dir, method, "query.bpseq"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := rna.ReadBPSEQ(h, "query.bpseq")
+		h.Close()
+		if err != nil || !slices.Equal(got.Partner, want.Partner) || len(got.Pairs()) == 0 {
+			t.Fatalf("%s output %v, %v; want the pairs of %v", method, got, err, want)
+		}
 	}
 	tm, err := ssnet.NewModel(ssnet.SCNN, ssnet.Template, 1)
 	if err != nil {

@@ -46,7 +46,6 @@
 package memcheck
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
@@ -93,12 +92,9 @@ func GiB(b int64) string {
 
 // Estimate returns the memory, in bytes, that predicting one target of
 // length l needs: Factor times the largest InferenceBytes(l, workers) of
-// specs plus extra, the caller's own buffers for the target. The error is
-// InferenceBytes's, or no specs.
+// specs plus extra, the caller's own buffers for the target (extra alone
+// for a model-free method: no specs). The error is InferenceBytes's.
 func Estimate(specs []pairnet.Spec, l, workers int, extra int64) (int64, error) {
-	if len(specs) == 0 {
-		return 0, errors.New("memcheck: no network")
-	}
 	var pass int64
 	for _, s := range specs {
 		b, err := s.InferenceBytes(l, workers)

@@ -52,8 +52,9 @@ func TestEstimate(t *testing.T) {
 	if want := Factor * (max(pa, pb) + 1000); err != nil || got != want {
 		t.Errorf("Estimate = %d, %v; want %d", got, err, want)
 	}
-	if _, err := Estimate(nil, 300, 1, 0); err == nil {
-		t.Error("no specs: no error")
+	// A model-free method: its own buffers alone.
+	if got, err := Estimate(nil, 300, 1, 5000); err != nil || got != Factor*5000 {
+		t.Errorf("no specs: %d, %v; want %d", got, err, Factor*5000)
 	}
 }
 

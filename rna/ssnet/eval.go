@@ -97,6 +97,23 @@ func MFEPredictor() Predictor {
 	}
 }
 
+// CentroidPredictor is the thermodynamic ensemble's baseline: the
+// centroid structure (the pairs of probability above 1/2) of the Turner
+// 2004 ensemble with RNAfold's defaults, as RNAfold -p reports it
+// (package rna/fold), the model-free decoder reported strongest on
+// families a method never saw.
+func CentroidPredictor() Predictor {
+	return func(mol *Molecule) (*rna.Structure, error) {
+		e, err := fold.Partition(mol.Seq)
+		if err != nil {
+			return nil, err
+		}
+		s, _ := e.Centroid()
+		s.Name = mol.Name
+		return s, nil
+	}
+}
+
 // HomologyPredictor is the model-free homology transfer from ix's
 // references (package homology): the pairs of the most similar
 // reference, carried through a global alignment.

@@ -126,13 +126,14 @@ func RunScores(dir, split string, set []Molecule, m *Model, d Decoder) ([]MolSco
 }
 
 // BaselineRuns scores the model-free baselines on a set as comparison
-// runs of kinds stacking, mfe and homology (transfer from refs), seed 0.
+// runs of kinds stacking, mfe, centroid and homology (transfer from
+// refs), seed 0.
 func BaselineRuns(set []Molecule, refs *homology.Index) ([]runcompare.Run, error) {
 	var runs []runcompare.Run
 	for _, b := range []struct {
 		name string
 		pred Predictor
-	}{{"stacking", BaselinePredictor()}, {"mfe", MFEPredictor()}, {"homology", HomologyPredictor(refs)}} {
+	}{{"stacking", BaselinePredictor()}, {"mfe", MFEPredictor()}, {"centroid", CentroidPredictor()}, {"homology", HomologyPredictor(refs)}} {
 		scores, err := Evaluate(set, b.pred, nil)
 		if err != nil {
 			return nil, err
