@@ -22,7 +22,7 @@ for m in $MODELS; do
 	for l in $LENGTHS; do
 		awk -v n="$l" 'BEGIN { srand(1); a = "ACDEFGHIKLMNPQRSTVWY"; s = "";
 			for (i = 0; i < n; i++) s = s substr(a, int(rand() * 20) + 1, 1); print ">random" n; print s }' >"$tmp/seq.fasta"
-		/usr/bin/time -f '%M %e' -o "$tmp/time" "$CONTACTMAP" predict --model "$m" --format npy --out "$tmp/out" "$tmp/seq.fasta" >/dev/null 2>"$tmp/err" ||
+		/usr/bin/time -f '%M %e' -o "$tmp/time" "$CONTACTMAP" predict --model "$m" --format npy --force --out "$tmp/out" "$tmp/seq.fasta" >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
 		read -r kb secs <"$tmp/time"
 		printf ' %d MB, %s s |' $((kb / 1024)) "$secs"

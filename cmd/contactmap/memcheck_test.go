@@ -123,7 +123,8 @@ func maxRSS(t *testing.T, avail int64, args ...string) (int, int64) {
 // Issue 28: the estimate, with its margin for the garbage collector,
 // holds the shipped default predictor's measured peak (max RSS) when the
 // memory available is only the estimate: the soft memory limit set from
-// it keeps the heap within it.
+// it keeps the heap within it. And the ensemble's peak is its largest
+// member's.
 func TestPredictMemoryWithinEstimate(t *testing.T) {
 	if testing.Short() || runtime.GOOS != "linux" {
 		t.Skip("measures predictions of hundreds of residues in child processes (Linux)")
@@ -152,6 +153,18 @@ func TestPredictMemoryWithinEstimate(t *testing.T) {
 		if code != 0 || rss > base+need {
 			t.Errorf("L = %d: exit %d, max RSS %d MiB over the base %d MiB plus the estimate %d MiB", l, code, rss>>20, base>>20, need>>20)
 		}
+	}
+	// The ensemble's ten members run one after another over one set of
+	// buffers: its peak is its largest member's (a CNN: its maps are
+	// L x L, an SCNN's half that), not ten members' garbage, with no soft
+	// memory limit to hold it. (Before issue 28: 382 MiB against 180.)
+	const l = 400
+	big := int64(1) << 40
+	codeE, ens := maxRSS(t, big, args(l)...)
+	codeC, cnn := maxRSS(t, big, append([]string{"predict", "--model", "cnn"}, args(l)[1:]...)...)
+	t.Logf("L = %d, no memory limit: max RSS %d MiB for the ensemble, %d MiB for one CNN", l, ens>>20, cnn>>20)
+	if codeE != 0 || codeC != 0 || float64(ens) > 1.2*float64(cnn) {
+		t.Errorf("L = %d: exit %d and %d, max RSS %d MiB for the ensemble, over 1.2 times one CNN's %d MiB", l, codeE, codeC, ens>>20, cnn>>20)
 	}
 }
 

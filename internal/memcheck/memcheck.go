@@ -11,10 +11,12 @@
 //
 // Estimate is Factor times the live heap of one target's prediction: the
 // largest pairnet.Spec.InferenceBytes of the networks (an ensemble's
-// members run one after another, so the largest pass is the peak) plus the
-// caller's own buffers for the target, which live through every pass (its
-// features and input batch, the probability maps, an ensemble's float64
-// mean, the outputs' buffers).
+// members must run one after another, each in the buffers the one before
+// released or after they are collected, as pipeline/predict runs them:
+// then the largest pass is the peak, whatever the number of members) plus
+// the caller's own buffers for the target, which live through every pass
+// (its features and input batch, the probability maps, an ensemble's
+// float64 mean, the outputs' buffers).
 //
 // # The garbage collector's margin
 //
@@ -26,12 +28,16 @@
 // (debug.SetMemoryLimit) to what the process holds plus what is available,
 // unless the user set one (GOMEMLIMIT): the collector then works harder as
 // the heap nears the limit instead of letting garbage push the process
-// past it. Measured max RSS, told that only the estimate is available
-// (2 cores; the process with its models, 39 MB, besides): the default
-// protein ensemble at L = 500, 1,000 and 2,000 peaked at 423, 1,218 and
-// 4,269 MiB against 39 + 404, 1,216 and 4,244 MiB (without the limit
-// 1,270 MiB at L = 1,000: the limit is what holds it); the shipped RNA
-// model at L = 1,000 and 2,000 at 198 and 524 MiB against 420 and
+// past it. Measured max RSS (2 cores; the process with its models, 31 to
+// 39 MB, besides): the default protein ensemble (5 CNN + 5 SCNN, run one
+// after another over one inference pass, its largest member's peak: see
+// pipeline/predict) at L = 500, 1,000 and 2,000 peaked at 245, 612 and
+// 2,099 MiB against estimates of 408, 1,231 and 4,305 MiB (at 500 and
+// 1,000 told that only the estimate is available; with no limit 213 and
+// 642 MiB, and at 2,000 one CNN alone 2,061 MiB). Before the members
+// shared their buffers (issue 28) the limit was what held the ensemble:
+// 1,270 MiB at L = 1,000 without it, 4,712 MiB at 2,000. The shipped RNA
+// model at L = 1,000 and 2,000 peaked at 198 and 524 MiB against 420 and
 // 1,088 MiB (its extra counted as 8 L^2). TestPredictMemoryWithinEstimate
 // in cmd/contactmap repeats the protein measurement at L = 200 and 400.
 //

@@ -2,7 +2,10 @@ package model
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/contactmap/contactmap/scnn"
 )
 
 func TestEnsembleMean(t *testing.T) {
@@ -52,4 +55,49 @@ func TestEnsembleMeanLengthMismatch(t *testing.T) {
 	var e EnsembleMean
 	e.Add([]float32{1, 2})
 	e.Add([]float32{1})
+}
+
+// AddLogits adds a member's logits as Add adds its probabilities
+// (Probabilities), bit for bit, packed (an SCNN's) or row-major (a CNN's),
+// for any sample of a batch, members of both layouts mixed; the logits
+// range from -90 to 90 (probabilities from 1e-39, subnormal in float32,
+// to 1).
+func TestEnsembleMeanAddLogits(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const b, bl = 2, 23
+	lengths := []int{bl, 17}
+	logits := func(packed bool) *scnn.Tensor {
+		var x *scnn.Tensor
+		if packed {
+			x = scnn.NewPacked(b, bl, 1)
+		} else {
+			x = scnn.New(b, bl, bl, 1)
+		}
+		for i := range x.Data {
+			switch r.IntN(4) {
+			case 0:
+				x.Data[i] = float32(r.NormFloat64() * 3)
+			default:
+				x.Data[i] = float32(r.Float64()*180 - 90)
+			}
+		}
+		return x
+	}
+	for k, l := range lengths {
+		var byMap, byLogits EnsembleMean
+		for m := range 7 {
+			x := logits(m%3 != 0)
+			byMap.Add(Probabilities(x, lengths)[k])
+			byLogits.AddLogits(x, k, l)
+		}
+		want, got := byMap.Mean(), byLogits.Mean()
+		if len(got) != l*l || byLogits.Members() != 7 {
+			t.Fatalf("sample %d: %d values, %d members", k, len(got), byLogits.Members())
+		}
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("sample %d: entry %d is %v by logits, %v by maps", k, i, got[i], want[i])
+			}
+		}
+	}
 }

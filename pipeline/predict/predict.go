@@ -520,23 +520,29 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 }
 
 // Estimate returns the memory, in bytes, that predicting one chain of
-// length l with the models ms (an ensemble's members one after another)
-// and threads workers per convolution needs: memcheck.Estimate of the
-// networks with TargetBytes as the caller's buffers.
+// length l with the models ms and threads workers per convolution needs:
+// memcheck.Estimate of the networks (the largest member's inference pass:
+// an ensemble's members run one after another over one pass, see
+// meanProbabilities, so ten members need what the largest one does) with
+// TargetBytes and the largest member's separation channels as the
+// caller's buffers.
 func Estimate(ms []*model.Model, l, threads int) (int64, error) {
 	specs := make([]pairnet.Spec, len(ms))
+	var fixed int64
 	for i, m := range ms {
 		specs[i] = m.Arch.Spec()
+		fixed = max(fixed, 4*int64(l)*int64(l)*int64(m.Arch.SepChannels))
 	}
-	return memcheck.Estimate(specs, l, threads, TargetBytes(l))
+	return memcheck.Estimate(specs, l, threads, TargetBytes(l)+fixed)
 }
 
 // TargetBytes bounds the memory predicting one chain of length l takes
-// besides the inference passes: its features and input batch (OneD, the
-// packed TwoD, X1, X2 in the larger, dense layout), the float64 ensemble
-// sum, one member's probabilities and the mean map, the RR file's pairs
-// (every one, as with RRMax{All: true}; the default 5L take far less),
-// the heatmap's image and its encoder's copy, and the true contacts, all
+// besides the inference pass and the model's separation channels: its
+// features and input batch (OneD, the packed TwoD, X1, X2 in the larger,
+// dense layout), the float64 ensemble sum (model.EnsembleMean, one for
+// any number of members) and the mean map, the RR file's pairs (every
+// one, as with RRMax{All: true}; the default 5L take far less), the
+// heatmap's image and its encoder's copy, and the true contacts, all
 // counted as alive together.
 func TargetBytes(l int) int64 {
 	n := int64(l)
@@ -544,7 +550,7 @@ func TargetBytes(l int) int64 {
 	b := 2 * 4 * n * features.N1D         // OneD, X1
 	b += 4 * pairs * features.N2D         // TwoD
 	b += 4 * n * n * features.N2D         // X2
-	b += (8 + 4 + 4) * n * n              // ensemble sum, probabilities, mean
+	b += (8 + 4) * n * n                  // ensemble sum, mean
 	b += 24 * pairs                       // RR pairs, all of them kept (Pair: 24 bytes)
 	side := n*max(1, 600/max(n, 1)) + 300 // the heatmap's side with its margins and legend
 	b += 2 * 4 * side * side              // RGBA image, encoder
@@ -553,19 +559,69 @@ func TargetBytes(l int) int64 {
 }
 
 // meanProbabilities returns the L x L contact probabilities of one
-// sample, the mean over the models (model.EnsembleMean).
+// sample, the mean over the models (model.EnsembleMean, in the models'
+// order), at the memory of one member: the members run one after another
+// over one inference pass, whose pool of released buffers the next member
+// takes its maps from, and each adds its logits to the mean in place
+// (AddLogits: no map of its own) before the next starts. A member whose
+// pass is estimated larger than every one before starts a fresh pass
+// instead, the old pool given back first. For passes of collectMin bytes
+// or more, the garbage collector runs after each member (and the pass is
+// dropped after the last), so that a member's garbage (the inputs'
+// separation channels, the logits, the layers' transient weights) is
+// collected before the next member, or the outputs, allocate: the
+// collector would otherwise let it pile up to about the pool's size
+// (GOGC=100) before collecting it.
 func meanProbabilities(ms []*model.Model, threads int, s *model.Sample) ([]float32, error) {
+	l := s.L()
 	var mean model.EnsembleMean
-	for _, m := range ms {
-		b := model.NewBatch([]*model.Sample{s}, m.Packed())
-		logits, err := m.Forward(scnn.Inference(threads), b)
+	var pass *scnn.Pass
+	var b *model.Batch
+	var largest int64 // InferenceBytes of the largest member run in pass
+	collect := false
+	for i, m := range ms {
+		need, err := m.Arch.Spec().InferenceBytes(l, threads)
 		if err != nil {
 			return nil, err
 		}
-		mean.Add(model.Probabilities(logits, b.Lengths)[0])
+		collect = collect || need >= collectMin
+		if pass == nil || need > largest {
+			if pass != nil {
+				pass = nil
+				if collect {
+					runtime.GC() // the old pool, before the new pass allocates
+				}
+			}
+			pass, largest = scnn.Inference(threads), need
+		}
+		if b == nil || b.X2.Layout != m.Net.Layout() {
+			b = model.NewBatch([]*model.Sample{s}, m.Packed())
+		}
+		logits, err := m.Forward(pass, b)
+		if err != nil {
+			return nil, err
+		}
+		// The logits, a copy of their own size, are left to the
+		// collector: released to the pool, they would stay there, too
+		// small for the maps of the next member.
+		mean.AddLogits(logits, 0, l)
+		if collect && i < len(ms)-1 {
+			runtime.GC()
+		}
+	}
+	pass, b = nil, nil
+	if collect {
+		runtime.GC() // the pool, before the outputs allocate
 	}
 	return mean.Mean(), nil
 }
+
+// collectMin is the smallest estimated inference pass (bytes) after which
+// meanProbabilities runs the garbage collector: about L = 350 for the
+// shipped default networks. Below it the garbage is small and a
+// collection per member would cost more time than the memory is worth.
+// Tests lower it.
+var collectMin int64 = 64 << 20
 
 // describe names the kinds and configurations of an ensemble's members:
 // "5 SCNN default", "3 CNN default + 2 SCNN default".
