@@ -58,3 +58,42 @@ func (m *Module) Trainable() int {
 	}
 	return n
 }
+
+// CheckGradients reports what one training step left wrong in a model's
+// parameters, after the pass p's Backward: a trainable parameter whose
+// gradient is zero everywhere (a layer cut off from the loss), a
+// parameter p used that is not in params (a layer left out of the
+// model's list), and a parameter of params that p did not use. Nil: none.
+func CheckGradients(params []*Param, p *Pass) []string {
+	var out []string
+	listed := make(map[*Param]bool, len(params))
+	for _, q := range params {
+		listed[q] = true
+		if !q.Trainable {
+			continue
+		}
+		nonzero := false
+		for _, v := range q.Grad {
+			if v != 0 {
+				nonzero = true
+				break
+			}
+		}
+		if !nonzero {
+			out = append(out, q.Name+": zero gradient")
+		}
+	}
+	used := map[*Param]bool{}
+	for _, q := range p.Used() {
+		used[q] = true
+		if !listed[q] {
+			out = append(out, q.Name+": used by the pass, not among the model's parameters")
+		}
+	}
+	for _, q := range params {
+		if !used[q] {
+			out = append(out, q.Name+": not used by the pass")
+		}
+	}
+	return out
+}

@@ -33,3 +33,41 @@ func TestModule(t *testing.T) {
 		t.Fatalf("a second fc: %v, %d params", m.Err(), len(m.Params()))
 	}
 }
+
+// CheckGradients names a trainable parameter with a zero gradient, a
+// parameter used but not listed, and one listed but not used.
+func TestCheckGradients(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	d, _ := NewDense("fc", 3, 2, rng)
+	e, _ := NewDense("extra", 2, 2, rng)
+	idle, _ := NewDense("idle", 3, 2, rng)
+	x := New(4, 3)
+	for i := range x.Data {
+		x.Data[i] = float32(rng.NormFloat64())
+	}
+	p := Training(1)
+	y, err := d.Apply(p, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := e.Apply(p, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dz := New(4, 2)
+	for i := range dz.Data {
+		dz.Data[i] = 1
+	}
+	if err := p.Backward(z, dz); err != nil {
+		t.Fatal(err)
+	}
+	if got := CheckGradients(append(d.Params(), e.Params()...), p); got != nil {
+		t.Fatalf("a sound model: %v", got)
+	}
+	got := strings.Join(CheckGradients(append(d.Params(), idle.Params()...), p), "; ")
+	for _, want := range []string{"extra.W: used by the pass, not among", "idle.W: zero gradient", "idle.b: not used by the pass"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report %q lacks %q", got, want)
+		}
+	}
+}

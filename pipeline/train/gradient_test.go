@@ -40,27 +40,8 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 			if err := pass.Backward(logits, g); err != nil {
 				t.Fatal(err)
 			}
-			listed := map[*scnn.Param]bool{}
-			for _, p := range m.Params() {
-				listed[p] = true
-				if !p.Trainable {
-					continue
-				}
-				nonzero := false
-				for _, v := range p.Grad {
-					nonzero = nonzero || v != 0
-				}
-				if !nonzero {
-					t.Errorf("%s: no gradient", p.Name)
-				}
-			}
-			for _, p := range pass.Used() {
-				if !listed[p] {
-					t.Errorf("%s: used by the network, not among its parameters", p.Name)
-				}
-			}
-			if len(pass.Used()) != len(m.Params()) {
-				t.Errorf("the pass used %d parameters of the model's %d", len(pass.Used()), len(m.Params()))
+			for _, e := range scnn.CheckGradients(m.Params(), pass) {
+				t.Error(e)
 			}
 		})
 	}

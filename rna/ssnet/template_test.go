@@ -364,25 +364,11 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 			if err := pass.Backward(logits, g); err != nil {
 				t.Fatal(err)
 			}
-			n := 0
-			for _, prm := range m.Net.Params() {
-				if !prm.Trainable {
-					continue
-				}
-				n++
-				nonzero := false
-				for _, v := range prm.Grad {
-					if v != 0 {
-						nonzero = true
-						break
-					}
-				}
-				if !nonzero {
-					t.Errorf("%s %s: %s has a zero gradient", p.Name, k, prm.Name)
-				}
-			}
-			if n == 0 {
+			if m.Net.Trainable() == 0 {
 				t.Errorf("%s %s: no trainable parameter", p.Name, k)
+			}
+			for _, e := range scnn.CheckGradients(m.Net.Params(), pass) {
+				t.Errorf("%s %s: %s", p.Name, k, e)
 			}
 		}
 	}
