@@ -3,12 +3,17 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/rna/fold"
 )
 
 func TestMedian(t *testing.T) {
@@ -44,6 +49,8 @@ func TestWorkerProtocol(t *testing.T) {
 		{task{Kind: "sgemm", B: 1, L: 4, K: 1, Cin: 3, Cout: 2}, 0},
 		{task{Kind: "train", Model: "scnn", Config: "default", B: 2, L: 12}, 52412},
 		{task{Kind: "infer", Model: "cnn", Config: "default", B: 1, L: 12}, 75664},
+		{task{Kind: "fold", Method: "mfe", L: 60}, 0},
+		{task{Kind: "fold", Method: "pf", L: 60}, 0},
 	} {
 		t.Run(tc.task.Kind, func(t *testing.T) {
 			pr, pw := io.Pipe()
@@ -87,6 +94,124 @@ func TestWorkerProtocol(t *testing.T) {
 func TestWorkerUnknownTask(t *testing.T) {
 	if err := runWorker(task{Kind: "nonsense"}, strings.NewReader(""), io.Discard); err == nil {
 		t.Error("unknown task accepted")
+	}
+	for _, tk := range []task{{Kind: "fold", Method: "nonsense", L: 20}, {Kind: "fold", L: 20}, {Kind: "fold", Method: "mfe"}} {
+		if err := runWorker(tk, strings.NewReader(""), io.Discard); err == nil {
+			t.Errorf("fold task %+v accepted", tk)
+		}
+	}
+}
+
+// The fold cases are Go only, one per method and length, last in the run,
+// and selected by -only '^fold/'; their workers get the method.
+func TestFoldCases(t *testing.T) {
+	all := cases(true, true)
+	var names []string
+	for i, c := range all {
+		if c.Group != "fold" {
+			if len(names) > 0 {
+				t.Errorf("case %s/%s after the fold cases", c.Group, c.Name)
+			}
+			continue
+		}
+		names = append(names, c.Name)
+		if len(c.Sides) != 1 || c.Sides[0].Torch || c.Sides[0].OpenBLAS || c.Sides[0].Label != "go" {
+			t.Errorf("case %d fold/%s: sides %+v, want Go only", i, c.Name, c.Sides)
+		}
+		tk := c.Sides[0].Task
+		if want := fmt.Sprintf("%s/L%d", tk.Method, tk.L); c.Name != want || tk.Kind != "fold" {
+			t.Errorf("case fold/%s runs %+v", c.Name, tk)
+		}
+	}
+	want := []string{"mfe/L500", "mfe/L1000", "mfe/L1500", "mfe/L2000", "pf/L500", "pf/L1000", "pf/L1500", "pf/L2000"}
+	if !slices.Equal(names, want) {
+		t.Errorf("fold cases %v, want %v", names, want)
+	}
+	r := runner{Self: "bench", Python: "python3", Script: "torch_ref.py"}
+	cmd, err := r.command(side{Label: "go", Task: task{Kind: "fold", Method: "pf", L: 500}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args := strings.Join(cmd.Args, " "); !strings.Contains(args, "--task fold") || !strings.Contains(args, "--length 500") || !strings.Contains(args, "--method pf") {
+		t.Errorf("fold worker command %q", args)
+	}
+	if _, err := r.command(side{Label: "torch", Torch: true, Task: task{Kind: "fold", Method: "mfe", L: 500}}); err == nil {
+		t.Error("a PyTorch fold worker was started")
+	}
+	cmd, err = r.command(side{Label: "go", Task: task{Kind: "sgemm", B: 1, L: 4, K: 1, Cin: 3, Cout: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(cmd.Args, " "), "--method") {
+		t.Errorf("sgemm worker command %q has a method", cmd.Args)
+	}
+}
+
+// The fold table has a row per length, the MFE and the partition function
+// side by side, "-" where a method was not run; a run without fold cases
+// has no such section.
+func TestReportFold(t *testing.T) {
+	side := func(peak int64, secs ...float64) []sideResult {
+		return []sideResult{{Label: "go", Median: median(secs), Seconds: secs, PeakRSS: peak}}
+	}
+	r := report{Reps: 3, Warmup: 1, Machine: machine{Threads: 2}, Cases: []caseResult{
+		{Group: "fold", Name: "mfe/L1000", Sides: side(40<<20, 1.5, 1.25, 1.0)},
+		{Group: "fold", Name: "mfe/L500", Sides: side(16<<20, 0.2)},
+		{Group: "fold", Name: "pf/L1000", Sides: side(100<<20, 5, 5, 5)},
+	}}
+	md := r.markdown()
+	p := fold.DefaultParams()
+	for _, want := range []string{
+		"## RNA folding (Turner 2004): seconds and peak memory by length\n",
+		"2 goroutines (GOMAXPROCS)",
+		"RNAfold (ViennaRNA) is not installed here",
+		"| 500 | 200 ms | 16 | " + mib(p.FoldBytes(500)) + " | - | - | - | - |\n| 1000 | 1.25 s | 40 | " + mib(p.FoldBytes(1000)) + " | 5.00 s | 100 | " + mib(p.PartitionBytes(1000)) + " | 4.00 |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if i, j := strings.Index(md, "## RNA folding"), strings.Index(md, "## Targets"); i < 0 || j < i {
+		t.Error("the fold table is not before the targets")
+	}
+	r.Cases = r.Cases[:0]
+	if md := r.markdown(); strings.Contains(md, "RNA folding") {
+		t.Errorf("a run without fold cases has a fold section:\n%s", md)
+	}
+}
+
+// The tables of every recorded run are rendered again byte for byte from
+// its timings (bench -render): changes to the report leave earlier
+// results as they were written.
+func TestRenderRecordedRuns(t *testing.T) {
+	files, err := filepath.Glob("results*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, _ := filepath.Glob(filepath.Join("history", "*.json"))
+	files = append(files, hist...)
+	if len(files) == 0 {
+		t.Skip("no recorded runs")
+	}
+	for _, js := range files {
+		md, err := os.ReadFile(strings.TrimSuffix(js, ".json") + ".md")
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep report
+		if err := json.Unmarshal(raw, &rep); err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		if got := rep.markdown(); got != string(md) {
+			t.Errorf("%s renders differently from its .md (%d bytes, want %d)", js, len(got), len(md))
+		}
 	}
 }
 

@@ -23,7 +23,7 @@ type side struct {
 
 // benchCase is one comparison: its sides run interleaved.
 type benchCase struct {
-	Group string // sgemm, conv, train, infer, sweep
+	Group string // sgemm, conv, train, infer, sweep, fold
 	Name  string
 	FLOPs float64 // floating-point operations of one run (see report.go)
 	Sides []side
@@ -86,6 +86,9 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		"--k", strconv.Itoa(t.K), "--cin", strconv.Itoa(t.Cin), "--cout", strconv.Itoa(t.Cout)}
 	if !s.Torch {
 		args = append([]string{"worker", "--model", t.Model, "--config", t.Config, "--sym=" + strconv.FormatBool(t.Sym)}, args...)
+		if t.Method != "" {
+			args = append(args, "--method", t.Method)
+		}
 		bin := r.Self
 		if s.OpenBLAS {
 			if r.OpenBLAS == "" {
@@ -97,6 +100,9 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 	}
 	if t.Sym {
 		return nil, fmt.Errorf("bench: the PyTorch reference has no packed symmetric layer")
+	}
+	if t.Kind == "fold" {
+		return nil, fmt.Errorf("bench: the PyTorch reference has no RNA folding")
 	}
 	if t.Kind == "train" || t.Kind == "infer" {
 		arch, err := archJSON(t.Model, t.Config)

@@ -12,7 +12,11 @@
 //
 //	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-openblas ./contactmap-bench-openblas] [-out bench/results.md]
 //	bench -render bench/results.json [-out bench/results.md]   (tables again from recorded timings)
-//	bench worker --task train|infer|conv|sgemm [flags]   (used by the harness)
+//	bench worker --task train|infer|conv|sgemm|fold [flags]   (used by the harness)
+//
+// The fold cases time RNA folding (rna/fold, Go only, no PyTorch side):
+// the MFE structure and the partition function of random sequences of
+// 500 to 2,000 nt (`-only '^fold/' -torch=false` runs just them).
 package main
 
 import (
@@ -54,12 +58,13 @@ func main() {
 func workerMain(args []string) error {
 	fs := flag.NewFlagSet("bench worker", flag.ContinueOnError)
 	var t task
-	fs.StringVar(&t.Kind, "task", "", "train, infer, conv or sgemm")
+	fs.StringVar(&t.Kind, "task", "", "train, infer, conv, sgemm or fold")
 	fs.StringVar(&t.Model, "model", string(model.CNN), "cnn or scnn")
 	fs.StringVar(&t.Config, "config", "default", "default or paper")
 	fs.BoolVar(&t.Sym, "sym", false, "conv: symmetric packed layer")
 	fs.IntVar(&t.B, "batch", 10, "batch size")
-	fs.IntVar(&t.L, "length", 100, "chain length")
+	fs.IntVar(&t.L, "length", 100, "chain length (fold: sequence length in nt)")
+	fs.StringVar(&t.Method, "method", "", "fold: mfe (the MFE structure) or pf (the partition function, with its MFE step)")
 	fs.IntVar(&t.K, "k", 3, "kernel size")
 	fs.IntVar(&t.Cin, "cin", 64, "input channels")
 	fs.IntVar(&t.Cout, "cout", 64, "output channels")
@@ -154,8 +159,20 @@ func cases(torch, openblas bool) []benchCase {
 			cs = append(cs, c)
 		}
 	}
+	// RNA folding (rna/fold, issue 32): Go only, on GOMAXPROCS
+	// goroutines; one worker per method and length.
+	for _, method := range []string{"mfe", "pf"} {
+		for _, n := range foldLengths {
+			cs = append(cs, benchCase{Group: "fold", Name: fmt.Sprintf("%s/L%d", method, n),
+				Sides: []side{{Label: "go", Task: task{Kind: "fold", Method: method, L: n}}}})
+		}
+	}
 	return cs
 }
+
+// foldLengths are the sequence lengths of the fold cases (1,500 nt: about
+// a 16S rRNA).
+var foldLengths = []int{500, 1000, 1500, 2000}
 
 func harnessMain(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)

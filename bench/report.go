@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -120,6 +122,10 @@ func ratio(a, b float64) string {
 func (c caseResult) summary() string {
 	var parts []string
 	for _, s := range c.Sides {
+		if c.FLOPs <= 0 { // fold: no FLOP count
+			parts = append(parts, fmt.Sprintf("%s %.4gs (peak %s MiB)", s.Label, s.Median, mib(s.PeakRSS)))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s %.4gs (%.1f GFLOP/s, peak %s MiB)", s.Label, s.Median, gflops(c.FLOPs, s.Median), mib(s.PeakRSS)))
 	}
 	return fmt.Sprintf("%-6s %-22s %s", c.Group, c.Name, strings.Join(parts, "  "))
@@ -284,7 +290,47 @@ func (r *report) markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(r.foldTable())
 	b.WriteString(r.targets())
+	return b.String()
+}
+
+// foldTable is the section of the fold cases (RNA folding, Go only), or
+// "" when the run has none.
+func (r *report) foldTable() string {
+	var lengths []int
+	for _, c := range r.Cases {
+		if c.Group != "fold" {
+			continue
+		}
+		_, l, _ := strings.Cut(c.Name, "/L")
+		if n, err := strconv.Atoi(l); err == nil && !slices.Contains(lengths, n) {
+			lengths = append(lengths, n)
+		}
+	}
+	if len(lengths) == 0 {
+		return ""
+	}
+	slices.Sort(lengths)
+	var b strings.Builder
+	b.WriteString("## RNA folding (Turner 2004): seconds and peak memory by length\n\n")
+	fmt.Fprintf(&b, "rna/fold on one random RNA per length (A, C, G, U equally likely, fixed seed: the sequences of rna/fold's BenchmarkMFE), %d goroutines (GOMAXPROCS), the default parameters (Turner 2004, RNAfold's defaults: -d2, 37 C). MFE: `Params.Fold`, the minimum free energy structure with its traceback. Partition function: `Params.Partition` (RNAfold -p): the MFE fold it starts with, the inside and outside passes and the pair probabilities. Each method and length is a worker process of its own; peak memory is its VmHWM (runtime included), tables the dynamic programme's own (FoldBytes, PartitionBytes). Go only: RNAfold (ViennaRNA) is not installed here, so there is no side-by-side timing; rna/fold's golden tests match RNAfold's outputs (structures and energies, ensemble free energies, pair probabilities).\n\n", r.Machine.Threads)
+	b.WriteString("| L (nt) | MFE | MFE peak MiB | MFE tables MiB | partition function | PF peak MiB | PF tables MiB | PF/MFE |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p := fold.DefaultParams()
+	for _, n := range lengths {
+		mfe, pf := fmt.Sprintf("mfe/L%d", n), fmt.Sprintf("pf/L%d", n)
+		ms, ps := r.med("fold", mfe, "go"), r.med("fold", pf, "go")
+		mt, pt := "-", "-"
+		if ms > 0 {
+			mt = mib(p.FoldBytes(n))
+		}
+		if ps > 0 {
+			pt = mib(p.PartitionBytes(n))
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", n, sec(ms), mibOr(r.peak("fold", mfe, "go")), mt,
+			sec(ps), mibOr(r.peak("fold", pf, "go")), pt, ratio(ps, ms))
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 

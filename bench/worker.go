@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -22,8 +23,9 @@ import (
 // one JSON line when ready, then one JSON line per command read from stdin
 // ("run": time one task, "mem": peak resident memory).
 type task struct {
-	Kind   string // train, infer, conv, sgemm
+	Kind   string // train, infer, conv, sgemm, fold
 	Model  string // cnn or scnn (train, infer)
+	Method string // fold: mfe (Params.Fold) or pf (Params.Partition)
 	Config string // default or paper (train, infer)
 	Sym    bool   // conv: symmetric (packed) layer
 	B, L   int
@@ -103,6 +105,9 @@ func buildTask(t task) (func() error, int, error) {
 		return buildConvTask(t, rng)
 	case "sgemm":
 		return buildSgemmTask(t, rng), 0, nil
+	case "fold":
+		run, err := buildFoldTask(t)
+		return run, 0, err
 	}
 	return nil, 0, fmt.Errorf("bench: unknown task %q", t.Kind)
 }
@@ -267,4 +272,54 @@ func backendName() string {
 		return "openblas/" + core
 	}
 	return scnn.BLASBackend() + "/" + scnn.SgemmKernels()
+}
+
+// randomRNA is a random sequence of n bases, A, C, G and U equally
+// likely, drawn with the seed of rna/fold's BenchmarkMFE (PCG(n, 7)), so
+// that the bench folds the same sequences as that benchmark.
+func randomRNA(n int) string {
+	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	const alpha = "ACGU"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alpha[rng.IntN(len(alpha))]
+	}
+	return string(b)
+}
+
+// buildFoldTask times one fold of a random RNA of t.L bases with the
+// Turner 2004 parameters (fold.DefaultParams, RNAfold's defaults) on
+// GOMAXPROCS goroutines: the MFE structure (Params.Fold, "mfe") or the
+// partition function with its pair probabilities (Params.Partition,
+// "pf"), which starts with the MFE fold.
+func buildFoldTask(t task) (func() error, error) {
+	if t.L < 1 {
+		return nil, fmt.Errorf("bench: fold: length %d", t.L)
+	}
+	p, seq, threads := fold.DefaultParams(), randomRNA(t.L), gomaxprocs()
+	switch t.Method {
+	case "mfe":
+		return func() error {
+			st, e, err := p.Fold(seq, threads)
+			if err != nil {
+				return err
+			}
+			if len(st.Seq) != t.L || e > 0 {
+				return fmt.Errorf("bench: fold: MFE of %d nt: %d bases, %.2f kcal/mol", t.L, len(st.Seq), e)
+			}
+			return nil
+		}, nil
+	case "pf":
+		return func() error {
+			ens, err := p.Partition(seq, threads)
+			if err != nil {
+				return err
+			}
+			if ens.Len() != t.L || ens.FreeEnergy > ens.MFEEnergy {
+				return fmt.Errorf("bench: fold: ensemble of %d nt: %d bases, free energy %.2f above the MFE %.2f", t.L, ens.Len(), ens.FreeEnergy, ens.MFEEnergy)
+			}
+			return nil
+		}, nil
+	}
+	return nil, fmt.Errorf("bench: fold: unknown method %q (mfe or pf)", t.Method)
 }
