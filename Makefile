@@ -273,6 +273,7 @@ fuzz:
 	$(GO) test ./pipeline/model -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
 	$(GO) test ./rna/ssnet -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
 	$(GO) test ./rna/ssnet -run '^$$' -fuzz FuzzReadMFECache -fuzztime 20s
+	$(GO) test ./scnn/loop -run '^$$' -fuzz FuzzResume -fuzztime 20s
 	$(GO) test ./internal/modelkind -run '^$$' -fuzz FuzzDetect -fuzztime 20s
 	$(GO) test ./internal/checkpoint -run '^$$' -fuzz FuzzReadCheckpoint -fuzztime 20s
 	$(GO) test ./internal/checkpoint -run '^$$' -fuzz FuzzRestore -fuzztime 20s

@@ -512,3 +512,36 @@ func TestForgottenParameter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzResume: a checkpoint whose loop state is any JSON is refused with
+// an error or resumed, never a panic; a resumed run's state is sane.
+func FuzzResume(f *testing.F) {
+	f.Add([]byte(`{"round":2,"next_step":3,"steps":10,"log":[{"round":1,"step":7,"values":[1,2]}],"best_round":1}`))
+	f.Add([]byte(`{"round":1,"log":[{"values":[1]}]}`))
+	f.Add([]byte(`{"round":0}`))
+	f.Add([]byte(`{"round":3,"next_step":99,"schedule":{"lr":-1}}`))
+	f.Fuzz(func(t *testing.T, loopJSON []byte) {
+		if !json.Valid(loopJSON) {
+			return
+		}
+		dir := t.TempDir()
+		task := newToy(1)
+		task.steps = 2
+		opt := scnn.NewAdam([]*scnn.Param{task.w}, 0.1, 0)
+		if err := checkpoint.Save(filepath.Join(dir, CheckpointFile), json.RawMessage(loopJSON), map[string]int{}, []*scnn.Param{task.w}, opt); err != nil {
+			t.Fatal(err)
+		}
+		run, err := Open(dir, true, false, nil)
+		if err != nil {
+			return
+		}
+		c := toyConfig(task, 3)
+		res, err := run.Train(context.Background(), c)
+		if err != nil {
+			return
+		}
+		if res.Round < 1 || res.Steps < 0 || len(res.Log) > 0 && len(res.Log[len(res.Log)-1].Values) != len(c.Metrics) {
+			t.Fatalf("resumed state %+v", res.State)
+		}
+	})
+}
