@@ -398,10 +398,9 @@ func (r *Run) Train(ctx context.Context, c Config) (*Result, error) {
 		// serves its first step.
 		checked := false
 		if st.Next < steps && ctx.Err() == nil {
-			if !checked && spent() {
+			if spent() {
 				return stopForBudget(steps)
 			}
-			checked = false
 			checked = true
 		}
 		if c.Hooks.RoundStart != nil {
