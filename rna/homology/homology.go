@@ -40,14 +40,34 @@ const wordBits = 1 << (2 * K)
 type Index struct {
 	refs  []*rna.Structure
 	words [][]uint64 // bit set of each reference's K-mers
+	count []int      // K-mers of each reference
+	// Rank orders the candidates of the prefilter (RankShared, the
+	// default, or RankJaccard).
+	Rank Rank
 }
+
+// Rank is how the prefilter orders references for a query.
+type Rank int
+
+const (
+	// RankShared: by the number of K-mers shared with the query. Long
+	// references share more words with any query by chance, so among
+	// references of very different lengths (16S rRNAs beside bpRNA's
+	// short RNAs) they can crowd a short query's homologs out of the
+	// Candidates.
+	RankShared Rank = iota
+	// RankJaccard: by shared / (query's + reference's - shared) K-mers,
+	// which favours references of the query's length.
+	RankJaccard
+)
 
 // NewIndex indexes references (structures of known pairs; their
 // sequences normalised over A, C, G, U, N).
 func NewIndex(refs []*rna.Structure) *Index {
-	ix := &Index{refs: refs, words: make([][]uint64, len(refs))}
+	ix := &Index{refs: refs, words: make([][]uint64, len(refs)), count: make([]int, len(refs))}
 	for i, r := range refs {
 		ix.words[i] = wordSet(r.Seq)
+		ix.count[i] = shared(ix.words[i], ix.words[i])
 	}
 	return ix
 }
@@ -117,15 +137,24 @@ type Template struct {
 // molecule's own entry, for one.
 func (ix *Index) Search(seq string, exclude func(ref int) bool) Template {
 	q := wordSet(seq)
-	type cand struct{ i, n int }
+	nq := shared(q, q)
+	type cand struct {
+		i     int
+		score float64
+	}
 	cs := make([]cand, 0, len(ix.refs))
 	for i := range ix.refs {
 		if exclude != nil && exclude(i) {
 			continue
 		}
-		cs = append(cs, cand{i, shared(q, ix.words[i])})
+		n := shared(q, ix.words[i])
+		score := float64(n)
+		if ix.Rank == RankJaccard {
+			score = float64(n) / float64(max(nq+ix.count[i]-n, 1))
+		}
+		cs = append(cs, cand{i, score})
 	}
-	sort.SliceStable(cs, func(a, b int) bool { return cs[a].n > cs[b].n })
+	sort.SliceStable(cs, func(a, b int) bool { return cs[a].score > cs[b].score })
 	best := Template{Map: unaligned(len(seq))}
 	for _, c := range cs[:min(Candidates, len(cs))] {
 		ref := ix.refs[c.i]

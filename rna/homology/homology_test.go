@@ -1,8 +1,10 @@
 package homology
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/rna"
@@ -174,4 +176,53 @@ func TestTransferOnReal16S(t *testing.T) {
 	if f1 /= 8; f1 < 0.9 {
 		t.Errorf("mean F1 %.3f on 8 validation molecules, want >= 0.9", f1)
 	}
+}
+
+// Long references share words with any query by chance: among references
+// of very different lengths, RankShared lets long decoys crowd a short
+// query's homolog out of the candidates, and RankJaccard keeps it.
+func TestRankJaccardKeepsShortHomologs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	random := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ACGU"[rng.IntN(4)]
+		}
+		return string(b)
+	}
+	query := random(80)
+	// The homolog: the query with a mismatch every 9 bases (few exact
+	// 8-mers survive).
+	hb := []byte(query)
+	for i := 4; i < len(hb); i += 9 {
+		hb[i] = "ACGU"[(strings.IndexByte("ACGU", hb[i])+1)%4]
+	}
+	homolog := &rna.Structure{Name: "homolog", Seq: string(hb), Partner: unpairedN(len(hb))}
+	refs := []*rna.Structure{}
+	// Decoys: long random sequences carrying many of the query's 8-mers.
+	for d := 0; d < 4; d++ {
+		s := random(3000)
+		for k := 0; k+12 <= len(query); k += 12 {
+			at := rng.IntN(len(s) - 12)
+			s = s[:at] + query[k:k+12] + s[at+12:]
+		}
+		refs = append(refs, &rna.Structure{Name: fmt.Sprintf("decoy%d", d), Seq: s, Partner: unpairedN(len(s))})
+	}
+	refs = append(refs, homolog)
+	ix := NewIndex(refs)
+	if got := ix.Search(query, nil); got.Ref == homolog {
+		t.Skip("the decoys did not outrank the homolog by shared words")
+	}
+	ix.Rank = RankJaccard
+	if got := ix.Search(query, nil); got.Ref != homolog {
+		t.Fatalf("RankJaccard chose %v, want the homolog", got.Ref.Name)
+	}
+}
+
+func unpairedN(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = rna.Unpaired
+	}
+	return p
 }
