@@ -212,12 +212,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 		return nil, fmt.Errorf("rec: %d epochs, batch %d, %d targets, %d negatives", o.Epochs, o.Batch, o.T, o.Negs)
 	}
 	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy(&o))
-	switch {
-	case errors.Is(err, loop.ErrRunExists):
-		return nil, fmt.Errorf("rec: %w", err)
-	case errors.Is(err, loop.ErrNoCheckpoint):
-		return nil, fmt.Errorf("rec: resume: %w", err)
-	case err != nil:
+	if err != nil {
 		return nil, fmt.Errorf("rec: %w", err)
 	}
 	ckpt := filepath.Join(o.Out, CheckpointFile)
