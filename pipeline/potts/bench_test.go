@@ -9,7 +9,7 @@ import (
 
 // BenchmarkEval times one objective-and-gradient evaluation on a PSICOV
 // family (CONTACTMAP_PLM_BENCH, default 1vfyA: L = 67, N = 2,077) at the
-// starting point.
+// starting point, with every kernel set of this CPU.
 func BenchmarkEval(b *testing.B) {
 	id := os.Getenv("CONTACTMAP_PLM_BENCH")
 	if id == "" {
@@ -19,14 +19,42 @@ func BenchmarkEval(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	p, _ := newProblem(a, Options{}.withDefaults())
-	x := p.initial()
-	for k := a.L() * q; k < len(x); k += 7 {
-		x[k] = 0.01 * float64(k%13-6)
+	defer func(g func(*[lanes]float64, []float32, []int32), s func([]float64, []int32, *[lanes]float64)) {
+		gatherRows, scatterRows = g, s
+	}(gatherRows, scatterRows)
+	for _, k := range rowKernels() {
+		b.Run(k.name, func(b *testing.B) {
+			gatherRows, scatterRows = k.gather, k.scatter
+			p, _ := newProblem(a, Options{}.withDefaults())
+			x := p.initial()
+			for k := a.L() * q; k < len(x); k += 7 {
+				x[k] = 0.01 * float64(k%13-6)
+			}
+			g := make([]float64, len(x))
+			b.ResetTimer()
+			for range b.N {
+				p.eval(x, g)
+			}
+		})
 	}
-	g := make([]float64, len(x))
-	b.ResetTimer()
+}
+
+// BenchmarkFit times a whole fit (the package defaults, this CPU's
+// kernels) on the family of BenchmarkEval.
+func BenchmarkFit(b *testing.B) {
+	id := os.Getenv("CONTACTMAP_PLM_BENCH")
+	if id == "" {
+		id = "1vfyA"
+	}
+	a, err := msa.ReadFile("../../../shared/data/psicov150/aln/" + id + ".aln.gz")
+	if err != nil {
+		b.Skip(err)
+	}
 	for range b.N {
-		p.eval(x, g)
+		m, err := Fit(a, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(m.Evaluations), "evals/op")
 	}
 }

@@ -56,9 +56,9 @@ package potts
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -127,33 +127,22 @@ func (o Options) withDefaults() Options {
 // and L(L-1)/2 coupling blocks of 21 x 21.
 func NumParams(l int) int64 { return int64(l)*q + int64(l)*int64(l-1)/2*qq }
 
-// batchSize is the number of sequences whose conditional probabilities
-// are held at once.
-func batchSize(l, n int) int {
-	b := (8 << 20) / (l * q)
-	if b < 64 {
-		b = 64
-	}
-	if b > n {
-		b = n
-	}
-	return b
-}
-
 // EstimateMemory returns the peak bytes of a fit of n sequences of l
 // columns: the optimiser's float64 vectors (gonum keeps its own copies of
 // x and the gradient: initial and best locations, the worker's copy, the
 // line search's point and direction, L-BFGS's x, gradient and 2*Store
 // history vectors; 10 + 2*Store in all) plus this package's cached
-// gradient (1), the float32 couplings (l^2 * 441 * 4), the encoded
-// alignment (twice: read and deduplicated), the weights and a batch of
-// conditional probabilities.
+// gradient and its point (2), the float32 couplings (l^2 * 504 * 4, rows of 21 states
+// padded to 24 lanes) and the Model's copy of them (l^2 * 441 * 4), the
+// gradient of every ordered pair of columns in float64 (l^2 * 504 * 8),
+// the encoded alignment (twice: read and deduplicated), its row offsets
+// (4 bytes a residue) and the weights.
 func EstimateMemory(l, n int, opt Options) int64 {
 	opt = opt.withDefaults()
 	p := NumParams(l)
-	vecs := int64(11 + 2*opt.Store)
-	b := int64(batchSize(l, n))
-	return vecs*p*8 + int64(l)*int64(l)*qq*4 + 2*int64(n)*int64(l) + 3*int64(n)*8 + b*int64(l)*q*8 + int64(opt.Threads)*int64(l)*q*8 + 16<<20
+	vecs := int64(12 + 2*opt.Store)
+	ll := int64(l) * int64(l)
+	return vecs*p*8 + ll*(qp*4+qp*8+qq*4) + 6*int64(n)*int64(l) + 3*int64(n)*8 + 16<<20
 }
 
 // ErrTooBig is wrapped by MemoryError.
@@ -201,18 +190,22 @@ func (m *Model) Coupling(i, j int, a, b int) float32 {
 type problem struct {
 	l, n    int
 	x       []uint8 // n x l
+	off     []int32 // n x l: off[s*l+j] = j*qp + x[s*l+j]*lanes, the row of column j's state
 	w       []float64
 	lh, lj  float64
 	threads int
-	jt      []float32 // l x l x q x q, Model.J's layout
-	pw      []float64 // batch x l x q: w_n P_i(a | n)
-	fcol    []float64 // per column objective terms
-	// cached gradient
-	g     []float64
-	gHash uint64
-	gF    float64
+	// jt holds the couplings as float32 in rows of 24 lanes (21 states,
+	// 3 zeros): jt[(i*l+j)*qp+b*lanes+a] = J_ij(a, b).
+	jt []float32
+	// gt holds the gradient of every ordered pair in the same layout:
+	// gt[(i*l+j)*qp+b*lanes+a] is the derivative through column i's
+	// conditionals by J_ij(a, b); lanes 21-23 are scratch. 64-byte
+	// aligned, so that no row's vector crosses a cache line.
+	gt   []float64
+	fcol []float64 // per column objective terms
+	// the gradient at gx, the last point evaluated
+	g, gx []float64
 	gOK   bool
-	seed  maphash.Seed
 	evals int
 }
 
@@ -235,15 +228,17 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 		}
 		uw[k] += w[s]
 	}
+	off := make([]int32, len(ux))
+	for k, b := range ux {
+		off[k] = int32((k%l)*qp + int(b)*lanes)
+	}
 	p := &problem{
-		l: l, n: len(uw), x: ux, w: uw,
+		l: l, n: len(uw), x: ux, off: off, w: uw,
 		lh: opt.LambdaH, lj: opt.LambdaJFactor * float64(l-1),
 		threads: opt.Threads,
-		jt:      make([]float32, l*l*qq),
+		jt:      alignedFloat32(l * l * qp),
 		fcol:    make([]float64, l),
-		seed:    maphash.MakeSeed(),
 	}
-	p.pw = make([]float64, batchSize(l, p.n)*l*q)
 	return p, &Model{L: l, N: n, Unique: p.n, Neff: neff, LambdaH: p.lh, LambdaJ: p.lj}
 }
 
@@ -281,107 +276,110 @@ func (p *problem) unpack(x []float64) {
 	l := p.l
 	p.parallel(l, func(i int) {
 		for j := 0; j < l; j++ {
-			dst := p.jt[(i*l+j)*qq : (i*l+j+1)*qq]
+			dst := p.jt[(i*l+j)*qp : (i*l+j+1)*qp]
 			switch {
 			case i == j:
 				clear(dst)
-			case i < j: // block (i,j)[a*q+b] = J_ij(a,b); dst[b*q+a]
+			case i < j: // block (i,j)[a*q+b] = J_ij(a,b); dst[b*lanes+a]
 				src := x[p.pairOffset(i, j):][:qq]
 				for a := 0; a < q; a++ {
 					for b := 0; b < q; b++ {
-						dst[b*q+a] = float32(src[a*q+b])
+						dst[b*lanes+a] = float32(src[a*q+b])
 					}
 				}
-			default: // block (j,i)[b*q+a] = J_ji(b,a) = J_ij(a,b); dst[b*q+a]
+			default: // block (j,i)[b*q+a] = J_ji(b,a) = J_ij(a,b); dst[b*lanes+a]
 				src := x[p.pairOffset(j, i):][:qq]
-				for k := range dst {
-					dst[k] = float32(src[k])
+				for b := 0; b < q; b++ {
+					copy64to32(dst[b*lanes:b*lanes+q], src[b*q:b*q+q])
 				}
 			}
 		}
 	})
 }
 
+func copy64to32(dst []float32, src []float64) {
+	for k, v := range src {
+		dst[k] = float32(v)
+	}
+}
+
 // eval returns f(x) and, where g is not nil, writes the gradient.
+//
+// By column i (in parallel), for every sequence s: the energies
+// E_i(a | s) (gatherRows over the sequence's row offsets), the
+// conditional P_i(a | s), its term of f and, for the gradient, the
+// residual r(a) = w_s (P_i(a | s) - [a == x_si]), which is the
+// derivative by h_i(a) and, scattered to the rows of the other columns'
+// states (scatterRows), by J_ij(a, x_sj). Then by pair (i < j): the
+// derivative by J_ij(a, b) is the sum of the two conditionals' parts,
+// gt_i(j, b, a) + gt_j(i, a, b). Every sum runs in a fixed order, so f
+// and the gradient do not depend on the threads or the kernel set.
 func (p *problem) eval(x, g []float64) float64 {
 	p.evals++
 	l := p.l
 	p.unpack(x)
 	if g != nil {
 		clear(g)
-	}
-	clear(p.fcol)
-	bs := len(p.pw) / (l * q)
-	for b0 := 0; b0 < p.n; b0 += bs {
-		b1 := min(b0+bs, p.n)
-		// Phase A, by column i: conditionals of the batch.
-		p.parallel(l, func(i int) {
-			var e [q]float64
-			var h [q]float64
-			for a := range h {
-				h[a] = float64(float32(x[i*q+a]))
-			}
-			jti := p.jt[i*l*qq : (i+1)*l*qq]
-			fsum := 0.0
-			for s := b0; s < b1; s++ {
-				xs := p.x[s*l : (s+1)*l]
-				e = h
-				for j, b := range xs {
-					row := jti[j*qq+int(b)*q:][:q]
-					for a := range e {
-						e[a] += float64(row[a])
-					}
-				}
-				mx := e[0]
-				for _, v := range e[1:] {
-					mx = max(mx, v)
-				}
-				z := 0.0
-				for a := range e {
-					e[a] = math.Exp(e[a] - mx)
-					z += e[a]
-				}
-				ws := p.w[s]
-				fsum += ws * (math.Log(z) + mx - (math.Log(e[xs[i]]) + mx))
-				if g != nil {
-					pw := p.pw[((s-b0)*l+i)*q:][:q]
-					for a := range e {
-						pw[a] = ws * e[a] / z
-					}
-				}
-			}
-			p.fcol[i] += fsum
-		})
-		if g == nil {
-			continue
+		if p.gt == nil {
+			p.gt = alignedFloat64(l * l * qp)
+		} else {
+			clear(p.gt)
 		}
-		// Phase B, by pair row i: accumulate the gradient.
-		p.parallel(l, func(i int) {
-			gh := g[i*q : (i+1)*q]
-			for s := b0; s < b1; s++ {
-				pw := p.pw[((s-b0)*l+i)*q:][:q]
-				for a := range gh {
-					gh[a] += pw[a]
-				}
-				gh[p.x[s*l+i]] -= p.w[s]
+	}
+	p.parallel(l, func(i int) {
+		var h, e, r [lanes]float64
+		for a := 0; a < q; a++ {
+			h[a] = float64(float32(x[i*q+a]))
+		}
+		jti := p.jt[i*l*qp : (i+1)*l*qp]
+		var gti, gh []float64
+		if g != nil {
+			gti = p.gt[i*l*qp : (i+1)*l*qp]
+			gh = g[i*q : (i+1)*q]
+		}
+		fsum := 0.0
+		for s := 0; s < p.n; s++ {
+			off := p.off[s*l : (s+1)*l]
+			e = h
+			gatherRows(&e, jti, off)
+			mx := e[0]
+			for _, v := range e[1:q] {
+				mx = max(mx, v)
 			}
+			z := 0.0
+			for a := 0; a < q; a++ {
+				e[a] = math.Exp(e[a] - mx)
+				z += e[a]
+			}
+			xi := p.x[s*l+i]
+			ws := p.w[s]
+			// -log P_i(x_si | s) = log Z - E_i(x_si | s), E - mx held as
+			// log e[a].
+			fsum += ws * (math.Log(z) - math.Log(e[xi]))
+			if g == nil {
+				continue
+			}
+			for a := 0; a < q; a++ {
+				r[a] = ws * e[a] / z
+			}
+			r[xi] -= ws
+			for a, v := range r[:q] {
+				gh[a] += v
+			}
+			scatterRows(gti, off, &r)
+		}
+		p.fcol[i] = fsum
+	})
+	if g != nil {
+		p.parallel(l, func(i int) {
 			for j := i + 1; j < l; j++ {
 				blk := g[p.pairOffset(i, j):][:qq]
-				for s := b0; s < b1; s++ {
-					xs := p.x[s*l : (s+1)*l]
-					xi, xj := int(xs[i]), int(xs[j])
-					pi := p.pw[((s-b0)*l+i)*q:][:q]
-					pj := p.pw[((s-b0)*l+j)*q:][:q]
-					// d/dJ_ij(a, xj) from conditional i.
-					for a, v := range pi {
-						blk[a*q+xj] += v
+				gij := p.gt[(i*l+j)*qp:][:qp] // J_ij(a, b) at b*lanes+a
+				gji := p.gt[(j*l+i)*qp:][:qp] // J_ji(b, a) at a*lanes+b
+				for a := 0; a < q; a++ {
+					for b := 0; b < q; b++ {
+						blk[a*q+b] = gij[b*lanes+a] + gji[a*lanes+b]
 					}
-					// d/dJ_ij(xi, b) from conditional j.
-					row := blk[xi*q:][:q]
-					for b, v := range pj {
-						row[b] += v
-					}
-					row[xj] -= 2 * p.w[s]
 				}
 			}
 		})
@@ -412,37 +410,24 @@ func (p *problem) eval(x, g []float64) float64 {
 	return f + reg + p.lj*regJ
 }
 
-func (p *problem) hash(x []float64) uint64 {
-	var h maphash.Hash
-	h.SetSeed(p.seed)
-	var buf [8]byte
-	for _, v := range x {
-		b := math.Float64bits(v)
-		for k := range buf {
-			buf[k] = byte(b >> (8 * k))
-		}
-		h.Write(buf[:])
-	}
-	return h.Sum64()
-}
-
-// funcGrad evaluates f and the gradient together and caches the gradient
-// for the Grad call that gonum makes at the same x.
+// funcGrad evaluates f and the gradient together and keeps the gradient
+// for the Grad call that gonum makes at the same x (checked against a
+// copy of x: cheaper than hashing it).
 func (p *problem) funcGrad(x []float64) float64 {
 	if p.g == nil {
 		p.g = make([]float64, len(x))
+		p.gx = make([]float64, len(x))
 	}
 	f := p.eval(x, p.g)
-	p.gHash, p.gF, p.gOK = p.hash(x), f, true
+	copy(p.gx, x)
+	p.gOK = true
 	return f
 }
 
 func (p *problem) grad(g, x []float64) {
-	if p.gOK && p.hash(x) == p.gHash {
-		copy(g, p.g)
-		return
+	if !p.gOK || !slices.Equal(x, p.gx) {
+		p.funcGrad(x)
 	}
-	p.funcGrad(x)
 	copy(g, p.g)
 }
 
@@ -474,17 +459,33 @@ func (p *problem) initial() []float64 {
 	return x
 }
 
-// converger is CCMpred's criterion: stop when f decreased by less than
-// eps*|f| over the last k iterations.
+// converger stops at the gradient threshold (the infinity norm of the
+// gradient below gradTol; gonum's own check, off in Fit, computes the norm
+// twice an iteration and slowly) or at CCMpred's criterion: f decreased
+// by less than eps*|f| over the last k iterations.
 type converger struct {
-	eps  float64
-	k    int
-	hist []float64
+	gradTol float64
+	eps     float64
+	k       int
+	hist    []float64
 }
 
 func (c *converger) Init(int) { c.hist = c.hist[:0] }
 
 func (c *converger) Converged(loc *optimize.Location) optimize.Status {
+	if loc.Gradient != nil {
+		norm := 0.0
+		for _, v := range loc.Gradient {
+			if v > norm {
+				norm = v
+			} else if -v > norm {
+				norm = -v
+			}
+		}
+		if norm < c.gradTol {
+			return optimize.GradientThreshold
+		}
+	}
 	c.hist = append(c.hist, loc.F)
 	if n := len(c.hist); n > c.k {
 		old := c.hist[n-1-c.k]
@@ -510,16 +511,16 @@ func Fit(a *msa.Alignment, opt Options) (*Model, error) {
 	prob := optimize.Problem{Func: p.funcGrad, Grad: p.grad}
 	settings := &optimize.Settings{
 		MajorIterations:   opt.MaxIterations,
-		GradientThreshold: opt.GradTol,
-		Converger:         &converger{eps: opt.Epsilon, k: opt.K},
+		GradientThreshold: math.NaN(), // checked by the converger
+		Converger:         &converger{gradTol: opt.GradTol, eps: opt.Epsilon, k: opt.K},
 	}
-	res, err := optimize.Minimize(prob, p.initial(), settings, &optimize.LBFGS{Store: opt.Store, Linesearcher: &optimize.MoreThuente{}})
+	res, err := optimize.Minimize(prob, p.initial(), settings, &optimize.LBFGS{Store: opt.Store, Linesearcher: &optimize.MoreThuente{}, GradStopThreshold: math.NaN()})
 	if err != nil && res == nil {
 		return nil, fmt.Errorf("potts: optimiser: %w", err)
 	}
 	// A line search that cannot improve further (the couplings are
 	// float32) ends the fit at the best point found: not a failure.
-	p.g = nil
+	p.g, p.gt = nil, nil
 	m.F = res.F
 	m.Iterations = res.Stats.MajorIterations
 	m.Evaluations = p.evals
@@ -537,7 +538,10 @@ func Fit(a *msa.Alignment, opt Options) (*Model, error) {
 		m.H[k] = float32(x[k])
 	}
 	p.unpack(x)
-	m.J = p.jt
+	m.J = make([]float32, l*l*qq)
+	for k := 0; k < l*l*q; k++ { // row (i, j, b)
+		copy(m.J[k*q:(k+1)*q], p.jt[k*lanes:k*lanes+q])
+	}
 	return m, nil
 }
 

@@ -1,0 +1,131 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func gatherRowsAVX512(e *float64, jt *float32, off *int32, n int)
+// e[0:24] += float64(jt[off[k] : off[k]+24]) for k in [0, n), one row
+// after the other.
+TEXT ·gatherRowsAVX512(SB), NOSPLIT, $0-32
+	MOVQ e+0(FP), DI
+	MOVQ jt+8(FP), SI
+	MOVQ off+16(FP), BX
+	MOVQ n+24(FP), CX
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+
+gather512loop:
+	MOVLQSX 0(BX), AX
+	VCVTPS2PD 0(SI)(AX*4), Z3
+	VCVTPS2PD 32(SI)(AX*4), Z4
+	VCVTPS2PD 64(SI)(AX*4), Z5
+	VADDPD Z3, Z0, Z0
+	VADDPD Z4, Z1, Z1
+	VADDPD Z5, Z2, Z2
+	ADDQ $4, BX
+	DECQ CX
+	JNZ gather512loop
+
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VZEROUPPER
+	RET
+
+// func scatterRowsAVX512(grad *float64, off *int32, n int, res *float64)
+// g[off[k] : off[k]+24] += r[0:24] for k in [0, n).
+TEXT ·scatterRowsAVX512(SB), NOSPLIT, $0-32
+	MOVQ grad+0(FP), DI
+	MOVQ off+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVQ res+24(FP), SI
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z1
+	VMOVUPD 128(SI), Z2
+
+scatter512loop:
+	MOVLQSX 0(BX), AX
+	VADDPD 0(DI)(AX*8), Z0, Z3
+	VADDPD 64(DI)(AX*8), Z1, Z4
+	VADDPD 128(DI)(AX*8), Z2, Z5
+	VMOVUPD Z3, 0(DI)(AX*8)
+	VMOVUPD Z4, 64(DI)(AX*8)
+	VMOVUPD Z5, 128(DI)(AX*8)
+	ADDQ $4, BX
+	DECQ CX
+	JNZ scatter512loop
+	VZEROUPPER
+	RET
+
+// func gatherRowsAVX2(e *float64, jt *float32, off *int32, n int)
+TEXT ·gatherRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ e+0(FP), DI
+	MOVQ jt+8(FP), SI
+	MOVQ off+16(FP), BX
+	MOVQ n+24(FP), CX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+
+gather2loop:
+	MOVLQSX 0(BX), AX
+	VCVTPS2PD 0(SI)(AX*4), Y6
+	VCVTPS2PD 16(SI)(AX*4), Y7
+	VCVTPS2PD 32(SI)(AX*4), Y8
+	VCVTPS2PD 48(SI)(AX*4), Y9
+	VCVTPS2PD 64(SI)(AX*4), Y10
+	VCVTPS2PD 80(SI)(AX*4), Y11
+	VADDPD Y6, Y0, Y0
+	VADDPD Y7, Y1, Y1
+	VADDPD Y8, Y2, Y2
+	VADDPD Y9, Y3, Y3
+	VADDPD Y10, Y4, Y4
+	VADDPD Y11, Y5, Y5
+	ADDQ $4, BX
+	DECQ CX
+	JNZ gather2loop
+
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VZEROUPPER
+	RET
+
+// func scatterRowsAVX2(grad *float64, off *int32, n int, res *float64)
+TEXT ·scatterRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ grad+0(FP), DI
+	MOVQ off+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVQ res+24(FP), SI
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VMOVUPD 128(SI), Y4
+	VMOVUPD 160(SI), Y5
+
+scatter2loop:
+	MOVLQSX 0(BX), AX
+	VADDPD 0(DI)(AX*8), Y0, Y6
+	VADDPD 32(DI)(AX*8), Y1, Y7
+	VADDPD 64(DI)(AX*8), Y2, Y8
+	VADDPD 96(DI)(AX*8), Y3, Y9
+	VADDPD 128(DI)(AX*8), Y4, Y10
+	VADDPD 160(DI)(AX*8), Y5, Y11
+	VMOVUPD Y6, 0(DI)(AX*8)
+	VMOVUPD Y7, 32(DI)(AX*8)
+	VMOVUPD Y8, 64(DI)(AX*8)
+	VMOVUPD Y9, 96(DI)(AX*8)
+	VMOVUPD Y10, 128(DI)(AX*8)
+	VMOVUPD Y11, 160(DI)(AX*8)
+	ADDQ $4, BX
+	DECQ CX
+	JNZ scatter2loop
+	VZEROUPPER
+	RET
