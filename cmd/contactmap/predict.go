@@ -49,9 +49,11 @@ An alignment's first sequence is the query: its contacts are predicted
 with plmDCA (--method plm: a pseudo-likelihood Potts model fitted to the
 alignment, CCMpred's defaults, APC-corrected Frobenius scores calibrated
 to probabilities of C-beta contacts), the outputs named by the file's
-stem (1abcA.aln.gz: 1abcA.*). No MSA network is shipped, so --method
-network refuses alignments, and without --method an alignment is
-predicted with plm and a note. --method plm also predicts a PDB ID or
+stem (1abcA.aln.gz: 1abcA.*). A model trained on alignments (features
+--msa-dir, modes msa and msa+plm) predicts from an alignment file too,
+its features computed from that alignment; no such model is shipped yet,
+so with the shipped models --method network refuses alignments, and
+without --method an alignment is predicted with plm and a note. --method plm also predicts a PDB ID or
 structure from its alignment in --msa-dir (then scored against the
 structure). Before a fit, its peak memory is estimated from the
 alignment's length and depth; a fit estimated not to fit in the memory
@@ -88,7 +90,7 @@ does not stop the others, and makes the exit status 1.`,
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
 	force := fs.Bool("force", false, "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available")
-	fs.StringVar(&cfg.Method, "method", "", "predictor: plm (plmDCA on the input's alignment, no model) or network (the models; no MSA network is shipped, so not for alignments); default: network for sequences, structures and PDB IDs, plm for alignment files")
+	fs.StringVar(&cfg.Method, "method", "", "predictor: plm (plmDCA on the input's alignment, no model) or network (the models; for alignments only models trained on them, and none is shipped); default: network, and plm for alignment files where the models read none")
 	strict := fs.Bool("strict", false, "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
 	inputs, err := parseFlags(fs, args)
 	if err != nil {

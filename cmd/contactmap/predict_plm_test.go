@@ -69,7 +69,7 @@ func TestPredictAlignmentFile(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, errOut)
 		}
-		if note := strings.Contains(errOut, "note: 1CTF_A: an alignment, and no MSA network is shipped: predicted with plmDCA"); note == gapless {
+		if note := strings.Contains(errOut, "note: 1CTF_A: an alignment, and the model reads none: predicted with plmDCA"); note == gapless {
 			t.Errorf("%s: note on the method chosen %v, want %v:\n%s", name, note, !gapless, errOut)
 		}
 		if !strings.Contains(errOut, "warning: 1CTF_A: msa: "+in+": few effective sequences") || !strings.Contains(errOut, "Neff/L") {
@@ -132,7 +132,7 @@ func TestPredictMethodFlag(t *testing.T) {
 	}
 	model := proteinModelFile(t, dir)
 	code, _, errOut := runCLI(t, "predict", "--method", "network", "--model", model, "--out", filepath.Join(dir, "net"), aln, fasta)
-	if code != 1 || !strings.Contains(errOut, "1brfA.aln") || !strings.Contains(errOut, "no MSA network is shipped") || !strings.Contains(errOut, "1 of 2 inputs failed") {
+	if code != 1 || !strings.Contains(errOut, "1brfA.aln") || !strings.Contains(errOut, "trained without alignments") || !strings.Contains(errOut, "1 of 2 inputs failed") {
 		t.Errorf("--method network on an alignment: exit %d, stderr %q", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "net", "q.rr")); err != nil {

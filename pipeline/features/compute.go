@@ -7,6 +7,8 @@ import (
 
 	"github.com/contactmap/contactmap/internal/seqalign"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/msa"
+	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -25,17 +27,32 @@ func ValidSequence(seq string) error {
 	return nil
 }
 
+// Options choose how Compute's MSA channels are made.
+type Options struct {
+	// Plm: the co-evolution channel (2D channel 0) holds plmDCA's
+	// APC-corrected coupling norms (package potts, with Potts; the
+	// package defaults where zero), z-scored as the mean-field one is;
+	// the chain's mode is then msa+plm. Ignored without an MSA.
+	Plm   bool
+	Potts potts.Options
+}
+
 // Compute builds the features of a chain from its sequence, an optional
 // secondary-structure prediction (nil: EstimateSS) and an optional MSA
 // (nil: sequence-only profile, no co-evolution). It never sees
 // coordinates.
 func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
+	return ComputeWith(id, seq, ss, aln, Options{})
+}
+
+// ComputeWith is Compute with options.
+func ComputeWith(id, seq string, ss SS, aln *Alignment, opt Options) (*Chain, error) {
 	seq = strings.ToUpper(seq)
 	if err := ValidSequence(seq); err != nil {
 		return nil, fmt.Errorf("features: %s: %w", id, err)
 	}
 	l := len(seq)
-	c := &Chain{ID: id, Seq: seq, HasSS: ss != nil, HasMSA: aln != nil}
+	c := &Chain{ID: id, Seq: seq, HasSS: ss != nil, HasMSA: aln != nil, HasPlm: aln != nil && opt.Plm}
 	if ss == nil {
 		ss = EstimateSS(seq)
 	}
@@ -75,7 +92,7 @@ func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
 		}
 	}
 	if aln != nil {
-		if err := addMSA(c, aln); err != nil {
+		if err := addMSA(c, aln, opt); err != nil {
 			return nil, fmt.Errorf("features: %s: %w", id, err)
 		}
 	}
@@ -100,7 +117,7 @@ func pairEnergy(a, b byte) float64 {
 
 // addMSA maps the alignment's query onto the chain and fills the profile
 // and co-evolution channels where they overlap.
-func addMSA(c *Chain, aln *Alignment) error {
+func addMSA(c *Chain, aln *Alignment, opt Options) error {
 	query := aln.Query()
 	var pairs [][2]int
 	var err error
@@ -126,13 +143,25 @@ func addMSA(c *Chain, aln *Alignment) error {
 		return err
 	}
 	lq := co.L
+	coevo := co.DCA
+	if opt.Plm {
+		rows := make([][]byte, len(aln.Rows))
+		for k, r := range aln.Rows {
+			rows[k] = []byte(r)
+		}
+		r, err := potts.Predict(&msa.Alignment{Rows: rows}, opt.Potts)
+		if err != nil {
+			return fmt.Errorf("%w: plmDCA: %w", ErrMSA, err)
+		}
+		coevo = r.Scores
+	}
 	for _, pr := range pairs {
 		row := c.OneD[pr[0]*N1D:]
 		for a := 0; a < 20; a++ {
 			row[a] = float32(co.Profile[pr[1]*20+a])
 		}
 	}
-	for ch, score := range [][]float64{co.DCA, co.MI} {
+	for ch, score := range [][]float64{coevo, co.MI} {
 		mean, sd := offDiagonalStats(score, lq)
 		for _, pi := range pairs {
 			for _, pj := range pairs {

@@ -28,7 +28,9 @@
 // # 2D features, L x L x 3, symmetric (stored as the upper triangle)
 //
 //	0  co-evolution: mean-field DCA coupling norm with APC (ComputeCoevolution),
-//	   z-scored over the off-diagonal pairs of the MSA's columns
+//	   or, in mode msa+plm (Options.Plm), plmDCA's (package potts: a
+//	   pseudo-likelihood Potts model, Ekeberg et al. 2013), z-scored over
+//	   the off-diagonal pairs of the MSA's columns
 //	1  mutual information with APC, z-scored the same way
 //	2  contact potential: -e_ij / 4, e the Miyazawa-Jernigan (1996) contact
 //	   energy of the two residue types in RT units (unknown: 0)

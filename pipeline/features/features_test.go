@@ -3,7 +3,9 @@ package features
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/msa"
+	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/pipeline/sets"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -480,7 +484,7 @@ func TestRunOutputErrorsAndStaleFiles(t *testing.T) {
 }
 
 func TestModeNames(t *testing.T) {
-	for _, m := range []Mode{SeqMode, SSMode, MSAMode, MSASSMode} {
+	for _, m := range modes {
 		b, _ := m.MarshalText()
 		var back Mode
 		if err := back.UnmarshalText(b); err != nil || back != m {
@@ -525,5 +529,105 @@ func TestRunChainSet(t *testing.T) {
 	cfg.List = smallLst
 	if _, err := Run(context.Background(), cfg); err == nil {
 		t.Error("a list and a chain-set file both given: no error")
+	}
+}
+
+// The plmDCA co-evolution channel: channel 0 holds potts.Predict's
+// scores z-scored over the alignment's pairs, every other value is that
+// of the mean-field features, the mode is msa+plm and survives a round
+// trip, and the channel finds contacts.
+func TestPlmChannel(t *testing.T) {
+	const id = "1CTF_A"
+	ch, res := readChain(t, id[:4], id[5:])
+	aln, err := ReadMSA(dataDir + "/msa/" + id + ".fasta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := Compute(id, ch.Sequence(), nil, aln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Plm: true, Potts: potts.Options{Threads: 2}}
+	c, err := ComputeWith(id, ch.Sequence(), nil, aln, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Mode() != MSAPlmMode || c.Mode().String() != "msa+plm" {
+		t.Fatalf("mode %v", c.Mode())
+	}
+	if !equalF(c.OneD, mf.OneD) {
+		t.Error("1D features differ from the mean-field run")
+	}
+	rows := make([][]byte, len(aln.Rows))
+	for k, r := range aln.Rows {
+		rows[k] = []byte(r)
+	}
+	r, err := potts.Predict(&msa.Alignment{Rows: rows}, opt.Potts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lq := len(aln.Query())
+	mean, sd := offDiagonalStats(r.Scores, lq)
+	// The query is the chain's sequence here: columns are residues.
+	if lq != c.L() {
+		t.Fatalf("query %d columns, chain %d residues", lq, c.L())
+	}
+	for i := 0; i < c.L(); i++ {
+		for j := i + 1; j < c.L(); j++ {
+			k := scnn.PackedIndex(c.L(), i, j)
+			if want := float32((r.Scores[i*lq+j] - mean) / sd); c.TwoD[k*N2D] != want {
+				t.Fatalf("channel 0 at (%d,%d) = %v, want %v", i, j, c.TwoD[k*N2D], want)
+			}
+			if c.TwoD[k*N2D+1] != mf.TwoD[k*N2D+1] || c.TwoD[k*N2D+2] != mf.TwoD[k*N2D+2] {
+				t.Fatalf("channels 1-2 at (%d,%d) differ from the mean-field run", i, j)
+			}
+		}
+	}
+	AddLabels(c, res, pdb.DefaultContactDef)
+	var buf bytes.Buffer
+	if err := Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil || got.Mode() != MSAPlmMode || !equalF(got.TwoD, c.TwoD) {
+		t.Fatalf("round trip: mode %v, %v", got.Mode(), err)
+	}
+	// plmDCA without an MSA is not a mode a file can hold.
+	raw := decompress(t, buf.Bytes())
+	raw[12] &^= flagMSA
+	binary.LittleEndian.PutUint32(raw[len(raw)-4:], crc32.ChecksumIEEE(raw[:len(raw)-4]))
+	if _, err := decode(raw); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("plm flag without MSA: %v", err)
+	}
+	noMSA := &Chain{ID: "x", Seq: "AC", HasPlm: true, OneD: make([]float32, 2*N1D), TwoD: make([]float32, 3*N2D)}
+	if err := Write(io.Discard, noMSA); err == nil {
+		t.Error("wrote plmDCA features without an MSA")
+	}
+	// Long-range top-L/5 of the channel, as the mean-field test checks.
+	l := c.L()
+	hit, n := 0, 0
+	type ps struct {
+		k int
+		s float32
+	}
+	var pairs []ps
+	for i := 0; i < l; i++ {
+		for j := i + 6; j < l; j++ {
+			k := scnn.PackedIndex(l, i, j)
+			if c.Labels.Known[k] {
+				pairs = append(pairs, ps{k, c.TwoD[k*N2D]})
+			}
+		}
+	}
+	sort.Slice(pairs, func(a, b int) bool { return pairs[a].s > pairs[b].s })
+	for _, p := range pairs[:l/5] {
+		n++
+		if c.Labels.Contact[p.k] {
+			hit++
+		}
+	}
+	t.Logf("plmDCA channel: top-L/5 (|i-j| >= 6) precision %.2f", float64(hit)/float64(n))
+	if 2*hit < n {
+		t.Errorf("plmDCA channel: top-L/5 precision %d/%d below 0.5", hit, n)
 	}
 }

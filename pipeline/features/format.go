@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -22,7 +23,8 @@ import (
 //	0       8        magic "CMAPFEAT"
 //	8       4        uint32 version (1)
 //	12      4        uint32 flags: bit 0 features from an MSA, bit 1 secondary
-//	                 structure from a prediction, bit 2 labels present
+//	                 structure from a prediction, bit 2 labels present, bit 3
+//	                 co-evolution channel from plmDCA (with bit 0 only)
 //	16      2        uint16 n; then n bytes: chain ID, e.g. "1ENH_A"
 //	        4        uint32 L, chain length (SEQRES)
 //	        L        sequence, one-letter codes
@@ -45,6 +47,7 @@ const (
 	flagMSA     = 1
 	flagSS      = 2
 	flagLabels  = 4
+	flagPlm     = 8
 	maxLength   = 1 << 14
 )
 
@@ -60,8 +63,11 @@ var (
 type Chain struct {
 	ID     string
 	Seq    string
-	HasMSA bool      // profile and co-evolution from an MSA
-	HasSS  bool      // secondary structure from a prediction, not EstimateSS
+	HasMSA bool // profile and co-evolution from an MSA
+	HasSS  bool // secondary structure from a prediction, not EstimateSS
+	// HasPlm: the co-evolution channel holds plmDCA's scores (package
+	// potts) instead of mean-field DCA's; with HasMSA only.
+	HasPlm bool
 	OneD   []float32 // L x N1D
 	TwoD   []float32 // packed pairs i <= j, N2D each
 
@@ -74,42 +80,56 @@ type Chain struct {
 func (c *Chain) L() int { return len(c.Seq) }
 
 // Mode is the set of inputs features are computed from besides the
-// sequence: an MSA (profile and co-evolution) and a secondary-structure
-// prediction. A model trained on one mode must not be used on another.
+// sequence: an MSA (profile and co-evolution), how the co-evolution
+// channel was computed, and a secondary-structure prediction. A model
+// trained on one mode must not be used on another.
 type Mode struct {
 	MSA bool // profile and co-evolution from an MSA
 	SS  bool // secondary structure from a prediction, not EstimateSS
+	Plm bool // co-evolution by plmDCA, not mean-field DCA (with MSA only)
 }
 
 // The modes' names.
 var (
-	SeqMode   = Mode{}
-	SSMode    = Mode{SS: true}
-	MSAMode   = Mode{MSA: true}
-	MSASSMode = Mode{MSA: true, SS: true}
+	SeqMode      = Mode{}
+	SSMode       = Mode{SS: true}
+	MSAMode      = Mode{MSA: true}
+	MSASSMode    = Mode{MSA: true, SS: true}
+	MSAPlmMode   = Mode{MSA: true, Plm: true}
+	MSAPlmSSMode = Mode{MSA: true, SS: true, Plm: true}
+	modes        = []Mode{SeqMode, SSMode, MSAMode, MSASSMode, MSAPlmMode, MSAPlmSSMode}
 )
 
-// String names the mode: "seq", "ss", "msa" or "msa+ss".
+// String names the mode: "seq", "ss", "msa", "msa+ss", "msa+plm" or
+// "msa+plm+ss".
 func (m Mode) String() string {
+	s := "seq"
 	switch {
-	case m.MSA && m.SS:
-		return "msa+ss"
+	case m.MSA && m.Plm:
+		s = "msa+plm"
 	case m.MSA:
-		return "msa"
+		s = "msa"
+	case m.Plm:
+		return "invalid(plm without msa)"
 	case m.SS:
 		return "ss"
 	}
-	return "seq"
+	if m.SS {
+		s += "+ss"
+	}
+	return s
 }
 
 // ParseMode reads a name written by String.
 func ParseMode(s string) (Mode, error) {
-	for _, m := range []Mode{SeqMode, SSMode, MSAMode, MSASSMode} {
+	var names []string
+	for _, m := range modes {
 		if m.String() == s {
 			return m, nil
 		}
+		names = append(names, m.String())
 	}
-	return Mode{}, fmt.Errorf("features: unknown feature mode %q (seq, ss, msa or msa+ss)", s)
+	return Mode{}, fmt.Errorf("features: unknown feature mode %q (%s)", s, strings.Join(names, ", "))
 }
 
 // MarshalText writes the mode's name (in JSON, manifests).
@@ -126,7 +146,7 @@ func (m *Mode) UnmarshalText(b []byte) error {
 }
 
 // Mode is the mode of c's features.
-func (c *Chain) Mode() Mode { return Mode{MSA: c.HasMSA, SS: c.HasSS} }
+func (c *Chain) Mode() Mode { return Mode{MSA: c.HasMSA, SS: c.HasSS, Plm: c.HasPlm} }
 
 // Write writes c compressed.
 func Write(w io.Writer, c *Chain) error {
@@ -161,6 +181,12 @@ func Write(w io.Writer, c *Chain) error {
 	}
 	if c.Labels != nil {
 		flags |= flagLabels
+	}
+	if c.HasPlm {
+		if !c.HasMSA {
+			return fmt.Errorf("features: %s: plmDCA co-evolution without an MSA", c.ID)
+		}
+		flags |= flagPlm
 	}
 	u32(flags)
 	u16(uint16(len(c.ID)))
@@ -234,7 +260,7 @@ func decode(data []byte) (*Chain, error) {
 	if ver != FileVersion {
 		return nil, fmt.Errorf("features: version %d (this build reads %d): %w", ver, FileVersion, ErrVersion)
 	}
-	if binary.Read(rd, le, &flags) != nil || flags&^7 != 0 {
+	if binary.Read(rd, le, &flags) != nil || flags&^15 != 0 || flags&flagPlm != 0 && flags&flagMSA == 0 {
 		return nil, fail("flags")
 	}
 	if binary.Read(rd, le, &nid) != nil {
@@ -254,7 +280,7 @@ func decode(data []byte) (*Chain, error) {
 	if binary.Read(rd, le, &n1) != nil || binary.Read(rd, le, &n2) != nil || n1 != N1D || n2 != N2D {
 		return nil, fail("channel counts")
 	}
-	c := &Chain{ID: string(id), Seq: string(seq), HasMSA: flags&flagMSA != 0, HasSS: flags&flagSS != 0}
+	c := &Chain{ID: string(id), Seq: string(seq), HasMSA: flags&flagMSA != 0, HasSS: flags&flagSS != 0, HasPlm: flags&flagPlm != 0}
 	p := int(l) * (int(l) + 1) / 2
 	c.OneD = make([]float32, int(l)*N1D)
 	c.TwoD = make([]float32, p*N2D)

@@ -17,17 +17,23 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/pipeline/sets"
 	"github.com/contactmap/contactmap/pisces"
 )
 
 // Config configures a features run.
 type Config struct {
-	List           string // PISCES list
-	Chains         string // or a chain-set file (package sets): its chains, splits and structure files
-	PDBDir         string // local PDB mirror
-	SS             string // secondary-structure predictions (file or directory); "" for EstimateSS
-	MSADir         string // alignments <ID>.{a3m,aln,fasta}; "" for none. When set, chains without one are skipped.
+	List   string // PISCES list
+	Chains string // or a chain-set file (package sets): its chains, splits and structure files
+	PDBDir string // local PDB mirror
+	SS     string // secondary-structure predictions (file or directory); "" for EstimateSS
+	MSADir string // alignments <ID>.{a3m,aln,fasta}; "" for none. When set, chains without one are skipped.
+	// Plm: with MSADir, the co-evolution channel from plmDCA (Options.Plm),
+	// its fit on PlmThreads goroutines (default 1: Workers chains run at
+	// once).
+	Plm            bool
+	PlmThreads     int
 	Out            string // output directory
 	MinLen, MaxLen int    // PISCES length filter
 	Shard, Shards  int    // process list entries with index % Shards == Shard
@@ -284,7 +290,7 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 	}
 	wantMSA, wantSS := cfg.MSADir != "", ss != nil
 	path := filepath.Join(cfg.Out, FileName(id))
-	if c, err := ReadFile(path); err == nil && c.ID == id && c.Labels != nil && c.HasMSA == wantMSA && c.HasSS == wantSS &&
+	if c, err := ReadFile(path); err == nil && c.ID == id && c.Labels != nil && c.HasMSA == wantMSA && c.HasSS == wantSS && c.HasPlm == (wantMSA && cfg.Plm) &&
 		c.Labels.Def.Atoms == cfg.Labels.Atoms && float32(c.Labels.Def.Cutoff) == float32(cfg.Labels.Cutoff) {
 		if me, err := manifestEntry(cfg, e, c, path); err == nil {
 			return chainOutcome{entry: me, reused: true, warning: NonStandard(c.Seq)}
@@ -347,7 +353,7 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 			return skip(ReasonBadMSA, err)
 		}
 	}
-	c, err := Compute(id, seq, pred, aln)
+	c, err := ComputeWith(id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1)}})
 	if err != nil {
 		if errors.Is(err, ErrMSA) {
 			return skip(ReasonBadMSA, err)

@@ -19,12 +19,14 @@ import (
 
 // The predictors Config.Method selects.
 const (
-	// MethodAuto (""): the models for sequences, structures and PDB IDs;
-	// plmDCA for alignment files, with a note, since no MSA network is
-	// shipped.
+	// MethodAuto (""): the models for sequences, structures and PDB IDs,
+	// and for alignment files where the models were trained with
+	// alignments (feature mode msa or msa+plm); plmDCA, with a note, for
+	// an alignment file and models that read none (no MSA network is
+	// shipped yet).
 	MethodAuto = ""
 	// MethodNetwork: the models (Config.Models) only. An alignment file
-	// is refused: no shipped network reads alignments.
+	// is refused where they read no alignment.
 	MethodNetwork = "network"
 	// MethodPLM: plmDCA alone (package potts), no model: an alignment
 	// file's query, or a chain whose alignment --msa-dir holds.
@@ -35,7 +37,7 @@ const (
 var Methods = []string{MethodPLM, MethodNetwork}
 
 // ErrNoMSANetwork: MethodNetwork was asked of an alignment.
-var ErrNoMSANetwork = errors.New("no MSA network is shipped: the network cannot predict from an alignment (plmDCA can)")
+var ErrNoMSANetwork = errors.New("the model was trained without alignments (no MSA network is shipped yet): it cannot predict from one (plmDCA can)")
 
 // ErrNeedAlignment: MethodPLM was asked of an input without one.
 var ErrNeedAlignment = errors.New("plmDCA predicts from an alignment: give an alignment file (PSICOV .aln, A3M, aligned FASTA, Stockholm), or a chain whose alignment (<ID>.a3m, .aln or .fasta) is in the alignment directory")

@@ -21,6 +21,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/msa"
+	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -272,13 +273,16 @@ const (
 	InputMSA = "alignments"
 )
 
-// checkMode verifies that the inputs given match the model's feature mode.
+// checkMode verifies that the inputs given match the model's feature
+// mode. A model trained with alignments may go without Config.MSADir: an
+// alignment file brings its own, and a target without one fails alone
+// (predictOne).
 func checkMode(mode features.Mode, cfg Config) error {
 	switch {
 	case mode.SS != (cfg.SS != ""):
 		return &ModeError{Mode: mode, Input: InputSS, Missing: mode.SS}
-	case mode.MSA != (cfg.MSADir != ""):
-		return &ModeError{Mode: mode, Input: InputMSA, Missing: mode.MSA}
+	case !mode.MSA && cfg.MSADir != "":
+		return &ModeError{Mode: mode, Input: InputMSA}
 	}
 	return nil
 }
@@ -364,8 +368,11 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	}
 	var all []Target
 	var outcomes []Outcome
+	// FASTA files are alignments (gaps or not) for plmDCA, and for models
+	// trained on alignments where no alignment directory is given.
+	fastaAligned := cfg.Method == MethodPLM || len(ms) > 0 && ms[0].Arch.Mode.MSA && cfg.MSADir == ""
 	for i, a := range args {
-		ts, err := resolve(a, cfg.PDBDir, cfg.Method == MethodPLM)
+		ts, err := resolve(a, cfg.PDBDir, fastaAligned)
 		if err != nil {
 			if i%cfg.Shards == cfg.Shard {
 				outcomes = append(outcomes, Outcome{Arg: a, Err: err})
@@ -436,16 +443,19 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 	if checkErr != nil {
 		return fail(checkErr)
 	}
-	switch {
-	case cfg.Method == MethodPLM:
-		return predictPlm(cfg, threads, t, o)
-	case t.MSA != nil && cfg.Method == MethodNetwork:
-		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.Arg, ErrNoMSANetwork))
-	case t.MSA != nil:
-		o.Notes = append(o.Notes, "an alignment, and no MSA network is shipped: predicted with plmDCA")
+	if cfg.Method == MethodPLM {
 		return predictPlm(cfg, threads, t, o)
 	}
 	m := ms[0] // the ensemble's members share features and contacts
+	switch {
+	case t.MSA != nil && !m.Arch.Mode.MSA && cfg.Method == MethodNetwork:
+		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.Arg, ErrNoMSANetwork))
+	case t.MSA != nil && !m.Arch.Mode.MSA:
+		o.Notes = append(o.Notes, "an alignment, and the model reads none: predicted with plmDCA")
+		return predictPlm(cfg, threads, t, o)
+	case m.Arch.Mode.MSA && t.MSA == nil && cfg.MSADir == "":
+		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.Arg, &ModeError{Mode: m.Arch.Mode, Input: InputMSA, Missing: true}))
+	}
 	if err := features.ValidSequence(t.Seq); err != nil {
 		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.ID, err))
 	}
@@ -481,7 +491,14 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 		pred = p
 	}
 	var aln *features.Alignment
-	if cfg.MSADir != "" {
+	switch {
+	case t.MSA != nil: // an alignment file: its query is the sequence
+		rows := make([]string, len(t.MSA.Rows))
+		for k, r := range t.MSA.Rows {
+			rows[k] = string(r)
+		}
+		aln = &features.Alignment{Rows: rows}
+	case cfg.MSADir != "":
 		path := features.FindMSA(cfg.MSADir, t.ID)
 		if path == "" {
 			return fail(fmt.Errorf("%w: %s: no alignment in %s", ErrInput, t.ID, cfg.MSADir))
@@ -491,7 +508,9 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 			return fail(err)
 		}
 	}
-	c, err := features.Compute(t.ID, t.Seq, pred, aln)
+	// A model trained on msa+plm features gets its co-evolution channel
+	// from plmDCA, fitted here as the features run fitted it.
+	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: potts.Options{Threads: threads}})
 	if err != nil {
 		return fail(err)
 	}
