@@ -2,76 +2,205 @@ package models
 
 import (
 	"bytes"
-	"compress/gzip"
-	_ "embed"
+	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
+	"strings"
 
-	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
-// rna-scnn.scnn is the shipped RNA model: the template-short SCNN picked
-// on the validation molecules by the rule of
-// experiments/rna-template/README.md (fixed before any result), from
-// `make train-rna-template`; it takes homology-template channels from
-// the references (RNARefs) and predicts from sequence alone where no
-// reference reaches its minimum identity. Its training log is
-// rna-scnn.train_log.tsv.
+// The shipped RNA models, one line each: the model's name (its file is
+// models/NAME.scnn), its reference files and its default decoder.
 //
-//go:embed rna-scnn.scnn
-var rnaSCNNFile []byte
+// To ship another RNA model, copy its model.scnn to models/NAME.scnn (NAME
+// starting with "rna-", so that the //go:embed pattern of rnaModelFS takes
+// it) and add its line here. Refs are its training files exactly as its
+// `rna train --train` read them, in that order (its Record.Data;
+// TestShippedRNATable checks it), each with an embedded copy in
+// rnaRefCopies: a template network's channels must be computed against
+// its own training references or its predictions change. Decoder is the
+// decoder the selection rule picked, `rna predict`'s default for it. For
+// the families network of experiments/rna-families, for example:
+//
+//	{"rna-scnn-families", []string{RNARefs16S, RNARefsTR0Dedup}, ssnet.Greedy},
+var rnaTable = []RNAModel{
+	// The template-short SCNN picked on the validation molecules by the
+	// rule of experiments/rna-template/README.md (fixed before any
+	// result), from `make train-rna-template`; it takes homology-template
+	// channels from its references and predicts from sequence alone where
+	// no reference reaches its minimum identity. Training log:
+	// rna-scnn.train_log.tsv.
+	{"rna-scnn", []string{RNARefs16S}, ssnet.Greedy},
+	// The sequence-only default-protocol SCNN, the shipped model before
+	// (the best validation accuracy of seeds 1-5, seed 2: `contactmap rna
+	// train --protocol default --model scnn --seed 2 --workers 1`;
+	// experiments/rna-default; docs/rna.md). It takes no template: its
+	// references are its training set, unused. Training log:
+	// rna-scnn-seq.train_log.tsv.
+	{"rna-scnn-seq", []string{RNARefs16S}, ssnet.Greedy},
+}
 
-// rna-scnn-seq.scnn is the sequence-only default-protocol RNA SCNN, the
-// shipped model before (the best validation accuracy of seeds 1-5, seed 2:
-// `contactmap rna train --protocol default --model scnn --seed 2 --workers
-// 1`; experiments/rna-default; docs/rna.md); its training log is
-// rna-scnn-seq.train_log.tsv.
-//
-//go:embed rna-scnn-seq.scnn
-var rnaSCNNSeqFile []byte
+// RNAModel is a line of the table of shipped RNA models.
+type RNAModel struct {
+	// Name is the model's name (--model); its file is models/NAME.scnn.
+	Name string
+	// Refs are the names of its reference files, its training files as
+	// training read them, in training's order; each is embedded
+	// (RNARefFile).
+	Refs []string
+	// Decoder decodes its probabilities in `rna predict` unless --decoder
+	// is given.
+	Decoder ssnet.Decoder
+}
+
+//go:embed rna-*.scnn
+var rnaModelFS embed.FS
+
+// The reference files built into the binary, by the names training read
+// them under. Templates are searched among the references in the order
+// the files are listed (ssnet.ReadSets), as in training.
+const (
+	// RNARefs16S is the 16S training set of the RNA models.
+	RNARefs16S = "data/rna/16s-finaltrain.txt"
+	// RNARefsTR0Dedup is bpRNA TR0 less the molecules like a 16S
+	// validation or test molecule (`rna dedup`), the second training
+	// file of the families networks (experiments/rna-families).
+	RNARefsTR0Dedup = "experiments/rna-families/tr0-dedup.dbn.gz"
+)
 
 // rna-refs-16s.txt.gz is the 16S training set of the RNA models
 // (data/rna/16s-finaltrain.txt, gzip-compressed; the authors' data set,
-// LGPL-3.0, see data/rna/README.md): the references of homology transfer
-// and of the template networks' channels, so that both work from any
-// directory.
+// LGPL-3.0, see data/rna/README.md).
 //
-//go:embed rna-refs-16s.txt.gz
-var rnaRefsFile []byte
+// rna-refs-tr0-dedup.dbn.gz is experiments/rna-families/tr0-dedup.dbn.gz
+// byte for byte: bpRNA TR0 (10,814 RNAs of every Rfam family, the
+// training split of the bpRNA-1m benchmark) less the 23 molecules at 80%
+// identity or more to a 16S validation or test molecule, 10,791
+// dot-bracket records (`contactmap rna dedup`,
+// experiments/rna-families/dedup.md). Structures from the bpRNA database
+// (Danaee et al., Nucleic Acids Res. 46:5381, 2018; sources CRW, Rfam,
+// tmRNA, SRP, SPR, RNP, PDB), split by Singh et al. (SPOT-RNA, Nat.
+// Commun. 10:5407, 2019); TR0 as copied from the public repository
+// marc-harary/kirigami (MIT licence), data/TR0.dbn; see docs/data.md.
+//
+// Both are the references of homology transfer and of the template
+// networks' channels, so that both work from any directory.
+//
+//go:embed rna-refs-16s.txt.gz rna-refs-tr0-dedup.dbn.gz
+var rnaRefFS embed.FS
 
-// RNARefsName names the embedded reference set in messages and records.
-const RNARefsName = "data/rna/16s-finaltrain.txt"
-
-// RNARefs returns the embedded reference molecules (the 16S training set).
-func RNARefs() ([]ssnet.Molecule, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(rnaRefsFile))
-	if err != nil {
-		return nil, fmt.Errorf("models: embedded RNA references: %w", err)
-	}
-	defer zr.Close()
-	ss, err := rna.ReadFiveLine(zr, "shipped "+RNARefsName)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ssnet.Molecule, len(ss))
-	for i, s := range ss {
-		out[i] = ssnet.Molecule{Structure: s}
-	}
-	return out, nil
+// rnaRefCopies maps a reference file's training name to its embedded copy
+// in rnaRefFS.
+var rnaRefCopies = map[string]string{
+	RNARefs16S:      "rna-refs-16s.txt.gz",
+	RNARefsTR0Dedup: "rna-refs-tr0-dedup.dbn.gz",
 }
+
+// RNARefsName names the 16S training set, the references of a model file
+// and of homology transfer unless others are given.
+const RNARefsName = RNARefs16S
 
 // DefaultRNA is the RNA model used when none is given.
 const DefaultRNA = "rna-scnn"
 
-var rnaFiles = map[string][]byte{"rna-scnn": rnaSCNNFile, "rna-scnn-seq": rnaSCNNSeqFile}
+// errNotShippedRNA marks a name that is not a shipped RNA model.
+var errNotShippedRNA = errors.New("not a shipped RNA model")
+
+// ShippedRNA returns the line of the shipped RNA model of that name; an
+// error for another name.
+func ShippedRNA(name string) (RNAModel, error) {
+	for _, m := range rnaTable {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return RNAModel{}, fmt.Errorf("RNA model %q: %w (%s)", name, errNotShippedRNA, strings.Join(RNANames(), ", "))
+}
+
+// File returns the embedded model file (models/NAME.scnn).
+func (m RNAModel) File() ([]byte, error) {
+	b, err := fs.ReadFile(rnaModelFS, m.Name+".scnn")
+	if err != nil {
+		return nil, fmt.Errorf("models: shipped RNA model %s: %w", m.Name, err)
+	}
+	return b, nil
+}
+
+// RNARefFile returns the embedded copy of a reference file by its
+// training name (RNARefs16S, RNARefsTR0Dedup), as the file's bytes, and
+// the copy's path in the repository.
+func RNARefFile(name string) ([]byte, string, error) {
+	copyName, ok := rnaRefCopies[name]
+	if !ok {
+		return nil, "", fmt.Errorf("models: no embedded copy of the RNA reference file %s", name)
+	}
+	b, err := fs.ReadFile(rnaRefFS, copyName)
+	if err != nil {
+		return nil, "", fmt.Errorf("models: embedded RNA references %s: %w", name, err)
+	}
+	return b, "models/" + copyName, nil
+}
+
+// readRNARefs reads embedded reference files, named as in training, into
+// one set by training's reader (ssnet.ReadSets): the same molecules, in
+// the same order and groups, as training read from the files.
+func readRNARefs(names []string) ([]ssnet.Molecule, error) {
+	return ssnet.ReadSetsWith(names, func(name string) ([]ssnet.Molecule, error) {
+		b, copyName, err := RNARefFile(name)
+		if err != nil {
+			return nil, err
+		}
+		mols, err := ssnet.ReadSetFrom(bytes.NewReader(b), name)
+		if err != nil {
+			return nil, fmt.Errorf("models: %s (the embedded copy of %s): %w", copyName, name, err)
+		}
+		return mols, nil
+	})
+}
+
+// RNARefsFor returns the reference molecules of an RNA model (the
+// references of its template channels) and a description naming their
+// files: a shipped model's own (RNAModel.Refs, in order); for any other
+// name (a model file; "" for homology transfer without a model) the 16S
+// training set.
+func RNARefsFor(name string) ([]ssnet.Molecule, string, error) {
+	names := []string{RNARefs16S}
+	if m, err := ShippedRNA(name); err == nil {
+		names = m.Refs
+	}
+	mols, err := readRNARefs(names)
+	if err != nil {
+		return nil, "", err
+	}
+	return mols, strings.Join(names, ", ") + " (built in)", nil
+}
+
+// RNARefs returns the embedded 16S training set (RNARefsFor of a model
+// file).
+func RNARefs() ([]ssnet.Molecule, error) {
+	mols, _, err := RNARefsFor("")
+	return mols, err
+}
+
+// RNADefaultDecoder is the decoder of a model's probabilities unless
+// another is asked for: a shipped model's own (RNAModel.Decoder), greedy
+// (the paper's) for any other name.
+func RNADefaultDecoder(name string) ssnet.Decoder {
+	if m, err := ShippedRNA(name); err == nil {
+		return m.Decoder
+	}
+	return ssnet.Greedy
+}
 
 // RNANames lists the shipped RNA models.
 func RNANames() []string {
 	var n []string
-	for k := range rnaFiles {
-		n = append(n, k)
+	for _, m := range rnaTable {
+		n = append(n, m.Name)
 	}
 	sort.Strings(n)
 	return n
@@ -80,13 +209,17 @@ func RNANames() []string {
 // LoadRNA returns the shipped RNA model of that name or else reads spec as
 // a model file, and a description of where it came from.
 func LoadRNA(spec string) (*ssnet.Model, string, error) {
-	data, ok := rnaFiles[spec]
-	if !ok {
-		if _, err := os.Stat(spec); err != nil {
-			return nil, "", fmt.Errorf("RNA model %q: not a shipped model (%v) and %w", spec, RNANames(), err)
+	sm, err := ShippedRNA(spec)
+	if err != nil {
+		if _, serr := os.Stat(spec); serr != nil {
+			return nil, "", fmt.Errorf("RNA model %q: not a shipped model (%v) and %w", spec, RNANames(), serr)
 		}
 		m, err := ssnet.Load(spec)
 		return m, spec, err
+	}
+	data, err := sm.File()
+	if err != nil {
+		return nil, "", err
 	}
 	from := "shipped " + spec + " (models/" + spec + ".scnn)"
 	m, err := ssnet.ReadModel(bytes.NewReader(data), from)

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -198,7 +199,7 @@ split (or --set, a five-line file).`,
 	fs.Var(&models, "model", "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file (repeatable)")
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format or dot-bracket; default: the split's bundled file)")
-	trainFile := fs.String("train", rnaTrain, "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks")
+	trainFile := fs.String("train", "", "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks (default: the training files of the shipped models given, which must share them, in training's order; else "+rnaTrain+")")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels")
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
@@ -225,6 +226,11 @@ split (or --set, a five-line file).`,
 	file := *setFile
 	if file == "" {
 		if file, err = rnaSplitFile(*split); err != nil {
+			return err
+		}
+	}
+	if *trainFile == "" {
+		if *trainFile, err = rnaEvalTrain(models); err != nil {
 			return err
 		}
 	}
@@ -323,6 +329,29 @@ split (or --set, a five-line file).`,
 		return fileio.WriteAtomic(*out+".md", func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 	}
 	return nil
+}
+
+// rnaEvalTrain is rna eval's default --train: the training files of the
+// shipped models among specs (their references, RNAModel.Refs, read from
+// the files they were trained on), which must be the same files in the
+// same order; rnaTrain when no shipped model is given.
+func rnaEvalTrain(specs []string) (string, error) {
+	train, from := "", ""
+	for _, spec := range specs {
+		m, err := shipped.ShippedRNA(spec)
+		if err != nil {
+			continue // a model file
+		}
+		files := strings.Join(m.Refs, ",")
+		if train != "" && files != train {
+			return "", usageError("%s and %s were trained on different files (%s; %s): evaluate them separately or give --train", from, spec, train, files)
+		}
+		train, from = files, spec
+	}
+	if train == "" {
+		train = rnaTrain
+	}
+	return train, nil
 }
 
 func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overlaps []ssnet.Overlap, rows []ssnet.EvalRow) {
@@ -592,7 +621,8 @@ are read as N, with a warning giving their count per record. A CT or BPSEQ
 input is scored against its own structure.
 
 --method chooses the predictor: network (the default: the --model
-network, decoded by --decoder), homology (model-free: the pairs of the
+network, decoded by --decoder: a shipped model's own decoder unless
+given, greedy for a model file), homology (model-free: the pairs of the
 most similar reference molecule of known structure, carried over a
 global alignment; strong when the references hold a homolog, as the 16S
 training set does for a 16S rRNA, and useless when they hold none, as for
@@ -602,8 +632,14 @@ options, package rna/fold), centroid (model-free: the pairs of
 probability above 1/2 in the Turner 2004 ensemble, as RNAfold -p;
 the PNG shows the pair probabilities), mea-pf (model-free: the maximum
 expected accuracy structure of those probabilities, as RNAfold --MEA),
-or stacking (model-free: the most stacked canonical pairs). The references (--refs) are the 16S training
-set built into the binary unless given.
+or stacking (model-free: the most stacked canonical pairs).
+
+The references of a shipped model (used by a network with template
+channels) are its own training files, in training's order, built into
+the binary:
+` + rnaRefsHelp() + `
+Those of a model file and of --method homology are the 16S training set,
+built in (` + shipped.RNARefs16S + `). --refs replaces them.
 
 Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
 NAME.png; existing outputs are not overwritten without --force. A
@@ -618,15 +654,18 @@ makes the exit status 1.`,
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
 	method := fs.String("method", "network", "network, homology, mfe, centroid, mea-pf or stacking")
-	decoderName := fs.String("decoder", string(rnaDefaultDecoder), "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer)")
-	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: the built-in references of the model)")
+	decoderName := fs.String("decoder", "", "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer) (default: the shipped model's own, "+rnaDecodersHelp()+"; greedy for a model file)")
+	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: a shipped model's own training files, built in; else the built-in 16S training set)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	decoder, err := ssnet.ParseDecoder(*decoderName)
-	if err != nil {
-		return usageError("--decoder: %v", err)
+	// The shipped model's own decoder unless --decoder is given.
+	decoder := shipped.RNADefaultDecoder(*modelSpec)
+	if flagGiven(fs, "decoder") {
+		if decoder, err = ssnet.ParseDecoder(*decoderName); err != nil {
+			return usageError("--decoder: %v", err)
+		}
 	}
 	switch *method {
 	case "network", "homology", "stacking", "mfe", "centroid", "mea-pf":
@@ -652,10 +691,17 @@ makes the exit status 1.`,
 	}
 	var refs *homology.Index
 	if *method == "homology" || m != nil && m.Record.UsesTemplates() {
+		// A shipped network's own references (its training files, in
+		// training's order); for a model file and homology transfer, the
+		// 16S training set (RNARefsFor of a name not shipped).
+		refsOf := *modelSpec
+		if m == nil {
+			refsOf = ""
+		}
 		var mols []ssnet.Molecule
-		name := shipped.RNARefsName + " (built in)"
+		var name string
 		if *refsFile == "" {
-			mols, err = shipped.RNARefs()
+			mols, name, err = shipped.RNARefsFor(refsOf)
 		} else {
 			mols, err = readSets(*refsFile)
 			name = *refsFile
@@ -665,6 +711,9 @@ makes the exit status 1.`,
 		}
 		refs = ssnet.TemplateRefs(mols)
 		from += fmt.Sprintf("; %d reference molecules from %s", len(mols), name)
+	}
+	if m != nil {
+		from += fmt.Sprintf("; decoder %s", decoder)
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return err
@@ -753,9 +802,36 @@ makes the exit status 1.`,
 	return skipped(errs)
 }
 
-// rnaDefaultDecoder decodes the network's probabilities when --decoder
-// is not given.
-const rnaDefaultDecoder = ssnet.Greedy
+// flagGiven reports whether the flag was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// rnaDecodersHelp lists each shipped RNA model's default decoder, for
+// the help text.
+func rnaDecodersHelp() string {
+	var b []string
+	for _, name := range shipped.RNANames() {
+		b = append(b, name+": "+string(shipped.RNADefaultDecoder(name)))
+	}
+	return strings.Join(b, ", ")
+}
+
+// rnaRefsHelp lists each shipped RNA model's reference files, for the
+// help text.
+func rnaRefsHelp() string {
+	var b []string
+	for _, name := range shipped.RNANames() {
+		m, err := shipped.ShippedRNA(name)
+		if err != nil {
+			continue
+		}
+		b = append(b, "  "+name+": "+strings.Join(m.Refs, ", "))
+	}
+	return strings.Join(b, "\n")
+}
 
 // predictRNA predicts one molecule by a method: its pair map (the
 // network's probabilities, or 1 at each predicted pair for the

@@ -263,3 +263,105 @@ func TestRNADedup(t *testing.T) {
 		t.Fatalf("a non-dbn output: exit %d, want 2", code)
 	}
 }
+
+// rna predict with a shipped model takes the model's own references (for
+// rna-scnn the built-in 16S training set: the same outputs as --refs of
+// the training file, other outputs with other references) and its own
+// decoder unless --decoder is given; a model file and --method homology
+// take the 16S set and greedy decoding.
+func TestRNAPredictShippedDefaults(t *testing.T) {
+	dir := t.TempDir()
+	all, err := ssnet.ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shortest validation molecule (670 nt) has a template among the
+	// 16S training molecules (identity 0.78).
+	fasta := filepath.Join(dir, "q.fa")
+	if err := os.WriteFile(fasta, []byte(">q\n"+all[5].Seq+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.txt")
+	f, err := os.Create(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hairpin, err := rna.New("hairpin", "GGGGAAAACCCC", [][2]int{{0, 11}, {1, 10}, {2, 9}, {3, 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rna.WriteFiveLine(f, []*rna.Structure{hairpin})
+	f.Close()
+	predict := func(out string, args ...string) string {
+		t.Helper()
+		args = append(append([]string{"rna", "predict", "--workers", "1", "--out", filepath.Join(dir, out)}, args...), fasta)
+		code, _, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return errOut
+	}
+	read := func(out, ext string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, out, "q."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	const builtIn16S = "550 reference molecules from data/rna/16s-finaltrain.txt (built in)"
+	if e := predict("default", "--model", "rna-scnn"); !strings.Contains(e, builtIn16S+"; decoder greedy") {
+		t.Errorf("rna-scnn: %s", e)
+	}
+	predict("explicit", "--model", "rna-scnn", "--refs", "../../data/rna/16s-finaltrain.txt", "--decoder", "greedy")
+	predict("other", "--model", "rna-scnn", "--refs", other)
+	for _, ext := range []string{"bpseq", "ct", "db", "png"} {
+		if !slices.Equal(read("default", ext), read("explicit", ext)) {
+			t.Errorf("q.%s: the built-in references differ from the training file's", ext)
+		}
+	}
+	if slices.Equal(read("default", "png"), read("other", "png")) {
+		t.Error("the references change nothing")
+	}
+	if e := predict("mea", "--model", "rna-scnn", "--decoder", "mea"); !strings.Contains(e, builtIn16S+"; decoder mea") {
+		t.Errorf("--decoder mea: %s", e)
+	}
+	if e := predict("seq", "--model", "rna-scnn-seq"); strings.Contains(e, "reference molecules") || !strings.Contains(e, "decoder greedy") {
+		t.Errorf("rna-scnn-seq: %s", e)
+	}
+	if e := predict("homology", "--method", "homology"); !strings.Contains(e, builtIn16S) || strings.Contains(e, "decoder") {
+		t.Errorf("homology: %s", e)
+	}
+	tm, err := ssnet.NewModel(ssnet.SCNN, ssnet.Template, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(dir, "t.scnn")
+	if err := tm.Save(mp); err != nil {
+		t.Fatal(err)
+	}
+	if e := predict("file", "--model", mp); !strings.Contains(e, builtIn16S+"; decoder greedy") {
+		t.Errorf("a model file: %s", e)
+	}
+	if code, _, _ := runCLI(t, "rna", "predict", "--decoder", "best", "--out", filepath.Join(dir, "bad"), fasta); code != 2 {
+		t.Errorf("--decoder best: exit %d, want 2", code)
+	}
+}
+
+// rna eval's default --train: the shipped models' training files, else
+// the 16S training set.
+func TestRNAEvalDefaultTrain(t *testing.T) {
+	for _, c := range []struct {
+		models []string
+		want   string
+	}{
+		{nil, rnaTrain},
+		{[]string{"runs/x/model.scnn"}, rnaTrain},
+		{[]string{"rna-scnn", "rna-scnn-seq", "runs/x/model.scnn"}, "data/rna/16s-finaltrain.txt"},
+	} {
+		got, err := rnaEvalTrain(c.models)
+		if err != nil || got != c.want {
+			t.Errorf("%v: %q, %v; want %q", c.models, got, err, c.want)
+		}
+	}
+}

@@ -46,22 +46,31 @@ func ReadSet(file string) ([]Molecule, error) {
 		return nil, fmt.Errorf("ssnet: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
+	return ReadSetFrom(f, file)
+}
+
+// ReadSetFrom reads a set (ReadSet) from r, file being the name it is
+// read as: its name chooses the format and names it in errors, as in
+// ReadSet; gzip is recognised by content. An embedded copy of a file read
+// under the file's name gives the same molecules as the file.
+func ReadSetFrom(r io.Reader, file string) ([]Molecule, error) {
+	br := bufio.NewReader(r)
+	var in io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("ssnet: %s: %w", file, err)
 		}
 		defer zr.Close()
-		r = zr
+		in = zr
 	}
 	var ss []*rna.Structure
+	var err error
 	dbn := strings.HasSuffix(strings.TrimSuffix(file, ".gz"), ".dbn")
 	if dbn {
-		ss, err = rna.ReadDBN(r, file)
+		ss, err = rna.ReadDBN(in, file)
 	} else {
-		ss, err = rna.ReadFiveLine(r, file)
+		ss, err = rna.ReadFiveLine(in, file)
 	}
 	if err != nil {
 		return nil, err
@@ -77,15 +86,22 @@ func ReadSet(file string) ([]Molecule, error) {
 	return out, nil
 }
 
-// ReadSets reads several sets (ReadSet) into one, each molecule's Group
-// the index of its file.
+// ReadSets reads several sets (ReadSet) into one, in the order given,
+// each molecule's Group the index of its file.
 func ReadSets(files []string) ([]Molecule, error) {
+	return ReadSetsWith(files, ReadSet)
+}
+
+// ReadSetsWith is ReadSets with each file read by read (ReadSet reads it
+// from disk; package models reads its embedded copies of the training
+// files under the files' names with ReadSetFrom).
+func ReadSetsWith(files []string, read func(file string) ([]Molecule, error)) ([]Molecule, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("ssnet: no molecule files")
 	}
 	var out []Molecule
 	for g, f := range files {
-		set, err := ReadSet(f)
+		set, err := read(f)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,9 @@ package ssnet
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/rna"
@@ -36,19 +39,34 @@ func TemplateRefs(refs []Molecule) *homology.Index {
 // it (Molecule.Template); a template under minIdentity is attached as
 // none (no reference). self, when true, means set is ix's own reference
 // list in the same order: molecule k's template then comes from the
-// other references only, as a training item's must.
+// other references only, as a training item's must. The searches run on
+// GOMAXPROCS goroutines; each molecule's template is its own, so the
+// result does not depend on their number.
 func AttachTemplates(set []Molecule, ix *homology.Index, self bool, minIdentity float64) error {
 	if self && len(set) != ix.Len() {
 		return fmt.Errorf("ssnet: templates: %d molecules against their own index of %d", len(set), ix.Len())
 	}
-	for k := range set {
-		var exclude func(int) bool
-		if self {
-			exclude = func(r int) bool { return r == k }
-		}
-		t := FindTemplate(ix, set[k].Seq, exclude, minIdentity)
-		set[k].Template = &t
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(set)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(set) {
+					return
+				}
+				var exclude func(int) bool
+				if self {
+					exclude = func(r int) bool { return r == k }
+				}
+				t := FindTemplate(ix, set[k].Seq, exclude, minIdentity)
+				set[k].Template = &t
+			}
+		}()
 	}
+	wg.Wait()
 	return nil
 }
 

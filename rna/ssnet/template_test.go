@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -401,5 +402,44 @@ func TestFinishedRunResumesAtOnce(t *testing.T) {
 	o.Resume, o.Protocol.Steps = true, p.Steps+p.EvalEvery
 	if _, res, err = Train(context.Background(), o); err != nil || res.Steps != p.Steps+p.EvalEvery || o.Train[0].Template == nil {
 		t.Fatalf("extended: %+v, %v", res, err)
+	}
+}
+
+// The templates do not depend on how many goroutines search them.
+func TestAttachTemplatesParallelSame(t *testing.T) {
+	all, err := ReadSet("../../data/rna/16s-finalvalid.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := TemplateRefs(all)
+	var first []Molecule
+	for _, procs := range []int{1, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		set := slices.Clone(all)
+		err := AttachTemplates(set, ix, true, 0.5)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = set
+			continue
+		}
+		found := 0
+		for k := range set {
+			a, b := first[k].Template, set[k].Template
+			if a.Ref != b.Ref || a.Identity != b.Identity || !slices.Equal(a.Map, b.Map) || !slices.Equal(a.Pairs, b.Pairs) {
+				t.Fatalf("molecule %d: template differs between 1 and %d goroutines", k, procs)
+			}
+			if a.Ref != nil {
+				found++
+				if a.Ref == all[k].Structure {
+					t.Fatalf("molecule %d: its own template", k)
+				}
+			}
+		}
+		if found == 0 {
+			t.Fatal("no molecule found a template: the test checks nothing")
+		}
 	}
 }

@@ -1,0 +1,179 @@
+package models
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// Every line of the table of shipped RNA models loads: its model file is
+// embedded and is the SCNN it names, its references are the files it was
+// trained on (its record's training data) in that order and load with
+// their counts, and its decoder is the one shipped today. Every embedded
+// RNA model file has its line.
+func TestShippedRNATable(t *testing.T) {
+	// name: reference molecules, default decoder.
+	want := map[string]struct {
+		refs    int
+		decoder ssnet.Decoder
+	}{
+		"rna-scnn":     {550, ssnet.Greedy},
+		"rna-scnn-seq": {550, ssnet.Greedy},
+	}
+	if !slices.Equal(RNANames(), []string{"rna-scnn", "rna-scnn-seq"}) {
+		t.Fatalf("shipped RNA models %v", RNANames())
+	}
+	if _, err := ShippedRNA(DefaultRNA); err != nil {
+		t.Fatalf("default %s: %v", DefaultRNA, err)
+	}
+	for _, name := range RNANames() {
+		sm, err := ShippedRNA(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, from, err := LoadRNA(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(from, "shipped "+name) || m.Record.Kind != ssnet.SCNN {
+			t.Errorf("%s: from %q, record %+v", name, from, m.Record)
+		}
+		var trained []string
+		for _, f := range strings.Split(m.Record.Data, ",") {
+			trained = append(trained, filepath.ToSlash(filepath.Clean(strings.TrimSpace(f))))
+		}
+		if !slices.Equal(sm.Refs, trained) {
+			t.Errorf("%s: references %v, trained on %v", name, sm.Refs, trained)
+		}
+		refs, desc, err := RNARefsFor(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(refs) != want[name].refs || desc != strings.Join(sm.Refs, ", ")+" (built in)" {
+			t.Errorf("%s: %d references from %q, want %d from %v", name, len(refs), desc, want[name].refs, sm.Refs)
+		}
+		if d := RNADefaultDecoder(name); d != want[name].decoder || d != sm.Decoder {
+			t.Errorf("%s: default decoder %q, want %q", name, d, want[name].decoder)
+		}
+		if _, err := ssnet.ParseDecoder(string(sm.Decoder)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	files, err := fs.Glob(rnaModelFS, "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if _, err := ShippedRNA(strings.TrimSuffix(f, ".scnn")); err != nil {
+			t.Errorf("embedded %s has no line in the table: %v", f, err)
+		}
+	}
+	if len(files) != len(want) {
+		t.Errorf("embedded RNA model files %v, want %d", files, len(want))
+	}
+}
+
+// A model file, or no model (homology transfer), gets the 16S training
+// set and greedy decoding; an unknown name is no shipped model.
+func TestRNADefaultsOfAModelFile(t *testing.T) {
+	for _, name := range []string{"", "runs/rna/template/scnn-seed1/model.scnn"} {
+		refs, desc, err := RNARefsFor(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(refs) != 550 || desc != "data/rna/16s-finaltrain.txt (built in)" {
+			t.Errorf("%q: %d references from %q", name, len(refs), desc)
+		}
+		if d := RNADefaultDecoder(name); d != ssnet.Greedy {
+			t.Errorf("%q: decoder %q", name, d)
+		}
+	}
+	if _, err := ShippedRNA("rna-no-such"); !errors.Is(err, errNotShippedRNA) {
+		t.Errorf("unknown name: %v", err)
+	}
+	if _, _, err := RNARefFile("data/rna/16s-finalvalid.txt"); err == nil {
+		t.Error("a reference file without an embedded copy read")
+	}
+}
+
+// The embedded reference files are the training files: bpRNA TR0
+// deduplicated byte for byte (10,791 molecules), the 16S set molecule for
+// molecule; several read as training reads them (ssnet.ReadSets), in the
+// order listed, each a group.
+func TestEmbeddedRNARefsAreTheTrainingFiles(t *testing.T) {
+	tr0, copyName, err := RNARefFile(RNARefsTR0Dedup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(RNARefsTR0Dedup)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(tr0, disk) || copyName != "models/rna-refs-tr0-dedup.dbn.gz" {
+		t.Fatalf("%s (%d bytes) is not %s (%d bytes)", copyName, len(tr0), RNARefsTR0Dedup, len(disk))
+	}
+	for _, names := range [][]string{
+		{RNARefs16S},
+		{RNARefsTR0Dedup},
+		{RNARefs16S, RNARefsTR0Dedup},
+		{RNARefsTR0Dedup, RNARefs16S},
+	} {
+		got, err := readRNARefs(slices.Clone(names))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		n := 0
+		for _, name := range names {
+			files = append(files, filepath.Join("..", filepath.FromSlash(name)))
+			n += map[string]int{RNARefs16S: 550, RNARefsTR0Dedup: 10791}[name]
+		}
+		want, err := ssnet.ReadSets(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n || len(want) != n {
+			t.Fatalf("%v: %d embedded molecules, %d in the files, want %d", names, len(got), len(want), n)
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			if g.Name != w.Name || g.Seq != w.Seq || !slices.Equal(g.Partner, w.Partner) || g.Family != w.Family || g.Group != w.Group {
+				t.Fatalf("%v: molecule %d (%s, group %d) differs from the files' (%s, group %d)", names, i, g.Name, g.Group, w.Name, w.Group)
+			}
+		}
+	}
+}
+
+// One line in the table ships a model with several reference files and
+// another decoder: its references are both files in order, its decoder
+// the line's; a line whose model file is missing fails to load, with an
+// error, rather than at start.
+func TestRNATableLine(t *testing.T) {
+	saved := rnaTable
+	t.Cleanup(func() { rnaTable = saved })
+	rnaTable = append(slices.Clone(saved), RNAModel{"rna-scnn-two", []string{RNARefs16S, RNARefsTR0Dedup}, ssnet.MEA})
+	refs, desc, err := RNARefsFor("rna-scnn-two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 550+10791 || refs[0].Group != 0 || refs[550].Group != 1 || !strings.HasPrefix(refs[550].Name, "bpRNA_") ||
+		desc != "data/rna/16s-finaltrain.txt, experiments/rna-families/tr0-dedup.dbn.gz (built in)" {
+		t.Errorf("%d references (groups %d, %d) from %q", len(refs), refs[0].Group, refs[len(refs)-1].Group, desc)
+	}
+	if d := RNADefaultDecoder("rna-scnn-two"); d != ssnet.MEA {
+		t.Errorf("decoder %q", d)
+	}
+	if !slices.Contains(RNANames(), "rna-scnn-two") {
+		t.Errorf("names %v", RNANames())
+	}
+	if _, _, err := LoadRNA("rna-scnn-two"); err == nil || !strings.Contains(err.Error(), "rna-scnn-two") {
+		t.Errorf("a line without its model file: %v", err)
+	}
+}
