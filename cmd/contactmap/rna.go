@@ -840,8 +840,8 @@ func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index
 	var s *rna.Structure
 	var err error
 	switch method {
-	case "homology":
-		s, _, err = refs.Predict(in.Name, in.Seq, nil)
+	case "homology": // ranked as the baseline rows of rna eval rank
+		s, _, err = refs.WithRank(ssnet.HomologyRank).Predict(in.Name, in.Seq, nil)
 	case "stacking":
 		s, err = rna.StackingBaseline(in.Name, in.Seq)
 	case "mfe":

@@ -75,6 +75,14 @@ func NewIndex(refs []*rna.Structure) *Index {
 // Len is the number of references.
 func (ix *Index) Len() int { return len(ix.refs) }
 
+// WithRank returns an index over the same references, sharing their word
+// sets, that orders the prefilter's candidates by r.
+func (ix *Index) WithRank(r Rank) *Index {
+	c := *ix
+	c.Rank = r
+	return &c
+}
+
 // wordSet is the bit set of the K-mers of seq that contain no N.
 func wordSet(seq string) []uint64 {
 	set := make([]uint64, wordBits/64)

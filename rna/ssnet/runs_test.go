@@ -2,6 +2,8 @@ package ssnet
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/runcompare"
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/homology"
 )
 
 // ScanRuns tells a finished run (its model read) from one still training
@@ -245,5 +248,67 @@ func TestAttachMFECached(t *testing.T) {
 	}
 	if err := AttachMFECached("", 1, nil, []Molecule{{Structure: h2}}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Homology transfer ranks its prefilter's candidates by Jaccard
+// similarity (HomologyRank), whatever the index's own ranking: three long
+// references holding the query's every K-mer would crowd its true,
+// query-sized homolog out of the candidates under shared-K-mer counts.
+func TestHomologyPredictorRanksByJaccard(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	randSeq := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ACGU"[r.IntN(4)]
+		}
+		return b
+	}
+	// A hairpin query: 20 paired bases, a loop of 8.
+	q := randSeq(48)
+	comp := map[byte]byte{'A': 'U', 'U': 'A', 'C': 'G', 'G': 'C'}
+	for i := 0; i < 20; i++ {
+		q[47-i] = comp[q[i]]
+	}
+	var pairs [][2]int
+	for i := 0; i < 20; i++ {
+		pairs = append(pairs, [2]int{i, 47 - i})
+	}
+	// The homolog: the query with one base of the loop changed, same
+	// pairs.
+	h := append([]byte(nil), q...)
+	h[24] = comp[h[24]]
+	homolog, err := rna.New("homolog", string(h), pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := []*rna.Structure{homolog}
+	for k := 0; k < homology.Candidates; k++ { // long decoys holding the query, unpaired
+		long := append(randSeq(700), q...)
+		long = append(long, randSeq(700)...)
+		s, err := rna.New(fmt.Sprintf("decoy%d", k), string(long), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, s)
+	}
+	ix := homology.NewIndex(refs) // RankShared
+	mol := &Molecule{Structure: &rna.Structure{Name: "query", Seq: string(q)}}
+	shared, _, err := ix.Predict("query", string(q), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shared.Pairs()) != 0 {
+		t.Fatalf("by shared K-mers the decoys should win (no pairs), got %d pairs: the test checks nothing", len(shared.Pairs()))
+	}
+	got, err := HomologyPredictor(ix)(mol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Pairs()) != len(pairs) {
+		t.Errorf("homology transfer carried %d pairs, want the homolog's %d", len(got.Pairs()), len(pairs))
+	}
+	if ix.Rank != homology.RankShared {
+		t.Error("HomologyPredictor changed the index's own ranking")
 	}
 }
