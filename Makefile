@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: features-families features-families-mf train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -43,6 +43,21 @@ features-cb: build
 # MSA mode: the chains of the list that have a bundled alignment.
 features-msa: build
 	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --msa-dir data/msa --min-len 1 --max-len 100000 --out $(FEATURES)-msa --workers $(WORKERS)
+
+# Issue 31, part 3: the deep-alignment families of experiments/msa-net
+# (138 chains: 102 PSICOV benchmark families of ../shared/data/psicov150 and
+# 36 Pfam families of data/msa, split by family in experiments/msa-net/split;
+# chains.tsv and the alignment links in msa/ from go run
+# ./experiments/msa-net/sets), C-beta labels at 8 A and the plmDCA
+# co-evolution channel (mode msa+plm; minutes per deep family). Resumable:
+# a rerun keeps the valid feature files already in the directory.
+# features-families-mf: the same with mean-field DCA (mode msa; fast).
+FAMILY_SETS ?= experiments/msa-net/sets
+FEATURES_FAMILIES ?= features-families
+features-families: build
+	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --plm --out $(FEATURES_FAMILIES) --workers $(WORKERS)
+features-families-mf: build
+	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --out $(FEATURES_FAMILIES)-mf --workers $(WORKERS)
 
 # Train the default CNN and SCNN from scratch on features/ and evaluate
 # both on the test split: runs/{cnn,scnn}/ (model.scnn, train_log.tsv,

@@ -20,7 +20,11 @@
 // SEQRES position to its residue by a global alignment (biogo's
 // Needleman-Wunsch with BLOSUM62), so every SEQRES position knows whether
 // it has C-alpha, N and C coordinates. Files without SEQRES use the
-// observed residues as the sequence.
+// observed residues as the sequence, in file order: a jump in residue
+// numbering is not read as missing residues (renumbered and
+// domain-numbered files jump without a chain break). A blank chain
+// identifier reads as the chain ID ""; Structure.FindChain lets a caller
+// name a file's only, unnamed chain.
 //
 // Errors are *ParseError values naming the file and line and wrapping one
 // of the sentinel errors.

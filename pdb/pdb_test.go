@@ -341,3 +341,70 @@ func TestTruncatedFiles(t *testing.T) {
 		}
 	}
 }
+
+// A PSICOV benchmark structure (testdata/1brfA.pdb.gz: no HEADER, no
+// SEQRES, blank chain identifier, full side chains): one chain with ID
+// "", its sequence the ATOM records' (the family alignment's first row),
+// each residue aligned to itself; FindChain names it by any ID, and
+// matches files with named or several chains by ID only.
+func TestBlankChainWithoutSeqres(t *testing.T) {
+	s, err := ReadFile("testdata/1brfA.pdb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Chains) != 1 || s.Chains[0].ID != "" || len(s.Chains[0].SeqRes) != 0 || s.ID != "" {
+		t.Fatalf("chains %d, first ID %q, SEQRES %d, entry %q", len(s.Chains), s.Chains[0].ID, len(s.Chains[0].SeqRes), s.ID)
+	}
+	if s.Chain("A") != nil {
+		t.Error(`Chain("A") found the unnamed chain`)
+	}
+	c := s.FindChain("A")
+	if c == nil || c != s.FindChain("") || c != s.Chains[0] {
+		t.Fatal("FindChain does not give the file's only, unnamed chain")
+	}
+	const target = "AKWVCKICGYIYDEDAGDPDNGISPGTKFEELPDDWVCPICGAPKSEFEKLED" // aln/1brfA.aln.gz, row 1
+	if got := c.Sequence(); got != target {
+		t.Errorf("sequence %q, want %q", got, target)
+	}
+	res, err := c.Align()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if r != c.Residues[i] || !r.Has("CA") || r.Name != "GLY" && !r.Has("CB") {
+			t.Fatalf("position %d: residue %+v", i, r)
+		}
+	}
+	cm := NewContacts(res, ContactDef{Atoms: CBeta, Cutoff: 8})
+	long, known := 0, 0
+	for i := range res {
+		for j := i + 1; j < len(res); j++ {
+			c, k := cm.At(i, j)
+			if k {
+				known++
+			}
+			if c && j-i >= 6 {
+				long++
+			}
+		}
+	}
+	if known != len(res)*(len(res)-1)/2 || long == 0 {
+		t.Errorf("C-beta map: %d pairs known of %d, %d long-range contacts", known, len(res)*(len(res)-1)/2, long)
+	}
+
+	atom := func(chain byte, seq int) string {
+		return fmt.Sprintf("ATOM      1  CA  ALA %c%4d       0.000   0.000   0.000  1.00  0.00           C\n", chain, seq)
+	}
+	for _, tc := range []struct{ name, text, id string }{
+		{"named chain", atom('B', 1), "A"},
+		{"blank and named", atom(' ', 1) + atom('B', 1), "A"},
+	} {
+		s, err := ReadPDB(strings.NewReader(tc.text), tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.FindChain(tc.id); c != nil {
+			t.Errorf("%s: FindChain(%q) gave chain %q", tc.name, tc.id, c.ID)
+		}
+	}
+}

@@ -52,6 +52,24 @@ func (s *Structure) Chain(id string) *Chain {
 	return nil
 }
 
+// FindChain returns the chain a caller names id: the chain with that
+// author ID (Chain), or, when there is none and the structure's only
+// chain has a blank ID, that chain. A blank chain identifier (PDB column
+// 22 left empty, as in theoretical models and in benchmark structures
+// such as the PSICOV set's) names no chain, so a file holding one
+// unnamed chain holds the chain the caller means; the caller's ID is the
+// chain's name (the returned Chain's ID stays ""). A file with several
+// chains, or with named ones, is matched by ID only.
+func (s *Structure) FindChain(id string) *Chain {
+	if c := s.Chain(id); c != nil {
+		return c
+	}
+	if len(s.Chains) == 1 && s.Chains[0].ID == "" {
+		return s.Chains[0]
+	}
+	return nil
+}
+
 // IsProtein reports whether most of the chain's sequence is amino acids.
 func (c *Chain) IsProtein() bool {
 	names := c.SeqRes

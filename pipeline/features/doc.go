@@ -50,6 +50,16 @@
 // has none: CASP's definition) are closer than 8 Å; pairs with
 // a residue lacking coordinates are masked, never negatives.
 //
+// # Structures
+//
+// A chain's sequence is its SEQRES; a file without SEQRES (models,
+// benchmark structures such as PSICOV's, Pfam-family files) gives the
+// residues of its ATOM records instead, each with its own coordinates
+// (pdb.Chain.Sequence, Align). The chain a list or chain-set row names is
+// looked up by author chain ID (pdb.Structure.FindChain): a file whose
+// only chain has a blank identifier holds the chain the row names, so a
+// PSICOV family 1brfA is row 1BRF_A of the file pdb/1brfA.pdb.gz.
+//
 // # File format
 //
 // See format.go. Each file records whether an MSA and a secondary-structure

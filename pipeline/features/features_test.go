@@ -631,3 +631,91 @@ func TestPlmChannel(t *testing.T) {
 		t.Errorf("plmDCA channel: top-L/5 precision %d/%d below 0.5", hit, n)
 	}
 }
+
+// A PSICOV benchmark family end to end: the chain-set row 1BRF_A names
+// the structure file's only chain, whose identifier is blank and which
+// has no SEQRES (../../pdb/testdata/1brfA.pdb.gz), and the alignment is
+// found through a symbolic link <ID>.aln.gz in the MSA directory (how
+// experiments/msa-net/sets maps family names to chain IDs). The
+// alignment's target is the chain, so every pair has co-evolution
+// features, and the C-beta labels cover every pair.
+func TestRunPSICOVFamily(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set.tsv")
+	text := strings.Join(sets.Header, "\t") + "\n" +
+		"1BRF_A\t53\ttrain\t../../pdb/testdata/1brfA.pdb.gz\t-\t0.000\t0\n"
+	if err := os.WriteFile(set, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msaDir := filepath.Join(dir, "msa")
+	aln, err := filepath.Abs("testdata/1brfA.aln.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(msaDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(aln, filepath.Join(msaDir, "1BRF_A.aln.gz")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	def := pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: 8}
+	cfg := Config{Chains: set, MSADir: msaDir, Out: filepath.Join(dir, "out"), MinLen: 1, MaxLen: 1000, Workers: 1, Labels: def}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Skips) != 0 || len(rep.Entries) != 1 {
+		t.Fatalf("entries %+v, skips %+v", rep.Entries, rep.Skips)
+	}
+	e := rep.Entries[0]
+	if e.ID != "1BRF_A" || e.PDB != "1BRF" || e.Chain != "A" || e.Length != 53 || e.Resolved != 53 || e.Split != Train || e.Mode != MSAMode {
+		t.Errorf("manifest entry %+v", e)
+	}
+	c, err := ReadFile(filepath.Join(cfg.Out, e.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Labels.Def != def {
+		t.Errorf("labels %v", c.Labels.Def)
+	}
+	l := c.L()
+	type ps struct {
+		k int
+		s float32
+	}
+	var pairs []ps
+	zero := 0
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			k := scnn.PackedIndex(l, i, j)
+			if !c.Labels.Known[k] {
+				t.Fatalf("pair (%d,%d) unlabelled", i, j)
+			}
+			if c.TwoD[k*N2D] == 0 {
+				zero++
+			}
+			if j-i >= 6 {
+				pairs = append(pairs, ps{k, c.TwoD[k*N2D]})
+			}
+		}
+	}
+	if zero > l {
+		t.Errorf("%d pairs without co-evolution features", zero)
+	}
+	sort.Slice(pairs, func(a, b int) bool { return pairs[a].s > pairs[b].s })
+	hit := 0
+	for _, p := range pairs[:l/5] {
+		if c.Labels.Contact[p.k] {
+			hit++
+		}
+	}
+	t.Logf("DCA channel: top-L/5 (|i-j| >= 6) C-beta precision %d/%d", hit, l/5)
+	if 2*hit < l/5 {
+		t.Errorf("DCA channel: top-L/5 precision %d/%d below 0.5", hit, l/5)
+	}
+	// Resumable: a second run reuses the file.
+	rep, err = Run(context.Background(), cfg)
+	if err != nil || rep.Reused != 1 || rep.Written != 0 {
+		t.Errorf("re-run: %+v, %v", rep, err)
+	}
+}

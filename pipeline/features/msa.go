@@ -187,7 +187,8 @@ func newAlignment(rows []string) (*Alignment, error) {
 }
 
 // FindMSA returns the alignment file for chain id in dir (<id>.a3m, .aln,
-// .fasta, .fa, .afa, possibly .gz), or "" if there is none.
+// .fasta, .fa, .afa, possibly .gz; a symbolic link counts when it
+// resolves to a regular file), or "" if there is none.
 func FindMSA(dir, id string) string {
 	for _, ext := range []string{".a3m", ".aln", ".fasta", ".fa", ".afa"} {
 		for _, z := range []string{"", ".gz"} {

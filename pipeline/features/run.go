@@ -309,7 +309,7 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 		}
 		return skip(ReasonBadRecord, err)
 	}
-	ch := s.Chain(e.Chain)
+	ch := s.FindChain(e.Chain)
 	if ch == nil {
 		return skip(ReasonMissingChain, fmt.Errorf("%s has chains %s", e.PDB, chainList(s)))
 	}
@@ -376,7 +376,11 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 func chainList(s *pdb.Structure) string {
 	var ids []string
 	for _, c := range s.Chains {
-		ids = append(ids, c.ID)
+		id := c.ID
+		if id == "" {
+			id = `"" (blank)`
+		}
+		ids = append(ids, id)
 	}
 	return strings.Join(ids, ",")
 }

@@ -29,8 +29,8 @@ type Skip struct {
 
 // structureFile matches the names Scan reads, capturing the PDB code in
 // the names that carry one: pdbXXXX.ent[.gz], XXXX.pdb[.gz],
-// XXXX.cif[.gz], and XXXX_C.pdb (a single-chain file).
-var structureFile = regexp.MustCompile(`^(?:pdb([0-9a-zA-Z]{4})\.ent|([0-9a-zA-Z]{4})(?:_[0-9a-zA-Z]+)?\.(?:pdb|cif))(?:\.gz)?$`)
+// XXXX.cif[.gz], and XXXX_C.pdb (a single-chain file; C captured too).
+var structureFile = regexp.MustCompile(`^(?:pdb([0-9a-zA-Z]{4})\.ent|([0-9a-zA-Z]{4})(?:_([0-9a-zA-Z]+))?\.(?:pdb|cif))(?:\.gz)?$`)
 
 // Files lists the structure files under the directories, sorted.
 func Files(dirs ...string) ([]string, error) {
@@ -62,11 +62,22 @@ func codeOf(path string) string {
 	return strings.ToUpper(m[1] + m[2])
 }
 
+// chainOf is the chain ID a single-chain file's name gives (XXXX_C.pdb),
+// or "".
+func chainOf(path string) string {
+	m := structureFile.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return ""
+	}
+	return m[3]
+}
+
 // Scan reads the structure files with workers goroutines and returns
 // their protein chains that have C-alpha coordinates for at least
 // minResolved positions and for at least minFraction of their sequence,
 // in file and chain order; every other chain, and every file that
-// cannot be read, is a Skip. progress (may be nil) is called after each
+// cannot be read, is a Skip. A chain with a blank identifier is named by
+// its single-chain file's name (XXXX_C.pdb), or skipped. progress (may be nil) is called after each
 // file.
 func Scan(files []string, minResolved int, minFraction float64, workers int, progress func()) ([]Chain, []Skip) {
 	type result struct {
@@ -136,7 +147,18 @@ func scanFile(path string, minResolved int, minFraction float64) ([]Chain, []Ski
 			skips = append(skips, Skip{File: path, Chain: c.ID, Reason: fmt.Sprintf("%d of %d residues have C-alpha coordinates", n, len(seq))})
 			continue
 		}
-		chains = append(chains, Chain{ID: code + "_" + c.ID, PDB: code, Chain: c.ID, Seq: seq, Resolved: n, File: path})
+		id := c.ID
+		if id == "" {
+			// A blank chain identifier names no chain: a single-chain
+			// file's name gives it (the features stage finds the file's
+			// only, unnamed chain by that name: pdb.Structure.FindChain);
+			// otherwise the chain has no ID to be listed under.
+			if id = chainOf(path); id == "" || len(s.Chains) != 1 {
+				skips = append(skips, Skip{File: path, Reason: "blank chain identifier, and no XXXX_C file name to name the chain"})
+				continue
+			}
+		}
+		chains = append(chains, Chain{ID: code + "_" + id, PDB: code, Chain: id, Seq: seq, Resolved: n, File: path})
 	}
 	return chains, skips
 }

@@ -3,7 +3,9 @@ package sets
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -249,5 +251,41 @@ func TestUnrelated(t *testing.T) {
 		if want[m.ID] != m.Nearest || m.EValue >= o.MaxEValue || m.Identity < 0.6 {
 			t.Errorf("%s: nearest %s at %.2f, E %g; want %s", m.ID, m.Nearest, m.Identity, m.EValue, want[m.ID])
 		}
+	}
+}
+
+// A blank chain identifier: a single-chain file named XXXX_C.pdb gives
+// the chain its name (the features stage finds it by that name), any
+// other file's unnamed chain is a skip; never an ID ending in "_", which
+// a chain-set file cannot hold.
+func TestScanBlankChain(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "ATOM  %5d  CA  ALA  %4d    %8.3f   0.000   0.000  1.00  0.00           C\n", i, i, 3.8*float64(i))
+	}
+	for _, name := range []string{"1abc_B.pdb", "2abc.pdb"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := Files(dir)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("files %v, %v", files, err)
+	}
+	chains, skips := Scan(files, 20, 0.5, 1, nil)
+	if len(chains) != 1 || chains[0].ID != "1ABC_B" || chains[0].Chain != "B" || chains[0].Resolved != 30 {
+		t.Errorf("chains %+v", chains)
+	}
+	if len(skips) != 1 || filepath.Base(skips[0].File) != "2abc.pdb" {
+		t.Errorf("skips %+v", skips)
+	}
+	ms := []Member{{Chain: chains[0], Split: Train}}
+	set := filepath.Join(dir, "set.tsv")
+	if err := Write(set, ms); err != nil {
+		t.Fatal(err)
+	}
+	if es, err := ReadFile(set); err != nil || len(es) != 1 || es[0].ID != "1ABC_B" {
+		t.Errorf("read back %+v, %v", es, err)
 	}
 }
