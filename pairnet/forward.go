@@ -94,6 +94,9 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	if in.Fixed != nil {
 		pairInputs = append(pairInputs, in.Fixed)
 	}
+	if n.cartesianInference(p) {
+		return n.forwardCartesian(p, in, seq, pairInputs)
+	}
 	// In inference, the pair map is made in a buffer with room for the
 	// 2D channels, joined in place.
 	pairWidth := n.Spec.Pair.width(n.Spec.Symmetric, n.Spec.seqWidth())
@@ -141,11 +144,7 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	}
 	p.Release(y)
 	if !p.Training() {
-		// The logits may sit in a recycled buffer of a wider map: hand
-		// back a copy of their own size, and the buffer with the pass.
-		logits := out.Clone()
-		p.Release(out)
-		out = logits
+		out = ownLogits(p, out)
 	}
 	return out, nil
 }
@@ -194,8 +193,145 @@ func (b *block) apply(p *scnn.Pass, x *scnn.Tensor, lengths []int) (*scnn.Tensor
 		return nil, err
 	}
 	p.Release(x)
-	if y, err = batchNorm(p, b.bn, y, lengths); err != nil {
+	return b.finish(p, y, lengths)
+}
+
+// finish is the block's batchnorm and ReLU on the joined branches y.
+func (b *block) finish(p *scnn.Pass, y *scnn.Tensor, lengths []int) (*scnn.Tensor, error) {
+	y, err := batchNorm(p, b.bn, y, lengths)
+	if err != nil {
 		return nil, err
 	}
 	return scnn.ReLUInPlace(p, y), nil // y is the batchnorm's own output
+}
+
+// cartesianInference reports whether Forward takes forwardCartesian: an
+// inference pass with a block after the pair map, where every pair map is
+// a self-Cartesian product (CNN, ordinary convolutions) or an sgConv of
+// kernel 1 without ReLU (SCNN, spConvs): maps of two 1D halves.
+func (n *Net) cartesianInference(p *scnn.Pass) bool {
+	if p.Training() || len(n.blocks) == 0 || !n.pair.halves() || n.reinject != nil && !n.reinject.halves() {
+		return false
+	}
+	for _, b := range append(append([]*block{}, n.blocks...), n.head...) {
+		for _, c := range b.convs {
+			if !convOfKind(c, n.Spec.Symmetric) {
+				return false
+			}
+		}
+	}
+	return convOfKind(n.out, n.Spec.Symmetric)
+}
+
+// halves reports whether the map is made of two 1D halves.
+func (m *pairMap) halves() bool { return m.sg == nil || m.sg.K == 1 && !m.relu }
+
+func convOfKind(c scnn.BranchConv, symmetric bool) bool {
+	if symmetric {
+		_, ok := c.(*scnn.SymPresConv)
+		return ok
+	}
+	_, ok := c.(*scnn.Conv2D)
+	return ok
+}
+
+// halvesOf builds the halves of the map of x, and whether they sum.
+func (m *pairMap) halvesOf(p *scnn.Pass, x *scnn.Tensor) (row, col *scnn.Tensor, sum bool, err error) {
+	if m.sg == nil {
+		row, col, err = scnn.CartesianHalves(p, x, m.bn, m.relu)
+		return row, col, false, err
+	}
+	row, col, err = scnn.OuterSumHalves(p, x, m.sg, m.bn)
+	return row, col, true, err
+}
+
+// branchesOf convolves the map m by parts with the branches cs.
+func branchesOf(p *scnn.Pass, m scnn.CartesianMap, cs []scnn.BranchConv) (*scnn.Tensor, error) {
+	if m.Sum {
+		sp := make([]*scnn.SymPresConv, len(cs))
+		for i, c := range cs {
+			sp[i] = c.(*scnn.SymPresConv)
+		}
+		return scnn.ForwardBranchesSymCartesian(p, m, sp...)
+	}
+	cv := make([]*scnn.Conv2D, len(cs))
+	for i, c := range cs {
+		cv[i] = c.(*scnn.Conv2D)
+	}
+	return scnn.ForwardBranchesCartesian(p, m, cv...)
+}
+
+// forwardCartesian is Forward's inference pass without the pair maps
+// (cartesianInference): the convolutions that read them (the first
+// block's, and the first head block's or the output's after the
+// re-injection) are computed from the maps' row and column halves
+// (scnn.ForwardBranchesCartesian, ForwardBranchesSymCartesian), which
+// leaves out the widest buffers of the pass and most of its
+// multiply-adds. Its outputs agree with the materialised maps' to float32
+// rounding. seq is the 1D input of the pair map (in.X1 or an
+// intermediate, released here).
+func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairInputs []*scnn.Tensor) (*scnn.Tensor, error) {
+	row, col, sum, err := n.pair.halvesOf(p, seq)
+	if err != nil {
+		return nil, err
+	}
+	if seq != in.X1 {
+		p.Release(seq)
+	}
+	y, err := branchesOf(p, scnn.CartesianMap{Row: row, Col: col, Sum: sum, After: pairInputs, Lengths: in.Lengths}, n.blocks[0].convs)
+	if err != nil {
+		return nil, err
+	}
+	p.Release(row, col)
+	if y, err = n.blocks[0].finish(p, y, in.Lengths); err != nil {
+		return nil, err
+	}
+	for _, b := range n.blocks[1:] {
+		if y, err = b.apply(p, y, in.Lengths); err != nil {
+			return nil, err
+		}
+	}
+	head := n.head
+	if n.reinject != nil {
+		row, col, sum, err := n.reinject.halvesOf(p, in.X1)
+		if err != nil {
+			return nil, err
+		}
+		m := scnn.CartesianMap{Before: y, Row: row, Col: col, Sum: sum, After: pairInputs, Lengths: in.Lengths}
+		convs := []scnn.BranchConv{n.out}
+		if len(head) > 0 {
+			convs = head[0].convs
+		}
+		z, err := branchesOf(p, m, convs)
+		if err != nil {
+			return nil, err
+		}
+		p.Release(y, row, col)
+		if len(head) == 0 {
+			return ownLogits(p, z), nil
+		}
+		if y, err = head[0].finish(p, z, in.Lengths); err != nil {
+			return nil, err
+		}
+		head = head[1:]
+	}
+	for _, b := range head {
+		if y, err = b.apply(p, y, in.Lengths); err != nil {
+			return nil, err
+		}
+	}
+	out, err := scnn.ForwardBranches(p, y, n.out)
+	if err != nil {
+		return nil, err
+	}
+	p.Release(y)
+	return ownLogits(p, out), nil
+}
+
+// ownLogits hands back a copy of the logits of their own size (they may
+// sit in a recycled buffer of a wider map) and their buffer to the pass.
+func ownLogits(p *scnn.Pass, out *scnn.Tensor) *scnn.Tensor {
+	logits := out.Clone()
+	p.Release(out)
+	return logits
 }

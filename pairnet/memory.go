@@ -62,6 +62,10 @@ func (s Spec) InferenceBytes(l, workers int) (int64, error) {
 	}
 	pairWidth := s.Pair.width(s.Symmetric, s.seqWidth())
 	pairIn := s.In2D + s.Fixed2D
+	if s.cartesianInference() {
+		m.cartesianPass(s, seq, l, workers)
+		return m.finish(workers), nil
+	}
 	m.reserve(pixels * (pairWidth + pairIn))
 	y := m.pairMap(s.Pair, s.Symmetric, s.seqWidth(), l, pixels, pairWidth)
 	if seq != nil {
@@ -96,15 +100,158 @@ func (s Spec) InferenceBytes(l, workers int) (int64, error) {
 	m.release(y)
 	m.garbage(pixels) // the logits' own copy
 	m.release(out)
-	// Each worker's GEMM edge buffer; and the runtime's per-processor
-	// pools may keep a workspace where a pass with fewer workers than
-	// processors, moving between them, does not find it again: one more
-	// copy of the largest (measured: one, 16 to 32 MB, at most).
+	return m.finish(workers), nil
+}
+
+// finish adds each worker's GEMM edge buffer and, where the runtime's
+// per-processor pools may keep a workspace that a pass with fewer
+// workers than processors, moving between them, does not find again,
+// one more copy of the largest (measured: one, 16 to 32 MB, at most);
+// it returns the bytes.
+func (m *memSim) finish(workers int) int64 {
 	m.total += int64(workers) * 4096
 	if runtime.GOMAXPROCS(0) > workers && m.maxClass > 0 {
 		m.total += 1 << m.maxClass
 	}
-	return 4 * m.total, nil
+	return 4 * m.total
+}
+
+// cartesianInference is Net.cartesianInference for a Spec: a block after
+// the pair map, and pair maps of two 1D halves (a CNN's products; an
+// SCNN's sgConvs, of kernel 1, without ReLU).
+func (s Spec) cartesianInference() bool {
+	halves := func(m MapSpec) bool { return !s.Symmetric || !m.ReLU }
+	return len(s.Blocks) > 0 && halves(s.Pair) && (s.Reinject == nil || halves(*s.Reinject))
+}
+
+// cartesianPass is Net.forwardCartesian after the 1D part (seq: its
+// output, nil without a BiLSTM).
+func (m *memSim) cartesianPass(s Spec, seq *simBuf, l, workers int) {
+	pixels, sym := l*l, s.Symmetric
+	if sym {
+		pixels = l * (l + 1) / 2
+	}
+	// The halves of a map of a 1D input of n channels: the product's (n
+	// channels each, 2n in the kernel) or the sgConv's outer sum's (its
+	// width each and in the kernel).
+	halves := func(ms MapSpec, n int) (row, col *simBuf, prod int) {
+		w := n
+		if sym {
+			w = ms.width(true, n)
+		}
+		row, col = m.alloc(l*w), m.alloc(l*w)
+		if sym {
+			return row, col, w
+		}
+		return row, col, 2 * w
+	}
+	row, col, prod := halves(s.Pair, s.seqWidth())
+	if seq != nil {
+		m.release(seq)
+	}
+	var after []int
+	if s.In2D > 0 {
+		after = append(after, s.In2D)
+	}
+	if s.Fixed2D > 0 {
+		after = append(after, s.Fixed2D)
+	}
+	y := m.cartesianBranches(s.Blocks[0], sym, 0, prod, after, l, workers)
+	m.release(row)
+	m.release(col)
+	m.garbage(pixels) // batchnorm's pixel weights
+	width := s.Blocks[0].Width()
+	block := func(b Block) {
+		out := m.branches(b, sym, l, width, workers)
+		m.release(y)
+		m.garbage(pixels)
+		y, width = out, b.Width()
+	}
+	for _, b := range s.Blocks[1:] {
+		block(b)
+	}
+	head := s.Head
+	if s.Reinject != nil {
+		row, col, prod := halves(*s.Reinject, s.In1D)
+		first := Uniform(1, s.OutKernel)
+		if len(head) > 0 {
+			first = head[0]
+		}
+		z := m.cartesianBranches(first, sym, width, prod, after, l, workers)
+		m.release(y)
+		m.release(row)
+		m.release(col)
+		if len(head) == 0 {
+			m.garbage(pixels) // the logits' own copy
+			m.release(z)
+			return
+		}
+		m.garbage(pixels)
+		y, width = z, first.Width()
+		head = head[1:]
+	}
+	for _, b := range head {
+		block(b)
+	}
+	out := m.branches(Uniform(1, s.OutKernel), sym, l, width, workers)
+	m.release(y)
+	m.garbage(pixels)
+	m.release(out)
+}
+
+// cartesianBranches is scnn.ForwardBranchesCartesian (or
+// ForwardBranchesSymCartesian, sym) of block b on a map of c0 dense
+// channels, prod kernel channels of the halves' product and the dense
+// channels after: the joined output; per convolution its full kernel
+// (sym) and channel slices, the workspaces of its dense convolutions, a
+// scratch output per After part, and the row and column terms' sums
+// (float64).
+func (m *memSim) cartesianBranches(b Block, sym bool, c0, prod int, after []int, l, workers int) *simBuf {
+	pixels := l * l
+	if sym {
+		pixels = l * (l + 1) / 2
+	}
+	cin := c0 + prod
+	for _, c := range after {
+		cin += c
+	}
+	out := m.alloc(pixels * b.Width())
+	for i, k := range b.Kernels {
+		cout := b.Widths[i]
+		if sym {
+			m.garbage(k * k * cin * cout)
+		}
+		if c0 > 0 {
+			m.garbage(k * k * c0 * cout)
+			m.convScratch(k, sym, c0, cout, l, workers)
+		}
+		for _, c := range after {
+			m.garbage(k * k * c * cout)
+			tmp := m.alloc(pixels * cout)
+			m.convScratch(k, sym, c, cout, l, workers)
+			m.release(tmp)
+		}
+		m.garbage(2 * 2 * l * (k + 1) * cout) // prefix sums of R and Q
+		m.garbage(2 * l * k * cout)           // each position's R, Q
+	}
+	return out
+}
+
+// convScratch takes the workspaces of one ordinary convolution of cin to
+// cout channels (kernel k) from the kernels' scratch pools, as branches
+// does for a branch of its own.
+func (m *memSim) convScratch(k int, sym bool, cin, cout, l, workers int) {
+	b := Block{Kernels: []int{k}, Widths: []int{cout}}
+	out := m.branches(b, sym, l, cin, workers)
+	// branches allocates the branch's output: ConvForwardStrided writes
+	// into the caller's map instead.
+	m.total -= int64(out.cap)
+	for i, p := range m.pool {
+		if p == out {
+			m.pool = append(m.pool[:i], m.pool[i+1:]...)
+			break
+		}
+	}
 }
 
 // simBuf is a buffer of the simulated pass: its capacity in floats.

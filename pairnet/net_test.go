@@ -106,8 +106,12 @@ func TestSecondNetworkTrains(t *testing.T) {
 	}
 }
 
-// An inference pass gives bit for bit what a training pass with running
-// batchnorm statistics gives, with any number of workers.
+// An inference pass gives what a training pass with running batchnorm
+// statistics gives, with any number of workers: bit for bit for the
+// SCNN; for the CNN, whose inference convolves the self-Cartesian maps by
+// their halves (forwardCartesian), to float32 rounding, and bit for bit
+// between worker counts. The batch's second chain is padded: its padded
+// logits are 0 in both.
 func TestInferenceMatchesTrainingForward(t *testing.T) {
 	for _, sym := range []bool{false, true} {
 		net, _ := New(rnaLike(sym), 7)
@@ -125,14 +129,23 @@ func TestInferenceMatchesTrainingForward(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var first *scnn.Tensor
 		for _, w := range []int{1, 2, 3} {
 			got, err := net.Forward(scnn.Inference(w), in)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if first == nil {
+				first = got
+			}
 			for i := range want.Data {
-				if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
-					t.Fatalf("symmetric=%v, %d workers: logit %d is %v, training-mode forward %v", sym, w, i, got.Data[i], want.Data[i])
+				g, wv := got.Data[i], want.Data[i]
+				if math.Float32bits(g) != math.Float32bits(first.Data[i]) {
+					t.Fatalf("symmetric=%v: logit %d is %v with %d workers, %v with 1", sym, i, g, w, first.Data[i])
+				}
+				if sym && math.Float32bits(g) != math.Float32bits(wv) ||
+					!sym && math.Abs(float64(g-wv)) > 1e-5*(1+math.Abs(float64(wv))) {
+					t.Fatalf("symmetric=%v, %d workers: logit %d is %v, training-mode forward %v", sym, w, i, g, wv)
 				}
 			}
 		}
@@ -239,6 +252,104 @@ func TestPaperRNANetworksAreInstances(t *testing.T) {
 		}
 		if got := n.Trainable(); got != want {
 			t.Errorf("symmetric=%v: %d trainable parameters, want %d", sym, got, want)
+		}
+	}
+}
+
+// proteinLike has the protein networks' pair maps: batchnorm without
+// ReLU on the first, a plain re-injection, and 2D and fixed pair inputs,
+// so that inference takes forwardCartesian for the CNN and the SCNN.
+func proteinLike(symmetric bool) Spec {
+	s := Spec{Symmetric: symmetric, In1D: 5, In2D: 2, Fixed2D: 1, LSTMHidden: 4, LSTMOut: 3,
+		Pair:     MapSpec{BN: true},
+		Blocks:   []Block{{Kernels: []int{5, 3}, Widths: []int{4, 2}}, Uniform(4, 3)},
+		Reinject: &MapSpec{}, Head: []Block{Uniform(3, 3)}, OutKernel: 3}
+	if symmetric {
+		s.Pair.Width, s.Reinject.Width = 8, 4
+	}
+	return s
+}
+
+// Inference by halves (forwardCartesian) gives what the training-mode
+// forward pass over the materialised maps gives, to float32 rounding, at
+// every logit of a padded batch, and the same bits with any number of
+// workers; for both kinds, with and without the head block after the
+// re-injection.
+func TestInferenceByHalvesMatchesMaterialised(t *testing.T) {
+	for _, sym := range []bool{false, true} {
+		for _, head := range []bool{true, false} {
+			s := proteinLike(sym)
+			if !head {
+				s.Head = nil
+			}
+			net, err := New(s, 11)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !net.cartesianInference(scnn.Inference(1)) {
+				t.Fatalf("symmetric=%v head=%v: inference does not go by halves: the test checks nothing", sym, head)
+			}
+			for _, p := range net.Params() { // non-trivial running statistics
+				if !p.Trainable && len(p.Value) > 1 {
+					for i := range p.Value {
+						p.Value[i] = 0.5 + 0.1*float32(i%5)
+					}
+				}
+			}
+			rng := rand.New(rand.NewPCG(2, 2))
+			in, _, _ := oneHotBatch(rng, []int{23, 9})
+			b, l := 2, 23
+			pair := func(c int) *scnn.Tensor {
+				var x *scnn.Tensor
+				if sym {
+					x = scnn.NewPacked(b, l, c)
+				} else {
+					x = scnn.New(b, l, l, c)
+				}
+				for i := range x.Data {
+					x.Data[i] = float32(rng.NormFloat64())
+				}
+				if !sym { // a symmetric map, as the protein inputs are
+					for s := 0; s < b; s++ {
+						for i := 0; i < l; i++ {
+							for j := 0; j < i; j++ {
+								copy(x.Data[((s*l+i)*l+j)*c:][:c], x.Data[((s*l+j)*l+i)*c:][:c])
+							}
+						}
+					}
+				}
+				return x
+			}
+			in.X2, in.Fixed = pair(2), pair(1)
+			tp := scnn.Training(1)
+			tp.RunningStats = true
+			want, err := net.Forward(tp, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first *scnn.Tensor
+			worst := 0.0
+			for _, w := range []int{1, 2, 3} {
+				got, err := net.Forward(scnn.Inference(w), in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if first == nil {
+					first = got
+				}
+				for i := range want.Data {
+					g, wv := float64(got.Data[i]), float64(want.Data[i])
+					if got.Data[i] != first.Data[i] {
+						t.Fatalf("symmetric=%v head=%v: logit %d is %v with %d workers, %v with 1", sym, head, i, g, w, first.Data[i])
+					}
+					d := math.Abs(g-wv) / (1 + math.Abs(wv))
+					worst = max(worst, d)
+					if d > 1e-5 {
+						t.Fatalf("symmetric=%v head=%v, %d workers: logit %d is %v, materialised %v", sym, head, w, i, g, wv)
+					}
+				}
+			}
+			t.Logf("symmetric=%v head=%v: worst relative difference %.2g", sym, head, worst)
 		}
 	}
 }

@@ -263,3 +263,15 @@ func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
 	})
 	return dx
 }
+
+// inferenceStats are the float32 mean and inverse deviation of an
+// inference pass's normalisation, from the running statistics, as apply
+// computes them.
+func (bn *BatchNorm2D) inferenceStats() (mean32, inv32 []float32) {
+	mean32, inv32 = make([]float32, bn.C), make([]float32, bn.C)
+	for k := range mean32 {
+		mean32[k] = float32(float64(bn.RunMean.Value[k]))
+		inv32[k] = float32(1 / math.Sqrt(float64(bn.RunVar.Value[k])+bn.Eps))
+	}
+	return mean32, inv32
+}

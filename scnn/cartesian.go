@@ -1,0 +1,435 @@
+package scnn
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
+)
+
+// Convolutions of a self-Cartesian product without the product.
+//
+// The CNN's pair map is y[b,i,j] = [f(x[b,i]), g(x[b,j])] (SelfCartesian,
+// then a per-channel function of each half: batchnorm, ReLU), zero outside
+// the valid pixels i, j < len_b, joined with a few dense 2D channels. A
+// convolution of it splits by channel: with u = f(x) the row half, v =
+// g(x) the column half, h = K/2 and V(m) = {t : 0 <= m+t-h < len_b},
+//
+//	row term: sum_{a in V(i), c in V(j)} sum_ch u[i+a-h, ch] W[a, c, ch, o]
+//	        = sum_{c in V(j)} R[i, c, o],  R[i,c,o] = sum_{a in V(i)} sum_ch u[i+a-h, ch] W[a, c, ch, o]
+//	col term: sum_{a in V(i)} Q[j, a, o],  Q[j,a,o] = sum_{c in V(j)} sum_ch v[j+c-h, ch] W[a, c, n+ch, o]
+//
+// R and Q cost L*K*K*n*Cout multiply-adds, the terms L*L*Cout additions
+// (prefix sums over the K offsets), against L*L*K*K*2n*Cout for the
+// convolution of the materialised map, whose 2n channels are also the
+// largest buffer of the pass. The dense channels are convolved as usual.
+// The sums run in another order than the materialised map's GEMM, so the
+// outputs agree to float32 rounding, not bit for bit.
+//
+// The SCNN's pair map, an sgConv of kernel 1 then a batchnorm, is an
+// outer sum instead: y[b,i,j] = u[b,i] + v[b,j] over the same channels
+// (SymGenConv: A = x S, y = A[i] + A[j] + bias; the batchnorm's affine map
+// keeps the form). The same split applies with both halves on the same
+// kernel channels, and the output is the symmetric map's upper triangle.
+
+// CartesianHalves returns, in an inference pass, the two halves of the
+// self-Cartesian product of x (B, L, n) after a batchnorm bn of its 2n
+// channels (nil: none) and a ReLU (relu): row[b,i,c] = f_c(x[b,i,c]) and
+// col[b,j,c] = f_{n+c}(x[b,j,c]), each (B, L, n), with f_k the
+// batchnorm's inference map of channel k, computed as BatchNorm2D's
+// (then ReLU as ReLUInPlace's), so that [row[b,i], col[b,j]] equals the
+// pixel (i, j) of the materialised map bit for bit.
+func CartesianHalves(p *Pass, x *Tensor, bn *BatchNorm2D, relu bool) (row, col *Tensor, err error) {
+	if p.Training() {
+		return nil, nil, fmt.Errorf("scnn: Cartesian halves in a training pass")
+	}
+	if x.Layout != RowMajor || len(x.Shape) != 3 {
+		return nil, nil, fmt.Errorf("scnn: Cartesian halves: input %s %v, want row-major (B, L, n)", x.Layout, x.Shape)
+	}
+	n := x.Shape[2]
+	if bn != nil && bn.C != 2*n {
+		return nil, nil, fmt.Errorf("scnn: Cartesian halves: %s has %d channels, the product %d", bn.Gamma.Name, bn.C, 2*n)
+	}
+	if row, err = p.newTensor(RowMajor, x.Shape); err != nil {
+		return nil, nil, err
+	}
+	if col, err = p.newTensor(RowMajor, x.Shape); err != nil {
+		return nil, nil, err
+	}
+	var mean32, inv32 []float32
+	if bn != nil {
+		mean32, inv32 = bn.inferenceStats()
+	}
+	for k, half := range []*Tensor{row, col} {
+		for q, v := range x.Data {
+			c := q%n + k*n
+			if bn != nil {
+				v = bn.Gamma.Value[c]*xhat(v, mean32[c], inv32[c]) + bn.Beta.Value[c]
+			}
+			if relu && !(v > 0) {
+				v = 0
+			}
+			half.Data[q] = v
+		}
+	}
+	return row, col, nil
+}
+
+// CartesianMap describes a (B, L, L, C) map by parts, for
+// ForwardBranchesCartesian: its channels are Before's, then the product
+// part, then After's tensors' in order. The product part is the row half
+// Row[b,i] and the column half Col[b,j] of a self-Cartesian product
+// (CartesianHalves) side by side, or, with Sum, their sum Row[b,i] +
+// Col[b,j] over the same channels (OuterSumHalves); it is 0 outside the
+// valid pixels (i, j < Lengths[b]; nil Lengths: all L). With Sum the map
+// is symmetric and its dense parts are packed (ForwardBranchesSymCartesian).
+type CartesianMap struct {
+	Before   *Tensor   // (B, L, L, c0), or nil
+	Row, Col *Tensor   // (B, L, nr) and (B, L, nc), row-major; nr == nc with Sum
+	Sum      bool      // the product part is Row[i] + Col[j]
+	After    []*Tensor // (B, L, L, c) each
+	Lengths  []int
+}
+
+// check returns the batch, the map size and the channels of each part.
+func (m CartesianMap) check() (b, l, c0, nr, nc int, err error) {
+	if m.Row == nil || m.Col == nil || len(m.Row.Shape) != 3 || len(m.Col.Shape) != 3 || m.Row.Layout != RowMajor || m.Col.Layout != RowMajor {
+		return 0, 0, 0, 0, 0, fmt.Errorf("scnn: Cartesian map: want row-major (B, L, n) halves")
+	}
+	b, l, nr, nc = m.Row.Shape[0], m.Row.Shape[1], m.Row.Shape[2], m.Col.Shape[2]
+	if m.Col.Shape[0] != b || m.Col.Shape[1] != l || m.Sum && nr != nc {
+		return 0, 0, 0, 0, 0, fmt.Errorf("scnn: Cartesian map: halves %v and %v", m.Row.Shape, m.Col.Shape)
+	}
+	layout := RowMajor
+	if m.Sum {
+		layout = Packed
+	}
+	dense := func(t *Tensor) error {
+		if t.Layout != layout || len(t.Shape) != 4 || t.Shape[0] != b || t.Shape[1] != l || t.Shape[2] != l {
+			return fmt.Errorf("scnn: Cartesian map: dense part %s %v, want %s (%d, %d, %d, C)", t.Layout, t.Shape, layout, b, l, l)
+		}
+		return nil
+	}
+	if m.Before != nil {
+		if err := dense(m.Before); err != nil {
+			return 0, 0, 0, 0, 0, err
+		}
+		c0 = m.Before.Shape[3]
+	}
+	for _, t := range m.After {
+		if err := dense(t); err != nil {
+			return 0, 0, 0, 0, 0, err
+		}
+	}
+	if m.Lengths != nil {
+		if len(m.Lengths) != b {
+			return 0, 0, 0, 0, 0, fmt.Errorf("scnn: Cartesian map: %d lengths for a batch of %d", len(m.Lengths), b)
+		}
+		for s, n := range m.Lengths {
+			if n < 0 || n > l {
+				return 0, 0, 0, 0, 0, fmt.Errorf("scnn: Cartesian map: length %d of sample %d outside 0..%d", n, s, l)
+			}
+		}
+	}
+	return b, l, c0, nr, nc, nil
+}
+
+// Channels is the width of the map m describes.
+func (m CartesianMap) Channels() int {
+	c := m.Row.Shape[2] + m.Col.Shape[2]
+	if m.Sum {
+		c = m.Row.Shape[2]
+	}
+	if m.Before != nil {
+		c += m.Before.Shape[3]
+	}
+	for _, t := range m.After {
+		c += t.Shape[3]
+	}
+	return c
+}
+
+// ForwardBranchesCartesian is ForwardBranches(p, x, convs...) in an
+// inference pass for x the map m describes, computed from its parts: the
+// outputs equal those of the materialised map up to float32 rounding, at
+// every pixel (the padded ones of a batch too, where the product's
+// channels are 0 and the dense ones are as given).
+func ForwardBranchesCartesian(p *Pass, m CartesianMap, convs ...*Conv2D) (*Tensor, error) {
+	if m.Sum {
+		return nil, fmt.Errorf("scnn: ForwardBranchesCartesian of an outer-sum map (ForwardBranchesSymCartesian)")
+	}
+	cs := make([]cartesianConv, len(convs))
+	for i, c := range convs {
+		cs[i] = cartesianConv{c, c.K, c.Cin, c.Cout, c.W.Value, c.B.Value, c.W.Name}
+	}
+	return forwardCartesian(p, m, cs)
+}
+
+// ForwardBranchesSymCartesian is ForwardBranches(p, x, convs...) of
+// spConvs in an inference pass for x the symmetric outer-sum map m
+// describes (m.Sum, packed dense parts): the packed outputs equal those of
+// the materialised map up to float32 rounding, at every stored pixel.
+func ForwardBranchesSymCartesian(p *Pass, m CartesianMap, convs ...*SymPresConv) (*Tensor, error) {
+	if !m.Sum {
+		return nil, fmt.Errorf("scnn: ForwardBranchesSymCartesian of a map that is not an outer sum")
+	}
+	cs := make([]cartesianConv, len(convs))
+	for i, c := range convs {
+		cs[i] = cartesianConv{c, c.K, c.Cin, c.Cout, c.Kernel(), c.B.Value, c.R.Name}
+	}
+	return forwardCartesian(p, m, cs)
+}
+
+// cartesianConv is a convolution's full kernel (K, K, Cin, Cout) and bias.
+type cartesianConv struct {
+	layer        Layer
+	k, cin, cout int
+	w, bias      []float32
+	name         string
+}
+
+func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, error) {
+	if p.Training() {
+		return nil, fmt.Errorf("scnn: Cartesian convolution in a training pass")
+	}
+	if len(convs) == 0 {
+		return nil, fmt.Errorf("scnn: Cartesian convolution of no convolution")
+	}
+	b, l, c0, nr, _, err := m.check()
+	if err != nil {
+		return nil, err
+	}
+	cin := m.Channels()
+	total := 0
+	for _, c := range convs {
+		if c.cin != cin {
+			return nil, fmt.Errorf("scnn: %s: %d input channels, the Cartesian map has %d", c.name, c.cin, cin)
+		}
+		p.use(c.layer)
+		total += c.cout
+	}
+	layout, pixels := RowMajor, l*l
+	if m.Sum {
+		layout, pixels = Packed, kern.TriSize(l)
+	}
+	y, err := p.newTensor(layout, []int{b, l, l, total})
+	if err != nil {
+		return nil, err
+	}
+	lengths := m.Lengths
+	if lengths == nil {
+		lengths = make([]int, b)
+		for s := range lengths {
+			lengths[s] = l
+		}
+	}
+	// The kernel channels of the row and column halves.
+	rowCh, colCh := c0, c0+nr
+	if m.Sum {
+		colCh = c0
+	}
+	off := 0
+	for _, c := range convs {
+		k, cout, w := c.k, c.cout, c.w
+		// The dense parts: Before into y with the bias, each After tensor
+		// into a scratch map added to y.
+		g := kern.ConvGeom{Packed: m.Sum, B: b, H: l, W: l, K: k, Cout: cout, Workers: p.workers()}
+		if m.Before != nil {
+			g.Cin = c0
+			kern.ConvForwardStrided(g, y.Data, total, off, m.Before.Data, sliceKernel(w, k, cin, cout, 0, c0), c.bias)
+		} else {
+			forChunks(p, b*pixels, func(_, lo, hi int) {
+				for q := lo; q < hi; q++ {
+					copy(y.Data[q*total+off:q*total+off+cout], c.bias)
+				}
+			})
+		}
+		ch := m.Channels() - afterChannels(m)
+		for _, t := range m.After {
+			ct := t.Shape[3]
+			g.Cin = ct
+			tmp, err := p.newTensor(layout, []int{b, l, l, cout})
+			if err != nil {
+				return nil, err
+			}
+			kern.ConvForward(g, tmp.Data, t.Data, sliceKernel(w, k, cin, cout, ch, ch+ct), nil)
+			forChunks(p, b*pixels, func(_, lo, hi int) {
+				for q := lo; q < hi; q++ {
+					dst := y.Data[q*total+off : q*total+off+cout]
+					for o, v := range tmp.Data[q*cout : (q+1)*cout] {
+						dst[o] += v
+					}
+				}
+			})
+			p.Release(tmp)
+			ch += ct
+		}
+		cartesianTerms(p, y.Data, total, off, m, lengths, w, k, cin, cout, rowCh, colCh)
+		off += cout
+	}
+	return y, nil
+}
+
+// afterChannels is the width of m's After parts.
+func afterChannels(m CartesianMap) int {
+	c := 0
+	for _, t := range m.After {
+		c += t.Shape[3]
+	}
+	return c
+}
+
+// sliceKernel copies the input channels [lo, hi) of a (K, K, Cin, Cout)
+// kernel into a (K, K, hi-lo, Cout) one.
+func sliceKernel(w []float32, k, cin, cout, lo, hi int) []float32 {
+	out := make([]float32, k*k*(hi-lo)*cout)
+	for t := 0; t < k*k; t++ {
+		copy(out[t*(hi-lo)*cout:(t+1)*(hi-lo)*cout], w[(t*cin+lo)*cout:(t*cin+hi)*cout])
+	}
+	return out
+}
+
+// validRange is V(m) of the file comment as [lo, hi): the kernel offsets
+// t with 0 <= m+t-h < n (empty, lo == hi, for a padded position far from
+// the valid ones).
+func validRange(m, h, k, n int) (lo, hi int) {
+	lo, hi = max(0, h-m), min(k, n-m+h)
+	return lo, max(lo, hi)
+}
+
+// cartesianTerms adds the row and column terms of one convolution (kernel
+// w, (K, K, cin, cout); the row half on its channels from rowCh, the
+// column half from colCh) to y's channels off..off+cout, every pixel of a
+// row-major y, the upper triangle of a packed one (m.Sum).
+func cartesianTerms(p *Pass, y []float32, ldy, off int, m CartesianMap, lengths []int, w []float32, k, cin, cout, rowCh, colCh int) {
+	b, l := m.Row.Shape[0], m.Row.Shape[1]
+	nr, nc := m.Row.Shape[2], m.Col.Shape[2]
+	h := k / 2
+	// Prefix sums over the second kernel offset: pr[(i*(k+1)+e)*cout+o] =
+	// sum_{c < e} R[i, c, o], and pq likewise over a for Q.
+	pr := make([]float64, l*(k+1)*cout)
+	pq := make([]float64, l*(k+1)*cout)
+	for s := 0; s < b; s++ {
+		n := lengths[s]
+		u := m.Row.Data[s*l*nr : (s+1)*l*nr]
+		v := m.Col.Data[s*l*nc : (s+1)*l*nc]
+		kern.ParallelFor(l, p.workers(), func(_, i int) {
+			r := make([]float64, k*cout)
+			// R[i, c, o] over a in V(i).
+			alo, ahi := validRange(i, h, k, n)
+			for a := alo; a < ahi; a++ {
+				ui := u[(i+a-h)*nr : (i+a-h+1)*nr]
+				for c := 0; c < k; c++ {
+					wt := w[((a*k+c)*cin+rowCh)*cout:]
+					rc := r[c*cout : (c+1)*cout]
+					for ch, x := range ui {
+						if x == 0 {
+							continue
+						}
+						xv := float64(x)
+						for o, wv := range wt[ch*cout : (ch+1)*cout] {
+							rc[o] += xv * float64(wv)
+						}
+					}
+				}
+			}
+			prefix(pr[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
+			// Q[j=i, a, o] over c in V(j).
+			clear(r)
+			clo, chi := validRange(i, h, k, n)
+			for a := 0; a < k; a++ {
+				ra := r[a*cout : (a+1)*cout]
+				for c := clo; c < chi; c++ {
+					vj := v[(i+c-h)*nc : (i+c-h+1)*nc]
+					wt := w[((a*k+c)*cin+colCh)*cout:]
+					for ch, x := range vj {
+						if x == 0 {
+							continue
+						}
+						xv := float64(x)
+						for o, wv := range wt[ch*cout : (ch+1)*cout] {
+							ra[o] += xv * float64(wv)
+						}
+					}
+				}
+			}
+			prefix(pq[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
+		})
+		kern.ParallelFor(l, p.workers(), func(_, i int) {
+			base, j0 := (s*l+i)*l, 0
+			if m.Sum { // the upper triangle, packed
+				base, j0 = s*kern.TriSize(l)+kern.Tri(l, i, i)-i, i
+			}
+			alo, ahi := validRange(i, h, k, n)
+			pri := pr[i*(k+1)*cout : (i+1)*(k+1)*cout]
+			for j := j0; j < l; j++ {
+				dst := y[(base+j)*ldy+off : (base+j)*ldy+off+cout]
+				clo, chi := validRange(j, h, k, n)
+				pqj := pq[j*(k+1)*cout : (j+1)*(k+1)*cout]
+				for o := range dst {
+					rowT := pri[chi*cout+o] - pri[clo*cout+o]
+					colT := pqj[ahi*cout+o] - pqj[alo*cout+o]
+					dst[o] += float32(rowT + colT)
+				}
+			}
+		})
+	}
+}
+
+// prefix writes the prefix sums over the first index of r (k x cout) to
+// dst ((k+1) x cout): dst[e] = sum_{t < e} r[t].
+func prefix(dst, r []float64, k, cout int) {
+	clear(dst[:cout])
+	for e := 1; e <= k; e++ {
+		for o := 0; o < cout; o++ {
+			dst[e*cout+o] = dst[(e-1)*cout+o] + r[(e-1)*cout+o]
+		}
+	}
+}
+
+// OuterSumHalves returns, in an inference pass, the halves of the outer
+// sum an sgConv of kernel 1 (sg) makes of x (B, L, n), then a batchnorm
+// (nil: none): row[b,i] and col[b,j], each (B, L, F), with row[b,i] +
+// col[b,j] the pixel (i, j) of the materialised map to float32 rounding.
+// With A = x S, bias c and the batchnorm's gain g = gamma/sqrt(var+eps),
+//
+//	row[i] = g A[i],   col[j] = g (A[j] + c - mean) + beta.
+func OuterSumHalves(p *Pass, x *Tensor, sg *SymGenConv, bn *BatchNorm2D) (row, col *Tensor, err error) {
+	if p.Training() {
+		return nil, nil, fmt.Errorf("scnn: outer-sum halves in a training pass")
+	}
+	if sg.K != 1 {
+		return nil, nil, fmt.Errorf("scnn: %s: outer-sum halves of an sgConv of kernel %d (only 1)", sg.S.Name, sg.K)
+	}
+	if x.Layout != RowMajor || len(x.Shape) != 3 || x.Shape[2] != sg.N {
+		return nil, nil, fmt.Errorf("scnn: %s: input %s %v, want row-major (B, L, %d)", sg.S.Name, x.Layout, x.Shape, sg.N)
+	}
+	if bn != nil && bn.C != sg.F {
+		return nil, nil, fmt.Errorf("scnn: outer-sum halves: %s has %d channels, %s %d", bn.Gamma.Name, bn.C, sg.S.Name, sg.F)
+	}
+	p.use(sg)
+	b, l, f := x.Shape[0], x.Shape[1], sg.F
+	shape := []int{b, l, f}
+	if row, err = p.newTensor(RowMajor, shape); err != nil {
+		return nil, nil, err
+	}
+	if col, err = p.newTensor(RowMajor, shape); err != nil {
+		return nil, nil, err
+	}
+	kern.Gemm(false, false, b*l, f, sg.N, 1, x.Data, sg.N, sg.S.Value, f, 0, row.Data, f)
+	gain, shift := make([]float64, f), make([]float64, f)
+	for o := range gain {
+		gain[o], shift[o] = 1, float64(sg.B.Value[o])
+		if bn != nil {
+			g := float64(bn.Gamma.Value[o]) / math.Sqrt(float64(bn.RunVar.Value[o])+bn.Eps)
+			gain[o] = g
+			shift[o] = g*(float64(sg.B.Value[o])-float64(bn.RunMean.Value[o])) + float64(bn.Beta.Value[o])
+		}
+	}
+	for q, a := range row.Data {
+		o := q % f
+		row.Data[q] = float32(gain[o] * float64(a))
+		col.Data[q] = float32(gain[o]*float64(a) + shift[o])
+	}
+	return row, col, nil
+}
