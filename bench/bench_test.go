@@ -105,7 +105,7 @@ func TestWorkerUnknownTask(t *testing.T) {
 // The fold cases are Go only, one per method and length, last in the run,
 // and selected by -only '^fold/'; their workers get the method.
 func TestFoldCases(t *testing.T) {
-	all := cases(true, true)
+	all := cases(true, true, "psicov", "/usr/bin/freecontact")
 	var names []string
 	for i, c := range all {
 		if c.Group != "fold" {

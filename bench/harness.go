@@ -13,9 +13,11 @@ import (
 )
 
 // side is one implementation timed in a case: the Go worker (this
-// program) or the PyTorch reference.
+// program) or the PyTorch reference. An external program (task exec:
+// freecontact) is a Go worker too, which starts the program once per run
+// (coevo.go).
 type side struct {
-	Label    string // "go", "go-sym", "openblas", "torch", "go/cnn", ...
+	Label    string // "go", "go-sym", "openblas", "torch", "go/cnn", "plm", "freecontact-evfold", ...
 	Torch    bool
 	OpenBLAS bool // the worker of the openblas build (runner.OpenBLAS)
 	Task     task
@@ -23,7 +25,7 @@ type side struct {
 
 // benchCase is one comparison: its sides run interleaved.
 type benchCase struct {
-	Group string // sgemm, conv, train, infer, sweep, fold
+	Group string // sgemm, conv, train, infer, sweep, fold, coevo
 	Name  string
 	FLOPs float64 // floating-point operations of one run (see report.go)
 	Sides []side
@@ -42,6 +44,11 @@ type sideResult struct {
 	Median   float64   `json:"median_seconds"`
 	PeakRSS  int64     `json:"peak_rss"`
 	StartRSS int64     `json:"start_rss"`
+	// PeakFloor: an exec side's launcher's own peak; a PeakRSS at or
+	// below it says only "at most" (coevo.go).
+	PeakFloor int64 `json:"peak_floor,omitempty"`
+	L         int   `json:"l,omitempty"` // plm: the alignment's columns
+	N         int   `json:"n,omitempty"` // plm: its sequences
 }
 
 type caseResult struct {
@@ -89,6 +96,12 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		if t.Method != "" {
 			args = append(args, "--method", t.Method)
 		}
+		if t.Alignment != "" {
+			args = append(args, "--alignment", t.Alignment)
+		}
+		if len(t.Command) > 0 {
+			args = append(append(args, "--"), t.Command...)
+		}
 		bin := r.Self
 		if s.OpenBLAS {
 			if r.OpenBLAS == "" {
@@ -96,13 +109,20 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 			}
 			bin = r.OpenBLAS
 		}
-		return exec.Command(bin, args...), nil
+		cmd := exec.Command(bin, args...)
+		if t.Kind == "exec" {
+			cmd.Env = openblasThreads(os.Environ())
+		}
+		return cmd, nil
 	}
 	if t.Sym {
 		return nil, fmt.Errorf("bench: the PyTorch reference has no packed symmetric layer")
 	}
-	if t.Kind == "fold" {
+	switch t.Kind {
+	case "fold":
 		return nil, fmt.Errorf("bench: the PyTorch reference has no RNA folding")
+	case "plm", "exec":
+		return nil, fmt.Errorf("bench: the PyTorch reference has no %s task", t.Kind)
 	}
 	if t.Kind == "train" || t.Kind == "infer" {
 		arch, err := archJSON(t.Model, t.Config)
@@ -191,7 +211,7 @@ func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
 		if err != nil {
 			return res, err
 		}
-		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version})
+		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version, L: ready.L, N: ready.N})
 	}
 	for round := 0; round < warmup+reps; round++ {
 		for i, p := range procs {
@@ -209,7 +229,7 @@ func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
 		if err != nil {
 			return res, err
 		}
-		res.Sides[i].PeakRSS = rep.PeakRSS
+		res.Sides[i].PeakRSS, res.Sides[i].PeakFloor = rep.PeakRSS, rep.PeakFloor
 		res.Sides[i].Median = median(res.Sides[i].Seconds)
 	}
 	return res, nil

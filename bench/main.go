@@ -10,13 +10,19 @@
 //
 // Usage:
 //
-//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-openblas ./contactmap-bench-openblas] [-out bench/results.md]
+//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-openblas ./contactmap-bench-openblas] [-psicov ../shared/data/psicov150] [-freecontact freecontact] [-out bench/results.md]
 //	bench -render bench/results.json [-out bench/results.md]   (tables again from recorded timings)
-//	bench worker --task train|infer|conv|sgemm|fold [flags]   (used by the harness)
+//	bench worker --task train|infer|conv|sgemm|fold|plm|exec [flags] [-- command...]   (used by the harness)
 //
 // The fold cases time RNA folding (rna/fold, Go only, no PyTorch side):
 // the MFE structure and the partition function of random sequences of
 // 500 to 2,000 nt (`-only '^fold/' -torch=false` runs just them).
+//
+// The coevo cases (issue 31) time plmDCA (pipeline/potts) beside Debian's
+// freecontact in its EVfold and PSICOV modes on three PSICOV families,
+// small, medium and large (`-only '^coevo/'` runs just them; coevo.go).
+// Without freecontact their freecontact sides are skipped, said in the
+// table; without the alignments (-psicov) the cases are.
 package main
 
 import (
@@ -58,7 +64,7 @@ func main() {
 func workerMain(args []string) error {
 	fs := flag.NewFlagSet("bench worker", flag.ContinueOnError)
 	var t task
-	fs.StringVar(&t.Kind, "task", "", "train, infer, conv, sgemm or fold")
+	fs.StringVar(&t.Kind, "task", "", "train, infer, conv, sgemm, fold, plm or exec")
 	fs.StringVar(&t.Model, "model", string(model.CNN), "cnn or scnn")
 	fs.StringVar(&t.Config, "config", "default", "default or paper")
 	fs.BoolVar(&t.Sym, "sym", false, "conv: symmetric packed layer")
@@ -68,10 +74,12 @@ func workerMain(args []string) error {
 	fs.IntVar(&t.K, "k", 3, "kernel size")
 	fs.IntVar(&t.Cin, "cin", 64, "input channels")
 	fs.IntVar(&t.Cout, "cout", 64, "output channels")
+	fs.StringVar(&t.Alignment, "alignment", "", "plm: the alignment; exec: the file whose plain text the command reads on stdin")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the worker's life to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	t.Command = fs.Args() // exec: the program and its arguments, after --
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -88,8 +96,9 @@ func workerMain(args []string) error {
 
 // cases lists every comparison of a full run, in the order they run.
 // With openblas, the sgemm, convolution and model cases also time the
-// worker of the openblas build.
-func cases(torch, openblas bool) []benchCase {
+// worker of the openblas build. The coevo cases read their alignments
+// under psicov and run freecontact (its path) where it is not "".
+func cases(torch, openblas bool, psicov, freecontact string) []benchCase {
 	const b, l, c = 10, 100, 64
 	var cs []benchCase
 	withTorch := func(s []side, t task) []side {
@@ -159,6 +168,8 @@ func cases(torch, openblas bool) []benchCase {
 			cs = append(cs, c)
 		}
 	}
+	// plmDCA beside freecontact (issue 31).
+	cs = append(cs, coevoCases(psicov, freecontact)...)
 	// RNA folding (rna/fold, issue 32): Go only, on GOMAXPROCS
 	// goroutines; one worker per method and length.
 	for _, method := range []string{"mfe", "pf"} {
@@ -185,6 +196,8 @@ func harnessMain(args []string) error {
 	openblas := fs.String("openblas", "", "this program built with -tags openblas: time its workers beside the default build's")
 	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it (with -only: bench/results-partial.md)")
 	render := fs.String("render", "", "only write the table (-out) again from the timings of an earlier run (its .json)")
+	psicov := fs.String("psicov", "../shared/data/psicov150", "PSICOV families (aln/<ID>.aln.gz) of the coevo cases")
+	freecontact := fs.String("freecontact", "freecontact", "Debian's freecontact, beside plmDCA in the coevo cases (not found: those sides are skipped)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -219,16 +232,42 @@ func harnessMain(args []string) error {
 		return err
 	}
 	r := runner{Self: self, OpenBLAS: *openblas, Python: *python, Script: *script}
+	fc, why := lookFreecontact(*freecontact)
 	var todo []benchCase
-	for _, c := range cases(*torch, *openblas != "") {
-		if re.MatchString(c.Group + "/" + c.Name) {
-			todo = append(todo, c)
+	var notes []string
+	matched, warned := 0, false
+	for _, c := range cases(*torch, *openblas != "", *psicov, fc) {
+		if !re.MatchString(c.Group + "/" + c.Name) {
+			continue
 		}
+		matched++
+		if c.Group == "coevo" {
+			if _, err := os.Stat(c.Sides[0].Task.Alignment); err != nil {
+				n := fmt.Sprintf("%s/%s skipped: its alignment is missing (-psicov): %v", c.Group, c.Name, err)
+				fmt.Fprintln(os.Stderr, "bench:", n)
+				notes = append(notes, n)
+				continue
+			}
+			if fc == "" && !warned {
+				fmt.Fprintf(os.Stderr, "bench: freecontact not found (%s): the coevo cases run plmDCA only\n", why)
+				warned = true
+			}
+		}
+		todo = append(todo, c)
 	}
-	if len(todo) == 0 {
+	if matched == 0 {
 		return fmt.Errorf("bench: no case matches %q", *only)
 	}
-	rep := report{Machine: describeMachine(), Reps: *reps, Warmup: *warmup, Started: time.Now().UTC()}
+	if len(todo) == 0 {
+		return fmt.Errorf("bench: every case matching %q was skipped", *only)
+	}
+	rep := report{Machine: describeMachine(), Reps: *reps, Warmup: *warmup, Started: time.Now().UTC(), Notes: notes}
+	for _, c := range todo {
+		if c.Group == "coevo" && fc != "" {
+			rep.Machine.FreeContact = freecontactVersion(fc)
+			break
+		}
+	}
 	// The machine's own FMA peak, on every core, before the cases.
 	rep.Machine.FMAPeak, rep.Machine.FMAISA = scnn.FMAPeak(0, 3*time.Second)
 	fmt.Fprintf(os.Stderr, "FMA peak: %.1f GFLOP/s (%s, %d goroutines)\n", rep.Machine.FMAPeak, rep.Machine.FMAISA, gomaxprocs())

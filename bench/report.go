@@ -29,6 +29,9 @@ type machine struct {
 	Torch    string  `json:"torch"`
 	FMAPeak  float64 `json:"fma_peak_gflops"` // scnn.FMAPeak on every core
 	FMAISA   string  `json:"fma_isa"`
+	// FreeContact: the version of the freecontact the coevo cases ran
+	// ("": none ran).
+	FreeContact string `json:"freecontact,omitempty"`
 }
 
 type report struct {
@@ -38,6 +41,7 @@ type report struct {
 	Started time.Time    `json:"started"`
 	Seconds float64      `json:"seconds"`
 	Cases   []caseResult `json:"cases"`
+	Notes   []string     `json:"notes,omitempty"` // cases skipped, and why
 }
 
 func firstLine(path, prefix string) string {
@@ -195,7 +199,10 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "Written by `make bench` (bench/main.go) on %s, %.0f min in all. ", r.Started.Format("2006-01-02"), r.Seconds/60)
 	fmt.Fprintf(&b, "Every number is the median of %d timed runs per side after %d warm-up run(s), sides interleaved run by run (Go, PyTorch, Go, PyTorch, ...); all timings are in results.json.\n\n", r.Reps, r.Warmup)
 	goBackend, blasBackend := r.backend("go"), r.backend("openblas")
-	fmt.Fprintf(&b, "Machine: %s, %d cores, %s, %s (kernel %s). Go %s, default build: its own sgemm (%s), %d goroutines", m.CPU, m.Cores, m.MemTotal, m.OS, m.Kernel, m.Go, goBackend, m.Threads)
+	if goBackend != "" { // a run of the coevo cases alone has no "go" side
+		goBackend = " (" + goBackend + ")"
+	}
+	fmt.Fprintf(&b, "Machine: %s, %d cores, %s, %s (kernel %s). Go %s, default build: its own sgemm%s, %d goroutines", m.CPU, m.Cores, m.MemTotal, m.OS, m.Kernel, m.Go, goBackend, m.Threads)
 	if blasBackend != "" {
 		fmt.Fprintf(&b, "; OpenBLAS build (`-tags openblas`): %s, %s kernels, one BLAS thread per goroutine", m.OpenBLAS, strings.TrimPrefix(blasBackend, "openblas/"))
 	}
@@ -291,6 +298,14 @@ func (r *report) markdown() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(r.foldTable())
+	b.WriteString(r.coevoTable())
+	if len(r.Notes) > 0 {
+		b.WriteString("## Skipped\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString(r.targets())
 	return b.String()
 }
@@ -429,6 +444,8 @@ func (r *report) targets() string {
 	row("L = 2000 peak: Go default SCNN <= 1.5 GiB", mib(d2000)+" MiB", "-", d2000*2 <= 3<<30, false, d2000 > 0)
 	p1000 := r.peak("sweep", "paper/L1000", "go/scnn")
 	row("L = 1000 peak: Go paper SCNN <= 4 GiB", mib(p1000)+" MiB", "-", p1000 <= 4<<30, false, p1000 > 0)
+	// plmDCA beside freecontact (issue 31), where the run has coevo cases.
+	r.coevoTargets(ratioRow)
 	b.WriteString("\n")
 	return b.String()
 }

@@ -23,7 +23,7 @@ import (
 // one JSON line when ready, then one JSON line per command read from stdin
 // ("run": time one task, "mem": peak resident memory).
 type task struct {
-	Kind   string // train, infer, conv, sgemm, fold
+	Kind   string // train, infer, conv, sgemm, fold, plm, exec
 	Model  string // cnn or scnn (train, infer)
 	Method string // fold: mfe (Params.Fold) or pf (Params.Partition)
 	Config string // default or paper (train, infer)
@@ -32,17 +32,28 @@ type task struct {
 	K      int // conv, sgemm: kernel size
 	Cin    int
 	Cout   int
+	// Alignment: plm, the alignment fitted; exec, the file whose plain
+	// text the command reads on stdin ("": none).
+	Alignment string
+	// Command: exec, the program (a path) and its arguments, started once
+	// per run (coevo.go).
+	Command []string
 }
 
 // workerReply is one line of the protocol.
 type workerReply struct {
 	Ready    bool    `json:"ready,omitempty"`
 	Params   int     `json:"params,omitempty"`
+	L        int     `json:"l,omitempty"` // plm: the alignment's columns
+	N        int     `json:"n,omitempty"` // plm: its sequences
 	RSSStart int64   `json:"rss_start,omitempty"`
 	Seconds  float64 `json:"seconds,omitempty"`
 	PeakRSS  int64   `json:"peak_rss,omitempty"`
-	Version  string  `json:"version,omitempty"`
-	Error    string  `json:"error,omitempty"`
+	// PeakFloor: exec, the launcher's own VmHWM; a PeakRSS at or below
+	// it is an upper bound (coevo.go).
+	PeakFloor int64  `json:"peak_floor,omitempty"`
+	Version   string `json:"version,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // procStatus reads a "Vm...:  N kB" line of /proc/self/status in bytes.
@@ -63,15 +74,37 @@ func procStatus(field string) int64 {
 	return 0
 }
 
+// built is a task ready to run.
+type built struct {
+	run    func() error
+	params int
+	l, n   int // plm: the alignment's columns and sequences
+	// peak, where set, gives the peak memory and its floor (exec: of the
+	// processes it started); nil, the worker's own VmHWM.
+	peak    func() (peak, floor int64)
+	gcFirst bool   // collect the heap before each run, untimed
+	close   func() // where set, called when the worker ends
+	// version is the ready reply's version where set (exec: the command
+	// line); else the worker's sgemm (backendName).
+	version string
+}
+
 // runWorker builds the task and answers commands until stdin closes.
 func runWorker(t task, in io.Reader, out io.Writer) error {
 	start := procStatus("VmRSS")
-	run, params, err := buildTask(t)
+	b, err := buildTask(t)
 	if err != nil {
 		return err
 	}
+	if b.close != nil {
+		defer b.close()
+	}
 	enc := json.NewEncoder(out)
-	if err := enc.Encode(workerReply{Ready: true, Params: params, RSSStart: start, Version: backendName()}); err != nil {
+	version := b.version
+	if version == "" {
+		version = backendName()
+	}
+	if err := enc.Encode(workerReply{Ready: true, Params: b.params, L: b.l, N: b.n, RSSStart: start, Version: version}); err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(in)
@@ -79,13 +112,18 @@ func runWorker(t task, in io.Reader, out io.Writer) error {
 		var r workerReply
 		switch cmd := strings.TrimSpace(sc.Text()); cmd {
 		case "run":
+			gcFirst(b)
 			t0 := time.Now()
-			if err := run(); err != nil {
+			if err := b.run(); err != nil {
 				return err
 			}
 			r.Seconds = time.Since(t0).Seconds()
 		case "mem":
-			r.PeakRSS = procStatus("VmHWM")
+			if b.peak != nil {
+				r.PeakRSS, r.PeakFloor = b.peak()
+			} else {
+				r.PeakRSS = procStatus("VmHWM")
+			}
 		default:
 			r.Error = fmt.Sprintf("unknown command %q", cmd)
 		}
@@ -96,20 +134,27 @@ func runWorker(t task, in io.Reader, out io.Writer) error {
 	return sc.Err()
 }
 
-func buildTask(t task) (func() error, int, error) {
+func buildTask(t task) (built, error) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	var b built
+	var err error
 	switch t.Kind {
 	case "train", "infer":
-		return buildModelTask(t, rng)
+		b.run, b.params, err = buildModelTask(t, rng)
 	case "conv":
-		return buildConvTask(t, rng)
+		b.run, b.params, err = buildConvTask(t, rng)
 	case "sgemm":
-		return buildSgemmTask(t, rng), 0, nil
+		b.run = buildSgemmTask(t, rng)
 	case "fold":
-		run, err := buildFoldTask(t)
-		return run, 0, err
+		b.run, err = buildFoldTask(t)
+	case "plm":
+		return buildPlmTask(t)
+	case "exec":
+		return buildExecTask(t)
+	default:
+		err = fmt.Errorf("bench: unknown task %q", t.Kind)
 	}
-	return nil, 0, fmt.Errorf("bench: unknown task %q", t.Kind)
+	return b, err
 }
 
 func fillNormal(v []float32, rng *rand.Rand) {
