@@ -22,7 +22,18 @@ import (
 // that many MiB, print "ok" and exit instead of running the tests.
 const touchEnv = "CONTACTMAP_BENCH_TEST_TOUCH_MIB"
 
+// workerEnv makes the test binary, started by a runner as its Go worker
+// (TestRunKeepsSideFLOPs), serve as the worker subcommand.
+const workerEnv = "CONTACTMAP_BENCH_TEST_WORKER"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) != "" && len(os.Args) > 1 && os.Args[1] == "worker" {
+		if err := workerMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if v := os.Getenv(touchEnv); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {

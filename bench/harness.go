@@ -21,13 +21,17 @@ type side struct {
 	Torch    bool
 	OpenBLAS bool // the worker of the openblas build (runner.OpenBLAS)
 	Task     task
+	// FLOPs, where not 0, are the floating-point operations one run of
+	// this side executes, in place of the case's: a Go inference pass
+	// computes fewer than the materialised maps' (report.go).
+	FLOPs float64
 }
 
 // benchCase is one comparison: its sides run interleaved.
 type benchCase struct {
 	Group string // sgemm, conv, train, infer, sweep, fold, coevo
 	Name  string
-	FLOPs float64 // floating-point operations of one run (see report.go)
+	FLOPs float64 // floating-point operations of one run (see report.go), unless a side has its own
 	Sides []side
 	// MaxReps caps the timed runs of a long case (0: no cap); Warmup
 	// false skips its warm-up runs. The large-L rows are about memory.
@@ -49,6 +53,10 @@ type sideResult struct {
 	PeakFloor int64 `json:"peak_floor,omitempty"`
 	L         int   `json:"l,omitempty"` // plm: the alignment's columns
 	N         int   `json:"n,omitempty"` // plm: its sequences
+	// FLOPs: side.FLOPs, the operations one run of this side executes
+	// where they are not the case's (0, and absent from the runs recorded
+	// before sides had their own: the case's; caseResult.flopsOf).
+	FLOPs float64 `json:"flops,omitempty"`
 }
 
 type caseResult struct {
@@ -56,6 +64,15 @@ type caseResult struct {
 	Name  string       `json:"name"`
 	FLOPs float64      `json:"flops"`
 	Sides []sideResult `json:"sides"`
+}
+
+// flopsOf is the floating-point operations of one run of side s: its
+// own count, or the case's.
+func (c *caseResult) flopsOf(s sideResult) float64 {
+	if s.FLOPs > 0 {
+		return s.FLOPs
+	}
+	return c.FLOPs
 }
 
 // side returns the result labelled l, or nil.
@@ -211,7 +228,7 @@ func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
 		if err != nil {
 			return res, err
 		}
-		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version, L: ready.L, N: ready.N})
+		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version, L: ready.L, N: ready.N, FLOPs: s.FLOPs})
 	}
 	for round := 0; round < warmup+reps; round++ {
 		for i, p := range procs {

@@ -128,17 +128,25 @@ func cases(torch, openblas bool, psicov, freecontact string) []benchCase {
 	}
 	// One case per configuration: the CNN and the SCNN, Go, PyTorch and
 	// the OpenBLAS build, interleaved, so that every ratio compares runs
-	// made side by side.
+	// made side by side. The case's FLOPs are the materialised maps'
+	// (ConvFLOPs), which training and PyTorch compute; a Go inference
+	// pass goes by halves, and its sides (the OpenBLAS build's too)
+	// count what it executes (InferenceFLOPs).
 	modelSides := func(t task, withBLAS bool) []side {
 		var s []side
 		for _, kind := range []string{string(model.CNN), string(model.SCNN)} {
 			t.Model = kind
-			s = append(s, side{Label: "go/" + kind, Task: t})
+			var f float64 // 0: the case's
+			if t.Kind == "infer" {
+				a, _ := model.ArchByName(model.Kind(kind), t.Config)
+				f = a.InferenceFLOPs(t.B, t.L)
+			}
+			s = append(s, side{Label: "go/" + kind, Task: t, FLOPs: f})
 			if torch {
 				s = append(s, side{Label: "torch/" + kind, Torch: true, Task: t})
 			}
 			if openblas && withBLAS {
-				s = append(s, side{Label: "openblas/" + kind, OpenBLAS: true, Task: t})
+				s = append(s, side{Label: "openblas/" + kind, OpenBLAS: true, Task: t, FLOPs: f})
 			}
 		}
 		return s

@@ -126,11 +126,12 @@ func ratio(a, b float64) string {
 func (c caseResult) summary() string {
 	var parts []string
 	for _, s := range c.Sides {
-		if c.FLOPs <= 0 { // fold: no FLOP count
+		f := c.flopsOf(s)
+		if f <= 0 { // fold: no FLOP count
 			parts = append(parts, fmt.Sprintf("%s %.4gs (peak %s MiB)", s.Label, s.Median, mib(s.PeakRSS)))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %.4gs (%.1f GFLOP/s, peak %s MiB)", s.Label, s.Median, gflops(c.FLOPs, s.Median), mib(s.PeakRSS)))
+		parts = append(parts, fmt.Sprintf("%s %.4gs (%.1f GFLOP/s, peak %s MiB)", s.Label, s.Median, gflops(f, s.Median), mib(s.PeakRSS)))
 	}
 	return fmt.Sprintf("%-6s %-22s %s", c.Group, c.Name, strings.Join(parts, "  "))
 }
@@ -152,6 +153,31 @@ func (r *report) sideOf(group, name, label string) sideResult {
 		}
 	}
 	return sideResult{}
+}
+
+// flops returns the FLOPs of one run of side label in case group/name
+// (its own count, or the case's), or 0 where there is no such side.
+func (r *report) flops(group, name, label string) float64 {
+	if c := r.find(group, name); c != nil {
+		if s := c.side(label); s != nil {
+			return c.flopsOf(*s)
+		}
+	}
+	return 0
+}
+
+// executedCounts reports whether some side has FLOPs of its own: the Go
+// inference sides of a run made since inference goes by halves, whose
+// tables then give both counts. Runs recorded before render as written.
+func (r *report) executedCounts() bool {
+	for _, c := range r.Cases {
+		for _, s := range c.Sides {
+			if s.FLOPs > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // med returns the median seconds of side label in case group/name, or 0.
@@ -211,15 +237,26 @@ func (r *report) markdown() string {
 		fmt.Fprintf(&b, "FMA peak: %.1f GFLOP/s, measured at the start of the run by a loop of independent %s fused multiply-adds on all %d goroutines (scnn.FMAPeak); \"%% of peak\" columns divide by it.\n\n", m.FMAPeak, m.FMAISA, m.Threads)
 	}
 
-	b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
+	executed := r.executedCounts()
+	if executed {
+		b.WriteString("GFLOP/s and % of peak count the floating-point operations (2 per multiply-add) of the 2D convolutions, two ways. Materialised (the GFLOP column, the training rows and every PyTorch column): the convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: PyTorch computes the full maps with tied kernels, the SCNN in Go trains on the upper triangle only (about half of that work). Executed (the Go GFLOP column and the Go columns of the inference tables, the OpenBLAS build's alike): what the Go inference pass computes (Arch.InferenceFLOPs). It does not materialise the pair maps: the convolutions that read them (the first block's, and the first after the re-injection) take the maps' product channels from their two 1D halves, at L positions per kernel offset instead of L x L pixels, and convolve only the dense channels (2D input, fixed pair channels, the last block's output) at every pixel; the SCNN's convolutions run on the L(L+1)/2 upper-triangle pixels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
+	} else {
+		b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
+	}
 
 	for _, g := range []struct{ group, title string }{{"train", "Training step (forward + loss + backward + Adam)"}, {"infer", "Inference (forward + sigmoid), batch 10"}} {
 		if r.find(g.group, "default") == nil && r.find(g.group, "paper") == nil {
 			continue
 		}
 		fmt.Fprintf(&b, "## %s\n\n", g.title)
-		b.WriteString("| model | params | GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | PyTorch GFLOP/s | SCNN/CNN Go | SCNN/CNN PyTorch | Go peak MiB | PyTorch peak MiB | OpenBLAS build | Go/OpenBLAS |\n")
-		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		byHalves := executed && g.group == "infer"
+		if byHalves {
+			b.WriteString("| model | params | GFLOP | Go GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | Go % of peak | PyTorch GFLOP/s | PyTorch % of peak | SCNN/CNN Go | SCNN/CNN PyTorch | Go peak MiB | PyTorch peak MiB | OpenBLAS build | Go/OpenBLAS |\n")
+			b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		} else {
+			b.WriteString("| model | params | GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | PyTorch GFLOP/s | SCNN/CNN Go | SCNN/CNN PyTorch | Go peak MiB | PyTorch peak MiB | OpenBLAS build | Go/OpenBLAS |\n")
+			b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		}
 		for _, cfg := range []string{"default", "paper"} {
 			c := r.find(g.group, cfg)
 			if c == nil {
@@ -240,6 +277,13 @@ func (r *report) markdown() string {
 					fmt.Fprintf(&b, "<!-- %s %s: PyTorch has %d trainable parameters, Go %d -->\n", cfg, kind, s.Params, params)
 				}
 				ob := r.med(g.group, cfg, "openblas/"+kind)
+				if byHalves {
+					gf0, tf := r.flops(g.group, cfg, "go/"+kind), r.flops(g.group, cfg, "torch/"+kind)
+					fmt.Fprintf(&b, "| %s %s | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), params, c.FLOPs/1e9, gflopCell(gf0),
+						sec(gs), sec(ts), ratio(gs, ts), gf(gf0, gs), pct(gflops(gf0, gs), m.FMAPeak), gf(tf, ts), pct(gflops(tf, ts), m.FMAPeak), sc, st,
+						mibOr(r.peak(g.group, cfg, "go/"+kind)), mibOr(r.peak(g.group, cfg, "torch/"+kind)), sec(ob), ratio(gs, ob))
+					continue
+				}
 				fmt.Fprintf(&b, "| %s %s | %d | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), params, c.FLOPs/1e9,
 					sec(gs), sec(ts), ratio(gs, ts), gflops(c.FLOPs, gs), gf(c.FLOPs, ts), sc, st,
 					mib(r.peak(g.group, cfg, "go/"+kind)), mibOr(r.peak(g.group, cfg, "torch/"+kind)), sec(ob), ratio(gs, ob))
@@ -286,11 +330,22 @@ func (r *report) markdown() string {
 	}
 	if len(sweep) > 0 {
 		b.WriteString("## Inference on one chain of length L\n\n")
-		b.WriteString("| model | L | GFLOP | Go | PyTorch | Go/PyTorch | Go peak MiB | PyTorch peak MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		if executed {
+			b.WriteString("| model | L | GFLOP | Go GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | Go % of peak | PyTorch GFLOP/s | PyTorch % of peak | Go peak MiB | PyTorch peak MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		} else {
+			b.WriteString("| model | L | GFLOP | Go | PyTorch | Go/PyTorch | Go peak MiB | PyTorch peak MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		}
 		for _, c := range sweep {
 			cfg, l, _ := strings.Cut(c.Name, "/L")
 			for _, kind := range []string{"cnn", "scnn"} {
 				gs, ts := r.med("sweep", c.Name, "go/"+kind), r.med("sweep", c.Name, "torch/"+kind)
+				if executed {
+					gf0, tf := r.flops("sweep", c.Name, "go/"+kind), r.flops("sweep", c.Name, "torch/"+kind)
+					fmt.Fprintf(&b, "| %s %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), l, c.FLOPs/1e9, gflopCell(gf0),
+						sec(gs), sec(ts), ratio(gs, ts), gf(gf0, gs), pct(gflops(gf0, gs), m.FMAPeak), gf(tf, ts), pct(gflops(tf, ts), m.FMAPeak),
+						mibOr(r.peak("sweep", c.Name, "go/"+kind)), mibOr(r.peak("sweep", c.Name, "torch/"+kind)))
+					continue
+				}
 				fmt.Fprintf(&b, "| %s %s | %s | %.1f | %s | %s | %s | %s | %s |\n", cfg, strings.ToUpper(kind), l, c.FLOPs/1e9, sec(gs), sec(ts), ratio(gs, ts),
 					mib(r.peak("sweep", c.Name, "go/"+kind)), mibOr(r.peak("sweep", c.Name, "torch/"+kind)))
 			}
@@ -347,6 +402,14 @@ func (r *report) foldTable() string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// gflopCell is f FLOPs in GFLOP, or "-" for none.
+func gflopCell(f float64) string {
+	if f <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", f/1e9)
 }
 
 func gf(f, s float64) string {

@@ -124,6 +124,14 @@ func (s Spec) cartesianInference() bool {
 	return len(s.Blocks) > 0 && halves(s.Pair) && (s.Reinject == nil || halves(*s.Reinject))
 }
 
+// InfersByHalves reports whether an inference pass of the network s
+// describes computes the convolutions that read its pair maps from the
+// maps' two 1D halves, without materialising them (Net.Forward's
+// inference by halves): s has a block after the pair map, and every pair
+// map is a CNN's self-Cartesian product or an SCNN's sgConv of kernel 1
+// without ReLU. Training passes always materialise the maps.
+func (s Spec) InfersByHalves() bool { return s.cartesianInference() }
+
 // cartesianPass is Net.forwardCartesian after the 1D part (seq: its
 // output, nil without a BiLSTM).
 func (m *memSim) cartesianPass(s Spec, seq *simBuf, l, workers int) {
