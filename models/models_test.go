@@ -120,10 +120,10 @@ func TestReadEnsembleChecksMembers(t *testing.T) {
 }
 
 // The shipped RNA models load from the binary, are the SCNNs their
-// records say (the default: the template-short SCNN, taking templates;
-// rna-scnn-seq: the sequence-only default-protocol one), and predict a
-// symmetric probability map, the template network with and without a
-// template.
+// records say (the default: the families SCNN, taking templates and
+// energy channels; rna-scnn-16s: the template-short SCNN; rna-scnn-seq:
+// the sequence-only default-protocol one), and predict a symmetric
+// probability map, the template networks with and without a template.
 func TestShippedRNAModel(t *testing.T) {
 	seqModel, _, err := LoadRNA("rna-scnn-seq")
 	if err != nil {
@@ -132,13 +132,27 @@ func TestShippedRNAModel(t *testing.T) {
 	if seqModel.Record.Protocol != "default" || seqModel.Record.UsesTemplates() {
 		t.Fatalf("rna-scnn-seq: record %+v", seqModel.Record)
 	}
-	m, from, err := LoadRNA(DefaultRNA)
-	if err != nil {
-		t.Fatal(err)
+	for name, protocol := range map[string]string{DefaultRNA: "families", "rna-scnn-16s": "template-short"} {
+		m, from, err := LoadRNA(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Record.Kind != "scnn" || m.Record.Protocol != protocol || !m.Record.UsesTemplates() || m.Record.UsesEnergy() != (protocol == "families") ||
+			m.Record.Step == 0 || !strings.Contains(from, "shipped") {
+			t.Fatalf("%s: record %+v", from, m.Record)
+		}
+		predictsWithTemplate(t, m)
 	}
-	if m.Record.Kind != "scnn" || m.Record.Protocol != "template-short" || !m.Record.UsesTemplates() || m.Record.Step == 0 || !strings.Contains(from, "shipped") {
-		t.Fatalf("%s: record %+v", from, m.Record)
+	if _, _, err := LoadRNA("no-such-model"); err == nil {
+		t.Error("an unknown name loaded")
 	}
+}
+
+// predictsWithTemplate checks that a template network's map of the
+// shortest 16S training molecule changes with its template (found among
+// the other molecules) and is symmetric.
+func predictsWithTemplate(t *testing.T, m *ssnet.Model) {
+	t.Helper()
 	refs, err := RNARefs()
 	if err != nil {
 		t.Fatal(err)
@@ -175,9 +189,6 @@ func TestShippedRNAModel(t *testing.T) {
 				t.Fatalf("p[%d,%d] != p[%d,%d]", i, j, j, i)
 			}
 		}
-	}
-	if _, _, err := LoadRNA("no-such-model"); err == nil {
-		t.Error("an unknown name loaded")
 	}
 }
 

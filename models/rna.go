@@ -26,22 +26,34 @@ import (
 // decoder the selection rule picked, `rna predict`'s default for it. For
 // the families network of experiments/rna-families, for example:
 //
-//	{"rna-scnn-families", []string{RNARefs16S, RNARefsTR0Dedup}, ssnet.Greedy},
+//	{Name: "rna-scnn-families", Refs: []string{RNARefs16S, RNARefsTR0Dedup}, Decoder: ssnet.Greedy},
 var rnaTable = []RNAModel{
-	// The template-short SCNN picked on the validation molecules by the
-	// rule of experiments/rna-template/README.md (fixed before any
-	// result), from `make train-rna-template`; it takes homology-template
-	// channels from its references and predicts from sequence alone where
-	// no reference reaches its minimum identity. Training log:
-	// rna-scnn.train_log.tsv.
-	{"rna-scnn", []string{RNARefs16S}, ssnet.Greedy},
+	// The default: the families SCNN (template and energy channels,
+	// trained on the 16S training set and bpRNA TR0 less the molecules
+	// like a 16S validation or test molecule), seed 3 of `make
+	// train-rna-families`, picked on both validation sets (16S and VL0)
+	// by the rule of experiments/rna-families/README.md, fixed before any
+	// result (experiments/rna-families/pick.md: greedy decoding). It folds
+	// the query (Turner 2004) for its energy channels and takes a
+	// homology template from its references where one reaches its minimum
+	// identity. Training log: rna-scnn.train_log.tsv.
+	{Name: "rna-scnn", Refs: []string{RNARefs16S, RNARefsTR0Dedup}, Decoder: ssnet.Greedy},
+	// bprna: the families SCNN best on VL0 alone (issue 32's --model
+	// bprna), which is the same network as rna-scnn.
+	{Name: "bprna", Refs: []string{RNARefs16S, RNARefsTR0Dedup}, Decoder: ssnet.Greedy, Same: "rna-scnn"},
+	// The 16S template-short SCNN, the default before the families
+	// network: picked on the 16S validation molecules by the rule of
+	// experiments/rna-template/README.md, from `make train-rna-template`;
+	// template channels only, 16S references. Training log:
+	// rna-scnn-16s.train_log.tsv.
+	{Name: "rna-scnn-16s", Refs: []string{RNARefs16S}, Decoder: ssnet.Greedy},
 	// The sequence-only default-protocol SCNN, the shipped model before
 	// (the best validation accuracy of seeds 1-5, seed 2: `contactmap rna
 	// train --protocol default --model scnn --seed 2 --workers 1`;
 	// experiments/rna-default; docs/rna.md). It takes no template: its
 	// references are its training set, unused. Training log:
 	// rna-scnn-seq.train_log.tsv.
-	{"rna-scnn-seq", []string{RNARefs16S}, ssnet.Greedy},
+	{Name: "rna-scnn-seq", Refs: []string{RNARefs16S}, Decoder: ssnet.Greedy},
 }
 
 // RNAModel is a line of the table of shipped RNA models.
@@ -55,6 +67,9 @@ type RNAModel struct {
 	// Decoder decodes its probabilities in `rna predict` unless --decoder
 	// is given.
 	Decoder ssnet.Decoder
+	// Same, when set, names the shipped model whose file this one is: a
+	// second name for one network (the file is models/SAME.scnn).
+	Same string
 }
 
 //go:embed rna-*.scnn
@@ -121,9 +136,14 @@ func ShippedRNA(name string) (RNAModel, error) {
 	return RNAModel{}, fmt.Errorf("RNA model %q: %w (%s)", name, errNotShippedRNA, strings.Join(RNANames(), ", "))
 }
 
-// File returns the embedded model file (models/NAME.scnn).
+// File returns the embedded model file (models/NAME.scnn, or
+// models/SAME.scnn).
 func (m RNAModel) File() ([]byte, error) {
-	b, err := fs.ReadFile(rnaModelFS, m.Name+".scnn")
+	name := m.Name
+	if m.Same != "" {
+		name = m.Same
+	}
+	b, err := fs.ReadFile(rnaModelFS, name+".scnn")
 	if err != nil {
 		return nil, fmt.Errorf("models: shipped RNA model %s: %w", m.Name, err)
 	}
@@ -221,7 +241,11 @@ func LoadRNA(spec string) (*ssnet.Model, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	from := "shipped " + spec + " (models/" + spec + ".scnn)"
+	file := spec
+	if sm.Same != "" {
+		file = sm.Same
+	}
+	from := "shipped " + spec + " (models/" + file + ".scnn)"
 	m, err := ssnet.ReadModel(bytes.NewReader(data), from)
 	return m, from, err
 }

@@ -24,10 +24,12 @@ func TestShippedRNATable(t *testing.T) {
 		refs    int
 		decoder ssnet.Decoder
 	}{
-		"rna-scnn":     {550, ssnet.Greedy},
+		"rna-scnn":     {11341, ssnet.Greedy},
+		"bprna":        {11341, ssnet.Greedy},
+		"rna-scnn-16s": {550, ssnet.Greedy},
 		"rna-scnn-seq": {550, ssnet.Greedy},
 	}
-	if !slices.Equal(RNANames(), []string{"rna-scnn", "rna-scnn-seq"}) {
+	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-seq"}) {
 		t.Fatalf("shipped RNA models %v", RNANames())
 	}
 	if _, err := ShippedRNA(DefaultRNA); err != nil {
@@ -75,8 +77,16 @@ func TestShippedRNATable(t *testing.T) {
 			t.Errorf("embedded %s has no line in the table: %v", f, err)
 		}
 	}
-	if len(files) != len(want) {
-		t.Errorf("embedded RNA model files %v, want %d", files, len(want))
+	files2 := 0 // names with a file of their own
+	for _, m := range rnaTable {
+		if m.Same == "" {
+			files2++
+		} else if _, err := ShippedRNA(m.Same); err != nil {
+			t.Errorf("%s: the same network as %s, which is not shipped", m.Name, m.Same)
+		}
+	}
+	if len(files) != files2 {
+		t.Errorf("embedded RNA model files %v, want %d", files, files2)
 	}
 }
 
@@ -158,7 +168,7 @@ func TestEmbeddedRNARefsAreTheTrainingFiles(t *testing.T) {
 func TestRNATableLine(t *testing.T) {
 	saved := rnaTable
 	t.Cleanup(func() { rnaTable = saved })
-	rnaTable = append(slices.Clone(saved), RNAModel{"rna-scnn-two", []string{RNARefs16S, RNARefsTR0Dedup}, ssnet.MEA})
+	rnaTable = append(slices.Clone(saved), RNAModel{Name: "rna-scnn-two", Refs: []string{RNARefs16S, RNARefsTR0Dedup}, Decoder: ssnet.MEA})
 	refs, desc, err := RNARefsFor("rna-scnn-two")
 	if err != nil {
 		t.Fatal(err)

@@ -310,11 +310,15 @@ func TestRNAPredictShippedDefaults(t *testing.T) {
 		return b
 	}
 	const builtIn16S = "550 reference molecules from data/rna/16s-finaltrain.txt (built in)"
-	if e := predict("default", "--model", "rna-scnn"); !strings.Contains(e, builtIn16S+"; decoder greedy") {
+	const builtInBoth = "11341 reference molecules from data/rna/16s-finaltrain.txt, experiments/rna-families/tr0-dedup.dbn.gz (built in)"
+	if e := predict("families", "--model", "rna-scnn"); !strings.Contains(e, builtInBoth+"; decoder greedy") {
 		t.Errorf("rna-scnn: %s", e)
 	}
-	predict("explicit", "--model", "rna-scnn", "--refs", "../../data/rna/16s-finaltrain.txt", "--decoder", "greedy")
-	predict("other", "--model", "rna-scnn", "--refs", other)
+	if e := predict("default", "--model", "rna-scnn-16s"); !strings.Contains(e, builtIn16S+"; decoder greedy") {
+		t.Errorf("rna-scnn-16s: %s", e)
+	}
+	predict("explicit", "--model", "rna-scnn-16s", "--refs", "../../data/rna/16s-finaltrain.txt", "--decoder", "greedy")
+	predict("other", "--model", "rna-scnn-16s", "--refs", other)
 	for _, ext := range []string{"bpseq", "ct", "db", "png"} {
 		if !slices.Equal(read("default", ext), read("explicit", ext)) {
 			t.Errorf("q.%s: the built-in references differ from the training file's", ext)
@@ -323,7 +327,7 @@ func TestRNAPredictShippedDefaults(t *testing.T) {
 	if slices.Equal(read("default", "png"), read("other", "png")) {
 		t.Error("the references change nothing")
 	}
-	if e := predict("mea", "--model", "rna-scnn", "--decoder", "mea"); !strings.Contains(e, builtIn16S+"; decoder mea") {
+	if e := predict("mea", "--model", "rna-scnn-16s", "--decoder", "mea"); !strings.Contains(e, builtIn16S+"; decoder mea") {
 		t.Errorf("--decoder mea: %s", e)
 	}
 	if e := predict("seq", "--model", "rna-scnn-seq"); strings.Contains(e, "reference molecules") || !strings.Contains(e, "decoder greedy") {
@@ -357,11 +361,15 @@ func TestRNAEvalDefaultTrain(t *testing.T) {
 	}{
 		{nil, rnaTrain},
 		{[]string{"runs/x/model.scnn"}, rnaTrain},
-		{[]string{"rna-scnn", "rna-scnn-seq", "runs/x/model.scnn"}, "data/rna/16s-finaltrain.txt"},
+		{[]string{"rna-scnn-16s", "rna-scnn-seq", "runs/x/model.scnn"}, "data/rna/16s-finaltrain.txt"},
+		{[]string{"rna-scnn", "bprna"}, "data/rna/16s-finaltrain.txt,experiments/rna-families/tr0-dedup.dbn.gz"},
 	} {
 		got, err := rnaEvalTrain(c.models)
 		if err != nil || got != c.want {
 			t.Errorf("%v: %q, %v; want %q", c.models, got, err, c.want)
 		}
+	}
+	if _, err := rnaEvalTrain([]string{"rna-scnn", "rna-scnn-seq"}); err == nil {
+		t.Error("models trained on different files: no error")
 	}
 }
