@@ -364,7 +364,7 @@ func writeRNAReport(b *strings.Builder, file string, set []ssnet.Molecule, overl
 			nExact++
 		}
 	}
-	fmt.Fprintf(b, "Evaluation on %s: %d molecules; means over molecules. Decoders: greedy (the paper's: the most probable pairs above %.1f, any pairs), mea (the maximum expected accuracy nested structure of canonical pairs, hairpins >= 3), mea-pk (mea and a crossing layer of pairs above 0.5). Homology transfer copies the pairs of the training molecule found by shared 8-mers and global alignment.\n\n", file, len(set), ssnet.Threshold)
+	fmt.Fprintf(b, "Evaluation on %s: %d molecules; means over molecules. Decoders: greedy (the paper's: the most probable pairs above %.1f, any pairs), mea (the maximum expected accuracy nested structure of canonical pairs, hairpins >= 3), mea-pk (mea and a crossing layer of pairs above 0.5). Homology transfer copies the pairs of the training molecule found by 8-mer (Jaccard) similarity and global alignment.\n\n", file, len(set), ssnet.Threshold)
 	table := func(title string, pick func(ssnet.EvalRow) []ssnet.Summary) {
 		fmt.Fprintf(b, "%s\n\n| predictor | group | n | PPV | sensitivity | accuracy (PPV+Sens)/2 | F1 | MCC | F1 ±1 | MCC ±1 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", title)
 		for _, r := range rows {
