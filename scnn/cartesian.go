@@ -315,44 +315,12 @@ func cartesianTerms(p *Pass, y []float32, ldy, off int, m CartesianMap, lengths 
 		v := m.Col.Data[s*l*nc : (s+1)*l*nc]
 		kern.ParallelFor(l, p.workers(), func(_, i int) {
 			r := make([]float64, k*cout)
-			// R[i, c, o] over a in V(i).
-			alo, ahi := validRange(i, h, k, n)
-			for a := alo; a < ahi; a++ {
-				ui := u[(i+a-h)*nr : (i+a-h+1)*nr]
-				for c := 0; c < k; c++ {
-					wt := w[((a*k+c)*cin+rowCh)*cout:]
-					rc := r[c*cout : (c+1)*cout]
-					for ch, x := range ui {
-						if x == 0 {
-							continue
-						}
-						xv := float64(x)
-						for o, wv := range wt[ch*cout : (ch+1)*cout] {
-							rc[o] += xv * float64(wv)
-						}
-					}
-				}
-			}
+			// R[i, c, o] over a in V(i), then Q[j=i, a, o] over c in V(j).
+			lo, hi := validRange(i, h, k, n)
+			halfSums(r, u, nr, w, k, cin, cout, rowCh, i, h, lo, hi, true)
 			prefix(pr[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
-			// Q[j=i, a, o] over c in V(j).
 			clear(r)
-			clo, chi := validRange(i, h, k, n)
-			for a := 0; a < k; a++ {
-				ra := r[a*cout : (a+1)*cout]
-				for c := clo; c < chi; c++ {
-					vj := v[(i+c-h)*nc : (i+c-h+1)*nc]
-					wt := w[((a*k+c)*cin+colCh)*cout:]
-					for ch, x := range vj {
-						if x == 0 {
-							continue
-						}
-						xv := float64(x)
-						for o, wv := range wt[ch*cout : (ch+1)*cout] {
-							ra[o] += xv * float64(wv)
-						}
-					}
-				}
-			}
+			halfSums(r, v, nc, w, k, cin, cout, colCh, i, h, lo, hi, false)
 			prefix(pq[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
 		})
 		kern.ParallelFor(l, p.workers(), func(_, i int) {
@@ -373,6 +341,40 @@ func cartesianTerms(p *Pass, y []float32, ldy, off int, m CartesianMap, lengths 
 				}
 			}
 		})
+	}
+}
+
+// halfSums adds to r (k x cout) the sums of one half x (nx channels a
+// position, on the kernel's channels from ch) at position i over the
+// valid kernel offsets t in [lo, hi):
+//
+//	for t := lo; t < hi; t++ {
+//		for u := 0; u < k; u++ {
+//			// byRow: R, t the row offset a and u the column offset c;
+//			// else Q, t the column offset c and u the row offset a.
+//			r[u, o] += sum_ch x[i+t-h, ch] * W[a, c, ch, o]
+//		}
+//	}
+func halfSums(r []float64, x []float32, nx int, w []float32, k, cin, cout, ch, i, h, lo, hi int, byRow bool) {
+	for t := lo; t < hi; t++ {
+		xt := x[(i+t-h)*nx : (i+t-h+1)*nx]
+		for u := 0; u < k; u++ {
+			a, c := t, u
+			if !byRow {
+				a, c = u, t
+			}
+			wt := w[((a*k+c)*cin+ch)*cout:]
+			ru := r[u*cout : (u+1)*cout]
+			for q, xv := range xt {
+				if xv == 0 {
+					continue
+				}
+				x64 := float64(xv)
+				for o, wv := range wt[q*cout : (q+1)*cout] {
+					ru[o] += x64 * float64(wv)
+				}
+			}
+		}
 	}
 }
 

@@ -132,9 +132,7 @@ func TestForwardBranchesCartesian(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for o := range c.B.Value {
-					c.B.Value[o] = float32(r.NormFloat64())
-				}
+				randn(c.B.Value, r)
 				convs = append(convs, c)
 				branch = append(branch, c)
 			}
@@ -209,9 +207,7 @@ func TestForwardBranchesSymCartesian(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for o := range sg.B.Value {
-				sg.B.Value[o] = float32(r.NormFloat64())
-			}
+			randn(sg.B.Value, r)
 			bn := randBatchNorm(r, tc.f)
 			p := Inference(2)
 			row, col, err := OuterSumHalves(p, x, sg, bn)
@@ -270,9 +266,7 @@ func TestForwardBranchesSymCartesian(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for o := range c.B.Value {
-					c.B.Value[o] = float32(r.NormFloat64())
-				}
+				randn(c.B.Value, r)
 				convs = append(convs, c)
 				branch = append(branch, c)
 			}

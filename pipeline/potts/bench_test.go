@@ -11,14 +11,7 @@ import (
 // family (CONTACTMAP_PLM_BENCH, default 1vfyA: L = 67, N = 2,077) at the
 // starting point, with every kernel set of this CPU.
 func BenchmarkEval(b *testing.B) {
-	id := os.Getenv("CONTACTMAP_PLM_BENCH")
-	if id == "" {
-		id = "1vfyA"
-	}
-	a, err := msa.ReadFile("../../../shared/data/psicov150/aln/" + id + ".aln.gz")
-	if err != nil {
-		b.Skip(err)
-	}
+	a := benchAlignment(b)
 	defer func(g func(*[lanes]float64, []float32, []int32), s func([]float64, []int32, *[lanes]float64)) {
 		gatherRows, scatterRows = g, s
 	}(gatherRows, scatterRows)
@@ -42,6 +35,21 @@ func BenchmarkEval(b *testing.B) {
 // BenchmarkFit times a whole fit (the package defaults, this CPU's
 // kernels) on the family of BenchmarkEval.
 func BenchmarkFit(b *testing.B) {
+	a := benchAlignment(b)
+	for range b.N {
+		m, err := Fit(a, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(m.Evaluations), "evals/op")
+	}
+}
+
+// benchAlignment reads the benchmarks' PSICOV family
+// (CONTACTMAP_PLM_BENCH, default 1vfyA), skipping where the shared data
+// are absent.
+func benchAlignment(b *testing.B) *msa.Alignment {
+	b.Helper()
 	id := os.Getenv("CONTACTMAP_PLM_BENCH")
 	if id == "" {
 		id = "1vfyA"
@@ -50,11 +58,5 @@ func BenchmarkFit(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	for range b.N {
-		m, err := Fit(a, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(m.Evaluations), "evals/op")
-	}
+	return a
 }
