@@ -111,7 +111,7 @@ func RunScores(dir, split string, set []Molecule, m *Model, d Decoder) ([]MolSco
 		Scores      []MolScore `json:"scores"`
 	}
 	var c cached
-	if b, err := os.ReadFile(cache); err == nil && json.Unmarshal(b, &c) == nil && c.ModelSHA256 == sum && len(c.Scores) == len(set) {
+	if b, err := os.ReadFile(cache); err == nil && json.Unmarshal(b, &c) == nil && c.ModelSHA256 == sum && sameMolecules(c.Scores, set) {
 		return c.Scores, nil
 	}
 	scores, err := Evaluate(set, DecodedPredictor(m, 0, d), nil)
@@ -123,6 +123,21 @@ func RunScores(dir, split string, set []Molecule, m *Model, d Decoder) ([]MolSco
 		return nil, err
 	}
 	return scores, nil
+}
+
+// sameMolecules reports whether cached scores are of the set's molecules,
+// in order: another set evaluated under the same split name (--set) has
+// other molecules, and its scores must not be read back.
+func sameMolecules(scores []MolScore, set []Molecule) bool {
+	if len(scores) != len(set) {
+		return false
+	}
+	for k := range set {
+		if scores[k].Name != set[k].Name || scores[k].Len != len(set[k].Seq) {
+			return false
+		}
+	}
+	return true
 }
 
 // BaselineRuns scores the model-free baselines on a set as comparison

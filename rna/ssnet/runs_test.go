@@ -2,6 +2,7 @@ package ssnet
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -122,11 +123,29 @@ func TestRunScoresCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(cache, []byte(strings.Replace(string(b), `"name":"h1"`, `"name":"h1-cached"`, 1)), 0o644)
+	// Mark the cached scores: a read from the cache returns the mark.
+	var c struct {
+		ModelSHA256 string     `json:"model_sha256"`
+		Scores      []MolScore `json:"scores"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	c.Scores[0].Exact.F1 = 0.123
+	b, _ = json.Marshal(c)
+	os.WriteFile(cache, b, 0o644)
 	again, err := RunScores(dir, "test", set, m, Greedy)
-	if err != nil || again[0].Name != "h1-cached" {
+	if err != nil || again[0].Exact.F1 != 0.123 {
 		t.Fatalf("not read from the cache: %+v, %v", again, err)
 	}
+	// Another set of the same size under the same split name (--set):
+	// its own scores, not the cache's.
+	h3, _ := rna.New("h3", "AAAAGGGGUUUUCCCC", [][2]int{{4, 15}, {5, 14}})
+	other, err := RunScores(dir, "test", []Molecule{{Structure: h3}, {Structure: h2}}, m, Greedy)
+	if err != nil || other[0].Name != "h3" {
+		t.Fatalf("another set read the cache: %+v, %v", other, err)
+	}
+	os.WriteFile(cache, b, 0o644)
 	if _, err := RunScores(dir, "test", set, m, MEA); err != nil {
 		t.Fatal(err)
 	}
