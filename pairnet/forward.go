@@ -133,8 +133,15 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 		p.Release(y)
 		y = joined
 	}
-	for _, b := range n.head {
-		if y, err = b.apply(p, y, in.Lengths); err != nil {
+	return n.headAndLogits(p, y, n.head, in.Lengths)
+}
+
+// headAndLogits runs the head blocks on y, then the output convolution,
+// and returns the logits (their own copy in an inference pass).
+func (n *Net) headAndLogits(p *scnn.Pass, y *scnn.Tensor, head []*block, lengths []int) (*scnn.Tensor, error) {
+	var err error
+	for _, b := range head {
+		if y, err = b.apply(p, y, lengths); err != nil {
 			return nil, err
 		}
 	}
@@ -315,17 +322,7 @@ func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairIn
 		}
 		head = head[1:]
 	}
-	for _, b := range head {
-		if y, err = b.apply(p, y, in.Lengths); err != nil {
-			return nil, err
-		}
-	}
-	out, err := scnn.ForwardBranches(p, y, n.out)
-	if err != nil {
-		return nil, err
-	}
-	p.Release(y)
-	return ownLogits(p, out), nil
+	return n.headAndLogits(p, y, head, in.Lengths)
 }
 
 // ownLogits hands back a copy of the logits of their own size (they may
