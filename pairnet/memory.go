@@ -249,17 +249,7 @@ func (m *memSim) cartesianBranches(b Block, sym bool, c0, prod int, after []int,
 // cout channels (kernel k) from the kernels' scratch pools, as branches
 // does for a branch of its own.
 func (m *memSim) convScratch(k int, sym bool, cin, cout, l, workers int) {
-	b := Block{Kernels: []int{k}, Widths: []int{cout}}
-	out := m.branches(b, sym, l, cin, workers)
-	// branches allocates the branch's output: ConvForwardStrided writes
-	// into the caller's map instead.
-	m.total -= int64(out.cap)
-	for i, p := range m.pool {
-		if p == out {
-			m.pool = append(m.pool[:i], m.pool[i+1:]...)
-			break
-		}
-	}
+	m.branchScratch(Block{Kernels: []int{k}, Widths: []int{cout}}, sym, l, cin, workers)
 }
 
 // simBuf is a buffer of the simulated pass: its capacity in floats.
@@ -364,6 +354,17 @@ func (m *memSim) branches(b Block, symmetric bool, l, cin, workers int) *simBuf 
 		pixels = l * (l + 1) / 2
 	}
 	out := m.alloc(pixels * b.Width())
+	m.branchScratch(b, symmetric, l, cin, workers)
+	return out
+}
+
+// branchScratch takes the workspaces of block b's convolutions on a map of
+// cin channels from the kernels' scratch pools.
+func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
+	pixels := l * l
+	if symmetric {
+		pixels = l * (l + 1) / 2
+	}
 	tile := func(kk int) int { return min(max(tileBudget/kk, 64), maxTile) }
 	im2col := func(kk int, need map[int]int) {
 		t := tile(kk)
@@ -403,7 +404,7 @@ func (m *memSim) branches(b Block, symmetric bool, l, cin, workers int) *simBuf 
 		}
 		im2col(kk, need)
 		m.getScratch(need)
-		return out
+		return
 	}
 	for i, k := range b.Kernels {
 		cout := b.Widths[i]
@@ -419,5 +420,4 @@ func (m *memSim) branches(b Block, symmetric bool, l, cin, workers int) *simBuf 
 		}
 		m.getScratch(need)
 	}
-	return out
 }

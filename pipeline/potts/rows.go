@@ -37,7 +37,6 @@ const (
 var (
 	gatherRows  = gatherRowsGo
 	scatterRows = scatterRowsGo
-	kernelSet   = "go"
 )
 
 func gatherRowsGo(e *[lanes]float64, jt []float32, off []int32) {

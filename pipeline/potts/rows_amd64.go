@@ -63,5 +63,5 @@ func rowKernels() []rowKernel {
 
 func init() {
 	k := rowKernels()[0]
-	gatherRows, scatterRows, kernelSet = k.gather, k.scatter, k.name
+	gatherRows, scatterRows = k.gather, k.scatter
 }

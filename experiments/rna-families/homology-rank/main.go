@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -28,6 +29,7 @@ func main() {
 	fmt.Printf("Homology transfer, F1 (means over molecules), references %s (%d molecules).\n\n", *refsFlag, len(refs))
 	fmt.Println("| set | molecules | RankShared (default) | RankJaccard |")
 	fmt.Println("|---|---:|---:|---:|")
+	ix := ssnet.TemplateRefs(refs)
 	for _, f := range strings.Split(*setsFlag, ",") {
 		set, err := ssnet.ReadSet(f)
 		if err != nil {
@@ -35,9 +37,14 @@ func main() {
 		}
 		var f1 [2]float64
 		for k, rank := range []homology.Rank{homology.RankShared, homology.RankJaccard} {
-			ix := ssnet.TemplateRefs(refs)
-			ix.Rank = rank
-			scores, err := ssnet.Evaluate(set, ssnet.HomologyPredictor(ix), nil)
+			// ix ranked as asked: ssnet.HomologyPredictor, the baseline,
+			// ranks by its own choice (HomologyRank) whatever the index's.
+			r := ix.WithRank(rank)
+			pred := func(mol *ssnet.Molecule) (*rna.Structure, error) {
+				s, _, err := r.Predict(mol.Name, mol.Seq, nil)
+				return s, err
+			}
+			scores, err := ssnet.Evaluate(set, pred, nil)
 			if err != nil {
 				fail(err)
 			}
