@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: features-families features-families-mf train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: train-msa-net features-families features-families-mf features-families-seq train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -52,12 +52,26 @@ features-msa: build
 # co-evolution channel (mode msa+plm; minutes per deep family). Resumable:
 # a rerun keeps the valid feature files already in the directory.
 # features-families-mf: the same with mean-field DCA (mode msa; fast).
+# features-families-seq: sequence-only features of the same chains (mode
+# seq), the shipped single-sequence ensemble's input.
 FAMILY_SETS ?= experiments/msa-net/sets
 FEATURES_FAMILIES ?= features-families
 features-families: build
 	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --plm --out $(FEATURES_FAMILIES) --workers $(WORKERS)
 features-families-mf: build
 	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --out $(FEATURES_FAMILIES)-mf --workers $(WORKERS)
+features-families-seq: build
+	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --cb --out $(FEATURES_FAMILIES)-seq --workers $(WORKERS)
+
+# The MSA networks of experiments/msa-net (issue 31): the default CNN and
+# SCNN on features-families/, seeds 1..MSA_SEEDS, two runs at a time with
+# one worker each (resumable: a rerun resumes unfinished runs), then the
+# validation report beside the model-free methods.
+MSA_RUNS ?= experiments/msa-net/runs
+MSA_SEEDS ?= 3
+train-msa-net: build
+	KINDS="scnn cnn" RUNS=$(MSA_RUNS) SEEDS=$(MSA_SEEDS) PARALLEL=2 scripts/seeds.sh train --features $(FEATURES_FAMILIES) --epochs 40 --patience 6 --workers 1
+	$(GO) run ./experiments/msa-net/eval -plm $(FEATURES_FAMILIES) -mf $(FEATURES_FAMILIES)-mf -seq $(FEATURES_FAMILIES)-seq -runs $(MSA_RUNS) -split validation
 
 # Train the default CNN and SCNN from scratch on features/ and evaluate
 # both on the test split: runs/{cnn,scnn}/ (model.scnn, train_log.tsv,

@@ -21,22 +21,18 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/freecontact"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/msa"
@@ -210,8 +206,13 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int) ([
 			}
 		}
 	}
-	for _, prof := range []string{"evfold", "psicov"} {
-		s, secs, err := freecontact(cache, alnPath, f.id, prof, l, threads)
+	alnRows := make([]string, a.N())
+	for k, r := range a.Rows {
+		alnRows[k] = string(r)
+	}
+	for _, prof := range freecontact.Profiles {
+		s, d, err := freecontact.Cached(cache, f.id, alnRows, prof, threads)
+		secs := d.Seconds()
 		if err != nil {
 			rows = append(rows, row{id: f.id, l: l, n: a.N(), neff: m.Neff, method: "freecontact-" + prof, top: [3]float64{math.NaN(), math.NaN(), math.NaN()}, note: err.Error()})
 			continue
@@ -219,75 +220,6 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int) ([
 		add("freecontact-"+prof, s, secs, "")
 	}
 	return rows, nil
-}
-
-// freecontact runs (or reads from the cache) freecontact --parprof prof
-// on one alignment and returns its l x l scores and the seconds it took.
-func freecontact(cache, alnPath, id, prof string, l, threads int) ([]float64, float64, error) {
-	outPath := filepath.Join(cache, id+"."+prof+".out")
-	timePath := outPath + ".seconds"
-	out, err1 := os.ReadFile(outPath)
-	t, err2 := os.ReadFile(timePath)
-	var secs float64
-	if err1 == nil && err2 == nil {
-		secs, _ = strconv.ParseFloat(strings.TrimSpace(string(t)), 64)
-	} else {
-		if _, err := exec.LookPath("freecontact"); err != nil {
-			return nil, 0, errors.New("freecontact not installed")
-		}
-		f, err := fileio.Open(alnPath)
-		if err != nil {
-			return nil, 0, err
-		}
-		var plain bytes.Buffer
-		_, err = plain.ReadFrom(f)
-		f.Close()
-		if err != nil {
-			return nil, 0, err
-		}
-		cmd := exec.Command("freecontact", "--parprof", prof, "--threads", strconv.Itoa(threads))
-		cmd.Stdin = &plain
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		start := time.Now()
-		out, err = cmd.Output()
-		secs = time.Since(start).Seconds()
-		if err != nil {
-			return nil, 0, fmt.Errorf("freecontact %s: %v: %s", prof, err, strings.TrimSpace(stderr.String()))
-		}
-		if err := os.WriteFile(outPath, out, 0o644); err != nil {
-			return nil, 0, err
-		}
-		os.WriteFile(timePath, []byte(strconv.FormatFloat(secs, 'f', 3, 64)+"\n"), 0o644)
-	}
-	s := make([]float64, l*l)
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	pairs := 0
-	for sc.Scan() {
-		// evfold: "i a_i j a_j MI CN"; psicov: "i a_i j a_j 0 score" or "i j 0 8 score".
-		f := strings.Fields(sc.Text())
-		var jf int
-		switch len(f) {
-		case 6:
-			jf = 2
-		case 5:
-			jf = 1
-		default:
-			continue
-		}
-		i, e1 := strconv.Atoi(f[0])
-		j, e2 := strconv.Atoi(f[jf])
-		v, e3 := strconv.ParseFloat(f[len(f)-1], 64)
-		if e1 != nil || e2 != nil || e3 != nil || i < 1 || j < 1 || i > l || j > l {
-			return nil, 0, fmt.Errorf("freecontact %s: bad line %q", prof, sc.Text())
-		}
-		s[(i-1)*l+j-1], s[(j-1)*l+i-1] = v, v
-		pairs++
-	}
-	if pairs == 0 {
-		return nil, 0, fmt.Errorf("freecontact %s: no pairs in its output", prof)
-	}
-	return s, secs, nil
 }
 
 func writeTSV(path string, rows []row) error {

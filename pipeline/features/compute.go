@@ -117,26 +117,41 @@ func pairEnergy(a, b byte) float64 {
 
 // addMSA maps the alignment's query onto the chain and fills the profile
 // and co-evolution channels where they overlap.
-func addMSA(c *Chain, aln *Alignment, opt Options) error {
+// QueryPairs aligns the alignment's query to the chain sequence seq and
+// returns the aligned positions, {chain position, query column} in order:
+// a fitted alignment (the query inside the chain) when the query is not
+// longer than the chain, else a global one (BLOSUM62). The query matches
+// when at least 70% of the aligned pairs are identical and the pairs cover
+// at least half of the shorter sequence; otherwise the error wraps ErrMSA.
+// This is the map every MSA channel of Compute goes through.
+func QueryPairs(seq string, aln *Alignment) ([][2]int, error) {
 	query := aln.Query()
 	var pairs [][2]int
 	var err error
-	if len(query) <= c.L() {
-		pairs, err = seqalign.Fitted(c.Seq, query)
+	if len(query) <= len(seq) {
+		pairs, err = seqalign.Fitted(seq, query)
 	} else {
-		pairs, err = seqalign.Global(c.Seq, query)
+		pairs, err = seqalign.Global(seq, query)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	same := 0
 	for _, pr := range pairs {
-		if c.Seq[pr[0]] == query[pr[1]] {
+		if seq[pr[0]] == query[pr[1]] {
 			same++
 		}
 	}
-	if len(pairs) == 0 || 10*same < 7*len(pairs) || 2*len(pairs) < min(len(query), c.L()) {
-		return fmt.Errorf("%w: MSA query does not match the chain (%d aligned, %d identical)", ErrMSA, len(pairs), same)
+	if len(pairs) == 0 || 10*same < 7*len(pairs) || 2*len(pairs) < min(len(query), len(seq)) {
+		return nil, fmt.Errorf("%w: MSA query does not match the chain (%d aligned, %d identical)", ErrMSA, len(pairs), same)
+	}
+	return pairs, nil
+}
+
+func addMSA(c *Chain, aln *Alignment, opt Options) error {
+	pairs, err := QueryPairs(c.Seq, aln)
+	if err != nil {
+		return err
 	}
 	co, err := ComputeCoevolution(aln)
 	if err != nil {

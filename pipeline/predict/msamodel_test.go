@@ -87,3 +87,68 @@ func TestMSAModelOnAlignmentFile(t *testing.T) {
 		t.Errorf("a PDB ID without --msa-dir: %v, want a ModeError", o.Err)
 	}
 }
+
+// With models trained without alignments (the shipped default) and
+// AlignmentModels (the shipped MSA model, for the CLI), an alignment file
+// is predicted by the alignment models, byte for byte as they predict it
+// alone, with a note saying so; a sequence in the same run is predicted by
+// the sequence model. An alignment model trained without alignments is
+// refused before anything runs.
+func TestAlignmentModelsForAlignmentFiles(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name string, mode features.Mode, seed uint64) string {
+		a := model.DefaultArch(model.SCNN)
+		a.Mode = mode
+		m, err := model.NewModel(a, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := m.Save(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	seqModel := save("seq.scnn", features.Mode{}, 3)
+	msaModel := save("msa.scnn", features.MSAPlmMode, 7)
+	const aln = "../msa/testdata/1CTF_A.a3m" // A3M: an alignment by content
+	seqs := filepath.Join(dir, "q.fasta")
+	os.WriteFile(seqs, []byte(">short\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ\n"), 0o644)
+	run := func(name string, cfg Config, args ...string) map[string]Outcome {
+		t.Helper()
+		cfg.Out = filepath.Join(dir, name)
+		cfg.Formats = []string{"npy"}
+		cfg.Workers = 1
+		outs, err := Run(context.Background(), cfg, args)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		byID := map[string]Outcome{}
+		for _, o := range outs {
+			byID[o.ID] = o
+		}
+		return byID
+	}
+	both := run("both", Config{Models: []string{seqModel}, AlignmentModels: []string{msaModel}}, aln, seqs)
+	alone := run("alone", Config{Models: []string{msaModel}}, aln)
+	seqAlone := run("seq", Config{Models: []string{seqModel}}, seqs)
+	o := both["1CTF_A"] // an alignment file's ID is its stem
+	if o.Err != nil || len(o.Files) != 1 || len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "alignment model") {
+		t.Fatalf("alignment file with AlignmentModels: %+v", o)
+	}
+	for _, c := range []struct {
+		id      string
+		a, b    map[string]Outcome
+		against string
+	}{{"1CTF_A", both, alone, "the alignment model alone"}, {"short", both, seqAlone, "the sequence model alone"}} {
+		b1, err1 := os.ReadFile(c.a[c.id].Files[0])
+		b2, err2 := os.ReadFile(c.b[c.id].Files[0])
+		if err1 != nil || err2 != nil || !bytes.Equal(b1, b2) {
+			t.Errorf("%s: predicted differently from %s (%v, %v)", c.id, c.against, err1, err2)
+		}
+	}
+	_, err := Run(context.Background(), Config{Models: []string{seqModel}, AlignmentModels: []string{seqModel}, Out: filepath.Join(dir, "bad"), Workers: 1}, []string{aln})
+	if err == nil || !strings.Contains(err.Error(), "trained on alignments") {
+		t.Errorf("a sequence model as the alignment model: %v", err)
+	}
+}

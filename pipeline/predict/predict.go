@@ -57,6 +57,12 @@ type Config struct {
 	// Method selects the predictor: MethodAuto (""), MethodNetwork or
 	// MethodPLM (see alignment.go). Under MethodPLM no model is loaded.
 	Method string
+	// AlignmentModels, when Models were trained without alignments,
+	// predict the inputs that are alignment files (the CLI gives the
+	// shipped MSA model when no --model is named); they must have been
+	// trained on alignments. Without them such inputs go to plmDCA
+	// (MethodAuto) or fail (MethodNetwork).
+	AlignmentModels []string
 
 	// Check, when set, is called before each target is predicted, with
 	// its output name assigned; it may add warnings to the target. An
@@ -355,6 +361,25 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 			ms = append(ms, m)
 		}
 	}
+	// The alignment files' models, where the models read no alignments.
+	var ams []*model.Model
+	if cfg.Method != MethodPLM && len(ms) > 0 && !ms[0].Arch.Mode.MSA {
+		for _, spec := range cfg.AlignmentModels {
+			members, from, err := cfg.Load(spec)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range members {
+				switch {
+				case !m.Arch.Mode.MSA || m.Arch.Mode.SS:
+					return nil, fmt.Errorf("%s: a model for alignment files must be trained on alignments alone; this one was trained on %s features", from, m.Arch.Mode)
+				case len(ams) > 0 && (m.Arch.Labels != ams[0].Arch.Labels || m.Arch.Mode != ams[0].Arch.Mode):
+					return nil, fmt.Errorf("%s predicts %s from %s features, %s %s from %s: an ensemble's members must agree", from, m.Arch.Labels, m.Arch.Mode, cfg.AlignmentModels[0], ams[0].Arch.Labels, ams[0].Arch.Mode)
+				}
+				ams = append(ams, m)
+			}
+		}
+	}
 	threads := max(1, runtime.GOMAXPROCS(0)/cfg.Workers) // per chain; results do not depend on it
 	var ss *features.SSSource
 	if cfg.SS != "" {
@@ -412,7 +437,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = predictOne(ms, threads, cfg, ss, targets[i])
+				results[i] = predictOne(ms, ams, threads, cfg, ss, targets[i])
 				if cfg.OnDone != nil {
 					mu.Lock()
 					cfg.OnDone(results[i])
@@ -433,7 +458,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	return append(outcomes, results...), nil
 }
 
-func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
+func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
 	var checkErr error
 	if cfg.Check != nil {
 		checkErr = cfg.Check(&t)
@@ -447,6 +472,11 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 		return predictPlm(cfg, threads, t, o)
 	}
 	m := ms[0] // the ensemble's members share features and contacts
+	if t.MSA != nil && !m.Arch.Mode.MSA && len(ams) > 0 {
+		ms, m = ams, ams[0]
+		ss = nil // the alignment models read no secondary structure
+		o.Notes = append(o.Notes, fmt.Sprintf("an alignment: predicted with the alignment model (%s)", describe(ms)))
+	}
 	switch {
 	case t.MSA != nil && !m.Arch.Mode.MSA && cfg.Method == MethodNetwork:
 		return fail(fmt.Errorf("%w: %s: %w", ErrInput, t.Arg, ErrNoMSANetwork))
@@ -463,6 +493,9 @@ func predictOne(ms []*model.Model, threads int, cfg Config, ss *features.SSSourc
 		need, err := Estimate(ms, len(t.Seq), threads)
 		if err != nil {
 			return fail(err)
+		}
+		if m.Arch.Mode.Plm && t.MSA != nil { // the features' plmDCA fit comes first
+			need = max(need, PlmEstimate(len(t.Seq), len(t.MSA.Rows), threads))
 		}
 		release, err := cfg.Memory.Acquire("", len(t.Seq), need)
 		if release == nil {

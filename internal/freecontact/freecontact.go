@@ -1,0 +1,149 @@
+// Package freecontact runs Debian's freecontact (Kaján et al. 2014, "FreeContact:
+// fast and free software for protein contact prediction from residue
+// co-evolution", BMC Bioinformatics 15:85), the reference implementation of
+// EVfold's mean-field DCA and of PSICOV that the experiments and the bench
+// compare plmDCA with, and reads its output.
+//
+// freecontact reads a plain alignment on standard input, one aligned
+// sequence per line, the query first, and writes one line per pair of
+// columns, 1-based:
+//
+//	evfold: i a_i j a_j MI-score DI-score        (6 fields)
+//	psicov: i a_i j a_j 0 score                   (6 fields)
+//	        i j 0 8 score                         (5 fields, older versions)
+//
+// The last field is the pair's score; higher means more likely in contact.
+package freecontact
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Profiles are the parameter profiles (--parprof) the project runs.
+var Profiles = []string{"evfold", "psicov"}
+
+// ErrNotInstalled is returned when no freecontact program is on the PATH.
+var ErrNotInstalled = errors.New("freecontact: not installed (Debian: apt-get install freecontact)")
+
+// Parse reads freecontact's output for an alignment of l columns into an
+// l x l row-major score map, symmetric, 0 for pairs it does not list.
+func Parse(out []byte, l int) ([]float64, error) {
+	s := make([]float64, l*l)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	line, pairs := 0, 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		var jf int
+		switch len(f) {
+		case 0:
+			continue
+		case 6:
+			jf = 2
+		case 5:
+			jf = 1
+		default:
+			return nil, fmt.Errorf("freecontact: output line %d: %d fields, want 5 or 6: %q", line, len(f), sc.Text())
+		}
+		i, e1 := strconv.Atoi(f[0])
+		j, e2 := strconv.Atoi(f[jf])
+		v, e3 := strconv.ParseFloat(f[len(f)-1], 64)
+		if err := errors.Join(e1, e2, e3); err != nil {
+			return nil, fmt.Errorf("freecontact: output line %d: %w", line, err)
+		}
+		if i < 1 || j < 1 || i > l || j > l || i == j {
+			return nil, fmt.Errorf("freecontact: output line %d: pair (%d, %d) outside 1..%d or on the diagonal", line, i, j, l)
+		}
+		s[(i-1)*l+j-1], s[(j-1)*l+i-1] = v, v
+		pairs++
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("freecontact: output: %w", err)
+	}
+	if pairs == 0 {
+		return nil, errors.New("freecontact: no pairs in its output")
+	}
+	return s, nil
+}
+
+// Run runs freecontact --parprof profile --threads threads on the
+// alignment rows (the query first, all of one length) and returns its
+// scores (Parse) and its wall time.
+func Run(rows []string, profile string, threads int) ([]float64, time.Duration, error) {
+	out, d, err := run(rows, profile, threads)
+	if err != nil {
+		return nil, 0, err
+	}
+	s, err := Parse(out, len(rows[0]))
+	return s, d, err
+}
+
+func run(rows []string, profile string, threads int) ([]byte, time.Duration, error) {
+	if len(rows) == 0 || len(rows[0]) == 0 {
+		return nil, 0, errors.New("freecontact: an empty alignment")
+	}
+	bin, err := exec.LookPath("freecontact")
+	if err != nil {
+		return nil, 0, ErrNotInstalled
+	}
+	cmd := exec.Command(bin, "--parprof", profile, "--threads", strconv.Itoa(threads))
+	cmd.Stdin = strings.NewReader(strings.Join(rows, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	d := time.Since(start)
+	if err != nil {
+		return nil, 0, fmt.Errorf("freecontact --parprof %s: %w: %s", profile, err, strings.TrimSpace(stderr.String()))
+	}
+	return out, d, nil
+}
+
+// Cached is Run with its output kept in dir as <key>.<profile>.out (and the
+// wall time of the run that wrote it in .seconds): a later call with the
+// same key reads the file and runs nothing. key names the alignment; the
+// caller keeps keys unique.
+func Cached(dir, key string, rows []string, profile string, threads int) ([]float64, time.Duration, error) {
+	outPath := filepath.Join(dir, key+"."+profile+".out")
+	out, err1 := os.ReadFile(outPath)
+	t, err2 := os.ReadFile(outPath + ".seconds")
+	var d time.Duration
+	if err1 == nil && err2 == nil {
+		secs, err := strconv.ParseFloat(strings.TrimSpace(string(t)), 64)
+		if err != nil {
+			return nil, 0, fmt.Errorf("freecontact: %s.seconds: %w", outPath, err)
+		}
+		d = time.Duration(secs * float64(time.Second))
+	} else {
+		var err error
+		if out, d, err = run(rows, profile, threads); err != nil {
+			return nil, 0, err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, 0, err
+		}
+		if err := os.WriteFile(outPath, out, 0o644); err != nil {
+			return nil, 0, err
+		}
+		if err := os.WriteFile(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n"), 0o644); err != nil {
+			return nil, 0, err
+		}
+	}
+	if len(rows) == 0 {
+		return nil, 0, errors.New("freecontact: an empty alignment")
+	}
+	s, err := Parse(out, len(rows[0]))
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", outPath, err)
+	}
+	return s, d, nil
+}

@@ -1,0 +1,117 @@
+package freecontact
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The outputs in testdata are freecontact 1.0.21's for the PSICOV family
+// 1aapA (56 columns): evfold lists every pair, psicov only those with a
+// nonzero score.
+func TestParseRealOutputs(t *testing.T) {
+	const l = 56
+	for _, tc := range []struct {
+		file  string
+		lines int
+	}{{"testdata/1aapA.evfold.out", l * (l - 1) / 2}, {"testdata/1aapA.psicov.out", 1207}} {
+		out, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(out), "\n"); n != tc.lines {
+			t.Fatalf("%s: %d lines, want %d", tc.file, n, tc.lines)
+		}
+		s, err := Parse(out, l)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		for i := 0; i < l; i++ {
+			if s[i*l+i] != 0 {
+				t.Errorf("%s: diagonal %d = %g", tc.file, i, s[i*l+i])
+			}
+			for j := 0; j < l; j++ {
+				if s[i*l+j] != s[j*l+i] {
+					t.Fatalf("%s: not symmetric at (%d, %d)", tc.file, i, j)
+				}
+			}
+		}
+	}
+	// Spot values, read off the files' lines.
+	ev, _ := os.ReadFile("testdata/1aapA.evfold.out")
+	s, _ := Parse(ev, l)
+	first := strings.Fields(strings.SplitN(string(ev), "\n", 2)[0]) // "1 V 2 R mi score"
+	if first[0] != "1" || first[2] != "2" {
+		t.Fatalf("first evfold line %q", first)
+	}
+	if got := s[0*l+1]; got != mustFloat(t, first[5]) {
+		t.Errorf("evfold (1, 2) = %g, want the line's last field %s", got, first[5])
+	}
+	ps, _ := os.ReadFile("testdata/1aapA.psicov.out")
+	p, _ := Parse(ps, l)
+	if got := p[13*l+37]; got != 42.015293 { // "14 38 0 8 42.015293"
+		t.Errorf("psicov (14, 38) = %g, want 42.015293", got)
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	var v float64
+	if _, err := fmt.Sscan(s, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, out, want string }{
+		{"empty", "", "no pairs"},
+		{"fields", "1 2 3\n", "line 1: 3 fields"},
+		{"number", "1 V x R 0 1\n", "line 1"},
+		{"range", "1 V 9 R 0 1\n", "outside 1..4"},
+		{"diagonal", "2 V 2 R 0 1\n", "diagonal"},
+		{"second line", "1 V 2 R 0 1\n1 V 3 R 0 one\n", "line 2"},
+	} {
+		_, err := Parse([]byte(tc.out), 4)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to say %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestRun runs the installed freecontact on a small alignment, where it is
+// installed; Cached reads its own file back without running it again.
+func TestRun(t *testing.T) {
+	if _, err := exec.LookPath("freecontact"); err != nil {
+		if _, _, err := Run([]string{"ACDE"}, "evfold", 1); !errors.Is(err, ErrNotInstalled) {
+			t.Fatalf("without freecontact: %v, want ErrNotInstalled", err)
+		}
+		t.Skip("freecontact not installed")
+	}
+	rows := []string{"ACDEFGHIKL", "ACDEFGHIKL", "ACEEFGHVKL", "SCDEWGHIKM", "ACDQFGAIKL", "TCDEFGHLKL", "ACDEYGHIRL"}
+	s, _, err := Run(rows, "evfold", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 100 {
+		t.Fatalf("%d scores, want 100", len(s))
+	}
+	dir := t.TempDir()
+	c1, _, err := Cached(dir, "toy", rows, "evfold", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", "") // a second call must not need the program
+	c2, _, err := Cached(dir, "toy", rows, "evfold", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range s {
+		if s[k] != c1[k] || c1[k] != c2[k] {
+			t.Fatalf("score %d: run %g, cached %g, read back %g", k, s[k], c1[k], c2[k])
+		}
+	}
+}
