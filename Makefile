@@ -68,7 +68,7 @@ features-families-seq: build
 # one worker each (resumable: a rerun resumes unfinished runs), then the
 # validation report beside the model-free methods.
 MSA_RUNS ?= experiments/msa-net/runs
-MSA_SEEDS ?= 3
+MSA_SEEDS ?= 5
 train-msa-net: build
 	KINDS="scnn cnn" RUNS=$(MSA_RUNS) SEEDS=$(MSA_SEEDS) PARALLEL=2 scripts/seeds.sh train --features $(FEATURES_FAMILIES) --epochs 40 --patience 6 --workers 1
 	$(GO) run ./experiments/msa-net/eval -plm $(FEATURES_FAMILIES) -mf $(FEATURES_FAMILIES)-mf -seq $(FEATURES_FAMILIES)-seq -runs $(MSA_RUNS) -split validation
