@@ -39,6 +39,10 @@ var (
 // Default is the name of the shipped model used when none is given.
 const Default = "ensemble"
 
+// AlignmentDefault is the shipped model that predicts alignment files
+// when no model is given, where it is shipped.
+const AlignmentDefault = "msa"
+
 // Shipped maps the name of each shipped model to where its files are in
 // the repository: a model file, or the directory of an ensemble's
 // members.

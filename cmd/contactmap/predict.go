@@ -119,6 +119,9 @@ does not stop the others, and makes the exit status 1.`,
 	cfg.Models, cfg.Load = specs, models.Load
 	if len(cfg.Models) == 0 {
 		cfg.Models = []string{models.Default}
+		if _, ok := models.Shipped[models.AlignmentDefault]; ok {
+			cfg.AlignmentModels = []string{models.AlignmentDefault} // alignment files
+		}
 	}
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
 		return usageError("%v", err)
