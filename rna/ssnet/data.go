@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/contactmap/contactmap/pairnet"
@@ -277,11 +279,18 @@ func newSampler(set []Molecule) sampler {
 }
 
 func (s sampler) draw(rng *rand.Rand) *Molecule {
+	_, i := s.drawIndex(rng)
+	return &s.set[i]
+}
+
+// drawIndex is draw's molecule as its group (an index of groups, 0 for a
+// set of one group) and its index in the set, from the same draws.
+func (s sampler) drawIndex(rng *rand.Rand) (group, i int) {
 	if len(s.groups) <= 1 {
-		return &s.set[rng.IntN(len(s.set))]
+		return 0, rng.IntN(len(s.set))
 	}
-	g := s.groups[rng.IntN(len(s.groups))]
-	return &s.set[g[rng.IntN(len(g))]]
+	g := rng.IntN(len(s.groups))
+	return g, s.groups[g][rng.IntN(len(s.groups[g]))]
 }
 
 // RandomWindows draws n windows of at most crop bases: a molecule
@@ -297,6 +306,53 @@ func RandomWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
 	}
 	return ws
 }
+
+// BucketWindows draws a batch of n windows of about one size (length
+// bucketing: a batch is padded to its longest window, so similar sizes
+// waste little, and a batch of short molecules costs little). A
+// molecule is drawn as RandomWindows draws one. If it has more than
+// 2*crop bases, the batch is n windows of 2*crop bases drawn as
+// RandomPairWindows draws them from the molecules of its group longer
+// than 2*crop. Otherwise the batch is that molecule whole and n-1 other
+// whole molecules of its group of at most 2*crop bases, each drawn
+// uniformly among the 4n nearest to it in length (ties by set order).
+func BucketWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
+	sm := newSampler(set)
+	g, first := sm.drawIndex(rng)
+	members := sm.groups[g]
+	long := len(set[first].Seq) > 2*crop
+	// The group's molecules on the drawn one's side of 2*crop (shallow
+	// copies: the windows point at them, with the same data).
+	var same []Molecule
+	var at int // the drawn molecule's index in same
+	for _, i := range members {
+		if (len(set[i].Seq) > 2*crop) == long {
+			if i == first {
+				at = len(same)
+			}
+			same = append(same, set[i])
+		}
+	}
+	if long {
+		return RandomPairWindows(same, n, crop, rng)
+	}
+	order := make([]int, len(same)) // indices of same by length, then set order
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(same[order[a]].Seq) < len(same[order[b]].Seq) })
+	pos := slices.Index(order, at)
+	lo := max(0, min(pos-2*n, len(order)-4*n))
+	hi := min(len(order), lo+4*n)
+	ws := make([]Window, n)
+	ws[0] = whole(&same[at])
+	for k := 1; k < n; k++ {
+		ws[k] = whole(&same[order[lo+rng.IntN(hi-lo)]])
+	}
+	return ws
+}
+
+func whole(m *Molecule) Window { return Window{Mol: m, Len: len(m.Seq)} }
 
 // RandomPairWindows draws n windows of at most 2*crop bases: half of
 // them (in expectation) contiguous, as RandomWindows draws them, and the

@@ -44,6 +44,11 @@ type Protocol struct {
 	// crops around a long-range pair (RandomPairWindows); false draws
 	// contiguous crops of Crop bases (RandomWindows).
 	PairCrops bool `json:"pair_crops,omitempty"`
+	// Buckets draws each batch with BucketWindows instead: whole molecules
+	// of up to 2*Crop bases batched with molecules of similar length, and
+	// longer ones as PairCrops draws them (issue 32's length-bucketed
+	// batches).
+	Buckets bool `json:"buckets,omitempty"`
 	// Template gives the network the homology template's channels
 	// (TemplateChannels): a training molecule's template from the other
 	// training molecules, any other molecule's from the training set,
@@ -126,6 +131,14 @@ var Families = withName(Template, "families", func(p *Protocol) {
 	p.Energy, p.Steps, p.EvalEvery, p.HalveEvery = true, 3000, 750, 1000
 })
 
+// FamiliesBucketed is Families with length-bucketed batches (Buckets):
+// the bpRNA molecules (median 105 nt) whole, in batches of similar
+// length, and 16S molecules as Families crops them. A trial protocol
+// (experiments/rna-families).
+var FamiliesBucketed = withName(Families, "families-bucketed", func(p *Protocol) {
+	p.Buckets = true
+})
+
 func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	p := base
 	p.Name = name
@@ -138,7 +151,7 @@ func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 }
 
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

@@ -3,6 +3,7 @@ package ssnet
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
 )
@@ -441,5 +443,74 @@ func TestAttachTemplatesParallelSame(t *testing.T) {
 		if found == 0 {
 			t.Fatal("no molecule found a template: the test checks nothing")
 		}
+	}
+}
+
+// Length-bucketed batches: a batch of short molecules holds whole
+// molecules of at most 2*crop bases, all of the drawn molecule's group and
+// all among the 4n of that group nearest in length to the first; a batch
+// of long molecules holds windows of exactly 2*crop bases of molecules
+// longer than that, of one group. Over many draws both kinds occur, and
+// every group does.
+func TestBucketWindows(t *testing.T) {
+	const n, crop = 4, 16
+	rng := rand.New(rand.NewPCG(3, 9))
+	var set []Molecule
+	for g := 0; g < 2; g++ {
+		for k := 0; k < 40; k++ {
+			l := 5 + (k*7+g*3)%60 // 5-64 bases: some over 2*crop
+			seq := strings.Repeat("GC", l)[:l]
+			st := &rna.Structure{Name: fmt.Sprintf("g%d-%d", g, k), Seq: seq, Partner: make([]int, l)}
+			for i := range st.Partner {
+				st.Partner[i] = -1
+			}
+			set = append(set, Molecule{Structure: st, Group: g})
+		}
+	}
+	kinds := map[bool]int{}
+	groups := map[int]int{}
+	for range 300 {
+		ws := BucketWindows(set, n, crop, rng)
+		if len(ws) != n {
+			t.Fatalf("%d windows, want %d", len(ws), n)
+		}
+		g := ws[0].Mol.Group
+		long := len(ws[0].Mol.Seq) > 2*crop
+		kinds[long]++
+		groups[g]++
+		var sameSide []int // lengths of the group's molecules on the first's side
+		for _, m := range set {
+			if m.Group == g && (len(m.Seq) > 2*crop) == long {
+				sameSide = append(sameSide, len(m.Seq))
+			}
+		}
+		slices.Sort(sameSide)
+		for _, w := range ws {
+			if w.Mol.Group != g || (len(w.Mol.Seq) > 2*crop) != long {
+				t.Fatalf("window of %s (group %d, %d bases) in a batch of group %d, long %v", w.Mol.Name, w.Mol.Group, len(w.Mol.Seq), g, long)
+			}
+			if long {
+				if w.Size() != 2*crop {
+					t.Fatalf("long window of %d bases, want %d", w.Size(), 2*crop)
+				}
+				continue
+			}
+			if w.Start != 0 || w.Len != len(w.Mol.Seq) || w.Len2 != 0 {
+				t.Fatalf("short window %+v is not its molecule whole", w)
+			}
+			// Within 4n of the first in the group's length order (equal
+			// lengths take any of their ranks).
+			first, last := func(x int) int { return slices.Index(sameSide, x) }, func(x int) int {
+				i, _ := slices.BinarySearch(sameSide, x+1)
+				return i - 1
+			}
+			l0, l := len(ws[0].Mol.Seq), len(w.Mol.Seq)
+			if first(l)-last(l0) >= 4*n || first(l0)-last(l) >= 4*n {
+				t.Fatalf("batch of a %d-base molecule holds one of %d bases: further than %d apart in length order %v", l0, l, 4*n, sameSide)
+			}
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 || groups[0] == 0 || groups[1] == 0 {
+		t.Errorf("batches: long %d, short %d; groups %v", kinds[true], kinds[false], groups)
 	}
 }

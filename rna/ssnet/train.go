@@ -297,9 +297,12 @@ func groupMeans(set []Molecule, scores []MolScore) (acc, f1 float64) {
 func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions, rng *rand.Rand, step int) (float64, error) {
 	p := o.Protocol
 	var ws []Window
-	if p.PairCrops {
+	switch {
+	case p.Buckets:
+		ws = BucketWindows(o.Train, p.Batch, p.Crop, rng)
+	case p.PairCrops:
 		ws = RandomPairWindows(o.Train, p.Batch, p.Crop, rng)
-	} else {
+	default:
 		ws = RandomWindows(o.Train, p.Batch, p.Crop, rng)
 	}
 	if p.TemplateDrop > 0 {
