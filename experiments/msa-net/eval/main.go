@@ -431,6 +431,9 @@ func report(c config, fams []*family, runs []compare.Run) error {
 		b.WriteString("\n")
 		results = append(results, res)
 	}
+	if c, ok := pick(runs); ok {
+		fmt.Fprintf(&b, "## The pick (README rule; meaningful on the validation split only)\n\n%s\n\n", c)
+	}
 	b.WriteString("## Per family (long-range top-L/5)\n\n| family | L | " + strings.Join(kinds, " | ") + " |\n|---|---:|" + strings.Repeat("---:|", len(kinds)) + "\n")
 	for i, f := range fams {
 		fmt.Fprintf(&b, "| %s | %d |", f.plm.ID, f.plm.L())
@@ -462,6 +465,68 @@ func report(c config, fams []*family, runs []compare.Run) error {
 			Comparisons []*compare.Result `json:"comparisons"`
 		}{c.split, runs, results})
 	})
+}
+
+// pick applies the selection rule of the README to the network runs:
+// the highest mean long-range top-L/5 among the single seeds of scnn and
+// cnn and their two seed ensembles; within 0.005 of the best, a single
+// model before an ensemble, SCNN before CNN, then the higher score.
+func pick(runs []compare.Run) (string, bool) {
+	type cand struct {
+		name             string
+		score            float64
+		ensemble, isSCNN bool
+	}
+	var cs []cand
+	for _, r := range runs {
+		switch r.Kind {
+		case "scnn", "cnn":
+			cs = append(cs, cand{fmt.Sprintf("%s seed %d", r.Kind, r.Seed), mean(r.Scores["long top-L/5"]), false, r.Kind == "scnn"})
+		case "scnn ensemble", "cnn ensemble":
+			cs = append(cs, cand{r.Kind, mean(r.Scores["long top-L/5"]), true, r.Kind == "scnn ensemble"})
+		}
+	}
+	if len(cs) == 0 {
+		return "", false
+	}
+	best := slices.MaxFunc(cs, func(a, b cand) int { return cmpFloat(a.score, b.score) })
+	var near []cand
+	for _, c := range cs {
+		if c.score >= best.score-0.005 {
+			near = append(near, c)
+		}
+	}
+	slices.SortStableFunc(near, func(a, b cand) int {
+		switch {
+		case a.ensemble != b.ensemble:
+			if !a.ensemble {
+				return -1
+			}
+			return 1
+		case a.isSCNN != b.isSCNN:
+			if a.isSCNN {
+				return -1
+			}
+			return 1
+		}
+		return cmpFloat(b.score, a.score)
+	})
+	var lines []string
+	for _, c := range cs {
+		lines = append(lines, fmt.Sprintf("%s %.3f", c.name, c.score))
+	}
+	return fmt.Sprintf("Candidates (long-range top-L/5): %s. Best %s (%.3f); within 0.005 of it: %d. **Pick: %s** (%.3f).",
+		strings.Join(lines, ", "), best.name, best.score, len(near), near[0].name, near[0].score), true
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func isFree(k string) bool {

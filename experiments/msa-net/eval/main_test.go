@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/pipeline/compare"
@@ -66,5 +67,30 @@ func TestPaired(t *testing.T) {
 	}
 	if len(byKind["plm"]) != 1 || byKind["plm"][0].Seed != 1 {
 		t.Error("paired changed its input")
+	}
+}
+
+// The pick: the best candidate, unless a single model (then an SCNN) is
+// within 0.005 of it.
+func TestPick(t *testing.T) {
+	run := func(kind string, seed int, v float64) compare.Run {
+		return compare.Run{Kind: kind, Seed: seed, Scores: map[string][]float64{"long top-L/5": {v, v}}}
+	}
+	for _, c := range []struct {
+		runs []compare.Run
+		want string
+	}{
+		{[]compare.Run{run("scnn", 1, 0.60), run("cnn", 1, 0.62), run("plmDCA", 1, 0.9)}, "Pick: cnn seed 1"},
+		{[]compare.Run{run("scnn", 1, 0.618), run("cnn", 1, 0.62)}, "Pick: scnn seed 1"},
+		{[]compare.Run{run("scnn ensemble", 1, 0.65), run("scnn", 2, 0.646), run("cnn", 3, 0.649)}, "Pick: scnn seed 2"},
+		{[]compare.Run{run("scnn ensemble", 1, 0.66), run("scnn", 2, 0.646)}, "Pick: scnn ensemble"},
+	} {
+		got, ok := pick(c.runs)
+		if !ok || !strings.Contains(got, c.want) {
+			t.Errorf("%v: %q, want %q", c.runs, got, c.want)
+		}
+	}
+	if _, ok := pick([]compare.Run{run("plmDCA", 1, 0.5)}); ok {
+		t.Error("a pick without network runs")
 	}
 }
