@@ -65,6 +65,7 @@ func main() {
 	flag.StringVar(&c.out, "out", "", "write OUT.md and OUT.json")
 	flag.IntVar(&c.resamples, "resamples", 10000, "bootstrap resamples over families")
 	flag.IntVar(&c.threads, "threads", 2, "freecontact threads")
+	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact modes run (comma-separated; '' for none): its PSICOV mode takes minutes of CPU per family")
 	flag.Parse()
 	log.SetFlags(0)
 	if c.out == "" {
@@ -77,6 +78,7 @@ func main() {
 
 type config struct {
 	plm, mf, seq, msa, runs, split, cache, out string
+	profiles                                   string
 	resamples, threads                         int
 }
 
@@ -151,6 +153,9 @@ func run(c config) error {
 	free(kindPlm, func(f *family) []float32 { return channel(f, f.plm) })
 	free(kindMF, func(f *family) []float32 { return channel(f, f.mf) })
 	for _, prof := range freecontact.Profiles {
+		if !slices.Contains(strings.Split(c.profiles, ","), prof) {
+			continue
+		}
 		kind := map[string]string{"evfold": kindEVfold, "psicov": kindPSICOV}[prof]
 		var ferr error
 		free(kind, func(f *family) []float32 {
@@ -415,7 +420,9 @@ func report(c config, fams []*family, runs []compare.Run) error {
 		pairs = append(pairs, [2]string{"cnn ensemble", "scnn ensemble"})
 	}
 	for _, k := range []string{kindEVfold, kindPSICOV, kindMF} {
-		pairs = append(pairs, [2]string{k, kindPlm})
+		if byKind[k] != nil {
+			pairs = append(pairs, [2]string{k, kindPlm})
+		}
 	}
 	var results []*compare.Result
 	for _, p := range pairs {
