@@ -375,7 +375,8 @@ func inputs(net *model.Model, fams []*family) ([]*model.Sample, error) {
 // probabilities).
 var reported = []string{"long top-L/5", "long top-L/2", "long top-L/1", "medium top-L/5", "short top-L/5"}
 
-func report(c config, fams []*family, runs []compare.Run) error {
+func report(c0 config, fams []*family, runs []compare.Run) error {
+	c := c0
 	var b strings.Builder
 	fmt.Fprintf(&b, "# MSA networks and model-free methods: %s split, %d families\n\n", c.split, len(fams))
 	fmt.Fprintf(&b, "`go run ./experiments/msa-net/eval %s`\n\n", strings.Join(os.Args[1:], " "))
@@ -439,7 +440,22 @@ func report(c config, fams []*family, runs []compare.Run) error {
 		results = append(results, res)
 	}
 	if c, ok := pick(runs); ok {
-		fmt.Fprintf(&b, "## The pick (README rule; meaningful on the validation split only)\n\n%s\n\n", c)
+		fmt.Fprintf(&b, "## The pick (README rule; meaningful on the validation split only)\n\n%s\n\n", c.text)
+		// The pick alone against plmDCA (the README's rule for the default
+		// of alignment files).
+		r := c.run
+		r.Kind, r.Seed = "pick: "+c.name, 1
+		res, err := compare.Compare([]compare.Run{byKind[kindPlm][0], r}, reported[:3], kindPlm, r.Kind, c0.resamples, 1)
+		if err != nil {
+			return err
+		}
+		res.Unit, res.Split, res.Features = "families", c0.split, c0.plm
+		fmt.Fprintf(&b, "### %s vs plmDCA\n\n", r.Kind)
+		if err := res.Markdown(&b); err != nil {
+			return err
+		}
+		b.WriteString("\n")
+		results = append(results, res)
 	}
 	b.WriteString("## Per family (long-range top-L/5)\n\n| family | L | " + strings.Join(kinds, " | ") + " |\n|---|---:|" + strings.Repeat("---:|", len(kinds)) + "\n")
 	for i, f := range fams {
@@ -478,23 +494,31 @@ func report(c config, fams []*family, runs []compare.Run) error {
 // the highest mean long-range top-L/5 among the single seeds of scnn and
 // cnn and their two seed ensembles; within 0.005 of the best, a single
 // model before an ensemble, SCNN before CNN, then the higher score.
-func pick(runs []compare.Run) (string, bool) {
+// picked is the candidate the rule picked: its name, its run and the
+// rule's account of the candidates.
+type picked struct {
+	name, text string
+	run        compare.Run
+}
+
+func pick(runs []compare.Run) (picked, bool) {
 	type cand struct {
 		name             string
 		score            float64
 		ensemble, isSCNN bool
+		run              compare.Run
 	}
 	var cs []cand
 	for _, r := range runs {
 		switch r.Kind {
 		case "scnn", "cnn":
-			cs = append(cs, cand{fmt.Sprintf("%s seed %d", r.Kind, r.Seed), mean(r.Scores["long top-L/5"]), false, r.Kind == "scnn"})
+			cs = append(cs, cand{fmt.Sprintf("%s seed %d", r.Kind, r.Seed), mean(r.Scores["long top-L/5"]), false, r.Kind == "scnn", r})
 		case "scnn ensemble", "cnn ensemble":
-			cs = append(cs, cand{r.Kind, mean(r.Scores["long top-L/5"]), true, r.Kind == "scnn ensemble"})
+			cs = append(cs, cand{r.Kind, mean(r.Scores["long top-L/5"]), true, r.Kind == "scnn ensemble", r})
 		}
 	}
 	if len(cs) == 0 {
-		return "", false
+		return picked{}, false
 	}
 	best := slices.MaxFunc(cs, func(a, b cand) int { return cmpFloat(a.score, b.score) })
 	var near []cand
@@ -522,8 +546,9 @@ func pick(runs []compare.Run) (string, bool) {
 	for _, c := range cs {
 		lines = append(lines, fmt.Sprintf("%s %.3f", c.name, c.score))
 	}
-	return fmt.Sprintf("Candidates (long-range top-L/5): %s. Best %s (%.3f); within 0.005 of it: %d. **Pick: %s** (%.3f).",
-		strings.Join(lines, ", "), best.name, best.score, len(near), near[0].name, near[0].score), true
+	text := fmt.Sprintf("Candidates (long-range top-L/5): %s. Best %s (%.3f); within 0.005 of it: %d. **Pick: %s** (%.3f).",
+		strings.Join(lines, ", "), best.name, best.score, len(near), near[0].name, near[0].score)
+	return picked{name: near[0].name, text: text, run: near[0].run}, true
 }
 
 func cmpFloat(a, b float64) int {

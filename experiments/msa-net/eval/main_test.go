@@ -86,8 +86,8 @@ func TestPick(t *testing.T) {
 		{[]compare.Run{run("scnn ensemble", 1, 0.66), run("scnn", 2, 0.646)}, "Pick: scnn ensemble"},
 	} {
 		got, ok := pick(c.runs)
-		if !ok || !strings.Contains(got, c.want) {
-			t.Errorf("%v: %q, want %q", c.runs, got, c.want)
+		if !ok || !strings.Contains(got.text, c.want) || !strings.Contains(c.want, got.name) {
+			t.Errorf("%v: %q (%s), want %q", c.runs, got.text, got.name, c.want)
 		}
 	}
 	if _, ok := pick([]compare.Run{run("plmDCA", 1, 0.5)}); ok {
