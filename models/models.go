@@ -10,6 +10,12 @@
 //     experiments/compare-ext/KIND-seedN (tested).
 //   - scnn and cnn: the default-configuration SCNN and CNN of `make train`
 //     on the PISCES split (docs/protein.md, "Results"), the defaults before.
+//   - msa (AlignmentDefault): the network for alignment files, picked on
+//     validation families by the rule of experiments/msa-net/README.md
+//     (pick.md there): the default-configuration SCNN, seed 2, trained on
+//     the plmDCA features (mode msa+plm) of 89 protein families' alignments;
+//     C-beta contacts. msa/ holds it, byte for byte the run's model.scnn
+//     (tested); predict uses it for alignment files when no model is named.
 //
 // Each file records its architecture, training data, labels, seed and
 // code revision.
@@ -34,6 +40,8 @@ var (
 	cnnFile []byte
 	//go:embed ensemble/*.scnn
 	ensembleFS embed.FS
+	//go:embed msa/*.scnn
+	msaFS embed.FS
 )
 
 // Default is the name of the shipped model used when none is given.
@@ -48,6 +56,7 @@ const AlignmentDefault = "msa"
 // members.
 var Shipped = map[string]string{
 	"ensemble": "models/ensemble",
+	"msa":      "models/msa",
 	"scnn":     "models/scnn.scnn",
 	"cnn":      "models/cnn.scnn",
 }
@@ -86,7 +95,7 @@ func Load(spec string) ([]*model.Model, string, error) {
 		}
 		return []*model.Model{m}, from, nil
 	}
-	ms, err := readEnsemble(ensembleFS, ensembles[spec], file)
+	ms, err := readEnsemble(ensembleFSs[spec], ensembles[spec], file)
 	if err != nil {
 		return nil, "", err
 	}
@@ -97,7 +106,9 @@ var (
 	// singles holds the shipped single models' files.
 	singles = map[string][]byte{"scnn": scnnFile, "cnn": cnnFile}
 	// ensembles maps each shipped ensemble to its directory in ensembleFS.
-	ensembles = map[string]string{"ensemble": "ensemble"}
+	ensembles = map[string]string{"ensemble": "ensemble", "msa": "msa"}
+	// ensembleFSs holds each shipped ensemble's files.
+	ensembleFSs = map[string]fs.FS{"ensemble": ensembleFS, "msa": msaFS}
 )
 
 // readEnsemble reads every .scnn file of dir in fsys, in name order; repo

@@ -20,7 +20,7 @@ import (
 // The embedded models load and record their training lengths; the
 // default is the ten-member ensemble.
 func TestShippedModels(t *testing.T) {
-	want := map[string]int{"scnn": 1, "cnn": 1, "ensemble": 10}
+	want := map[string]int{"scnn": 1, "cnn": 1, "ensemble": 10, "msa": 1}
 	for _, name := range Names() {
 		ms, from, err := Load(name)
 		if err != nil {
@@ -30,7 +30,7 @@ func TestShippedModels(t *testing.T) {
 			t.Fatalf("%s: %d models from %s, want %d", name, len(ms), from, want[name])
 		}
 		for _, m := range ms {
-			if want[name] == 1 && string(m.Arch.Kind) != name {
+			if want[name] == 1 && ensembles[name] == "" && string(m.Arch.Kind) != name {
 				t.Errorf("%s: kind %s", name, m.Arch.Kind)
 			}
 			if m.Arch.MinLen == 0 || m.Arch.MaxLen == 0 {
@@ -209,6 +209,36 @@ func TestRNARefsAreTheTrainingSet(t *testing.T) {
 	for i := range got {
 		if got[i].Seq != want[i].Seq || !slices.Equal(got[i].Partner, want[i].Partner) {
 			t.Fatalf("reference %d (%s) differs from the training file's", i, got[i].Name)
+		}
+	}
+}
+
+// The shipped MSA model's members are the runs of experiments/msa-net
+// that its README's rule picked (pick.md there), byte for byte: networks
+// trained on alignments (mode msa+plm), predicting C-beta contacts.
+func TestMSAMembersAreThePickedRuns(t *testing.T) {
+	names, err := fs.Glob(msaFS, "msa/*.scnn")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no members (%v)", err)
+	}
+	for _, n := range names {
+		run := strings.TrimSuffix(path.Base(n), ".scnn")
+		want, err := os.ReadFile(filepath.Join("..", "experiments", "msa-net", "runs", run, "model.scnn"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := fs.ReadFile(msaFS, n)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from experiments/msa-net/runs/%s/model.scnn", n, run)
+		}
+	}
+	ms, _, err := Load(AlignmentDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if !m.Arch.Mode.MSA || !m.Arch.Mode.Plm || m.Arch.Labels.Atoms != pdb.CBeta {
+			t.Errorf("member seed %d: mode %s, labels %s; want msa+plm features and C-beta contacts", m.Arch.Seed, m.Arch.Mode, m.Arch.Labels)
 		}
 	}
 }

@@ -45,17 +45,19 @@ all recognised by content), or - for standard input: FASTA records when
 its first line starts with '>', else inputs (IDs or files) one per line.
 Flags may come before or after the inputs.
 
-An alignment's first sequence is the query: its contacts are predicted
-with plmDCA (--method plm: a pseudo-likelihood Potts model fitted to the
-alignment, CCMpred's defaults, APC-corrected Frobenius scores calibrated
-to probabilities of C-beta contacts), the outputs named by the file's
-stem (1abcA.aln.gz: 1abcA.*). A model trained on alignments (features
---msa-dir, modes msa and msa+plm) predicts from an alignment file too,
-its features computed from that alignment; no such model is shipped yet,
-so with the shipped models --method network refuses alignments, and
-without --method an alignment is predicted with plm and a note. --method plm also predicts a PDB ID or
-structure from its alignment in --msa-dir (then scored against the
-structure). Before a fit, its peak memory is estimated from the
+An alignment's first sequence is the query; the outputs are named by
+the file's stem (1abcA.aln.gz: 1abcA.*). By default (--method network)
+an alignment is predicted by the shipped MSA model, msa: a seed ensemble
+of networks trained on 89 protein families' alignments, whose inputs
+are the alignment's plmDCA couplings, mutual information and profile
+(C-beta contacts; experiments/msa-net). --method plm gives plmDCA's
+scores alone (a pseudo-likelihood Potts model fitted to the alignment,
+CCMpred's defaults, APC-corrected Frobenius norms calibrated to
+probabilities of C-beta contacts). A model named with --model that was
+trained on alignments (features --msa-dir) predicts alignment files
+too; one trained without them leaves alignment files to plmDCA, with a
+note. --method plm also predicts a PDB ID or structure from its
+alignment in --msa-dir (then scored against the structure). Before a fit, its peak memory is estimated from the
 alignment's length and depth; a fit estimated not to fit in the memory
 available is refused with the estimate (--force tries it anyway). An
 alignment with fewer effective sequences than columns (Neff/L < 1 at 80%
@@ -77,7 +79,7 @@ does not stop the others, and makes the exit status 1.`,
 	})
 	var cfg predict.Config
 	var specs multiFlag
-	fs.Var(&specs, "model", "a shipped model ("+strings.Join(models.Names(), ", ")+"; built into this binary; ensemble: ten models, the mean of their probabilities) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of all the models' probabilities")
+	fs.Var(&specs, "model", "a shipped model ("+strings.Join(models.Names(), ", ")+"; built into this binary; ensemble: ten models, the mean of their probabilities; msa: the alignment network, for alignment files) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of all the models' probabilities")
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions (for models trained with them)")
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models)")
@@ -90,7 +92,7 @@ does not stop the others, and makes the exit status 1.`,
 	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
 	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
 	force := fs.Bool("force", false, "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available")
-	fs.StringVar(&cfg.Method, "method", "", "predictor: plm (plmDCA on the input's alignment, no model) or network (the models; for alignments only models trained on them, and none is shipped); default: network, and plm for alignment files where the models read none")
+	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
 	strict := fs.Bool("strict", false, "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
 	inputs, err := parseFlags(fs, args)
 	if err != nil {

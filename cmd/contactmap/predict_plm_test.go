@@ -37,8 +37,8 @@ func readNPY(t *testing.T, path string) []float32 {
 // or not, recognised by content, predicts its query's contacts with
 // plmDCA: the outputs of a sequence input named by the file's stem, the
 // RR file under --rr-max, the same map from every format, and that map is
-// potts.Predict's scores through predict.PlmProbabilities. Without
-// --method a note says plm was chosen; Neff/L < 1 gets a warning.
+// potts.Predict's scores through predict.PlmProbabilities; Neff/L < 1
+// gets a warning. Without --method the shipped MSA model predicts it.
 func TestPredictAlignmentFile(t *testing.T) {
 	dir := t.TempDir()
 	a, err := msa.ReadFile(filepath.Join(msaTestdata, "1CTF_A.fasta"))
@@ -58,19 +58,13 @@ func TestPredictAlignmentFile(t *testing.T) {
 		data, _ := os.ReadFile(filepath.Join(msaTestdata, name))
 		os.WriteFile(in, data, 0o644)
 		out := filepath.Join(dir, "out", name)
-		args := []string{"predict", "--out", out, "--format", "rr,npy,tsv,png", in}
-		// These FASTA records have no gap: without --method they are
-		// sequences, as before (below).
-		gapless := strings.HasPrefix(name, "1CTF_A.fasta")
-		if gapless {
-			args = append(args, "--method", "plm")
-		}
+		args := []string{"predict", "--out", out, "--format", "rr,npy,tsv,png", "--method", "plm", in}
 		code, stdout, errOut := runCLI(t, args...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, errOut)
 		}
-		if note := strings.Contains(errOut, "note: 1CTF_A: an alignment, and the model reads none: predicted with plmDCA"); note == gapless {
-			t.Errorf("%s: note on the method chosen %v, want %v:\n%s", name, note, !gapless, errOut)
+		if strings.Contains(errOut, "note:") {
+			t.Errorf("%s: a note under --method plm:\n%s", name, errOut)
 		}
 		if !strings.Contains(errOut, "warning: 1CTF_A: msa: "+in+": few effective sequences") || !strings.Contains(errOut, "Neff/L") {
 			t.Errorf("%s: no Neff/L warning:\n%s", name, errOut)
@@ -99,8 +93,27 @@ func TestPredictAlignmentFile(t *testing.T) {
 			t.Errorf("%s: RR: %d pairs (want 5L = %d), sequence %q, %v", name, len(pairs), 5*l, seq, err)
 		}
 	}
-	// A FASTA file without gaps, no --method: sequences, one chain each.
+	// Without --method an alignment file goes to the shipped MSA model,
+	// with a note, and the plmDCA fit's Neff/L warning; a named model
+	// trained without alignments leaves it to plmDCA, with a note.
+	in := filepath.Join(msaTestdata, "1CTF_A.a3m")
+	code, _, errOut := runCLI(t, "predict", "--out", filepath.Join(dir, "default"), "--format", "npy", in)
+	if code != 0 || !strings.Contains(errOut, "note: 1CTF_A: an alignment: predicted with the alignment model msa") ||
+		!strings.Contains(errOut, "warning: 1CTF_A: msa: "+in+": few effective sequences") {
+		t.Errorf("alignment file, no --method: exit %d:\n%s", code, errOut)
+	}
+	if got := readNPY(t, filepath.Join(dir, "default", "1CTF_A.npy")); len(got) != l*l || got[1] == want[1] {
+		t.Errorf("alignment file, no --method: %d values, map[1] %g (plmDCA's %g): not the network's", len(got), got[1], want[1])
+	}
 	model := proteinModelFile(t, dir)
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", filepath.Join(dir, "named"), "--format", "npy", in)
+	if code != 0 || !strings.Contains(errOut, "note: 1CTF_A: an alignment, and the model reads none: predicted with plmDCA") {
+		t.Errorf("alignment file with a sequence model named: exit %d:\n%s", code, errOut)
+	}
+	if got := readNPY(t, filepath.Join(dir, "named", "1CTF_A.npy")); len(got) != l*l || got[1] != want[1] {
+		t.Errorf("alignment file with a sequence model named: not plmDCA's map")
+	}
+	// A FASTA file without gaps, no --method: sequences, one chain each.
 	code, stdout, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(dir, "seqs"), filepath.Join(msaTestdata, "1CTF_A.fasta"))
 	if code != 0 || !strings.Contains(stdout, "10 chains predicted") {
 		t.Errorf("gapless FASTA without --method: exit %d, %s%s", code, stdout, errOut)

@@ -35,6 +35,9 @@ type Options struct {
 	// the chain's mode is then msa+plm. Ignored without an MSA.
 	Plm   bool
 	Potts potts.Options
+	// LowDepth, when set, is called with the plmDCA fit's warning when
+	// the alignment has few effective sequences (Neff/L < 1).
+	LowDepth func(*msa.Warning)
 }
 
 // Compute builds the features of a chain from its sequence, an optional
@@ -169,6 +172,9 @@ func addMSA(c *Chain, aln *Alignment, opt Options) error {
 			return fmt.Errorf("%w: plmDCA: %w", ErrMSA, err)
 		}
 		coevo = r.Scores
+		if r.Warn != nil && opt.LowDepth != nil {
+			opt.LowDepth(r.Warn)
+		}
 	}
 	for _, pr := range pairs {
 		row := c.OneD[pr[0]*N1D:]

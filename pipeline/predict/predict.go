@@ -475,7 +475,7 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 	if t.MSA != nil && !m.Arch.Mode.MSA && len(ams) > 0 {
 		ms, m = ams, ams[0]
 		ss = nil // the alignment models read no secondary structure
-		o.Notes = append(o.Notes, fmt.Sprintf("an alignment: predicted with the alignment model (%s)", describe(ms)))
+		o.Notes = append(o.Notes, fmt.Sprintf("an alignment: predicted with the alignment model %s (%s)", strings.Join(cfg.AlignmentModels, ", "), describe(ms)))
 	}
 	switch {
 	case t.MSA != nil && !m.Arch.Mode.MSA && cfg.Method == MethodNetwork:
@@ -524,8 +524,10 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 		pred = p
 	}
 	var aln *features.Alignment
+	alnPath := "" // for warnings
 	switch {
 	case t.MSA != nil: // an alignment file: its query is the sequence
+		alnPath = t.MSA.Path
 		rows := make([]string, len(t.MSA.Rows))
 		for k, r := range t.MSA.Rows {
 			rows[k] = string(r)
@@ -540,10 +542,15 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 		if aln, err = features.ReadMSA(path); err != nil {
 			return fail(err)
 		}
+		alnPath = path
 	}
 	// A model trained on msa+plm features gets its co-evolution channel
 	// from plmDCA, fitted here as the features run fitted it.
-	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: potts.Options{Threads: threads}})
+	lowDepth := func(w *msa.Warning) {
+		w.Path = alnPath
+		o.Warnings = append(o.Warnings, w.String())
+	}
+	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: potts.Options{Threads: threads}, LowDepth: lowDepth})
 	if err != nil {
 		return fail(err)
 	}
