@@ -440,7 +440,7 @@ func report(c0 config, fams []*family, runs []compare.Run) error {
 		results = append(results, res)
 	}
 	if c, ok := pick(runs); ok {
-		fmt.Fprintf(&b, "## The pick (README rule; meaningful on the validation split only)\n\n%s\n\n", c.text)
+		fmt.Fprintf(&b, "## The pick rule applied to this split (README; the pick itself is made on validation, pick.md)\n\n%s\n\n", c.text)
 		// The pick alone against plmDCA (the README's rule for the default
 		// of alignment files).
 		r := c.run
