@@ -49,18 +49,7 @@ func TestMSAModelOnAlignmentFile(t *testing.T) {
 	run := func(name string, cfg Config, args ...string) map[string]Outcome {
 		t.Helper()
 		cfg.Models = []string{spec}
-		cfg.Out = filepath.Join(dir, name)
-		cfg.Formats = []string{"npy"}
-		cfg.Workers = 1
-		outs, err := Run(context.Background(), cfg, args)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		byID := map[string]Outcome{}
-		for _, o := range outs {
-			byID[o.ID] = o
-		}
-		return byID
+		return runNPY(t, filepath.Join(dir, name), cfg, args...)
 	}
 	fromFile := run("file", Config{}, alnPath)
 	if o := fromFile["1CTF_A"]; o.Err != nil || len(o.Files) != 1 || len(o.Notes) != 0 {
@@ -116,18 +105,7 @@ func TestAlignmentModelsForAlignmentFiles(t *testing.T) {
 	os.WriteFile(seqs, []byte(">short\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ\n"), 0o644)
 	run := func(name string, cfg Config, args ...string) map[string]Outcome {
 		t.Helper()
-		cfg.Out = filepath.Join(dir, name)
-		cfg.Formats = []string{"npy"}
-		cfg.Workers = 1
-		outs, err := Run(context.Background(), cfg, args)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		byID := map[string]Outcome{}
-		for _, o := range outs {
-			byID[o.ID] = o
-		}
-		return byID
+		return runNPY(t, filepath.Join(dir, name), cfg, args...)
 	}
 	both := run("both", Config{Models: []string{seqModel}, AlignmentModels: []string{msaModel}}, aln, seqs)
 	alone := run("alone", Config{Models: []string{msaModel}}, aln)
@@ -151,4 +129,22 @@ func TestAlignmentModelsForAlignmentFiles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "trained on alignments") {
 		t.Errorf("a sequence model as the alignment model: %v", err)
 	}
+}
+
+// runNPY runs cfg on args with .npy outputs into out, one worker, and
+// returns the outcomes by chain ID.
+func runNPY(t *testing.T, out string, cfg Config, args ...string) map[string]Outcome {
+	t.Helper()
+	cfg.Out = out
+	cfg.Formats = []string{"npy"}
+	cfg.Workers = 1
+	outs, err := Run(context.Background(), cfg, args)
+	if err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	byID := map[string]Outcome{}
+	for _, o := range outs {
+		byID[o.ID] = o
+	}
+	return byID
 }
