@@ -32,7 +32,7 @@ func flagHint(err error) error {
 	case errors.Is(err, predict.ErrNoMirror):
 		hint = "give --pdb-dir"
 	case errors.Is(err, predict.ErrNoMSANetwork):
-		hint = "use --method plm"
+		hint = "use --model msa or --method plm"
 	case errors.Is(err, predict.ErrNeedAlignment):
 		hint = "--method plm; --msa-dir holds <ID>.a3m|.aln|.fasta"
 	case errors.Is(err, features.ErrNoChainInRange):

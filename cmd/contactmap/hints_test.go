@@ -24,7 +24,7 @@ func TestFlagHint(t *testing.T) {
 		{&predict.ModeError{Input: predict.InputMSA, Missing: true}, "give --msa-dir"},
 		{&predict.ModeError{Input: predict.InputMSA}, "drop --msa-dir"},
 		{fmt.Errorf("x: %w", predict.ErrNoMirror), "give --pdb-dir"},
-		{predict.ErrNoMSANetwork, "use --method plm"},
+		{predict.ErrNoMSANetwork, "use --model msa or --method plm"},
 		{predict.ErrNeedAlignment, "--msa-dir"},
 		{features.ErrNoChainInRange, "--min-len, --max-len"},
 		{fmt.Errorf("train: %w", loop.ErrRunExists), "--resume or replace it with --force"},

@@ -37,7 +37,7 @@ const (
 var Methods = []string{MethodPLM, MethodNetwork}
 
 // ErrNoMSANetwork: MethodNetwork was asked of an alignment.
-var ErrNoMSANetwork = errors.New("the model was trained without alignments: it cannot predict from one (the shipped MSA model msa can, and plmDCA: --method plm)")
+var ErrNoMSANetwork = errors.New("the model was trained without alignments: it cannot predict from one (the shipped MSA model msa can, and plmDCA)")
 
 // ErrNeedAlignment: MethodPLM was asked of an input without one.
 var ErrNeedAlignment = errors.New("plmDCA predicts from an alignment: give an alignment file (PSICOV .aln, A3M, aligned FASTA, Stockholm), or a chain whose alignment (<ID>.a3m, .aln or .fasta) is in the alignment directory")
