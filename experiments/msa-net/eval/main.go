@@ -65,6 +65,7 @@ func main() {
 	flag.StringVar(&c.out, "out", "", "write OUT.md and OUT.json")
 	flag.IntVar(&c.resamples, "resamples", 10000, "bootstrap resamples over families")
 	flag.IntVar(&c.threads, "threads", 2, "freecontact threads")
+	flag.IntVar(&c.maxSeed, "max-seed", 0, "only runs of seeds up to this (0: every run)")
 	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact modes run (comma-separated; '' for none): its PSICOV mode takes minutes of CPU per family")
 	flag.Parse()
 	log.SetFlags(0)
@@ -79,7 +80,7 @@ func main() {
 type config struct {
 	plm, mf, seq, msa, runs, split, cache, out string
 	profiles                                   string
-	resamples, threads                         int
+	resamples, threads, maxSeed                int
 }
 
 // The model-free predictors' kinds.
@@ -311,6 +312,10 @@ func networks(c config, fams []*family) ([]compare.Run, error) {
 		if !d.IsDir() || m == nil {
 			continue
 		}
+		seed, _ := strconv.Atoi(m[2])
+		if c.maxSeed > 0 && seed > c.maxSeed {
+			continue
+		}
 		path := filepath.Join(c.runs, d.Name(), "model.scnn")
 		if _, err := os.Stat(path); err != nil {
 			log.Printf("%s: no model.scnn (still training?), left out", filepath.Join(c.runs, d.Name()))
@@ -328,7 +333,6 @@ func networks(c config, fams []*family) ([]compare.Run, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		seed, _ := strconv.Atoi(m[2])
 		epochs, secs := train.RunInfo(path)
 		runs = append(runs, compare.ChainRun(compare.Run{Kind: m[1], Seed: seed, Params: net.Trainable(), Epochs: epochs, TrainSec: secs}, ms))
 		members[m[1]] = append(members[m[1]], net)
