@@ -69,9 +69,11 @@ features-families-seq: build
 # validation report beside the model-free methods.
 MSA_RUNS ?= experiments/msa-net/runs
 MSA_SEEDS ?= 5
+# freecontact modes in the report: PSICOV takes minutes of CPU per family
+MSA_FREECONTACT ?= evfold
 train-msa-net: build
 	KINDS="scnn cnn" RUNS=$(MSA_RUNS) SEEDS=$(MSA_SEEDS) PARALLEL=2 scripts/seeds.sh train --features $(FEATURES_FAMILIES) --epochs 40 --patience 6 --workers 1
-	$(GO) run ./experiments/msa-net/eval -plm $(FEATURES_FAMILIES) -mf $(FEATURES_FAMILIES)-mf -seq $(FEATURES_FAMILIES)-seq -runs $(MSA_RUNS) -split validation
+	$(GO) run ./experiments/msa-net/eval -plm $(FEATURES_FAMILIES) -mf $(FEATURES_FAMILIES)-mf -seq $(FEATURES_FAMILIES)-seq -runs $(MSA_RUNS) -split validation -freecontact $(MSA_FREECONTACT)
 
 # Train the default CNN and SCNN from scratch on features/ and evaluate
 # both on the test split: runs/{cnn,scnn}/ (model.scnn, train_log.tsv,
