@@ -113,6 +113,9 @@ func run(rows []string, profile string, threads int) ([]byte, time.Duration, err
 // same key reads the file and runs nothing. key names the alignment; the
 // caller keeps keys unique.
 func Cached(dir, key string, rows []string, profile string, threads int) ([]float64, time.Duration, error) {
+	if len(rows) == 0 || len(rows[0]) == 0 {
+		return nil, 0, errors.New("freecontact: an empty alignment")
+	}
 	outPath := filepath.Join(dir, key+"."+profile+".out")
 	out, err1 := os.ReadFile(outPath)
 	t, err2 := os.ReadFile(outPath + ".seconds")
@@ -137,9 +140,6 @@ func Cached(dir, key string, rows []string, profile string, threads int) ([]floa
 		if err := os.WriteFile(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n"), 0o644); err != nil {
 			return nil, 0, err
 		}
-	}
-	if len(rows) == 0 {
-		return nil, 0, errors.New("freecontact: an empty alignment")
 	}
 	s, err := Parse(out, len(rows[0]))
 	if err != nil {

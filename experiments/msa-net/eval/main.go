@@ -271,26 +271,8 @@ func singleSequence(members []*model.Model, fams []*family) ([]metrics.ChainMetr
 		cp.Labels = &lab
 		samples[k] = &model.Sample{ID: f.seq.ID, Split: f.seq.Split, Chain: &cp}
 	}
-	sum := make([][]float32, len(fams))
-	for _, m := range members {
-		probs, err := train.PredictChains(m, samples, 4)
-		if err != nil {
-			return nil, err
-		}
-		for k, p := range probs {
-			if sum[k] == nil {
-				sum[k] = make([]float32, len(p))
-			}
-			for i, v := range p {
-				sum[k][i] += v / float32(len(members))
-			}
-		}
-	}
-	ms := make([]metrics.ChainMetrics, len(fams))
-	for k, f := range fams {
-		ms[k] = metrics.Evaluate(f.seq.ID, sum[k], f.seq.Labels)
-	}
-	return ms, nil
+	// The metrics read the labels' pairs, not their definition.
+	return train.EvaluateEnsemble(members, samples, 4)
 }
 
 var runName = regexp.MustCompile(`^([a-z0-9-]+)-seed([0-9]+)$`)
@@ -379,8 +361,7 @@ func inputs(net *model.Model, fams []*family) ([]*model.Sample, error) {
 // probabilities).
 var reported = []string{"long top-L/5", "long top-L/2", "long top-L/1", "medium top-L/5", "short top-L/5"}
 
-func report(c0 config, fams []*family, runs []compare.Run) error {
-	c := c0
+func report(c config, fams []*family, runs []compare.Run) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# MSA networks and model-free methods: %s split, %d families\n\n", c.split, len(fams))
 	fmt.Fprintf(&b, "`go run ./experiments/msa-net/eval %s`\n\n", strings.Join(os.Args[1:], " "))
@@ -443,17 +424,17 @@ func report(c0 config, fams []*family, runs []compare.Run) error {
 		b.WriteString("\n")
 		results = append(results, res)
 	}
-	if c, ok := pick(runs); ok {
-		fmt.Fprintf(&b, "## The pick rule applied to this split (README; the pick itself is made on validation, pick.md)\n\n%s\n\n", c.text)
+	if p, ok := pick(runs); ok {
+		fmt.Fprintf(&b, "## The pick rule applied to this split (README; the pick itself is made on validation, pick.md)\n\n%s\n\n", p.text)
 		// The pick alone against plmDCA (the README's rule for the default
 		// of alignment files).
-		r := c.run
-		r.Kind, r.Seed = "pick: "+c.name, 1
-		res, err := compare.Compare([]compare.Run{byKind[kindPlm][0], r}, reported[:3], kindPlm, r.Kind, c0.resamples, 1)
+		r := p.run
+		r.Kind, r.Seed = "pick: "+p.name, 1
+		res, err := compare.Compare([]compare.Run{byKind[kindPlm][0], r}, reported[:3], kindPlm, r.Kind, c.resamples, 1)
 		if err != nil {
 			return err
 		}
-		res.Unit, res.Split, res.Features = "families", c0.split, c0.plm
+		res.Unit, res.Split, res.Features = "families", c.split, c.plm
 		fmt.Fprintf(&b, "### %s vs plmDCA\n\n", r.Kind)
 		if err := res.Markdown(&b); err != nil {
 			return err
