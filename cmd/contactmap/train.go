@@ -45,12 +45,37 @@ the learning curves.`,
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution; results depend on it (default %d, the CPUs; with --resume, the checkpoint's)", runtime.GOMAXPROCS(0)))
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one, replacing it")
+	var teachers multiFlag
+	fs.Var(&teachers, "teacher", "distil: learn the mean contact probability of these models (a shipped model, e.g. ensemble, or a model file; repeatable) instead of the labels alone")
+	labelWeight := fs.Float64("label-weight", 0, "with --teacher, the labels' share of the loss, 0-1 (0: the teacher alone)")
 	if err := parseRunFlags(fs, "train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
 	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "patience": atLeast1, "budget": nonNeg,
 		"checkpoint-every": nonNeg, "lr": nonNeg, "workers": nonNeg}); err != nil {
 		return err
+	}
+	if *labelWeight < 0 || *labelWeight > 1 || *labelWeight != *labelWeight {
+		return usageError("--label-weight %v: want a value in [0, 1]", *labelWeight)
+	}
+	if len(teachers) == 0 && *labelWeight != 0 {
+		return usageError("--label-weight needs --teacher")
+	}
+	if len(teachers) > 0 {
+		te := &train.Teacher{LabelWeight: *labelWeight}
+		for _, spec := range teachers {
+			ms, from, err := shipped.Load(spec)
+			if err != nil {
+				return fmt.Errorf("--teacher: %w", err)
+			}
+			for i, m := range ms {
+				te.Members = append(te.Members, m)
+				te.Names = append(te.Names, fmt.Sprintf("%s, member %d", from, i+1))
+			}
+			fmt.Fprintf(stdout, "teacher: %s\n", from)
+		}
+		o.Teacher = te
+		fmt.Fprintf(stdout, "distilling %d teacher models, label weight %v\n", len(te.Members), te.LabelWeight)
 	}
 	var err error
 	if o.Arch, err = model.ArchByName(model.Kind(*kind), *config); err != nil {

@@ -70,6 +70,9 @@ type Arch struct {
 	Version string `json:"code_version,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
 	Epoch   int    `json:"epoch,omitempty"` // epoch the parameters come from
+	// Teacher, for a distilled model, names the models it learned from
+	// and their parameters' fingerprint (train.Teacher).
+	Teacher string `json:"teacher,omitempty"`
 }
 
 // Spec is the network an Arch describes: the paper's pair network with

@@ -61,6 +61,8 @@ type Options struct {
 	// Splits to train and validate on (default "train" and "validation";
 	// "all" uses every chain).
 	TrainSplit, ValSplit string
+	// Teacher, when set, makes the run a distillation (see Teacher).
+	Teacher *Teacher
 
 	clock func() time.Time // time.Now unless a test sets it
 
@@ -85,6 +87,10 @@ type EpochLog struct {
 type taskState struct {
 	Arch    model.Arch `json:"arch"`
 	Workers int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)
+	// Teacher is a distillation's teacher fingerprint and label weight
+	// (empty for a run on the labels).
+	Teacher     string  `json:"teacher,omitempty"`
+	LabelWeight float64 `json:"label_weight,omitempty"`
 }
 
 // Result summarises a finished run.
@@ -210,6 +216,14 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if o.Workers != 0 && ts.Workers != 0 && o.Workers != ts.Workers {
 			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (a resumed run keeps its workers)", ts.Workers, o.Workers)
 		}
+		var fp string
+		var lw float64
+		if o.Teacher != nil {
+			fp, lw = o.Teacher.Fingerprint(), o.Teacher.LabelWeight
+		}
+		if fp != ts.Teacher || lw != ts.LabelWeight {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run has teacher %q (label weight %v), asked for %q (label weight %v): a resumed run keeps its teacher", short(ts.Teacher), ts.LabelWeight, short(fp), lw)
+		}
 		o.Seed = ts.Arch.Seed
 		if ts.Workers != 0 {
 			o.Workers = ts.Workers
@@ -232,6 +246,18 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		return nil, fmt.Errorf("train: validation labels are %s, training labels %s", vd, td)
 	}
 	o.Arch.Version = model.CodeVersion()
+	var targets [][]float32
+	if o.Teacher != nil {
+		if err := o.Teacher.check(trainSet); err != nil {
+			return nil, err
+		}
+		fp := o.Teacher.Fingerprint()
+		ts.Teacher, ts.LabelWeight = fp, o.Teacher.LabelWeight
+		o.Arch.Teacher = fmt.Sprintf("%d models, fingerprint %s, label weight %v", len(o.Teacher.Members), short(fp), o.Teacher.LabelWeight)
+		if targets, err = o.Teacher.targets(trainSet, o.BatchSize); err != nil {
+			return nil, fmt.Errorf("train: teacher: %w", err)
+		}
+	}
 	m, err := model.NewModel(o.Arch, o.Seed)
 	if err != nil {
 		return nil, err
@@ -246,7 +272,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		ts.Arch = o.Arch
 	}
 	ts.Workers = o.Workers
-	t := &proteinTask{o: o, m: m, train: trainSet, val: valSet, st: &ts,
+	t := &proteinTask{o: o, m: m, train: trainSet, targets: targets, val: valSet, st: &ts,
 		loss: scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}}
 	for _, e := range run.State().Log {
 		t.log = append(t.log, epochLog(e))
@@ -291,6 +317,7 @@ type proteinTask struct {
 	o          Options
 	m          *model.Model
 	train, val []*model.Sample
+	targets    [][]float32 // a distillation's teacher targets of train (Teacher.targets), or nil
 	st         *taskState
 	loss       scnn.WeightedBCE
 	epoch      int
@@ -314,7 +341,13 @@ func (t *proteinTask) Step(pass *scnn.Pass, i, _ int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, g, err := t.loss.Forward(logits, b.Labels, b.Mask)
+	var v float64
+	var g *scnn.Tensor
+	if t.targets != nil {
+		v, g, err = distillLoss(logits, b, pickTargets(t.targets, t.batches[i]), t.o.Teacher.LabelWeight, t.loss)
+	} else {
+		v, g, err = t.loss.Forward(logits, b.Labels, b.Mask)
+	}
 	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
 		err = fmt.Errorf("loss is %v", v)
 	}
