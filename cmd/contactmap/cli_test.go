@@ -68,6 +68,8 @@ func TestFlagRanges(t *testing.T) {
 		{"train", "--epochs", "0"},
 		{"train", "--lr", "-0.1"},
 		{"train", "--budget", "-1m"},
+		{"train", "--teacher", "ensemble", "--label-weight", "2"},
+		{"train", "--teacher", "ensemble", "--label-weight", "-0.5"},
 		{"features", "--workers", "-3", "--list", "x", "--pdb-dir", "y", "--out", "z"},
 		{"features", "--cutoff", "-8", "--list", "x", "--pdb-dir", "y", "--out", "z"},
 		{"features", "--min-len", "50", "--max-len", "10", "--list", "x", "--pdb-dir", "y", "--out", "z"},
@@ -85,6 +87,15 @@ func TestFlagRanges(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, "--"+flagName) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 naming --%s", args, code, errOut, flagName)
 		}
+	}
+}
+
+// --label-weight weighs the labels against a teacher: alone it is a
+// usage error.
+func TestLabelWeightNeedsTeacher(t *testing.T) {
+	code, _, errOut := runCLI(t, "train", "--label-weight", "0.5")
+	if code != 2 || !strings.Contains(errOut, "--teacher") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --teacher", code, errOut)
 	}
 }
 
