@@ -31,6 +31,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -84,7 +85,31 @@ func version() string {
 func main() {
 	blasenv.Reexec()
 	blasenv.SelectKernels(os.Stderr) // CONTACTMAP_SGEMM
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startProfile(os.Getenv("CONTACTMAP_CPUPROFILE"))
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the command to path (the
+// environment's CONTACTMAP_CPUPROFILE, for `go tool pprof`) where path is
+// not "", until the returned function is called.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "contactmap: CONTACTMAP_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // stdout and stderr are where the commands write: the process's, or the

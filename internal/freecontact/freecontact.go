@@ -28,8 +28,17 @@ import (
 	"time"
 )
 
-// Profiles are the parameter profiles (--parprof) the project runs.
-var Profiles = []string{"evfold", "psicov"}
+// Profiles are the parameter profiles (--parprof) the project runs by
+// default: "evfold" (EVfold's mean-field DCA) and "psicov" (PSICOV as
+// published: a graphical lasso whose regularisation is searched for a
+// precision-matrix density of 0.03, a fit per step of the search). Known
+// lists those and "psicov-sd", freecontact's "sensible default" PSICOV:
+// one graphical-lasso fit at rho = 0.001 without the density search, many
+// times faster.
+var (
+	Profiles = []string{"evfold", "psicov"}
+	Known    = []string{"evfold", "psicov", "psicov-sd"}
+)
 
 // ErrNotInstalled is returned when no freecontact program is on the PATH.
 var ErrNotInstalled = errors.New("freecontact: not installed (Debian: apt-get install freecontact)")

@@ -66,11 +66,16 @@ func main() {
 	flag.IntVar(&c.resamples, "resamples", 10000, "bootstrap resamples over families")
 	flag.IntVar(&c.threads, "threads", 2, "freecontact threads")
 	flag.IntVar(&c.maxSeed, "max-seed", 0, "only runs of seeds up to this (0: every run)")
-	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact modes run (comma-separated; '' for none): its PSICOV mode takes minutes of CPU per family")
+	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact profiles run (comma-separated from evfold, psicov, psicov-sd; '' for none): psicov, the published PSICOV, takes minutes of CPU per family; psicov-sd is one fit at rho 0.001")
 	flag.Parse()
 	log.SetFlags(0)
 	if c.out == "" {
 		c.out = "experiments/msa-net/report-" + c.split
+	}
+	for _, p := range strings.Split(c.profiles, ",") {
+		if p != "" && !slices.Contains(freecontact.Known, p) {
+			log.Fatalf("msa-net eval: -freecontact: unknown profile %q (one of %s)", p, strings.Join(freecontact.Known, ", "))
+		}
 	}
 	if err := run(c); err != nil {
 		log.Fatal("msa-net eval: ", err)
@@ -89,6 +94,7 @@ const (
 	kindMF     = "mean-field DCA"
 	kindEVfold = "freecontact EVfold"
 	kindPSICOV = "freecontact PSICOV"
+	kindPSISD  = "freecontact PSICOV rho 0.001"
 	kindSeq    = "single-sequence ensemble"
 	kindSep    = "-|i-j|"
 )
@@ -153,11 +159,11 @@ func run(c config) error {
 	}
 	free(kindPlm, func(f *family) []float32 { return channel(f, f.plm) })
 	free(kindMF, func(f *family) []float32 { return channel(f, f.mf) })
-	for _, prof := range freecontact.Profiles {
+	for _, prof := range freecontact.Known {
 		if !slices.Contains(strings.Split(c.profiles, ","), prof) {
 			continue
 		}
-		kind := map[string]string{"evfold": kindEVfold, "psicov": kindPSICOV}[prof]
+		kind := map[string]string{"evfold": kindEVfold, "psicov": kindPSICOV, "psicov-sd": kindPSISD}[prof]
 		var ferr error
 		free(kind, func(f *family) []float32 {
 			s, _, err := freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads)
@@ -405,7 +411,7 @@ func report(c config, fams []*family, runs []compare.Run) error {
 	if byKind["scnn ensemble"] != nil && byKind["cnn ensemble"] != nil {
 		pairs = append(pairs, [2]string{"cnn ensemble", "scnn ensemble"})
 	}
-	for _, k := range []string{kindEVfold, kindPSICOV, kindMF} {
+	for _, k := range []string{kindEVfold, kindPSICOV, kindPSISD, kindMF} {
 		if byKind[k] != nil {
 			pairs = append(pairs, [2]string{k, kindPlm})
 		}
@@ -548,7 +554,7 @@ func cmpFloat(a, b float64) int {
 
 func isFree(k string) bool {
 	switch k {
-	case kindPlm, kindMF, kindEVfold, kindPSICOV, kindSeq, kindSep:
+	case kindPlm, kindMF, kindEVfold, kindPSICOV, kindPSISD, kindSeq, kindSep:
 		return true
 	}
 	return false
