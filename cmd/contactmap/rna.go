@@ -75,7 +75,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	})
 	var o ssnet.TrainOptions
 	kind := fs.String("model", "scnn", "cnn or scnn")
-	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
+	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length), families-noenergy (families without the energy channels) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
 	trainFile := fs.String("train", rnaTrain, "training molecules: files in the five-line format or dot-bracket (.dbn, .dbn.gz), comma-separated; with several, training draws each file equally often")
 	validFile := fs.String("valid", rnaValid, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")

@@ -139,6 +139,12 @@ var FamiliesBucketed = withName(Families, "families-bucketed", func(p *Protocol)
 	p.Buckets = true
 })
 
+// FamiliesNoEnergy is Families without the energy channels: the
+// ablation that measures what they buy (experiments/rna-families).
+var FamiliesNoEnergy = withName(Families, "families-noenergy", func(p *Protocol) {
+	p.Energy = false
+})
+
 func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	p := base
 	p.Name = name
@@ -151,7 +157,7 @@ func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 }
 
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
