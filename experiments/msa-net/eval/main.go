@@ -67,6 +67,7 @@ func main() {
 	flag.IntVar(&c.threads, "threads", 2, "freecontact threads")
 	flag.IntVar(&c.maxSeed, "max-seed", 0, "only runs of seeds up to this (0: every run)")
 	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact profiles run (comma-separated from evfold, psicov, psicov-sd; '' for none): psicov, the published PSICOV, takes minutes of CPU per family; psicov-sd is one fit at rho 0.001")
+	flag.StringVar(&c.pick, "pick", "", "the candidate picked on validation (e.g. 'scnn seed 2'): the report compares it with plmDCA instead of applying the pick rule to this split")
 	flag.Parse()
 	log.SetFlags(0)
 	if c.out == "" {
@@ -85,6 +86,7 @@ func main() {
 type config struct {
 	plm, mf, seq, msa, runs, split, cache, out string
 	profiles                                   string
+	pick                                       string
 	resamples, threads, maxSeed                int
 }
 
@@ -430,8 +432,16 @@ func report(c config, fams []*family, runs []compare.Run) error {
 		b.WriteString("\n")
 		results = append(results, res)
 	}
-	if p, ok := pick(runs); ok {
-		fmt.Fprintf(&b, "## The pick rule applied to this split (README; the pick itself is made on validation, pick.md)\n\n%s\n\n", p.text)
+	p, ok, err := pick(runs, c.pick)
+	if err != nil {
+		return err
+	}
+	if ok {
+		if c.pick != "" {
+			fmt.Fprintf(&b, "## The pick made on validation (pick.md), on this split\n\n%s\n\n", p.text)
+		} else {
+			fmt.Fprintf(&b, "## The pick rule applied to this split (README; the pick itself is made on validation, pick.md)\n\n%s\n\n", p.text)
+		}
 		// The pick alone against plmDCA (the README's rule for the default
 		// of alignment files).
 		r := p.run
@@ -492,7 +502,9 @@ type picked struct {
 	run        compare.Run
 }
 
-func pick(runs []compare.Run) (picked, bool) {
+// fixed, where not "", names the candidate picked already (on
+// validation): it is the one returned, whatever this split's scores.
+func pick(runs []compare.Run, fixed string) (picked, bool, error) {
 	type cand struct {
 		name             string
 		score            float64
@@ -509,7 +521,19 @@ func pick(runs []compare.Run) (picked, bool) {
 		}
 	}
 	if len(cs) == 0 {
-		return picked{}, false
+		return picked{}, false, nil
+	}
+	var lines []string
+	for _, c := range cs {
+		lines = append(lines, fmt.Sprintf("%s %.3f", c.name, c.score))
+	}
+	if fixed != "" {
+		i := slices.IndexFunc(cs, func(c cand) bool { return c.name == fixed })
+		if i < 0 {
+			return picked{}, false, fmt.Errorf("-pick %q: not among the candidates (%s)", fixed, strings.Join(lines, ", "))
+		}
+		text := fmt.Sprintf("Candidates (long-range top-L/5): %s. **The pick made on validation: %s** (%.3f here).", strings.Join(lines, ", "), fixed, cs[i].score)
+		return picked{name: fixed, text: text, run: cs[i].run}, true, nil
 	}
 	best := slices.MaxFunc(cs, func(a, b cand) int { return cmpFloat(a.score, b.score) })
 	var near []cand
@@ -533,13 +557,9 @@ func pick(runs []compare.Run) (picked, bool) {
 		}
 		return cmpFloat(b.score, a.score)
 	})
-	var lines []string
-	for _, c := range cs {
-		lines = append(lines, fmt.Sprintf("%s %.3f", c.name, c.score))
-	}
 	text := fmt.Sprintf("Candidates (long-range top-L/5): %s. Best %s (%.3f); within 0.005 of it: %d. **Pick: %s** (%.3f).",
 		strings.Join(lines, ", "), best.name, best.score, len(near), near[0].name, near[0].score)
-	return picked{name: near[0].name, text: text, run: near[0].run}, true
+	return picked{name: near[0].name, text: text, run: near[0].run}, true, nil
 }
 
 func cmpFloat(a, b float64) int {

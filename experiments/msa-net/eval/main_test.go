@@ -85,12 +85,20 @@ func TestPick(t *testing.T) {
 		{[]compare.Run{run("scnn ensemble", 1, 0.65), run("scnn", 2, 0.646), run("cnn", 3, 0.649)}, "Pick: scnn seed 2"},
 		{[]compare.Run{run("scnn ensemble", 1, 0.66), run("scnn", 2, 0.646)}, "Pick: scnn ensemble"},
 	} {
-		got, ok := pick(c.runs)
-		if !ok || !strings.Contains(got.text, c.want) || !strings.Contains(c.want, got.name) {
+		got, ok, err := pick(c.runs, "")
+		if err != nil || !ok || !strings.Contains(got.text, c.want) || !strings.Contains(c.want, got.name) {
 			t.Errorf("%v: %q (%s), want %q", c.runs, got.text, got.name, c.want)
 		}
 	}
-	if _, ok := pick([]compare.Run{run("plmDCA", 1, 0.5)}); ok {
+	if _, ok, _ := pick([]compare.Run{run("plmDCA", 1, 0.5)}, ""); ok {
 		t.Error("a pick without network runs")
+	}
+	// A pick made already is kept, whatever this split says.
+	runs := []compare.Run{run("scnn", 1, 0.60), run("cnn", 1, 0.62), run("scnn", 2, 0.5)}
+	if got, ok, err := pick(runs, "scnn seed 2"); err != nil || !ok || got.name != "scnn seed 2" || got.run.Seed != 2 || !strings.Contains(got.text, "made on validation") {
+		t.Errorf("fixed pick: %+v, %v, %v", got, ok, err)
+	}
+	if _, _, err := pick(runs, "scnn seed 9"); err == nil {
+		t.Error("a fixed pick among no candidate")
 	}
 }
