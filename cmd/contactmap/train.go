@@ -46,7 +46,7 @@ the learning curves.`,
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one, replacing it")
 	var teachers multiFlag
-	fs.Var(&teachers, "teacher", "distil: learn the mean contact probability of these models (a shipped model, e.g. ensemble, or a model file; repeatable) instead of the labels alone")
+	fs.Var(&teachers, "teacher", "distil: learn the mean contact probability of these models (a shipped model, e.g. ensemble, or a model file; repeatable) instead of the labels alone; give it again with --resume")
 	labelWeight := fs.Float64("label-weight", 0, "with --teacher, the labels' share of the loss, 0-1 (0: the teacher alone)")
 	if err := parseRunFlags(fs, "train", args, &o.Resume, &o.Force); err != nil {
 		return err
@@ -70,7 +70,7 @@ the learning curves.`,
 			}
 			for i, m := range ms {
 				te.Members = append(te.Members, m)
-				te.Names = append(te.Names, fmt.Sprintf("%s, member %d", from, i+1))
+				te.Names = append(te.Names, fmt.Sprintf("%s #%d", spec, i+1))
 			}
 			fmt.Fprintf(stdout, "teacher: %s\n", from)
 		}

@@ -49,6 +49,21 @@ func TestTeacherTargetsAreTheEnsembleMean(t *testing.T) {
 			sums[i].Add(p)
 		}
 	}
+	// The CNN member's map is not symmetric: the upper triangle is the
+	// target, and reading the lower one would show.
+	cnn, err := PredictChains(members[0], samples[:1], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asym := false
+	for l, i := samples[0].L(), 0; i < l && !asym; i++ {
+		for j := i + 1; j < l; j++ {
+			asym = asym || cnn[0][i*l+j] != cnn[0][j*l+i]
+		}
+	}
+	if !asym {
+		t.Fatal("the CNN member's map is symmetric: the test cannot tell the triangles apart")
+	}
 	for k, s := range samples {
 		want, l := sums[k].Mean(), s.L()
 		if len(got[k]) != l*(l+1)/2 {
@@ -215,6 +230,19 @@ func TestDistillationResumesWithItsTeacher(t *testing.T) {
 	o.Teacher = a
 	if _, err := Train(context.Background(), o); err != nil {
 		t.Errorf("resumed with its teacher: %v", err)
+	}
+	if m, err := model.LoadModel(o.Out + "/" + ModelFile); err != nil || !strings.Contains(m.Arch.Teacher, short(a.Fingerprint())) {
+		t.Errorf("after the resume the model's teacher is %q (%v), want fingerprint %s", m.Arch.Teacher, err, short(a.Fingerprint()))
+	}
+	// A run on the labels does not resume as a distillation.
+	plain := tinyOptions(t, model.SCNN)
+	plain.MaxEpochs = 1
+	if _, err := Train(context.Background(), plain); err != nil {
+		t.Fatal(err)
+	}
+	plain.Resume, plain.MaxEpochs, plain.Teacher = true, 2, a
+	if _, err := Train(context.Background(), plain); err == nil || !strings.Contains(err.Error(), "keeps its teacher") {
+		t.Errorf("a labelled run resumed with a teacher: %v", err)
 	}
 	if _, err := Train(context.Background(), Options{Features: o.Features, Out: t.TempDir(), Arch: o.Arch, MaxEpochs: 1,
 		Teacher: &Teacher{Members: a.Members, LabelWeight: 2}}); err == nil || !strings.Contains(err.Error(), "label weight") {
