@@ -1,0 +1,145 @@
+package pairnet
+
+// ConvMACs is the multiply-adds per pixel of the network's 2D
+// convolutions on materialised maps: every branch of every block and head
+// block, and the output convolution,
+//
+//	sum over convolutions of k*k * Cin * Cout
+//
+// (not the BiLSTM, the pair maps' sgConv or product, batchnorm,
+// activations or biases). A forward pass over b maps of l x l pixels
+// costs 2 * ConvMACs * b*l*l floating-point operations on full maps; a
+// training step computes the forward pass, the input gradient and the
+// kernel gradient of every convolution, 3x that.
+func (s Spec) ConvMACs() float64 {
+	in := s.Pair.width(s.Symmetric, s.seqWidth()) + s.In2D + s.Fixed2D
+	macs := 0.0
+	for _, b := range s.Blocks {
+		for i, k := range b.Kernels {
+			macs += float64(k * k * in * b.Widths[i])
+		}
+		in = b.Width()
+	}
+	if s.Reinject != nil {
+		in += s.Reinject.width(s.Symmetric, s.In1D) + s.In2D + s.Fixed2D
+	}
+	for _, b := range s.Head {
+		for i, k := range b.Kernels {
+			macs += float64(k * k * in * b.Widths[i])
+		}
+		in = b.Width()
+	}
+	return macs + float64(s.OutKernel*s.OutKernel*in)
+}
+
+// InferenceFLOPs is the number of floating-point operations (2 per
+// multiply-add, 1 per addition) of the 2D convolutions that an inference
+// pass over a batch of b chains of length l executes: the convolutions
+// ConvMACs counts, on the pixels the pass computes, P = l*l per map for
+// the CNN and the L(L+1)/2 of the packed upper triangle for the SCNN.
+//
+// A network that infers by halves (InfersByHalves) computes the
+// convolutions that read a pair map, every branch of the first block and
+// the first convolution after the re-injection (a head block's branches,
+// or the output convolution without a head), from the map's two 1D
+// halves (scnn.ForwardBranchesCartesian, ForwardBranchesSymCartesian),
+// the other convolutions as ConvMACs counts them. For one chain:
+//
+//	for each convolution (kernel k, h = k/2, cin inputs, cout outputs):
+//	    if it reads a pair map, by parts: cd dense channels (the 2D input
+//	    and fixed pair channels, nAfter tensors of them, and after the
+//	    re-injection the last block's output), a product part of halves
+//	    nr and nc channels wide:
+//	        flops += 2 * P * k*k * cd * cout           // the dense parts, convolved
+//	        flops += nAfter * P * cout                 // each 2D tensor's output added
+//	        for i := 0; i < l; i++ {
+//	            for t in V(i), the offsets t < k with 0 <= i+t-h < l {
+//	                flops += 2 * k * (nr + nc) * cout  // R[i, c, o] (a = t, every c), Q[i, a, o] (c = t, every a)
+//	            }
+//	            flops += 2 * k * cout                  // the prefix sums of R[i] and Q[i] over the offsets
+//	        }
+//	        flops += 4 * P * cout                      // each pixel: two differences, their sum, into y
+//	    else:
+//	        flops += 2 * P * k*k * cin * cout          // as ConvMACs, on P pixels
+//
+// The loops over V(i) visit taps(l, k) = sum_i |V(i)| = l*k - h*(h+1)
+// offsets once l >= h. The halves of a map of a 1D input of n channels
+// are the CNN's self-Cartesian product halves, nr = nc = n, or the SCNN's
+// sgConv outer-sum halves, nr = nc = the map's width, both in the
+// kernel. Every chain is taken to be l long (a shorter chain of a padded
+// batch visits fewer offsets), and the R and Q loops' skipping of zero
+// inputs is not counted. A network that materialises its maps counts
+// ConvMACs on P pixels.
+func (s Spec) InferenceFLOPs(b, l int) float64 {
+	p := float64(l * l)
+	if s.Symmetric {
+		p = float64(l * (l + 1) / 2)
+	}
+	if !s.InfersByHalves() {
+		return 2 * s.ConvMACs() * p * float64(b)
+	}
+	n2 := s.In2D + s.Fixed2D
+	nAfter := 0 // the 2D tensors given with the batch
+	for _, c := range []int{s.In2D, s.Fixed2D} {
+		if c > 0 {
+			nAfter++
+		}
+	}
+	// halves is nr + nc of the map m of a 1D input of n channels.
+	halves := func(m MapSpec, n int) int {
+		if s.Symmetric {
+			return 2 * m.width(true, n)
+		}
+		return 2 * n
+	}
+	fl := float64(l)
+	byParts := func(k, cout, cd, nrc int) float64 {
+		kf, co := float64(k), float64(cout)
+		return 2*p*kf*kf*float64(cd)*co + float64(nAfter)*p*co +
+			2*float64(taps(l, k))*kf*float64(nrc)*co + 2*fl*kf*co + 4*p*co
+	}
+	flops := 0.0
+	in := s.Pair.width(s.Symmetric, s.seqWidth()) + n2
+	for bi, blk := range s.Blocks {
+		for i, k := range blk.Kernels {
+			if bi == 0 {
+				flops += byParts(k, blk.Widths[i], n2, halves(s.Pair, s.seqWidth()))
+			} else {
+				flops += 2 * p * float64(k*k*in*blk.Widths[i])
+			}
+		}
+		in = blk.Width()
+	}
+	before := in
+	first := s.Reinject != nil // the next convolution reads the re-injected map
+	if first {
+		in += s.Reinject.width(s.Symmetric, s.In1D) + n2
+	}
+	conv := func(k, cout int) {
+		if first {
+			flops += byParts(k, cout, before+n2, halves(*s.Reinject, s.In1D))
+		} else {
+			flops += 2 * p * float64(k*k*in*cout)
+		}
+	}
+	for _, blk := range s.Head {
+		for i, k := range blk.Kernels {
+			conv(k, blk.Widths[i])
+		}
+		first = false
+		in = blk.Width()
+	}
+	conv(s.OutKernel, 1)
+	return flops * float64(b)
+}
+
+// taps is sum over i < l of |V(i)|, V(i) the kernel offsets t < k with
+// 0 <= i+t-h < l (h = k/2): the offsets the row and column terms of
+// scnn's Cartesian convolutions visit along a chain of length l. An
+// offset falls off each end of the chain h-i times at the position i < h
+// from it, so taps = l*k - 2*(sum over i < min(h, l) of h-i).
+func taps(l, k int) int {
+	h := k / 2
+	m := min(h, l)
+	return l*k - m*(2*h-m+1)
+}
