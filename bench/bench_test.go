@@ -13,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/rna/fold"
+	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 func TestMedian(t *testing.T) {
@@ -294,6 +296,33 @@ func TestTorchReferenceMatchesGo(t *testing.T) {
 			}
 			if s.Median <= 0 || s.PeakRSS <= 0 {
 				t.Errorf("%s %s: no timing or memory: %+v", cfg, kind, s)
+			}
+		}
+	} // The RNA networks of every protocol (PairNet from the pairnet.Spec),
+	// each distinct network once.
+	seen := map[string]bool{}
+	for _, p := range ssnet.Protocols {
+		for _, kind := range []string{"cnn", "scnn"} {
+			spec, _, err := rnaSpec(kind, p.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if js, _ := rnaSpecJSON(kind, p.Name); seen[js] {
+				continue
+			} else {
+				seen[js] = true
+			}
+			net, err := pairnet.New(spec, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tk := task{Kind: "rna-train", Model: kind, Config: p.Name, B: 2, L: 16}
+			res, err := r.run(benchCase{Group: "rna-train", Name: p.Name, Sides: []side{{Label: "torch", Torch: true, Task: tk}}}, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := res.side("torch"); s.Params != net.Trainable() || s.Median <= 0 {
+				t.Errorf("rna %s %s: PyTorch has %d trainable parameters, Go %d (%+v)", p.Name, kind, s.Params, net.Trainable(), s)
 			}
 		}
 	}

@@ -17,6 +17,11 @@ import (
 func TestModelCaseFLOPs(t *testing.T) {
 	seen := map[string]int{}
 	for _, c := range cases(true, true, "psicov", "") {
+		if strings.HasPrefix(c.Group, "rna-") {
+			seen[c.Group]++
+			checkRNACaseFLOPs(t, c)
+			continue
+		}
 		if c.Group != "train" && c.Group != "infer" && c.Group != "sweep" {
 			for _, s := range c.Sides {
 				if s.FLOPs != 0 {
@@ -52,8 +57,44 @@ func TestModelCaseFLOPs(t *testing.T) {
 			}
 		}
 	}
-	if seen["train"] != 2 || seen["infer"] != 2 || seen["sweep"] != 9 {
-		t.Errorf("model cases %v, want 2 train, 2 infer, 9 sweep", seen)
+	if seen["train"] != 2 || seen["infer"] != 2 || seen["sweep"] != 9 || seen["rna-train"] != 1 || seen["rna-sweep"] != len(rnaSweepLengths) {
+		t.Errorf("model cases %v, want 2 train, 2 infer, 9 sweep, 1 rna-train, %d rna-sweep", seen, len(rnaSweepLengths))
+	}
+}
+
+// The RNA cases count the materialised convolutions of the CNN (3x for a
+// training step), PyTorch's numerator; the Go sides what they execute:
+// the SCNN's training on the packed triangle, inference by
+// pairnet.Spec.InferenceFLOPs.
+func checkRNACaseFLOPs(t *testing.T, c benchCase) {
+	t.Helper()
+	tk := c.Sides[0].Task
+	cnn, _, err := rnaSpec("cnn", tk.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 1.0
+	if c.Group == "rna-train" {
+		steps = 3
+	}
+	if want := steps * 2 * cnn.ConvMACs() * float64(tk.B*tk.L*tk.L); c.FLOPs != want {
+		t.Errorf("%s/%s: %g FLOPs, want %g", c.Group, c.Name, c.FLOPs, want)
+	}
+	for _, s := range c.Sides {
+		spec, _, _ := rnaSpec(s.Task.Model, s.Task.Config)
+		want := 0.0
+		switch {
+		case s.Torch:
+		case c.Group == "rna-train" && spec.Symmetric:
+			want = 3 * 2 * spec.ConvMACs() * float64(tk.B*tk.L*(tk.L+1)/2)
+		case c.Group == "rna-train":
+			want = c.FLOPs
+		default:
+			want = spec.InferenceFLOPs(1, tk.L)
+		}
+		if s.FLOPs != want || !s.Torch && !(s.FLOPs > 0 && s.FLOPs <= c.FLOPs) {
+			t.Errorf("%s/%s %s: side FLOPs %g, want %g (case %g)", c.Group, c.Name, s.Label, s.FLOPs, want, c.FLOPs)
+		}
 	}
 }
 

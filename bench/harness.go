@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/rna/ssnet"
 	"io"
 	"os"
 	"os/exec"
@@ -29,7 +30,7 @@ type side struct {
 
 // benchCase is one comparison: its sides run interleaved.
 type benchCase struct {
-	Group string // sgemm, conv, train, infer, sweep, fold, coevo
+	Group string // sgemm, conv, train, infer, sweep, rna-train, rna-sweep, fold, coevo
 	Name  string
 	FLOPs float64 // floating-point operations of one run (see report.go), unless a side has its own
 	Sides []side
@@ -147,6 +148,16 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 			return nil, err
 		}
 		args = append(args, "--arch", arch)
+	}
+	if t.Kind == "rna-train" || t.Kind == "rna-infer" {
+		spec, err := rnaSpecJSON(t.Model, t.Config)
+		if err != nil {
+			return nil, err
+		}
+		_, p, _ := rnaSpec(t.Model, t.Config)
+		kind, _ := ssnet.ParseKind(t.Model)
+		args = append(args, "--spec", spec, "--lr", strconv.FormatFloat(p.LR(kind), 'g', -1, 64),
+			"--l2", strconv.FormatFloat(p.L2, 'g', -1, 64), "--pos-weight", strconv.FormatFloat(p.PosWeight, 'g', -1, 64))
 	}
 	args = append(args, "--threads", strconv.Itoa(gomaxprocs()))
 	return exec.Command(r.Python, append([]string{r.Script}, args...)...), nil

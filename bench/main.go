@@ -176,6 +176,8 @@ func cases(torch, openblas bool, psicov, freecontact string) []benchCase {
 			cs = append(cs, c)
 		}
 	}
+	// The RNA networks of the shipped recipe (issue 29).
+	cs = append(cs, rnaCases(torch)...)
 	// plmDCA beside freecontact (issue 31).
 	cs = append(cs, coevoCases(psicov, freecontact)...)
 	// RNA folding (rna/fold, issue 32): Go only, on GOMAXPROCS

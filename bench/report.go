@@ -352,6 +352,7 @@ func (r *report) markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(r.rnaTable())
 	b.WriteString(r.foldTable())
 	b.WriteString(r.coevoTable())
 	if len(r.Notes) > 0 {

@@ -7,6 +7,8 @@ the same shapes, and times one task per "run" line read from stdin:
 
   train   forward + weighted BCE + backward + Adam (L2 1e-5), batch B, length L
   infer   forward in eval mode under torch.inference_mode, then sigmoid
+  rna-train, rna-infer  the same for the network --spec describes
+          (pairnet.Spec: the RNA networks), with --lr, --l2, --pos-weight
   conv    one k x k convolution Cin -> Cout, forward + backward
   sgemm   C (M x N) = A (M x K) B (K x N) with torch.mm
 
@@ -164,14 +166,111 @@ class ContactNet(nn.Module):
         return self.final(y)
 
 
+class PairNet(nn.Module):
+    """Any pairnet.Spec (pairnet/spec.go), the RNA networks' description:
+    BiLSTM and Dense (lstm_hidden > 0), the pair map (self-Cartesian
+    product, or the SCNN's 1x1 sgConv to its width), optional batchnorm
+    and ReLU, joined with the 2D input; blocks of parallel convolutions of
+    their own widths, joined, batchnorm, ReLU; the re-injected map of the
+    1D input (a product or sgConv, optional batchnorm and ReLU) joined
+    with the last block's output and the 2D input; head blocks; the output
+    convolution to one channel."""
+
+    def __init__(self, s):
+        super().__init__()
+        sym = bool(s.get("symmetric"))
+        self.sym = sym
+        n1d, h = s["in_1d"], s.get("lstm_hidden", 0)
+        self.lstm = None
+        seq = n1d
+        if h > 0:
+            self.lstm = nn.LSTM(n1d, h, batch_first=True, bidirectional=True)
+            for name, p in self.lstm.named_parameters():
+                if name.startswith("bias_hh"):
+                    p.data.zero_()
+                    p.requires_grad_(False)
+            self.dense = nn.Linear(2 * h, s["lstm_out"])
+            seq = n1d + s["lstm_out"]
+
+        def map_width(m, n):
+            w = (m or {}).get("width", 0)
+            return w if sym and w > 0 else 2 * n
+
+        def pair_map(m, n):
+            mods = nn.ModuleDict()
+            w = map_width(m, n)
+            if sym:
+                mods["sg"] = OuterSum(n, w)
+            if m.get("bn"):
+                mods["bn"] = nn.BatchNorm2d(w)
+            return mods, w, bool(m.get("relu"))
+
+        self.pair, pw, self.pair_relu = pair_map(s.get("pair") or {}, seq)
+        n2 = s.get("in_2d", 0)
+        cin = pw + n2
+
+        def block(b, cin):
+            convs = nn.ModuleList([make_conv(sym, k, cin, w) for k, w in zip(b["kernels"], b["widths"])])
+            return nn.ModuleDict({"convs": convs, "bn": nn.BatchNorm2d(sum(b["widths"]))}), sum(b["widths"])
+
+        self.blocks = nn.ModuleList()
+        for b in s.get("blocks") or []:
+            m, cin = block(b, cin)
+            self.blocks.append(m)
+        self.re = None
+        if s.get("reinject") is not None:
+            self.re, rw, self.re_relu = pair_map(s["reinject"], n1d)
+            cin += rw + n2
+        self.head = nn.ModuleList()
+        for b in s.get("head") or []:
+            m, cin = block(b, cin)
+            self.head.append(m)
+        self.final = make_conv(sym, s["out_kernel"], cin, 1)
+
+    def make_map(self, mods, relu, x):
+        y = mods["sg"](x) if "sg" in mods else self_cartesian(x)
+        if "bn" in mods:
+            y = mods["bn"](y)
+        return F.relu(y) if relu else y
+
+    @staticmethod
+    def run_block(m, x):
+        ys = [c(x) for c in m["convs"]]
+        y = ys[0] if len(ys) == 1 else torch.cat(ys, dim=1)
+        return F.relu(m["bn"](y))
+
+    def forward(self, x1, x2):
+        seq = x1
+        if self.lstm is not None:
+            h, _ = self.lstm(x1)
+            seq = torch.cat([x1, self.dense(h)], dim=2)
+        y = self.make_map(self.pair, self.pair_relu, seq)
+        if x2 is not None:
+            y = torch.cat([y, x2], dim=1)
+        for m in self.blocks:
+            y = self.run_block(m, y)
+        if self.re is not None:
+            parts = [y, self.make_map(self.re, self.re_relu, x1)]
+            if x2 is not None:
+                parts.append(x2)
+            y = torch.cat(parts, dim=1)
+        for m in self.head:
+            y = self.run_block(m, y)
+        return self.final(y)
+
+
 def trainable(m):
     return sum(p.numel() for p in m.parameters() if p.requires_grad)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--task", required=True, choices=["train", "infer", "conv", "sgemm"])
+    ap.add_argument("--task", required=True, choices=["train", "infer", "rna-train", "rna-infer", "conv", "sgemm"])
     ap.add_argument("--arch", help="architecture record (JSON) for train and infer")
+    ap.add_argument("--spec", help="network description (pairnet.Spec, JSON) for rna-train and rna-infer")
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--l2", type=float, default=1e-5)
+    ap.add_argument("--pos-weight", type=float, default=5.0)
     ap.add_argument("--batch", type=int, default=10)
     ap.add_argument("--length", type=int, default=100)
     ap.add_argument("--k", type=int, default=3)
@@ -187,20 +286,31 @@ def main():
     b, l = args.batch, args.length
     params = 0
 
-    if args.task in ("train", "infer"):
-        a = json.loads(args.arch)
-        model = ContactNet(a)
+    if args.task in ("train", "infer", "rna-train", "rna-infer"):
+        if args.task.startswith("rna-"):
+            s = json.loads(args.spec)
+            model = PairNet(s)
+            x1 = F.one_hot(torch.randint(0, 4, (b, l)), s["in_1d"]).float()
+            x2 = None
+            if s.get("in_2d", 0) > 0:
+                x2 = (torch.rand(b, s["in_2d"], l, l) < 0.5).float()
+                x2 = torch.triu(x2) + torch.triu(x2, diagonal=1).transpose(2, 3)
+            rate, lr, l2, pw = 0.01, args.lr, args.l2, args.pos_weight
+        else:
+            a = json.loads(args.arch)
+            model = ContactNet(a)
+            x1 = torch.randn(b, l, a["n1d"])
+            x2 = torch.randn(b, a["n2d"], l, l)
+            x2 = (x2 + x2.transpose(2, 3)) / 2
+            rate, lr, l2, pw = 0.1, 1e-3, 1e-5, 5.0
         params = trainable(model)
-        x1 = torch.randn(b, l, a["n1d"])
-        x2 = torch.randn(b, a["n2d"], l, l)
-        x2 = (x2 + x2.transpose(2, 3)) / 2
-        labels = (torch.rand(b, 1, l, l) < 0.1).float()
+        labels = (torch.rand(b, 1, l, l) < rate).float()
         labels = torch.maximum(labels, labels.transpose(2, 3))
         upper = torch.triu(torch.ones(l, l), diagonal=1).expand(b, 1, l, l)
-        opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
-        pos_weight = torch.tensor(5.0)
+        opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=l2)
+        pos_weight = torch.tensor(pw)
 
-        if args.task == "train":
+        if args.task in ("train", "rna-train"):
             model.train()
 
             def run():

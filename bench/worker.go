@@ -23,10 +23,10 @@ import (
 // one JSON line when ready, then one JSON line per command read from stdin
 // ("run": time one task, "mem": peak resident memory).
 type task struct {
-	Kind   string // train, infer, conv, sgemm, fold, plm, exec
+	Kind   string // train, infer, rna-train, rna-infer, conv, sgemm, fold, plm, exec
 	Model  string // cnn or scnn (train, infer)
 	Method string // fold: mfe (Params.Fold) or pf (Params.Partition)
-	Config string // default or paper (train, infer)
+	Config string // default or paper (train, infer); the rna/ssnet protocol (rna-train, rna-infer)
 	Sym    bool   // conv: symmetric (packed) layer
 	B, L   int
 	K      int // conv, sgemm: kernel size
@@ -141,6 +141,8 @@ func buildTask(t task) (built, error) {
 	switch t.Kind {
 	case "train", "infer":
 		b.run, b.params, err = buildModelTask(t, rng)
+	case "rna-train", "rna-infer":
+		b.run, b.params, err = buildRNATask(t, rng)
 	case "conv":
 		b.run, b.params, err = buildConvTask(t, rng)
 	case "sgemm":
