@@ -352,7 +352,7 @@ PYTHON ?= /usr/bin/python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_ARGS ?=
 
-bench: bench-deps
+bench: bench-deps build
 	$(GO) build $(GOFLAGS) -o contactmap-bench ./bench
 ifeq ($(HAVE_OPENBLAS),yes)
 	$(GO) build $(GOFLAGS) -tags openblas -o contactmap-bench-openblas ./bench

@@ -107,7 +107,7 @@ func TestWorkerUnknownTask(t *testing.T) {
 // The fold cases are Go only, one per method and length, last in the run,
 // and selected by -only '^fold/'; their workers get the method.
 func TestFoldCases(t *testing.T) {
-	all := cases(true, true, "psicov", "/usr/bin/freecontact")
+	all := cases(true, true, "psicov", "/usr/bin/freecontact", "/usr/bin/contactmap")
 	var names []string
 	for i, c := range all {
 		if c.Group != "fold" {
@@ -325,5 +325,38 @@ func TestTorchReferenceMatchesGo(t *testing.T) {
 				t.Errorf("rna %s %s: PyTorch has %d trainable parameters, Go %d (%+v)", p.Name, kind, s.Params, net.Trainable(), s)
 			}
 		}
+	}
+}
+
+// The predictor cases run the contactmap program given, on inputs the
+// harness writes, one run each; without the program there are none.
+func TestPredictorCases(t *testing.T) {
+	if cs := predictorCases(""); len(cs) != 0 {
+		t.Errorf("%d predictor cases without a program", len(cs))
+	}
+	cs := predictorCases("/bin/contactmap")
+	if len(cs) != 2*len(predictorLengths) {
+		t.Fatalf("%d predictor cases, want %d", len(cs), 2*len(predictorLengths))
+	}
+	for _, c := range cs {
+		what, _, _ := strings.Cut(c.Name, "/")
+		tk := c.Sides[0].Task
+		if c.Group != "predictor" || len(c.Sides) != 1 || tk.Kind != "exec" || tk.Command[0] != "/bin/contactmap" || c.MaxReps != 1 ||
+			(what == "rna") != (tk.Command[1] == "rna") || !strings.HasPrefix(tk.Command[len(tk.Command)-1], predictorDir()) {
+			t.Errorf("case %s/%s: %+v", c.Group, c.Name, c)
+		}
+	}
+	old := os.Getenv("TMPDIR")
+	t.Setenv("TMPDIR", t.TempDir())
+	defer os.Setenv("TMPDIR", old)
+	if err := writePredictorInputs(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(predictorInput("rna", 1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 2 || len(lines[1]) != 1000 || strings.Trim(lines[1], "ACGU") != "" {
+		t.Errorf("the RNA input of L = 1000: %q...", raw[:min(len(raw), 80)])
 	}
 }

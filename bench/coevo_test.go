@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 func TestCoevoCases(t *testing.T) {
 	threads := strconv.Itoa(gomaxprocs())
 	for _, fc := range []string{"/usr/bin/freecontact", ""} {
-		all := cases(true, true, "data", fc)
+		all := cases(true, true, "data", fc, "")
 		var names []string
 		seenFold := false
 		re := regexp.MustCompile("^coevo/")

@@ -16,7 +16,7 @@ import (
 // executes by halves (InferenceFLOPs of their own kind), below it.
 func TestModelCaseFLOPs(t *testing.T) {
 	seen := map[string]int{}
-	for _, c := range cases(true, true, "psicov", "") {
+	for _, c := range cases(true, true, "psicov", "", "") {
 		if strings.HasPrefix(c.Group, "rna-") {
 			seen[c.Group]++
 			checkRNACaseFLOPs(t, c)

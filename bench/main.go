@@ -32,6 +32,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/pprof"
@@ -98,7 +99,7 @@ func workerMain(args []string) error {
 // With openblas, the sgemm, convolution and model cases also time the
 // worker of the openblas build. The coevo cases read their alignments
 // under psicov and run freecontact (its path) where it is not "".
-func cases(torch, openblas bool, psicov, freecontact string) []benchCase {
+func cases(torch, openblas bool, psicov, freecontact, contactmap string) []benchCase {
 	const b, l, c = 10, 100, 64
 	var cs []benchCase
 	withTorch := func(s []side, t task) []side {
@@ -178,6 +179,8 @@ func cases(torch, openblas bool, psicov, freecontact string) []benchCase {
 	}
 	// The RNA networks of the shipped recipe (issue 29).
 	cs = append(cs, rnaCases(torch)...)
+	// The shipped predictors as a user runs them (issues 28, 29).
+	cs = append(cs, predictorCases(contactmap)...)
 	// plmDCA beside freecontact (issue 31).
 	cs = append(cs, coevoCases(psicov, freecontact)...)
 	// RNA folding (rna/fold, issue 32): Go only, on GOMAXPROCS
@@ -208,6 +211,7 @@ func harnessMain(args []string) error {
 	render := fs.String("render", "", "only write the table (-out) again from the timings of an earlier run (its .json)")
 	psicov := fs.String("psicov", "../shared/data/psicov150", "PSICOV families (aln/<ID>.aln.gz) of the coevo cases")
 	freecontact := fs.String("freecontact", "freecontact", "Debian's freecontact, beside plmDCA in the coevo cases (not found: those sides are skipped)")
+	contactmapBin := fs.String("contactmap", "./contactmap", "the contactmap program of the predictor cases (make bench builds it; not found: those cases are skipped)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -243,14 +247,31 @@ func harnessMain(args []string) error {
 	}
 	r := runner{Self: self, OpenBLAS: *openblas, Python: *python, Script: *script}
 	fc, why := lookFreecontact(*freecontact)
+	cm, cmWhy := lookContactmap(*contactmapBin)
+	if cm != "" {
+		if cm, err = filepath.Abs(cm); err != nil {
+			return err
+		}
+	}
 	var todo []benchCase
 	var notes []string
-	matched, warned := 0, false
-	for _, c := range cases(*torch, *openblas != "", *psicov, fc) {
+	matched, warned, wrote := 0, false, false
+	if cm == "" && re.MatchString("predictor/") {
+		n := fmt.Sprintf("predictor cases skipped: %s", cmWhy)
+		fmt.Fprintln(os.Stderr, "bench:", n)
+		notes = append(notes, n)
+	}
+	for _, c := range cases(*torch, *openblas != "", *psicov, fc, cm) {
 		if !re.MatchString(c.Group + "/" + c.Name) {
 			continue
 		}
 		matched++
+		if c.Group == "predictor" && !wrote {
+			if err := writePredictorInputs(); err != nil {
+				return err
+			}
+			wrote = true
+		}
 		if c.Group == "coevo" {
 			if _, err := os.Stat(c.Sides[0].Task.Alignment); err != nil {
 				n := fmt.Sprintf("%s/%s skipped: its alignment is missing (-psicov): %v", c.Group, c.Name, err)

@@ -353,6 +353,7 @@ func (r *report) markdown() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(r.rnaTable())
+	b.WriteString(r.predictorTable())
 	b.WriteString(r.foldTable())
 	b.WriteString(r.coevoTable())
 	if len(r.Notes) > 0 {
@@ -508,6 +509,13 @@ func (r *report) targets() string {
 	row("L = 2000 peak: Go default SCNN <= 1.5 GiB", mib(d2000)+" MiB", "-", d2000*2 <= 3<<30, false, d2000 > 0)
 	p1000 := r.peak("sweep", "paper/L1000", "go/scnn")
 	row("L = 1000 peak: Go paper SCNN <= 4 GiB", mib(p1000)+" MiB", "-", p1000 <= 4<<30, false, p1000 > 0)
+	// The shipped predictors (issues 28, 29), where the run has them.
+	if r.find("predictor", "protein/L2000") != nil || r.find("predictor", "protein/L3000") != nil {
+		p2 := r.peak("predictor", "protein/L2000", "contactmap")
+		row("contactmap predict (default) at L = 2000 <= 1.5 GiB", mib(p2)+" MiB", "-", p2*2 <= 3<<30, false, p2 > 0)
+		p3 := r.peak("predictor", "protein/L3000", "contactmap")
+		row("contactmap predict (default) at L = 3000 <= 4 GiB", mib(p3)+" MiB, "+sec(r.med("predictor", "protein/L3000", "contactmap")), "-", p3 <= 4<<30, false, p3 > 0)
+	}
 	// plmDCA beside freecontact (issue 31), where the run has coevo cases.
 	r.coevoTargets(ratioRow)
 	b.WriteString("\n")

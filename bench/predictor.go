@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// The predictor cases (issues 28 and 29) time the shipped predictors as a
+// user runs them: `contactmap predict` with its defaults (the shipped
+// default model, every output) on one protein sequence, and `contactmap
+// rna predict` on one RNA, at the lengths of predictorLengths. Each run is
+// the whole process (an exec side, coevo.go: start-up, model loading,
+// features, inference, outputs), its peak memory the process's maximum
+// resident set size. The inputs are random sequences of a fixed seed,
+// written to predictorDir before the cases run.
+
+var predictorLengths = []int{1000, 2000, 3000}
+
+// predictorDir holds the inputs and the outputs of the predictor cases.
+func predictorDir() string { return filepath.Join(os.TempDir(), "contactmap-bench-predict") }
+
+// predictorInput is the FASTA file of a molecule of length l: "protein"
+// or "rna".
+func predictorInput(what string, l int) string {
+	return filepath.Join(predictorDir(), fmt.Sprintf("%s-L%d.fa", what, l))
+}
+
+// predictorCases are the predictor rows, where bin (the contactmap
+// program) is not "".
+func predictorCases(bin string) []benchCase {
+	if bin == "" {
+		return nil
+	}
+	out := filepath.Join(predictorDir(), "out")
+	var cs []benchCase
+	for _, what := range []string{"protein", "rna"} {
+		for _, l := range predictorLengths {
+			cmd := []string{bin, "predict", "--force", "--out", out, predictorInput(what, l)}
+			if what == "rna" {
+				cmd = []string{bin, "rna", "predict", "--force", "--out", out, predictorInput(what, l)}
+			}
+			cs = append(cs, benchCase{Group: "predictor", Name: fmt.Sprintf("%s/L%d", what, l), MaxReps: 1, NoWarmup: true,
+				Sides: []side{{Label: "contactmap", Task: task{Kind: "exec", Command: cmd}}}})
+		}
+	}
+	return cs
+}
+
+// writePredictorInputs writes the predictor cases' input sequences.
+func writePredictorInputs() error {
+	if err := os.MkdirAll(predictorDir(), 0o755); err != nil {
+		return err
+	}
+	for _, what := range []string{"protein", "rna"} {
+		letters := "ACDEFGHIKLMNPQRSTVWY"
+		if what == "rna" {
+			letters = "ACGU"
+		}
+		for _, l := range predictorLengths {
+			rng := rand.New(rand.NewPCG(uint64(l), 29))
+			seq := make([]byte, l)
+			for i := range seq {
+				seq[i] = letters[rng.IntN(len(letters))]
+			}
+			text := fmt.Sprintf(">bench-%s-L%d random sequence\n%s\n", what, l, seq)
+			if err := os.WriteFile(predictorInput(what, l), []byte(text), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lookContactmap resolves the -contactmap flag: the program's path, or ""
+// with the reason where it cannot run here.
+func lookContactmap(name string) (path, why string) {
+	if name == "" {
+		return "", "-contactmap is empty"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", err.Error()
+	}
+	return p, ""
+}
+
+// predictorTable is the section of the predictor cases, or "" when the
+// run has none.
+func (r *report) predictorTable() string {
+	var cs []caseResult
+	for _, c := range r.Cases {
+		if c.Group == "predictor" {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## The shipped predictors on one sequence\n\n")
+	b.WriteString("`contactmap predict SEQ.fa` (the default model, `ensemble`: ten networks, their mean probability; RR, .npy and PNG outputs) and `contactmap rna predict SEQ.fa` (the default `rna-scnn` with its greedy decoder, the MFE fold its energy channels need, every output), each a process of its own on a random sequence of length L, one run: the wall time from start to exit and the process's maximum resident set size (ru_maxrss).\n\n")
+	b.WriteString("| predictor | L | time | peak MiB |\n|---|---:|---:|---:|\n")
+	for _, c := range cs {
+		what, l, _ := strings.Cut(c.Name, "/L")
+		label := "protein default (ensemble)"
+		if what == "rna" {
+			label = "RNA default (rna-scnn)"
+		}
+		var s sideResult
+		if p := c.side("contactmap"); p != nil {
+			s = *p
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", label, l, sec(s.Median), peakCell(s))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
