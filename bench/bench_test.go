@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/rec"
 	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -324,6 +325,24 @@ func TestTorchReferenceMatchesGo(t *testing.T) {
 			if s := res.side("torch"); s.Params != net.Trainable() || s.Median <= 0 {
 				t.Errorf("rna %s %s: PyTorch has %d trainable parameters, Go %d (%+v)", p.Name, kind, s.Params, net.Trainable(), s)
 			}
+		}
+	} // CosRec and SCosRec.
+	for _, kind := range []string{"cosrec", "scosrec"} {
+		c, err := recConfig(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := rec.NewModel(c, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk := task{Kind: "rec-train", Model: kind, B: 8, L: c.L}
+		res, err := r.run(benchCase{Group: "rec-train", Name: "default", Sides: []side{{Label: "torch", Torch: true, Task: tk}}}, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.side("torch"); s.Params != m.Trainable() || s.Median <= 0 {
+			t.Errorf("%s: PyTorch has %d trainable parameters, Go %d (%+v)", kind, s.Params, m.Trainable(), s)
 		}
 	}
 }

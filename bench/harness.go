@@ -30,7 +30,7 @@ type side struct {
 
 // benchCase is one comparison: its sides run interleaved.
 type benchCase struct {
-	Group string // sgemm, conv, train, infer, sweep, rna-train, rna-sweep, fold, coevo
+	Group string // sgemm, conv, train, infer, sweep, rna-train, rna-sweep, rec-train, predictor, fold, coevo
 	Name  string
 	FLOPs float64 // floating-point operations of one run (see report.go), unless a side has its own
 	Sides []side
@@ -148,6 +148,14 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 			return nil, err
 		}
 		args = append(args, "--arch", arch)
+	}
+	if t.Kind == "rec-train" {
+		cfg, err := recConfigJSON(t.Model)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--rec", cfg, "--targets", strconv.Itoa(recTargets), "--negatives", strconv.Itoa(recNegatives),
+			"--lr", strconv.FormatFloat(recLR, 'g', -1, 64), "--l2", strconv.FormatFloat(recDecay, 'g', -1, 64))
 	}
 	if t.Kind == "rna-train" || t.Kind == "rna-infer" {
 		spec, err := rnaSpecJSON(t.Model, t.Config)

@@ -179,6 +179,8 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 	}
 	// The RNA networks of the shipped recipe (issue 29).
 	cs = append(cs, rnaCases(torch)...)
+	// CosRec and SCosRec (issue 29).
+	cs = append(cs, recCases(torch)...)
 	// The shipped predictors as a user runs them (issues 28, 29).
 	cs = append(cs, predictorCases(contactmap)...)
 	// plmDCA beside freecontact (issue 31).

@@ -353,6 +353,7 @@ func (r *report) markdown() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(r.rnaTable())
+	b.WriteString(r.recTable())
 	b.WriteString(r.predictorTable())
 	b.WriteString(r.foldTable())
 	b.WriteString(r.coevoTable())

@@ -9,6 +9,8 @@ the same shapes, and times one task per "run" line read from stdin:
   infer   forward in eval mode under torch.inference_mode, then sigmoid
   rna-train, rna-infer  the same for the network --spec describes
           (pairnet.Spec: the RNA networks), with --lr, --l2, --pos-weight
+  rec-train  a CosRec or SCosRec step (--rec: rec.Config): --targets and
+          --negatives candidates per user, CosRec's loss, Adam
   conv    one k x k convolution Cin -> Cout, forward + backward
   sgemm   C (M x N) = A (M x K) B (K x N) with torch.mm
 
@@ -67,11 +69,13 @@ class OuterSum(nn.Module):
 
 
 class SymConv(nn.Module):
-    """spConv: kernel Q[a, b] = Q[b, a] = R[a >= b], applied in full."""
+    """spConv: kernel Q[a, b] = Q[b, a] = R[a >= b], applied in full
+    (same padding, or none with valid=True)."""
 
-    def __init__(self, k, cin, cout):
+    def __init__(self, k, cin, cout, valid=False):
         super().__init__()
         self.k = k
+        self.pad = 0 if valid else k // 2
         t = k * (k + 1) // 2
         self.R = nn.Parameter(torch.empty(t, cout, cin))
         nn.init.uniform_(self.R, -0.05, 0.05)
@@ -82,7 +86,7 @@ class SymConv(nn.Module):
     def forward(self, x):
         w = self.R[self.idx]  # (k*k, cout, cin)
         w = w.view(self.k, self.k, w.shape[1], w.shape[2]).permute(2, 3, 0, 1)
-        return F.conv2d(x, w, self.bias, padding=self.k // 2)
+        return F.conv2d(x, w, self.bias, padding=self.pad)
 
 
 def make_conv(sym, k, cin, cout):
@@ -259,13 +263,63 @@ class PairNet(nn.Module):
         return self.final(y)
 
 
+class CosRec(nn.Module):
+    """CosRec (Yan et al. 2019) as its reference code builds it, and
+    SCosRec, its symmetric version as package rec builds it: the first
+    block's 1x1 an sgConv on the item embeddings (an outer sum), the other
+    convolutions spConvs. Embeddings of users, items, W2 and b2; blocks of
+    a 1x1 and a valid 3x3 convolution, each with batchnorm and ReLU;
+    average pooling; FC with tanh; dropout; scores W2[c] . [h, u] + b2[c]."""
+
+    def __init__(self, c):
+        super().__init__()
+        sym = c["kind"] == "scosrec"
+        d, fc = c["d"], c["fc"]
+        self.L = c["l"]
+        self.user = nn.Embedding(c["users"], d)
+        self.item = nn.Embedding(c["items"] + 1, d)
+        self.W2 = nn.Embedding(c["items"] + 1, fc + d)
+        self.b2 = nn.Embedding(c["items"] + 1, 1)
+        self.sym = sym
+        self.blocks = nn.ModuleList()
+        cin = 2 * d
+        for i, w in enumerate(c["blocks"]):
+            if not sym:
+                c1, c3 = nn.Conv2d(cin, w, 1), nn.Conv2d(w, w, 3)
+            elif i == 0:
+                c1, c3 = OuterSum(d, w), SymConv(3, w, w, valid=True)
+            else:
+                c1, c3 = SymConv(1, cin, w), SymConv(3, w, w, valid=True)
+            self.blocks.append(nn.ModuleDict({"c1": c1, "bn1": nn.BatchNorm2d(w), "c3": c3, "bn3": nn.BatchNorm2d(w)}))
+            cin = w
+        self.fc = nn.Linear(cin, fc)
+        self.drop = nn.Dropout(c.get("dropout", 0.5))
+
+    def forward(self, users, seq, cands):
+        e = self.item(seq)  # (b, L, d)
+        x = None
+        for i, blk in enumerate(self.blocks):
+            if i == 0:
+                y = blk["c1"](e) if self.sym else blk["c1"](self_cartesian(e))
+            else:
+                y = blk["c1"](x)
+            y = F.relu(blk["bn1"](y))
+            x = F.relu(blk["bn3"](blk["c3"](y)))
+        h = self.drop(torch.tanh(self.fc(x.mean(dim=(2, 3)))))
+        h = torch.cat([h, self.user(users)], dim=1)
+        return torch.baddbmm(self.b2(cands), self.W2(cands), h.unsqueeze(2)).squeeze(2)
+
+
 def trainable(m):
     return sum(p.numel() for p in m.parameters() if p.requires_grad)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--task", required=True, choices=["train", "infer", "rna-train", "rna-infer", "conv", "sgemm"])
+    ap.add_argument("--task", required=True, choices=["train", "infer", "rna-train", "rna-infer", "rec-train", "conv", "sgemm"])
+    ap.add_argument("--rec", help="CosRec configuration (rec.Config, JSON) for rec-train")
+    ap.add_argument("--targets", type=int, default=3)
+    ap.add_argument("--negatives", type=int, default=3)
     ap.add_argument("--arch", help="architecture record (JSON) for train and infer")
     ap.add_argument("--spec", help="network description (pairnet.Spec, JSON) for rna-train and rna-infer")
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -325,6 +379,23 @@ def main():
             def run():
                 with torch.inference_mode():
                     torch.sigmoid(model(x1, x2))
+    elif args.task == "rec-train":
+        c = json.loads(args.rec)
+        model = CosRec(c)
+        params = trainable(model)
+        t, n = args.targets, args.negatives
+        users = torch.randint(0, c["users"], (b,))
+        seq = torch.randint(1, c["items"] + 1, (b, c["l"]))
+        cands = torch.randint(1, c["items"] + 1, (b, t + n))
+        opt = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.l2)
+        model.train()
+
+        def run():
+            opt.zero_grad(set_to_none=False)
+            z = model(users, seq, cands)
+            loss = F.softplus(-z[:, :t]).mean() + F.softplus(z[:, t:]).mean()
+            loss.backward()
+            opt.step()
     elif args.task == "conv":
         conv = nn.Conv2d(args.cin, args.cout, args.k, padding=args.k // 2)
         x = torch.randn(b, args.cin, l, l, requires_grad=True)

@@ -23,8 +23,8 @@ import (
 // one JSON line when ready, then one JSON line per command read from stdin
 // ("run": time one task, "mem": peak resident memory).
 type task struct {
-	Kind   string // train, infer, rna-train, rna-infer, conv, sgemm, fold, plm, exec
-	Model  string // cnn or scnn (train, infer)
+	Kind   string // train, infer, rna-train, rna-infer, rec-train, conv, sgemm, fold, plm, exec
+	Model  string // cnn or scnn (train, infer, rna-*); cosrec or scosrec (rec-train)
 	Method string // fold: mfe (Params.Fold) or pf (Params.Partition)
 	Config string // default or paper (train, infer); the rna/ssnet protocol (rna-train, rna-infer)
 	Sym    bool   // conv: symmetric (packed) layer
@@ -143,6 +143,8 @@ func buildTask(t task) (built, error) {
 		b.run, b.params, err = buildModelTask(t, rng)
 	case "rna-train", "rna-infer":
 		b.run, b.params, err = buildRNATask(t, rng)
+	case "rec-train":
+		b.run, b.params, err = buildRecTask(t, rng)
 	case "conv":
 		b.run, b.params, err = buildConvTask(t, rng)
 	case "sgemm":
