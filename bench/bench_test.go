@@ -379,3 +379,61 @@ func TestPredictorCases(t *testing.T) {
 		t.Errorf("the RNA input of L = 1000: %q...", raw[:min(len(raw), 80)])
 	}
 }
+
+// The Go tasks of the RNA and rec rows run, at small sizes, and their
+// tables have as many cells in every row as in the header.
+func TestRNAAndRecTasksAndTables(t *testing.T) {
+	for _, tk := range []task{
+		{Kind: "rna-train", Model: "cnn", Config: rnaProtocol, B: 2, L: 16},
+		{Kind: "rna-train", Model: "scnn", Config: rnaProtocol, B: 2, L: 16},
+		{Kind: "rna-infer", Model: "cnn", Config: rnaProtocol, B: 1, L: 24},
+		{Kind: "rna-infer", Model: "scnn", Config: rnaProtocol, B: 1, L: 24},
+		{Kind: "rec-train", Model: "cosrec", B: 4, L: 5},
+		{Kind: "rec-train", Model: "scosrec", B: 4, L: 5},
+	} {
+		b, err := buildTask(tk)
+		if err != nil {
+			t.Fatalf("%+v: %v", tk, err)
+		}
+		for range 2 {
+			if err := b.run(); err != nil {
+				t.Fatalf("%+v: %v", tk, err)
+			}
+		}
+		if b.params <= 0 {
+			t.Errorf("%+v: %d parameters", tk, b.params)
+		}
+	}
+	var r report
+	r.Machine.FMAPeak = 100
+	for _, c := range cases(true, false, "psicov", "", "/bin/contactmap") {
+		if c.Group != "rna-train" && c.Group != "rna-sweep" && c.Group != "rec-train" && c.Group != "predictor" {
+			continue
+		}
+		cr := caseResult{Group: c.Group, Name: c.Name, FLOPs: c.FLOPs}
+		for _, s := range c.Sides {
+			cr.Sides = append(cr.Sides, sideResult{Label: s.Label, Params: 10, Median: 1.5, PeakRSS: 1 << 20, FLOPs: s.FLOPs})
+		}
+		r.Cases = append(r.Cases, cr)
+	}
+	for name, table := range map[string]string{"rna": r.rnaTable(), "rec": r.recTable(), "predictor": r.predictorTable()} {
+		var head, rows int
+		for _, line := range strings.Split(table, "\n") {
+			if !strings.HasPrefix(line, "|") {
+				continue
+			}
+			n := strings.Count(line, "|")
+			if head == 0 {
+				head = n
+				continue
+			}
+			rows++
+			if n != head {
+				t.Errorf("%s table: %d cells in %q, %d in the header", name, n-1, line, head-1)
+			}
+		}
+		if rows < 3 {
+			t.Errorf("%s table: %d rows:\n%s", name, rows, table)
+		}
+	}
+}

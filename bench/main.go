@@ -272,6 +272,7 @@ func harnessMain(args []string) error {
 			if err := writePredictorInputs(); err != nil {
 				return err
 			}
+			defer os.RemoveAll(predictorDir()) // inputs and outputs
 			wrote = true
 		}
 		if c.Group == "coevo" {
