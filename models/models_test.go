@@ -18,9 +18,9 @@ import (
 )
 
 // The embedded models load and record their training lengths; the
-// default is the ten-member ensemble.
+// default is the distilled SCNN.
 func TestShippedModels(t *testing.T) {
-	want := map[string]int{"scnn": 1, "cnn": 1, "ensemble": 10, "msa": 1}
+	want := map[string]int{"scnn": 1, "cnn": 1, "distilled": 1, "ensemble": 10, "msa": 1}
 	for _, name := range Names() {
 		ms, from, err := Load(name)
 		if err != nil {
@@ -30,7 +30,11 @@ func TestShippedModels(t *testing.T) {
 			t.Fatalf("%s: %d models from %s, want %d", name, len(ms), from, want[name])
 		}
 		for _, m := range ms {
-			if want[name] == 1 && ensembles[name] == "" && string(m.Arch.Kind) != name {
+			kind := map[string]string{"distilled": "scnn"}[name]
+			if kind == "" {
+				kind = name
+			}
+			if want[name] == 1 && ensembles[name] == "" && string(m.Arch.Kind) != kind {
 				t.Errorf("%s: kind %s", name, m.Arch.Kind)
 			}
 			if m.Arch.MinLen == 0 || m.Arch.MaxLen == 0 {
@@ -240,5 +244,27 @@ func TestMSAMembersAreThePickedRuns(t *testing.T) {
 		if !m.Arch.Mode.MSA || !m.Arch.Mode.Plm || m.Arch.Labels.Atoms != pdb.CBeta {
 			t.Errorf("member seed %d: mode %s, labels %s; want msa+plm features and C-beta contacts", m.Arch.Seed, m.Arch.Mode, m.Arch.Labels)
 		}
+	}
+}
+
+// The default is the distilled pick of experiments/distill, byte for
+// byte, and it names its teacher.
+func TestDistilledIsThePickedRun(t *testing.T) {
+	if Default != "distilled" {
+		t.Fatalf("the default is %q", Default)
+	}
+	run, err := os.ReadFile("../experiments/distill/runs/scnn-a0-seed3/model.scnn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(run, distilledFile) {
+		t.Error("models/distilled.scnn is not experiments/distill/runs/scnn-a0-seed3/model.scnn")
+	}
+	ms, _, err := Load(Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || ms[0].Arch.Kind != "scnn" || !strings.Contains(ms[0].Arch.Teacher, "10 models") {
+		t.Errorf("the default: %d models, kind %s, teacher %q", len(ms), ms[0].Arch.Kind, ms[0].Arch.Teacher)
 	}
 }

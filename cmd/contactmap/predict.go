@@ -79,7 +79,7 @@ does not stop the others, and makes the exit status 1.`,
 	})
 	var cfg predict.Config
 	var specs multiFlag
-	fs.Var(&specs, "model", "a shipped model ("+strings.Join(models.Names(), ", ")+"; built into this binary; ensemble: ten models, the mean of their probabilities; msa: the alignment network, for alignment files) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of all the models' probabilities")
+	fs.Var(&specs, "model", "a shipped model ("+strings.Join(models.Names(), ", ")+"; built into this binary; distilled: one SCNN trained on the ensemble's probabilities; ensemble: ten models, the mean of their probabilities; msa: the alignment network, for alignment files) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of all the models' probabilities")
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions (for models trained with them)")
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models)")

@@ -66,12 +66,13 @@ func TestPredictRRMaxFlag(t *testing.T) {
 	}
 }
 
-// With no model given, predict uses the shipped default, the ten-member
-// ensemble: its maps are those of the ten run files it was built from,
+// With no model given, predict uses the shipped default, the distilled
+// SCNN: its maps are those of the run file it was copied from; and
+// --model ensemble gives the maps of the ten run files it was built from,
 // given one by one (the mean of all of them, bit for bit). (The library,
 // pipeline/predict, takes its models from the command and does not link
 // the shipped ones.)
-func TestPredictDefaultIsTheShippedEnsemble(t *testing.T) {
+func TestPredictDefaultIsTheShippedModel(t *testing.T) {
 	dir := t.TempDir()
 	fasta := filepath.Join(dir, "s.fa")
 	os.WriteFile(fasta, []byte(">s1\nMKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ\n"), 0o644)
@@ -80,7 +81,8 @@ func TestPredictDefaultIsTheShippedEnsemble(t *testing.T) {
 		t.Fatalf("members %v, %v", members, err)
 	}
 	maps := map[string][]byte{}
-	for name, specs := range map[string][]string{"default": nil, "files": members} {
+	for name, specs := range map[string][]string{"default": nil, "file": {"../../experiments/distill/runs/scnn-a0-seed3/model.scnn"},
+		"ensemble": {"ensemble"}, "files": members} {
 		out := filepath.Join(dir, name)
 		args := []string{"predict", "--out", out, "--format", "npy,rr"}
 		for _, m := range specs {
@@ -91,11 +93,17 @@ func TestPredictDefaultIsTheShippedEnsemble(t *testing.T) {
 		}
 		maps[name], _ = os.ReadFile(filepath.Join(out, "s1.npy"))
 		rr, _ := os.ReadFile(filepath.Join(out, "s1.rr"))
-		if !strings.Contains(string(rr), "ensemble of 10 models (5 CNN default + 5 SCNN default") {
+		if (name == "ensemble" || name == "files") && !strings.Contains(string(rr), "ensemble of 10 models (5 CNN default + 5 SCNN default") {
 			t.Errorf("%s: RR header:\n%s", name, rr[:min(len(rr), 400)])
 		}
 	}
-	if len(maps["default"]) == 0 || !bytes.Equal(maps["default"], maps["files"]) {
-		t.Error("the default's map differs from the ten run files' mean")
+	if len(maps["default"]) == 0 || !bytes.Equal(maps["default"], maps["file"]) {
+		t.Error("the default's map differs from the distilled run file's")
+	}
+	if len(maps["ensemble"]) == 0 || !bytes.Equal(maps["ensemble"], maps["files"]) {
+		t.Error("the ensemble's map differs from the ten run files' mean")
+	}
+	if bytes.Equal(maps["default"], maps["ensemble"]) {
+		t.Error("the default predicts the ensemble's map")
 	}
 }

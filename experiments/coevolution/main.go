@@ -81,7 +81,7 @@ func run(seqDir, msaDir, out string, resamples int) error {
 	if len(same) == 0 {
 		return fmt.Errorf("%s: no chains", msaDir)
 	}
-	members, from, err := models.Load(models.Default)
+	members, from, err := models.Load("ensemble")
 	if err != nil {
 		return err
 	}

@@ -190,7 +190,7 @@ func run(c config) error {
 		return p
 	})
 	if seq != nil {
-		members, from, err := models.Load(models.Default)
+		members, from, err := models.Load("ensemble")
 		if err != nil {
 			return err
 		}
