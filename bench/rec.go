@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -125,30 +124,9 @@ func buildRecTask(t task, rng *rand.Rand) (func() error, int, error) {
 	for i := range items {
 		items[i] = int32(1 + rng.IntN(c.Items))
 	}
-	opt := scnn.NewAdam(m.Params(), recLR, recDecay)
-	recycler := new(scnn.Recycler)
 	drop := rand.New(rand.NewPCG(3, 4))
-	return func() error {
-		opt.ZeroGrad()
-		pass := scnn.TrainingWith(0, recycler)
-		scores, err := m.Forward(pass, users, seq, items, drop)
-		if err != nil {
-			return err
-		}
-		v, g, err := rec.Loss(scores, recTargets)
-		if err != nil {
-			return err
-		}
-		if math.IsNaN(v) {
-			return fmt.Errorf("bench: loss is NaN")
-		}
-		if err := pass.Backward(scores, g); err != nil {
-			return err
-		}
-		opt.Step()
-		pass.Free()
-		return nil
-	}, m.Trainable(), nil
+	return trainStep(scnn.NewAdam(m.Params(), recLR, recDecay), func(pass *scnn.Pass) (*scnn.Tensor, error) { return m.Forward(pass, users, seq, items, drop) },
+		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return rec.Loss(z, recTargets) }), m.Trainable(), nil
 }
 
 // recTable is the section of the rec case, or "" when the run has none.

@@ -183,30 +183,9 @@ func buildRNATask(t task, rng *rand.Rand) (func() error, int, error) {
 		}, net.Trainable(), nil
 	}
 	kind, _ := ssnet.ParseKind(t.Model)
-	opt := scnn.NewAdam(net.Params(), p.LR(kind), p.L2)
 	loss := scnn.WeightedBCE{PosWeight: p.PosWeight}
-	recycler := new(scnn.Recycler)
-	return func() error {
-		opt.ZeroGrad()
-		pass := scnn.TrainingWith(0, recycler)
-		z, err := net.Forward(pass, in)
-		if err != nil {
-			return err
-		}
-		v, g, err := loss.Forward(z, labels, mask)
-		if err != nil {
-			return err
-		}
-		if math.IsNaN(v) {
-			return fmt.Errorf("bench: loss is NaN")
-		}
-		if err := pass.Backward(z, g); err != nil {
-			return err
-		}
-		opt.Step()
-		pass.Free()
-		return nil
-	}, net.Trainable(), nil
+	return trainStep(scnn.NewAdam(net.Params(), p.LR(kind), p.L2), func(pass *scnn.Pass) (*scnn.Tensor, error) { return net.Forward(pass, in) },
+		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return loss.Forward(z, labels, mask) }), net.Trainable(), nil
 }
 
 // rnaTable is the section of the RNA cases, or "" when the run has none.

@@ -89,6 +89,17 @@ class SymConv(nn.Module):
         return F.conv2d(x, w, self.bias, padding=self.pad)
 
 
+def bilstm(n, h):
+    """A BiLSTM with the Go LSTM's parameters: one bias per gate (b_hh
+    frozen at zero)."""
+    lstm = nn.LSTM(n, h, batch_first=True, bidirectional=True)
+    for name, p in lstm.named_parameters():
+        if name.startswith("bias_hh"):
+            p.data.zero_()
+            p.requires_grad_(False)
+    return lstm
+
+
 def make_conv(sym, k, cin, cout):
     if sym:
         return SymConv(k, cin, cout)
@@ -120,11 +131,7 @@ class ContactNet(nn.Module):
         sym = a["kind"] == "scnn"
         self.sym = sym
         n1d, h = a["n1d"], a["lstm_hidden"]
-        self.lstm = nn.LSTM(n1d, h, batch_first=True, bidirectional=True)
-        for name, p in self.lstm.named_parameters():
-            if name.startswith("bias_hh"):
-                p.data.zero_()
-                p.requires_grad_(False)
+        self.lstm = bilstm(n1d, h)
         self.dense = nn.Linear(2 * h, a["lstm_out"])
         n1 = n1d + a["lstm_out"]
         sep = a.get("sep_channels", 0)
@@ -188,11 +195,7 @@ class PairNet(nn.Module):
         self.lstm = None
         seq = n1d
         if h > 0:
-            self.lstm = nn.LSTM(n1d, h, batch_first=True, bidirectional=True)
-            for name, p in self.lstm.named_parameters():
-                if name.startswith("bias_hh"):
-                    p.data.zero_()
-                    p.requires_grad_(False)
+            self.lstm = bilstm(n1d, h)
             self.dense = nn.Linear(2 * h, s["lstm_out"])
             seq = n1d + s["lstm_out"]
 

@@ -226,30 +226,37 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 			return nil
 		}, m.Trainable(), nil
 	}
-	opt := scnn.NewAdam(m.Params(), 1e-3, 1e-5)
 	loss := scnn.WeightedBCE{PosWeight: 5}
+	return trainStep(scnn.NewAdam(m.Params(), 1e-3, 1e-5), func(pass *scnn.Pass) (*scnn.Tensor, error) { return m.Forward(pass, b) },
+		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return loss.Forward(z, b.Labels, b.Mask) }), m.Trainable(), nil
+}
+
+// trainStep is one training step, as the training loops take it: the
+// gradients zeroed, the forward pass, the loss and its gradient, the
+// backward pass and the optimiser's step, the pass's buffers recycled.
+func trainStep(opt *scnn.Adam, forward func(*scnn.Pass) (*scnn.Tensor, error), loss func(*scnn.Tensor) (float64, *scnn.Tensor, error)) func() error {
 	recycler := new(scnn.Recycler)
 	return func() error {
 		opt.ZeroGrad()
 		pass := scnn.TrainingWith(0, recycler)
-		logits, err := m.Forward(pass, b)
+		z, err := forward(pass)
 		if err != nil {
 			return err
 		}
-		v, g, err := loss.Forward(logits, b.Labels, b.Mask)
+		v, g, err := loss(z)
 		if err != nil {
 			return err
 		}
 		if math.IsNaN(v) {
 			return fmt.Errorf("bench: loss is NaN")
 		}
-		if err := pass.Backward(logits, g); err != nil {
+		if err := pass.Backward(z, g); err != nil {
 			return err
 		}
 		opt.Step()
 		pass.Free()
 		return nil
-	}, m.Trainable(), nil
+	}
 }
 
 func buildConvTask(t task, rng *rand.Rand) (func() error, int, error) {
