@@ -90,9 +90,13 @@ func coevoCases(dir, freecontact string) []benchCase {
 
 // lookFreecontact resolves the -freecontact flag: the program's path, or
 // "" with the reason where it cannot run here.
-func lookFreecontact(name string) (path, why string) {
+func lookFreecontact(name string) (path, why string) { return lookProgram("-freecontact", name) }
+
+// lookProgram resolves a flag naming a program: its path, or "" with the
+// reason where it cannot run here.
+func lookProgram(flagName, name string) (path, why string) {
 	if name == "" {
-		return "", "-freecontact is empty"
+		return "", flagName + " is empty"
 	}
 	p, err := exec.LookPath(name)
 	if err != nil {

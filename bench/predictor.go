@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -77,16 +76,7 @@ func writePredictorInputs() error {
 
 // lookContactmap resolves the -contactmap flag: the program's path, or ""
 // with the reason where it cannot run here.
-func lookContactmap(name string) (path, why string) {
-	if name == "" {
-		return "", "-contactmap is empty"
-	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		return "", err.Error()
-	}
-	return p, ""
-}
+func lookContactmap(name string) (path, why string) { return lookProgram("-contactmap", name) }
 
 // predictorTable is the section of the predictor cases, or "" when the
 // run has none.
