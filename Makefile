@@ -96,7 +96,7 @@ train: features
 # table on the 16S test molecules beside the stacking baseline.
 demo: features
 	./contactmap predict --force --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
-	./contactmap eval --features $(FEATURES) --split test --model ensemble --model models/cnn.scnn --model models/scnn.scnn
+	./contactmap eval --features $(FEATURES) --split test --model distilled --model ensemble --model models/cnn.scnn --model models/scnn.scnn
 	./contactmap rna predict --force --out predictions/rna data/rna/test/5S/d.5.e.M.fossilis.nopct data/rna/test/rnasep/A.ferrooxidans.ct
 	./contactmap rna eval --model rna-scnn --split test
 
