@@ -288,12 +288,7 @@ func peakCell(s sideResult) string {
 // coevoTable is the section of the coevo cases, or "" when the run has
 // none.
 func (r *report) coevoTable() string {
-	var cs []caseResult
-	for _, c := range r.Cases {
-		if c.Group == "coevo" {
-			cs = append(cs, c)
-		}
-	}
+	cs := r.group("coevo")
 	if len(cs) == 0 {
 		return ""
 	}

@@ -81,22 +81,17 @@ func lookContactmap(name string) (path, why string) { return lookProgram("-conta
 // predictorTable is the section of the predictor cases, or "" when the
 // run has none.
 func (r *report) predictorTable() string {
-	var cs []caseResult
-	for _, c := range r.Cases {
-		if c.Group == "predictor" {
-			cs = append(cs, c)
-		}
-	}
+	cs := r.group("predictor")
 	if len(cs) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("## The shipped predictors on one sequence\n\n")
-	b.WriteString("`contactmap predict SEQ.fa` (the default model, `ensemble`: ten networks, their mean probability; RR, .npy and PNG outputs) and `contactmap rna predict SEQ.fa` (the default `rna-scnn` with its greedy decoder, the MFE fold its energy channels need, every output), each a process of its own on a random sequence of length L, one run: the wall time from start to exit and the process's maximum resident set size (ru_maxrss).\n\n")
+	b.WriteString("`contactmap predict SEQ.fa` (the default model, `distilled`: one SCNN; RR, .npy and PNG outputs) and `contactmap rna predict SEQ.fa` (the default `rna-scnn` with its greedy decoder, the MFE fold its energy channels need, every output), each a process of its own on a random sequence of length L, one run: the wall time from start to exit and the process's maximum resident set size (ru_maxrss).\n\n")
 	b.WriteString("| predictor | L | time | peak MiB |\n|---|---:|---:|---:|\n")
 	for _, c := range cs {
 		what, l, _ := strings.Cut(c.Name, "/L")
-		label := "protein default (ensemble)"
+		label := "protein default (distilled)"
 		if what == "rna" {
 			label = "RNA default (rna-scnn)"
 		}

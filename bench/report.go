@@ -136,6 +136,17 @@ func (c caseResult) summary() string {
 	return fmt.Sprintf("%-6s %-22s %s", c.Group, c.Name, strings.Join(parts, "  "))
 }
 
+// group returns the run's cases of a group, in run order.
+func (r *report) group(name string) []caseResult {
+	var cs []caseResult
+	for _, c := range r.Cases {
+		if c.Group == name {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
 func (r *report) find(group, name string) *caseResult {
 	for i := range r.Cases {
 		if r.Cases[i].Group == group && r.Cases[i].Name == name {
@@ -322,13 +333,7 @@ func (r *report) markdown() string {
 		b.WriteString("\n")
 	}
 
-	var sweep []caseResult
-	for _, c := range r.Cases {
-		if c.Group == "sweep" {
-			sweep = append(sweep, c)
-		}
-	}
-	if len(sweep) > 0 {
+	if sweep := r.group("sweep"); len(sweep) > 0 {
 		b.WriteString("## Inference on one chain of length L\n\n")
 		if executed {
 			b.WriteString("| model | L | GFLOP | Go GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | Go % of peak | PyTorch GFLOP/s | PyTorch % of peak | Go peak MiB | PyTorch peak MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

@@ -190,16 +190,7 @@ func buildRNATask(t task, rng *rand.Rand) (func() error, int, error) {
 
 // rnaTable is the section of the RNA cases, or "" when the run has none.
 func (r *report) rnaTable() string {
-	var train *caseResult
-	var sweep []caseResult
-	for i, c := range r.Cases {
-		switch c.Group {
-		case "rna-train":
-			train = &r.Cases[i]
-		case "rna-sweep":
-			sweep = append(sweep, c)
-		}
-	}
+	train, sweep := r.find("rna-train", rnaProtocol), r.group("rna-sweep")
 	if train == nil && len(sweep) == 0 {
 		return ""
 	}

@@ -72,6 +72,14 @@ func (t *Teacher) check(samples []*model.Sample) error {
 	return nil
 }
 
+// labelWeight is t's label weight, 0 without a teacher.
+func (t *Teacher) labelWeight() float64 {
+	if t == nil {
+		return 0
+	}
+	return t.LabelWeight
+}
+
 func (t *Teacher) name(k int) string {
 	if k < len(t.Names) {
 		return t.Names[k]
@@ -148,14 +156,6 @@ func distillLoss(z *scnn.Tensor, b *model.Batch, probs [][]float32, a float64, l
 		g.Data[i] = float32((1-a)*float64(g.Data[i]) + a*float64(gl.Data[i]))
 	}
 	return (1-a)*v + a*vl, g, nil
-}
-
-func pickTargets(all [][]float32, idx []int) [][]float32 {
-	out := make([][]float32, len(idx))
-	for k, i := range idx {
-		out[k] = all[i]
-	}
-	return out
 }
 
 // short is a fingerprint's first 12 hex digits, for messages.

@@ -166,14 +166,7 @@ func meanGap(t *testing.T, m *model.Model, samples []*model.Sample, q [][]float3
 func TestDistillationLearnsTheTeacher(t *testing.T) {
 	to := tinyOptions(t, model.SCNN)
 	to.Seed = 3
-	res, err := Train(context.Background(), to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	teacher, err := model.LoadModel(res.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	teacher := trainModel(t, to)
 	samples, _, err := LoadSplit(tinyFeatures(t), "all")
 	if err != nil {
 		t.Fatal(err)
@@ -191,14 +184,7 @@ func TestDistillationLearnsTheTeacher(t *testing.T) {
 		if distil {
 			o.Teacher = te
 		}
-		res, err := Train(context.Background(), o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := model.LoadModel(res.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := trainModel(t, o)
 		if got := m.Arch.Teacher != ""; got != distil {
 			t.Errorf("distilled %v: the model's teacher is %q", distil, m.Arch.Teacher)
 		}

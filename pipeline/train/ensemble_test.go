@@ -9,21 +9,27 @@ import (
 	"github.com/contactmap/contactmap/pipeline/model"
 )
 
+// trainModel trains a run of o and loads its best model.
+func trainModel(t *testing.T, o Options) *model.Model {
+	t.Helper()
+	res, err := Train(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.LoadModel(res.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func tinyModels(t *testing.T, seeds ...uint64) ([]*model.Model, []*model.Sample) {
 	t.Helper()
 	var ms []*model.Model
 	for _, seed := range seeds {
 		o := tinyOptions(t, model.SCNN)
 		o.Seed, o.MaxEpochs = seed, 2
-		res, err := Train(context.Background(), o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := model.LoadModel(res.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
+		ms = append(ms, trainModel(t, o))
 	}
 	samples, _, err := LoadSplit(tinyFeatures(t), "all")
 	if err != nil {

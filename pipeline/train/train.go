@@ -199,6 +199,10 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	case err != nil:
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	var teacherFP string // the teacher's fingerprint, computed once ("" without one)
+	if o.Teacher != nil {
+		teacherFP = o.Teacher.Fingerprint()
+	}
 	var ts taskState
 	if run.Resumed() {
 		if err := run.TaskState(&ts); err != nil {
@@ -216,13 +220,8 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if o.Workers != 0 && ts.Workers != 0 && o.Workers != ts.Workers {
 			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (a resumed run keeps its workers)", ts.Workers, o.Workers)
 		}
-		var fp string
-		var lw float64
-		if o.Teacher != nil {
-			fp, lw = o.Teacher.Fingerprint(), o.Teacher.LabelWeight
-		}
-		if fp != ts.Teacher || lw != ts.LabelWeight {
-			return nil, fmt.Errorf("train: resume: the checkpoint's run has teacher %q (label weight %v), asked for %q (label weight %v): a resumed run keeps its teacher", short(ts.Teacher), ts.LabelWeight, short(fp), lw)
+		if lw := o.Teacher.labelWeight(); teacherFP != ts.Teacher || lw != ts.LabelWeight {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run has teacher %q (label weight %v), asked for %q (label weight %v): a resumed run keeps its teacher", short(ts.Teacher), ts.LabelWeight, short(teacherFP), lw)
 		}
 		o.Seed = ts.Arch.Seed
 		if ts.Workers != 0 {
@@ -251,9 +250,8 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if err := o.Teacher.check(trainSet); err != nil {
 			return nil, err
 		}
-		fp := o.Teacher.Fingerprint()
-		ts.Teacher, ts.LabelWeight = fp, o.Teacher.LabelWeight
-		o.Arch.Teacher = fmt.Sprintf("%d models, fingerprint %s, label weight %v", len(o.Teacher.Members), short(fp), o.Teacher.LabelWeight)
+		ts.Teacher, ts.LabelWeight = teacherFP, o.Teacher.LabelWeight
+		o.Arch.Teacher = fmt.Sprintf("%d models, fingerprint %s, label weight %v", len(o.Teacher.Members), short(teacherFP), o.Teacher.LabelWeight)
 		if targets, err = o.Teacher.targets(trainSet, o.BatchSize); err != nil {
 			return nil, fmt.Errorf("train: teacher: %w", err)
 		}
@@ -344,7 +342,7 @@ func (t *proteinTask) Step(pass *scnn.Pass, i, _ int) (float64, error) {
 	var v float64
 	var g *scnn.Tensor
 	if t.targets != nil {
-		v, g, err = distillLoss(logits, b, pickTargets(t.targets, t.batches[i]), t.o.Teacher.LabelWeight, t.loss)
+		v, g, err = distillLoss(logits, b, pick(t.targets, t.batches[i]), t.o.Teacher.LabelWeight, t.loss)
 	} else {
 		v, g, err = t.loss.Forward(logits, b.Labels, b.Mask)
 	}
@@ -453,8 +451,10 @@ func Info(dir string) (loop.State, error) {
 	return loop.Info(dir, legacy(o, 0))
 }
 
-func pick(s []*model.Sample, idx []int) []*model.Sample {
-	out := make([]*model.Sample, len(idx))
+// pick returns s[idx[0]], s[idx[1]], ...: a batch's samples or their
+// teacher targets.
+func pick[T any](s []T, idx []int) []T {
+	out := make([]T, len(idx))
 	for i, k := range idx {
 		out[i] = s[k]
 	}
