@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // InferenceBytes estimates the memory, in bytes, that one inference pass
@@ -30,8 +32,9 @@ import (
 // row-major maps, each channel a float32, recycled through the pass's
 // pool of released buffers as Forward releases and reserves them; the
 // transient per-pixel weights of every masking and batchnorm; the
-// BiLSTM's gate buffers; and each convolution's im2col tiles or
-// output-side bands per worker and packed kernels, kept in the kernels'
+// BiLSTM's gate buffers; and each convolution's im2col tiles,
+// output-side bands or direct-method row buffers per worker and packed
+// kernels, kept in the kernels'
 // scratch pools by power-of-two size. The error is Check's, or a length
 // below 1.
 func (s Spec) InferenceBytes(l, workers int) (int64, error) {
@@ -379,14 +382,30 @@ func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
 		band = max(band, 1)
 		return band, k > 1 && 2*cout <= cin && (band == l || 4*2*(k/2) <= band)
 	}
-	shared := len(b.Kernels) > 1
+	shared, direct := len(b.Kernels) > 1, true
 	for i, k := range b.Kernels {
 		if symmetric {
 			m.garbage(k * k * cin * b.Widths[i]) // SymPresConv's full kernel
 		}
-		if _, ok := outSide(k, b.Widths[i]); ok {
+		d := scnn.DirectConv(k, cin, b.Widths[i])
+		if _, ok := outSide(k, b.Widths[i]); ok || d {
 			shared = false
 		}
+		direct = direct && d
+	}
+	if direct {
+		// The direct method (kern's convForwardDirectBranches): every
+		// branch at once, one ring of kmax + 1 rows of cin channels per
+		// worker, an accumulator block, the repacked kernels.
+		kmax := 0
+		for i, k := range b.Kernels {
+			kmax = max(kmax, k)
+			m.garbage((b.Widths[i] + 7) / 8 * k * k * cin * 8)
+		}
+		ldr := (l + kmax - 1 + 16 + 15) / 16 * 16
+		items := max(1, min(4*workers, l))
+		m.getScratch(map[int]int{class((kmax + 1) * cin * ldr): min(workers, items), class(8 * 48): min(workers, items)})
+		return
 	}
 	if shared {
 		kmax := 0
@@ -409,7 +428,13 @@ func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
 	for i, k := range b.Kernels {
 		cout := b.Widths[i]
 		need := map[int]int{}
-		if band, ok := outSide(k, cout); ok {
+		if scnn.DirectConv(k, cin, cout) {
+			ldr := (l + k - 1 + 16 + 15) / 16 * 16
+			m.garbage((cout + 7) / 8 * k * k * cin * 8)
+			items := max(1, min(4*workers, l))
+			need[class((k+1)*cin*ldr)] += min(workers, items)
+			need[class(8*48)] += min(workers, items)
+		} else if band, ok := outSide(k, cout); ok {
 			n := k * k * cout
 			m.garbage(cin * n) // the reordered kernel
 			need[packed(cin, n)]++

@@ -84,3 +84,12 @@ func preferredCore(current string, avx512, avx2 bool) string {
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	kern.Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// DirectConv reports whether a convolution of kernel size k from cin to
+// cout channels runs by the direct method of the kernels in use (narrow
+// layers, vectorised over the pixels of a row; see package
+// scnn/internal/kern), for a caller that models its workspaces
+// (pairnet's InferenceBytes).
+func DirectConv(k, cin, cout int) bool {
+	return kern.ConvGeom{K: k, Cin: cin, Cout: cout}.UseDirect()
+}

@@ -35,7 +35,7 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		return nil, fmt.Errorf("scnn: ForwardBranches of no convolution")
 	}
 	geoms := make([]kern.ConvGeom, len(convs))
-	shared := len(convs) > 1
+	shared, direct := len(convs) > 1, len(convs) > 1
 	total := 0
 	for i, c := range convs {
 		if err := c.checkInput(x); err != nil {
@@ -44,8 +44,10 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		p.use(c)
 		geoms[i] = c.geom(p, x)
 		total += geoms[i].Cout
-		// Output-side convolutions read x without copying it: nothing to share.
-		shared = shared && !geoms[i].UseOutputSide()
+		// Output-side convolutions read x without an im2col: nothing to share.
+		shared = shared && !geoms[i].UseOutputSide() && !geoms[i].UseDirect()
+		// Direct convolutions share their row buffers when all are direct.
+		direct = direct && geoms[i].UseDirect()
 	}
 	y, err := p.newTensor(x.Layout, append(append([]int(nil), x.Shape[:3]...), total))
 	if err != nil {
@@ -57,7 +59,7 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		ks[i], couts[i] = g.K, g.Cout
 		ws[i], bs[i] = convs[i].weights()
 	}
-	if shared {
+	if shared || direct {
 		kern.ConvForwardBranches(geoms[0], ks, couts, y.Data, x.Data, ws, bs)
 	} else { // one branch at a time, each into its channels of y
 		off := 0

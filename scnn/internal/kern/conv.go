@@ -70,8 +70,9 @@ func (g ConvGeom) forIm2colTiles(x []float32, fn func(b, p0, n int, col []float3
 // with x read as zero outside the map. w is the (k*k*Cin) x Cout kernel
 // matrix; bias may be nil. Work is split over (sample, tile) items.
 //
-// Layers with Cout much smaller than Cin use the output-side method (see
-// convForwardOut); the others im2col and sgemm per tile.
+// Narrow layers use the direct method (see UseDirect and
+// convForwardDirect), other layers with Cout much smaller than Cin the
+// output-side method (convForwardOut); the rest im2col and sgemm per tile.
 func ConvForward(g ConvGeom, out, x, w, bias []float32) {
 	ConvForwardStrided(g, out, g.Cout, 0, x, w, bias)
 }
@@ -80,6 +81,10 @@ func ConvForward(g ConvGeom, out, x, w, bias []float32) {
 // out[p*ldo+off : p*ldo+off+Cout] (ldo >= off+Cout): one branch's channels
 // of a wider map, without a copy.
 func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []float32) {
+	if g.UseDirect() {
+		convForwardDirect(g, out, ldo, off, x, w, bias)
+		return
+	}
 	if g.UseOutputSide() {
 		convForwardOut(g, out, ldo, off, x, w, bias)
 		return
@@ -208,7 +213,9 @@ func FlipKernel(dst, w []float32, k, cin, cout int) {
 // ks[b], kernel matrix ws[b] and bias bs[b] (nil: none). g gives the batch,
 // map, Cin, layout and workers; its K and Cout are ignored.
 //
-// One im2col of the largest kernel per tile serves every branch: the
+// Where every branch takes the direct method (UseDirect), they share its
+// row buffers (convForwardDirectBranches). Otherwise one im2col of the
+// largest kernel per tile serves every branch: the
 // k x k window of a smaller kernel is, in the im2col row of the largest
 // one (kmax), k runs of k*Cin values, one per kernel row, kmax*Cin apart;
 // each run is one GEMM with K = k*Cin accumulating into the branch's
@@ -220,6 +227,16 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 		ctot += couts[b]
 	}
 	g.K, g.Cout = kmax, ctot
+	if g.branchesDirect(ks, couts) {
+		brs := make([]directBranch, len(ks))
+		off := 0
+		for b, k := range ks {
+			brs[b] = directBranch{k: k, cout: couts[b], off: off, wp: directWeights(ws[b], k, g.Cin, couts[b]), bias: bs[b]}
+			off += couts[b]
+		}
+		convForwardDirectBranches(g, out, ctot, x, brs)
+		return
+	}
 	np, kk := g.Pixels(), g.Rows()
 	// The kernel matrices, packed once for every tile: a branch of the
 	// largest size whole, a smaller one kernel row by kernel row.
@@ -264,4 +281,17 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 			off += cout
 		}
 	})
+}
+
+// branchesDirect reports whether every branch of ConvForwardBranches, of
+// kernel ks[b] and couts[b] channels on g's input, takes the direct method.
+func (g ConvGeom) branchesDirect(ks, couts []int) bool {
+	for b, k := range ks {
+		gb := g
+		gb.K, gb.Cout = k, couts[b]
+		if !gb.UseDirect() {
+			return false
+		}
+	}
+	return true
 }

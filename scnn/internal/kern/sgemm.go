@@ -30,7 +30,8 @@ type microKernel struct {
 type kernelSet struct {
 	name    string
 	kernels []microKernel
-	addRows addRowsFunc // the output-side convolution's gather (addrows.go)
+	addRows addRowsFunc  // the output-side convolution's gather (addrows.go)
+	direct  directKernel // the direct convolution's micro-kernel (direct.go); nil: none
 }
 
 // pick returns the kernel with the least estimated time for n columns:

@@ -1,0 +1,317 @@
+package kern
+
+// Direct convolution for narrow layers, vectorised over the pixels of an
+// output row.
+//
+// The networks the project trains map a few dozen channels to 4-8 (the
+// RNA blocks: 31 -> 8, 8, 4; the protein default: 86 -> 8). With so few
+// output channels an im2col GEMM uses a quarter of each vector (N = 8
+// against 32-64 columns per micro-kernel) and the output-side method
+// writes and re-reads k*k*Cout values per pixel. Here the vector runs
+// over 16 neighbouring output pixels of one row instead, so every lane
+// does useful work whatever the channel counts.
+//
+// For output row i the k input rows p = i-pad..i+pad are copied channel
+// by channel into row buffers (packed maps read (p, q) with q < p as
+// (q, p)), zero outside the map:
+//
+//	R_p[c*ldr + pad + q] = x(p, q, c)   for 0 <= q < W, 0 elsewhere
+//
+// and a block of 16*nv output pixels j0.. and 8 output channels is
+//
+//	acc[f][j] = bias[f] + sum_{a<k, c<Cin, b<k} w[((a*k+b)*Cin + c)*Cout + f] * R_{i+a-pad}[c*ldr + j + b]
+//
+// summed in the order a, c, b. The micro-kernel (directKernel) holds acc
+// in registers for one a and walks c and b; each input row is copied once
+// per band of output rows (a ring of k buffers), so the copies cost Cin
+// floats per pixel against k*k*Cin*Cout multiply-adds.
+//
+// Each output pixel is computed whole by one work item in a fixed order,
+// so the results do not depend on the number of workers or on the bands.
+
+// directF is the number of output channels of one micro-kernel call;
+// directV the pixels of one vector.
+const (
+	directF = 8
+	directV = 16
+	// directMaxNV is the most vectors per output row of one call.
+	directMaxNV = 3
+)
+
+// A directKernel computes, for f < 8, v < nv (1..3), l < 16:
+//
+//	acc[(f*nv+v)*16 + l] += sum_{c < cin, b < k} w[(c*k+b)*8 + f] * x[c*ldx + b + v*16 + l]
+//
+// summed over c, then b, in that order. x must hold (cin-1)*ldx + k-1 +
+// nv*16 floats.
+type directKernel func(nv int, acc, x []float32, ldx int, w []float32, cin, k int)
+
+// directGo is the portable directKernel.
+func directGo(nv int, acc, x []float32, ldx int, w []float32, cin, k int) {
+	n := nv * directV
+	acc = acc[:directF*n]
+	for c := 0; c < cin; c++ {
+		xc := x[c*ldx:]
+		for b := 0; b < k; b++ {
+			xb := xc[b : b+n]
+			wb := w[(c*k+b)*directF : (c*k+b+1)*directF]
+			for f, wv := range wb {
+				a := acc[f*n : (f+1)*n]
+				for j, xv := range xb {
+					a[j] += wv * xv
+				}
+			}
+		}
+	}
+}
+
+// forceDirect makes UseDirect true for every k > 1 layer with a kernel
+// set's directKernel, or directGo for a set without one (tests).
+var forceDirect bool
+
+// directKernelOf returns the direct micro-kernel of the active set, or
+// nil where it has none (and tests do not force one).
+func directKernelOf() directKernel {
+	if d := activeSet.Load().direct; d != nil {
+		return d
+	}
+	if forceDirect {
+		return directGo
+	}
+	return nil
+}
+
+// UseDirect reports whether ConvForward and the input gradient of
+// ConvBackward use the direct method: for k > 1 where the kernel set has
+// a direct micro-kernel and the layer is narrow, at most 16 output
+// channels (forward) and 32 input channels, or Cout at most 8.
+// (The limits: bench conv rows, the direct method against the
+// output-side method and im2col + GEMM on the same shapes.)
+func (g ConvGeom) UseDirect() bool {
+	if g.K <= 1 || g.K > directMaxK || directKernelOf() == nil {
+		return false
+	}
+	if forceDirect {
+		return true
+	}
+	return g.Cout <= 16 && (g.Cin <= 32 || g.Cout <= 8)
+}
+
+// directLdr is the length of one channel of a row buffer: the W columns,
+// k-1 columns of padding and a vector of overrun, rounded up to a vector.
+func directLdr(w, k int) int {
+	n := w + k - 1 + directV
+	return (n + directV - 1) / directV * directV
+}
+
+// directRow fills dst (c channels of ldr floats) with row p of the map xs
+// (one sample: H x W x c dense, or packed L x L x c), channel-major with
+// pad leading zeros:
+//
+//	dst[ch*ldr + pad + q] = xs(p, q, ch) for 0 <= q < W, 0 elsewhere
+//
+// and all zeros when p is outside the map.
+func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p int) {
+	dst = dst[:c*ldr]
+	clear(dst)
+	if p < 0 || p >= h {
+		return
+	}
+	if !packed {
+		row := xs[p*w*c : (p+1)*w*c]
+		for q := 0; q < w; q++ {
+			src := row[q*c : (q+1)*c]
+			for ch, v := range src {
+				dst[ch*ldr+pad+q] = v
+			}
+		}
+		return
+	}
+	// q < p: element (q, p) of row q of the triangle.
+	for q := 0; q < p; q++ {
+		t := Tri(h, q, p)
+		src := xs[t*c : (t+1)*c]
+		for ch, v := range src {
+			dst[ch*ldr+pad+q] = v
+		}
+	}
+	t := Tri(h, p, p)
+	row := xs[t*c : (t+w-p)*c]
+	for q := p; q < w; q++ {
+		src := row[(q-p)*c : (q-p+1)*c]
+		for ch, v := range src {
+			dst[ch*ldr+pad+q] = v
+		}
+	}
+}
+
+// directWeights repacks the kernel matrix w ((k*k*cin) x cout) for the
+// micro-kernel, in chunks of 8 output channels, zero beyond cout:
+//
+//	wp[(((ch*k + a)*cin + c)*k + b)*8 + f] = w[((a*k+b)*cin + c)*cout + ch*8 + f]
+func directWeights(w []float32, k, cin, cout int) []float32 {
+	chunks := (cout + directF - 1) / directF
+	wp := make([]float32, chunks*k*k*cin*directF)
+	for ch := 0; ch < chunks; ch++ {
+		for a := 0; a < k; a++ {
+			for c := 0; c < cin; c++ {
+				for b := 0; b < k; b++ {
+					dst := wp[(((ch*k+a)*cin+c)*k+b)*directF:][:directF]
+					src := w[((a*k+b)*cin+c)*cout:][:cout]
+					for f := range dst {
+						if o := ch*directF + f; o < cout {
+							dst[f] = src[o]
+						}
+					}
+				}
+			}
+		}
+	}
+	return wp
+}
+
+// directBands splits the rows of one map into bands of about equal
+// stored pixels (a packed row i has W - i), n bands at most.
+func (g ConvGeom) directBands(n int) []int {
+	n = max(1, min(n, g.H))
+	total := g.Pixels()
+	bounds := []int{0}
+	done := 0
+	for i := 0; i < g.H; i++ {
+		if g.Packed {
+			done += g.W - i
+		} else {
+			done += g.W
+		}
+		if len(bounds) < n && done*n >= len(bounds)*total && i+1 < g.H {
+			bounds = append(bounds, i+1)
+		}
+	}
+	return append(bounds, g.H)
+}
+
+// A directBranch is one convolution of a direct forward pass: kernel
+// size k, the weights of directWeights, an optional bias, written to
+// channels [off, off+cout) of each output pixel.
+type directBranch struct {
+	k, cout, off int
+	wp, bias     []float32
+}
+
+// convForwardDirect is ConvForwardStrided by the direct method.
+func convForwardDirect(g ConvGeom, out []float32, ldo, off int, x, w, bias []float32) {
+	convForwardDirectBranches(g, out, ldo, x, []directBranch{{k: g.K, cout: g.Cout, off: off, wp: directWeights(w, g.K, g.Cin, g.Cout), bias: bias}})
+}
+
+// convForwardDirectBranches runs the direct forward pass of several
+// convolutions of one input x (g.K the largest kernel; g.Cout is
+// ignored), sharing the row buffers: a branch of kernel k < g.K reads
+// rows and columns from d = (g.K-k)/2 on.
+func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, brs []directBranch) {
+	dk := directKernelOf()
+	k, pad := g.K, g.K/2
+	np := g.Pixels()
+	ldr := directLdr(g.W, k)
+	workers := Workers(g.Workers)
+	// Enough items to balance the workers: at least 4 per worker.
+	per := max(1, (4*workers+g.B-1)/g.B)
+	bounds := g.directBands(per)
+	nb := len(bounds) - 1
+	rowLen := g.Cin * ldr
+	type ws struct {
+		ring []float32 // k row buffers and a zero row
+		at   []int     // the input row each buffer holds
+		acc  []float32
+	}
+	wss := make([]ws, workers)
+	defer func() {
+		for _, s := range wss {
+			putScratch(s.ring, s.acc)
+		}
+	}()
+	ParallelFor(g.B*nb, workers, func(wk, item int) {
+		s := &wss[wk]
+		if s.ring == nil {
+			s.ring = getScratch((k + 1) * rowLen)
+			s.at = make([]int, k)
+			s.acc = getScratch(directF * directMaxNV * directV)
+		}
+		for r := range s.at {
+			s.at[r] = -1 << 30
+		}
+		zero := s.ring[k*rowLen : (k+1)*rowLen]
+		clear(zero)
+		smp, band := item/nb, item%nb
+		xs := x[smp*np*g.Cin : (smp+1)*np*g.Cin]
+		os := out[smp*np*ldo:]
+		var rows [directMaxK][]float32
+		for i := bounds[band]; i < bounds[band+1]; i++ {
+			// The rows of output row i, built where not yet in the ring.
+			for a := 0; a < k; a++ {
+				p := i + a - pad
+				if p < 0 || p >= g.H {
+					rows[a] = zero
+					continue
+				}
+				slot := p % k
+				buf := s.ring[slot*rowLen : (slot+1)*rowLen]
+				if s.at[slot] != p {
+					directRow(buf, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p)
+					s.at[slot] = p
+				}
+				rows[a] = buf
+			}
+			j0 := 0
+			if g.Packed {
+				j0 = i
+			}
+			rs := g.rowStart(i) - j0 // stored index of (i, j) is rs + j
+			for jb := j0; jb < g.W; jb += directMaxNV * directV {
+				nv := min(directMaxNV, (g.W-jb+directV-1)/directV)
+				n := nv * directV
+				jn := min(n, g.W-jb)
+				acc := s.acc[:directF*n]
+				for _, br := range brs {
+					d := (k - br.k) / 2
+					for ch := 0; ch*directF < br.cout; ch++ {
+						fn := min(directF, br.cout-ch*directF)
+						for f := 0; f < directF; f++ {
+							v := float32(0)
+							if br.bias != nil && f < fn {
+								v = br.bias[ch*directF+f]
+							}
+							a := acc[f*n : (f+1)*n]
+							for j := range a {
+								a[j] = v
+							}
+						}
+						wc := br.wp[ch*br.k*g.Cin*br.k*directF:]
+						for a := 0; a < br.k; a++ {
+							dk(nv, acc, rows[a+d][jb+d:], ldr, wc[a*g.Cin*br.k*directF:], g.Cin, br.k)
+						}
+						base := os[(rs+jb)*ldo+br.off+ch*directF:]
+						if fn == directF {
+							a0, a1, a2, a3 := acc[:jn], acc[n:n+jn], acc[2*n:2*n+jn], acc[3*n:3*n+jn]
+							a4, a5, a6, a7 := acc[4*n:4*n+jn], acc[5*n:5*n+jn], acc[6*n:6*n+jn], acc[7*n:7*n+jn]
+							for j := range a0 {
+								o := base[j*ldo : j*ldo+directF]
+								o[0], o[1], o[2], o[3] = a0[j], a1[j], a2[j], a3[j]
+								o[4], o[5], o[6], o[7] = a4[j], a5[j], a6[j], a7[j]
+							}
+							continue
+						}
+						for j := 0; j < jn; j++ {
+							o := base[j*ldo:][:fn]
+							for f := range o {
+								o[f] = acc[f*n+j]
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// directMaxK is the largest kernel the direct method takes.
+const directMaxK = 15

@@ -1,0 +1,35 @@
+//go:build amd64 && !purego
+
+package kern
+
+//go:generate go run gen_direct.go
+
+// The direct convolution's micro-kernels (direct_amd64.s, gen_direct.go):
+// directKernel for nv = 1, 2, 3 vectors, cin >= 1 and k >= 1.
+
+//go:noescape
+func directAVX512_1(acc, x *float32, ldx int, w *float32, cin, k int)
+
+//go:noescape
+func directAVX512_2(acc, x *float32, ldx int, w *float32, cin, k int)
+
+//go:noescape
+func directAVX512_3(acc, x *float32, ldx int, w *float32, cin, k int)
+
+// directAVX512 is the directKernel of the AVX-512 set. It checks that
+// every element the assembly touches is inside its slices.
+func directAVX512(nv int, acc, x []float32, ldx int, w []float32, cin, k int) {
+	n := nv * directV
+	if nv < 1 || nv > directMaxNV || cin < 1 || k < 1 || len(acc) < directF*n ||
+		len(x) < (cin-1)*ldx+k-1+n || len(w) < cin*k*directF {
+		panic("kern: directAVX512: arguments out of range")
+	}
+	switch nv {
+	case 1:
+		directAVX512_1(&acc[0], &x[0], ldx, &w[0], cin, k)
+	case 2:
+		directAVX512_2(&acc[0], &x[0], ldx, &w[0], cin, k)
+	default:
+		directAVX512_3(&acc[0], &x[0], ldx, &w[0], cin, k)
+	}
+}

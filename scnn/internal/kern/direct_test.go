@@ -1,0 +1,222 @@
+package kern
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// directKernels are the direct micro-kernels to test: every kernel set's
+// and the portable one.
+func directKernels() map[string]directKernel {
+	ks := map[string]directKernel{"go": directGo}
+	for _, s := range kernelSets {
+		if s.direct != nil {
+			ks[s.name] = s.direct
+		}
+	}
+	return ks
+}
+
+// Every direct micro-kernel computes the loop directKernel documents (in
+// float64 here), for each vector count, and writes nothing outside acc.
+func TestDirectKernelMatchesLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	for name, dk := range directKernels() {
+		for nv := 1; nv <= directMaxNV; nv++ {
+			for _, ck := range [][2]int{{1, 1}, {3, 3}, {31, 9}, {8, 5}, {20, 3}} {
+				cin, k := ck[0], ck[1]
+				t.Run(fmt.Sprintf("%s/nv%d/cin%d/k%d", name, nv, cin, k), func(t *testing.T) {
+					n := nv * directV
+					ldx := n + k - 1 + 5
+					x := randSlice((cin-1)*ldx+k-1+n, rng)
+					w := randSlice(cin*k*directF, rng)
+					acc0 := randSlice(directF*n+8, rng)
+					acc := append([]float32(nil), acc0...)
+					dk(nv, acc[:directF*n], x, ldx, w, cin, k)
+					for f := 0; f < directF; f++ {
+						for j := 0; j < n; j++ {
+							s := float64(acc0[f*n+j])
+							for c := 0; c < cin; c++ {
+								for b := 0; b < k; b++ {
+									s += float64(w[(c*k+b)*directF+f]) * float64(x[c*ldx+b+j])
+								}
+							}
+							if d := math.Abs(s - float64(acc[f*n+j])); d > 1e-4*(1+math.Abs(s)) {
+								t.Fatalf("acc[%d][%d] = %g, want %g", f, j, acc[f*n+j], s)
+							}
+						}
+					}
+					for i := directF * n; i < len(acc); i++ {
+						if acc[i] != acc0[i] {
+							t.Fatalf("wrote acc[%d] beyond the block", i)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// withDirect runs f with the direct method forced on every kernel set:
+// the set's own micro-kernel, or the portable one.
+func withDirect(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	defer func(old bool) { forceDirect = old }(forceDirect)
+	forceDirect = true
+	withKernels(t, f)
+}
+
+// The direct forward pass equals the loop ConvForward documents, dense
+// and packed, for narrow and wider layers, several vector blocks per
+// row and their tails, bias or none, writing only its channels of a
+// wider output; and its bits do not depend on the worker count.
+func TestConvForwardDirect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 22))
+	withDirect(t, func(t *testing.T) {
+		for _, ch := range [][2]int{{31, 8}, {5, 4}, {3, 13}, {8, 31}, {16, 8}} {
+			cin, cout := ch[0], ch[1]
+			for _, k := range []int{3, 5, 9} {
+				for _, l := range []int{5, 40} {
+					for _, packed := range []bool{false, true} {
+						name := fmt.Sprintf("%dto%d/k%d/L%d/packed=%v", cin, cout, k, l, packed)
+						t.Run(name, func(t *testing.T) {
+							const b, off, extra = 3, 2, 3
+							g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2}
+							if !g.UseDirect() {
+								t.Fatal("the direct method is not in use")
+							}
+							wt := symKernel(k, cin, cout, rng)
+							var bias []float32
+							if cout != 13 {
+								bias = randSlice(cout, rng)
+							}
+							np := g.Pixels()
+							x := randSlice(b*np*cin, rng)
+							ldo := cout + off + extra
+							run := func(workers int) []float32 {
+								out := make([]float32, b*np*ldo)
+								for i := range out {
+									out[i] = 99
+								}
+								g.Workers = workers
+								ConvForwardStrided(g, out, ldo, off, x, wt, bias)
+								return out
+							}
+							out := run(2)
+							for s := 0; s < b; s++ {
+								xd := x[s*np*cin : (s+1)*np*cin]
+								if packed {
+									xd = make([]float32, l*l*cin)
+									Unpack(xd, x[s*np*cin:(s+1)*np*cin], l, cin)
+								}
+								bz := bias
+								if bz == nil {
+									bz = make([]float32, cout)
+								}
+								want := naiveConv(xd, wt, bz, l, l, cin, cout, k)
+								for p := 0; p < np; p++ {
+									i, j := p/l, p%l
+									if packed {
+										i, j = TriPos(l, p)
+									}
+									row := out[(s*np+p)*ldo : (s*np+p+1)*ldo]
+									for f := 0; f < ldo; f++ {
+										got := row[f]
+										if f < off || f >= off+cout {
+											if got != 99 {
+												t.Fatalf("sample %d pixel (%d,%d): channel %d outside the layer's written", s, i, j, f)
+											}
+											continue
+										}
+										w := want[(i*l+j)*cout+f-off]
+										if math.Abs(float64(got-w)) > 1e-4*(1+math.Abs(float64(w))) {
+											t.Fatalf("sample %d pixel (%d,%d) channel %d: %g, want %g", s, i, j, f-off, got, w)
+										}
+									}
+								}
+							}
+							for _, workers := range []int{1, 3} {
+								if d := maxDiff(run(workers), out); d != 0 {
+									t.Fatalf("%d workers: results differ from 2 workers' by %g", workers, d)
+								}
+							}
+						})
+					}
+				}
+			}
+		}
+	})
+}
+
+// Branches that all take the direct method share its row buffers, each
+// reading from its offset in the largest kernel's window: the RNA
+// networks' blocks against the naive loop of each branch, with and
+// without bias.
+func TestConvForwardBranchesDirect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 25))
+	withDirect(t, func(t *testing.T) {
+		for _, bc := range []struct {
+			cin       int
+			ks, couts []int
+		}{{31, []int{9, 5, 3}, []int{8, 8, 4}}, {20, []int{5, 3}, []int{8, 11}}} {
+			for _, l := range []int{7, 37} {
+				for _, packed := range []bool{false, true} {
+					t.Run(fmt.Sprintf("cin%d/%v/L%d/packed=%v", bc.cin, bc.ks, l, packed), func(t *testing.T) {
+						const b = 2
+						cin := bc.cin
+						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Workers: 2}
+						if !g.branchesDirect(bc.ks, bc.couts) {
+							t.Fatal("the branches do not take the direct method")
+						}
+						np := g.Pixels()
+						x := randSlice(b*np*cin, rng)
+						var ws, bs [][]float32
+						ctot := 0
+						for i, k := range bc.ks {
+							ws = append(ws, symKernel(k, cin, bc.couts[i], rng))
+							if i == 1 {
+								bs = append(bs, nil)
+							} else {
+								bs = append(bs, randSlice(bc.couts[i], rng))
+							}
+							ctot += bc.couts[i]
+						}
+						out := make([]float32, b*np*ctot)
+						ConvForwardBranches(g, bc.ks, bc.couts, out, x, ws, bs)
+						for s := 0; s < b; s++ {
+							xd := x[s*np*cin : (s+1)*np*cin]
+							if packed {
+								xd = make([]float32, l*l*cin)
+								Unpack(xd, x[s*np*cin:(s+1)*np*cin], l, cin)
+							}
+							off := 0
+							for i, k := range bc.ks {
+								cout := bc.couts[i]
+								bias := bs[i]
+								if bias == nil {
+									bias = make([]float32, cout)
+								}
+								want := naiveConv(xd, ws[i], bias, l, l, cin, cout, k)
+								for p := 0; p < np; p++ {
+									i0, j0 := p/l, p%l
+									if packed {
+										i0, j0 = TriPos(l, p)
+									}
+									got := out[(s*np+p)*ctot+off : (s*np+p)*ctot+off+cout]
+									for f, w := range want[(i0*l+j0)*cout : (i0*l+j0+1)*cout] {
+										if math.Abs(float64(got[f]-w)) > 1e-4*(1+math.Abs(float64(w))) {
+											t.Fatalf("sample %d branch %d (k=%d) pixel (%d,%d) channel %d: %g, want %g", s, i, k, i0, j0, f, got[f], w)
+										}
+									}
+								}
+								off += cout
+							}
+						}
+					})
+				}
+			}
+		}
+	})
+}
