@@ -351,15 +351,25 @@ vet:
 PYTHON ?= /usr/bin/python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_ARGS ?=
+# BENCH_BASE=REV (a commit) also times the training and inference steps
+# of that commit's build, alternating with this one's (the table "This
+# build against the baseline build"); it is built in a git worktree.
+BENCH_BASE ?=
+BENCH_BASE_ARG := $(if $(BENCH_BASE),-baseline ./contactmap-bench-base)
 
 bench: bench-deps build
 	$(GO) build $(GOFLAGS) -o contactmap-bench ./bench
+ifneq ($(BENCH_BASE),)
+	rm -rf .bench-base && git worktree prune && git worktree add --detach .bench-base $(BENCH_BASE)
+	cd .bench-base && $(GO) build $(GOFLAGS) -o ../contactmap-bench-base ./bench
+	git worktree remove --force .bench-base
+endif
 ifeq ($(HAVE_OPENBLAS),yes)
 	$(GO) build $(GOFLAGS) -tags openblas -o contactmap-bench-openblas ./bench
-	./contactmap-bench -python $(PYTHON) -openblas ./contactmap-bench-openblas $(BENCH_ARGS)
+	./contactmap-bench -python $(PYTHON) -openblas ./contactmap-bench-openblas $(BENCH_BASE_ARG) $(BENCH_ARGS)
 else
 	@echo "make bench: no OpenBLAS to link (apt-get install gcc libopenblas-dev); the OpenBLAS build's columns stay empty"
-	./contactmap-bench -python $(PYTHON) $(BENCH_ARGS)
+	./contactmap-bench -python $(PYTHON) $(BENCH_BASE_ARG) $(BENCH_ARGS)
 endif
 
 # Debian's python3-torch (CPU) is the reference; installed when missing.
@@ -374,4 +384,4 @@ bench-go:
 
 clean:
 	$(GO) clean ./...
-	rm -f contactmap contactmap-openblas contactmap-bench contactmap-bench-openblas
+	rm -f contactmap contactmap-openblas contactmap-bench contactmap-bench-openblas contactmap-bench-base

@@ -21,6 +21,9 @@ type side struct {
 	Label    string // "go", "go-sym", "openblas", "torch", "go/cnn", "plm", "freecontact-evfold", ...
 	Torch    bool
 	OpenBLAS bool // the worker of the openblas build (runner.OpenBLAS)
+	// Baseline: the worker of the baseline build (runner.Baseline), an
+	// earlier commit's bench program timed beside this one.
+	Baseline bool
 	Task     task
 	// FLOPs, where not 0, are the floating-point operations one run of
 	// this side executes, in place of the case's: a Go inference pass
@@ -90,6 +93,7 @@ func (c *caseResult) side(l string) *sideResult {
 type runner struct {
 	Self     string // this program, for Go workers
 	OpenBLAS string // this program built with the openblas tag, or ""
+	Baseline string // the bench program of an earlier commit, or ""
 	Python   string
 	Script   string // torch_ref.py
 }
@@ -126,6 +130,12 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 				return nil, fmt.Errorf("bench: no OpenBLAS build of the worker (-openblas)")
 			}
 			bin = r.OpenBLAS
+		}
+		if s.Baseline {
+			if r.Baseline == "" {
+				return nil, fmt.Errorf("bench: no baseline build of the worker (-baseline)")
+			}
+			bin = r.Baseline
 		}
 		cmd := exec.Command(bin, args...)
 		if t.Kind == "exec" {

@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-openblas ./contactmap-bench-openblas] [-psicov ../shared/data/psicov150] [-freecontact freecontact] [-out bench/results.md]
+//	bench [-reps 5] [-warmup 1] [-only REGEXP] [-torch=false] [-openblas ./contactmap-bench-openblas] [-baseline ./contactmap-bench-base] [-psicov ../shared/data/psicov150] [-freecontact freecontact] [-out bench/results.md]
 //	bench -render bench/results.json [-out bench/results.md]   (tables again from recorded timings)
 //	bench worker --task train|infer|conv|sgemm|fold|plm|exec [flags] [-- command...]   (used by the harness)
 //
@@ -29,18 +29,20 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -209,6 +211,7 @@ func harnessMain(args []string) error {
 	python := fs.String("python", "/usr/bin/python3", "Python with torch")
 	script := fs.String("script", "bench/torch_ref.py", "the PyTorch reference worker")
 	openblas := fs.String("openblas", "", "this program built with -tags openblas: time its workers beside the default build's")
+	baseline := fs.String("baseline", "", "this program built from an earlier commit (make bench BENCH_BASE=REV builds it): its workers run the training and inference steps beside this build's, alternating, for the old/new ratios")
 	out := fs.String("out", "bench/results.md", "results table (Markdown); a .json file of all timings goes beside it (with -only: bench/results-partial.md)")
 	render := fs.String("render", "", "only write the table (-out) again from the timings of an earlier run (its .json)")
 	psicov := fs.String("psicov", "../shared/data/psicov150", "PSICOV families (aln/<ID>.aln.gz) of the coevo cases")
@@ -247,7 +250,7 @@ func harnessMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	r := runner{Self: self, OpenBLAS: *openblas, Python: *python, Script: *script}
+	r := runner{Self: self, OpenBLAS: *openblas, Baseline: *baseline, Python: *python, Script: *script}
 	fc, why := lookFreecontact(*freecontact)
 	cm, cmWhy := lookContactmap(*contactmapBin)
 	if cm != "" {
@@ -263,7 +266,11 @@ func harnessMain(args []string) error {
 		fmt.Fprintln(os.Stderr, "bench:", n)
 		notes = append(notes, n)
 	}
-	for _, c := range cases(*torch, *openblas != "", *psicov, fc, cm) {
+	all := cases(*torch, *openblas != "", *psicov, fc, cm)
+	if *baseline != "" {
+		all = withBaseline(all)
+	}
+	for _, c := range all {
 		if !re.MatchString(c.Group + "/" + c.Name) {
 			continue
 		}
@@ -328,4 +335,29 @@ func harnessMain(args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	})
+}
+
+// baselineGroups are the groups whose Go sides also run on the baseline
+// build (-baseline): the training and inference steps of the networks.
+var baselineGroups = []string{"train", "infer", "rna-train", "rec-train"}
+
+// withBaseline adds to every case of baselineGroups a side "base:LABEL"
+// on the baseline build for each of its Go sides, run in turn with them.
+func withBaseline(cs []benchCase) []benchCase {
+	for i, c := range cs {
+		if !slices.Contains(baselineGroups, c.Group) {
+			continue
+		}
+		var add []side
+		for _, s := range c.Sides {
+			if s.Torch || s.OpenBLAS || !strings.HasPrefix(s.Label, "go") {
+				continue
+			}
+			b := s
+			b.Label, b.Baseline = "base:"+s.Label, true
+			add = append(add, b)
+		}
+		cs[i].Sides = append(c.Sides, add...)
+	}
+	return cs
 }

@@ -357,6 +357,7 @@ func (r *report) markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(r.baselineTable())
 	b.WriteString(r.rnaTable())
 	b.WriteString(r.recTable())
 	b.WriteString(r.predictorTable())
@@ -539,4 +540,43 @@ func (r *report) backend(prefix string) string {
 		}
 	}
 	return ""
+}
+
+// baselineTable compares the Go sides with the same sides of the baseline
+// build (-baseline), run alternately in the same cases: "" when the run
+// had none.
+func (r *report) baselineTable() string {
+	var rows []string
+	for _, c := range r.Cases {
+		for _, s := range c.Sides {
+			label, ok := strings.CutPrefix(s.Label, "base:")
+			if !ok {
+				continue
+			}
+			now := r.sideOf(c.Group, c.Name, label)
+			if now.Median == 0 || s.Median == 0 {
+				continue
+			}
+			// The ratio of each round: the i-th run of both sides.
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i := range min(len(s.Seconds), len(now.Seconds)) {
+				q := s.Seconds[i] / now.Seconds[i]
+				lo, hi = min(lo, q), max(hi, q)
+			}
+			rows = append(rows, fmt.Sprintf("| %s/%s | %s | %.3f s | %.3f s | **%.2fx** | %.2f-%.2f |\n",
+				c.Group, c.Name, label, s.Median, now.Median, s.Median/now.Median, lo, hi))
+		}
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## This build against the baseline build\n\n")
+	b.WriteString("The training and inference steps of this code and of the baseline build (`-baseline`, the bench program of an earlier commit: `make bench BENCH_BASE=REV`), run alternately in the same cases; median seconds per run, baseline/this (above 1: this build is faster), and the range of the per-round ratios.\n\n")
+	b.WriteString("| case | side | baseline | this build | baseline/this | rounds |\n|---|---|---:|---:|---:|---:|\n")
+	for _, row := range rows {
+		b.WriteString(row)
+	}
+	b.WriteString("\n")
+	return b.String()
 }

@@ -387,7 +387,7 @@ func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
 		if symmetric {
 			m.garbage(k * k * cin * b.Widths[i]) // SymPresConv's full kernel
 		}
-		d := scnn.DirectConv(k, cin, b.Widths[i])
+		d := scnn.DirectConv(k, cin, b.Widths[i], l)
 		if _, ok := outSide(k, b.Widths[i]); ok || d {
 			shared = false
 		}
@@ -428,7 +428,7 @@ func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
 	for i, k := range b.Kernels {
 		cout := b.Widths[i]
 		need := map[int]int{}
-		if scnn.DirectConv(k, cin, cout) {
+		if scnn.DirectConv(k, cin, cout, l) {
 			ldr := (l + k - 1 + 16 + 15) / 16 * 16
 			m.garbage((cout + 7) / 8 * k * k * cin * 8)
 			items := max(1, min(4*workers, l))

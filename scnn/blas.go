@@ -86,10 +86,10 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 }
 
 // DirectConv reports whether a convolution of kernel size k from cin to
-// cout channels runs by the direct method of the kernels in use (narrow
+// cout channels on an l x l map runs by the direct method of the kernels in use (narrow
 // layers, vectorised over the pixels of a row; see package
 // scnn/internal/kern), for a caller that models its workspaces
 // (pairnet's InferenceBytes).
-func DirectConv(k, cin, cout int) bool {
-	return kern.ConvGeom{K: k, Cin: cin, Cout: cout}.UseDirect()
+func DirectConv(k, cin, cout, l int) bool {
+	return kern.ConvGeom{H: l, W: l, K: k, Cin: cin, Cout: cout}.UseDirect()
 }

@@ -81,12 +81,14 @@ func directKernelOf() directKernel {
 	return nil
 }
 
-// UseDirect reports whether ConvForward and the input gradient of
-// ConvBackward use the direct method: for k > 1 where the kernel set has
-// a direct micro-kernel and the layer is narrow, at most 16 output
-// channels (forward) and 32 input channels, or Cout at most 8.
-// (The limits: bench conv rows, the direct method against the
-// output-side method and im2col + GEMM on the same shapes.)
+// UseDirect reports whether ConvForward uses the direct method: for
+// 1 < k <= 15 where the kernel set has a direct micro-kernel, on maps at
+// least a vector (16 pixels) wide, and for narrow layers: at most 16
+// output channels, and at most 32 input channels or at most 8 output
+// channels. (The shapes of the networks the project trains; the RNA and
+// protein training steps with and without it: make bench's table
+// against a baseline build. Below 16 pixels most lanes would idle:
+// CosRec's 5 x 5 maps ran slower by it.)
 func (g ConvGeom) UseDirect() bool {
 	if g.K <= 1 || g.K > directMaxK || directKernelOf() == nil {
 		return false
@@ -94,7 +96,7 @@ func (g ConvGeom) UseDirect() bool {
 	if forceDirect {
 		return true
 	}
-	return g.Cout <= 16 && (g.Cin <= 32 || g.Cout <= 8)
+	return g.W >= directV && g.Cout <= 16 && (g.Cin <= 32 || g.Cout <= 8)
 }
 
 // directLdr is the length of one channel of a row buffer: the W columns,
