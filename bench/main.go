@@ -129,6 +129,17 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
 			Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t), t)})
 	}
+	// The narrow layers the shipped networks train (issue 29): the RNA
+	// recipe's first block (31 channels to 8 by 9 x 9, ...) and the
+	// protein default's (86 to 8 by 7 x 7), full and symmetric.
+	for _, n := range narrowConvs {
+		t := task{Kind: "conv", B: b, L: l, K: n.k, Cin: n.cin, Cout: n.cout}
+		st := t
+		st.Sym = true
+		cs = append(cs, benchCase{Group: "conv", Name: n.name(),
+			FLOPs: 3 * 2 * float64(b*l*l) * float64(n.k*n.k*n.cin*n.cout),
+			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t)})
+	}
 	// One case per configuration: the CNN and the SCNN, Go, PyTorch and
 	// the OpenBLAS build, interleaved, so that every ratio compares runs
 	// made side by side. The case's FLOPs are the materialised maps'
@@ -361,3 +372,13 @@ func withBaseline(cs []benchCase) []benchCase {
 	}
 	return cs
 }
+
+// narrowConv is one narrow layer of the conv cases.
+type narrowConv struct{ k, cin, cout int }
+
+func (n narrowConv) name() string { return fmt.Sprintf("k%d_%dx%d", n.k, n.cin, n.cout) }
+
+// narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet
+// protocol families: 31 channels into the first block, 16 into the
+// third) and the protein default's first block (86 channels).
+var narrowConvs = []narrowConv{{9, 31, 8}, {5, 31, 8}, {3, 16, 8}, {7, 86, 8}, {3, 86, 8}}
