@@ -364,16 +364,9 @@ func halfSums(r []float64, x []float32, nx int, w []float32, k, cin, cout, ch, i
 				a, c = u, t
 			}
 			wt := w[((a*k+c)*cin+ch)*cout:]
-			ru := r[u*cout : (u+1)*cout]
-			for q, xv := range xt {
-				if xv == 0 {
-					continue
-				}
-				x64 := float64(xv)
-				for o, wv := range wt[q*cout : (q+1)*cout] {
-					ru[o] += x64 * float64(wv)
-				}
-			}
+			// ru[o] += x[q] * wt[q*cout+o] over the nonzero x[q], in
+			// float64, each product rounded (kern.AxpyRowsF64).
+			kern.AxpyRowsF64(r[u*cout:(u+1)*cout], xt, wt, cout)
 		}
 	}
 }

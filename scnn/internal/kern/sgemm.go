@@ -32,6 +32,8 @@ type kernelSet struct {
 	kernels []microKernel
 	addRows addRowsFunc  // the output-side convolution's gather (addrows.go)
 	direct  directKernel // the direct convolution's micro-kernel (direct.go); nil: none
+	// axpyF64 is AxpyRowsF64 (axpy.go); nil: the portable one.
+	axpyF64 func(r []float64, x, w []float32, cout int)
 }
 
 // pick returns the kernel with the least estimated time for n columns:
@@ -51,7 +53,15 @@ func (s *kernelSet) pick(n int) *microKernel {
 
 // kernelSets are the instruction sets this CPU and build can run, best
 // first; the portable Go kernels are always last.
-var kernelSets = append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}, addRows: addRowsGo})
+var kernelSets = func() []*kernelSet {
+	sets := append(archKernelSets(), &kernelSet{name: "go", kernels: []microKernel{{mr: 4, nr: 4, speed: 1, run: kernGo4x4}}, addRows: addRowsGo})
+	for _, s := range sets {
+		if s.axpyF64 == nil {
+			s.axpyF64 = axpyRowsF64Go
+		}
+	}
+	return sets
+}()
 
 // activeSet is the kernel set Gemm uses: the best one the CPU runs until
 // SetKernels chooses another.

@@ -1,0 +1,33 @@
+package kern
+
+// AxpyRowsF64 adds to r (cout float64 sums) each input value times its
+// row of w, widened to float64, skipping zero inputs:
+//
+//	for q < len(x), x[q] != 0; o < cout:
+//	    r[o] += float64(float64(x[q]) * float64(w[q*cout + o]))
+//
+// each product rounded before the add (no fused multiply-add), in q
+// order, so every implementation gives the same bits. It is the inner
+// loop of scnn's inference by halves (halfSums), exact in float64.
+func AxpyRowsF64(r []float64, x, w []float32, cout int) {
+	if len(x) == 0 || cout == 0 {
+		return
+	}
+	if len(r) < cout || len(w) < len(x)*cout {
+		panic("kern: AxpyRowsF64: slices too short")
+	}
+	activeSet.Load().axpyF64(r[:cout], x, w[:len(x)*cout], cout)
+}
+
+// axpyRowsF64Go is the portable AxpyRowsF64.
+func axpyRowsF64Go(r []float64, x, w []float32, cout int) {
+	for q, xv := range x {
+		if xv == 0 {
+			continue
+		}
+		x64 := float64(xv)
+		for o, wv := range w[q*cout : (q+1)*cout] {
+			r[o] += float64(x64 * float64(wv))
+		}
+	}
+}

@@ -1,0 +1,12 @@
+//go:build amd64 && !purego
+
+package kern
+
+//go:noescape
+func axpyRowsF64AVX512(r *float64, x *float32, nx int, w *float32, cout, full int, mask uint64)
+
+// axpyRowsF64AVX512Go adapts the assembly AxpyRowsF64 (axpy_amd64.s);
+// AxpyRowsF64 has checked the slices.
+func axpyRowsF64AVX512Go(r []float64, x, w []float32, cout int) {
+	axpyRowsF64AVX512(&r[0], &x[0], len(x), &w[0], cout, cout/8, 1<<(cout%8)-1)
+}
