@@ -2,6 +2,8 @@ package scnn
 
 import (
 	"math"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
 )
 
 // ReLU returns max(0, x), elementwise, for any shape and layout.
@@ -29,14 +31,7 @@ func ReLU(p *Pass, x *Tensor) *Tensor {
 // training pass, no earlier operation may have kept x for its backward
 // step.
 func ReLUInPlace(p *Pass, x *Tensor) *Tensor {
-	forChunks(p, len(x.Data), func(_, lo, hi int) {
-		v := x.Data[lo:hi]
-		for i := range v {
-			if !(v[i] > 0) {
-				v[i] = 0
-			}
-		}
-	})
+	forChunks(p, len(x.Data), func(_, lo, hi int) { kern.ReLU(x.Data[lo:hi]) })
 	p.record(x, func() error {
 		if dy := p.gradOf(x); dy != nil {
 			p.addGrad(x, reluGrad(p, dy, x))
@@ -48,14 +43,7 @@ func ReLUInPlace(p *Pass, x *Tensor) *Tensor {
 
 // reluGrad zeroes dy, in place, where the output y is not positive.
 func reluGrad(p *Pass, dy, y *Tensor) *Tensor {
-	forChunks(p, len(dy.Data), func(_, lo, hi int) {
-		d := dy.Data[lo:hi]
-		for i, v := range y.Data[lo:hi] {
-			if !(v > 0) {
-				d[i] = 0
-			}
-		}
-	})
+	forChunks(p, len(dy.Data), func(_, lo, hi int) { kern.ReLUMask(dy.Data[lo:hi], y.Data[lo:hi]) })
 	return dy
 }
 

@@ -32,8 +32,11 @@ type kernelSet struct {
 	kernels []microKernel
 	addRows addRowsFunc  // the output-side convolution's gather (addrows.go)
 	direct  directKernel // the direct convolution's micro-kernel (direct.go); nil: none
-	// axpyF64 is AxpyRowsF64 (axpy.go); nil: the portable one.
-	axpyF64 func(r []float64, x, w []float32, cout int)
+	// axpyF64 is AxpyRowsF64 (axpy.go), relu and reluMask ReLU and
+	// ReLUMask (relu.go); nil: the portable ones.
+	axpyF64  func(r []float64, x, w []float32, cout int)
+	relu     func(v []float32)
+	reluMask func(d, y []float32)
 }
 
 // pick returns the kernel with the least estimated time for n columns:
@@ -58,6 +61,9 @@ var kernelSets = func() []*kernelSet {
 	for _, s := range sets {
 		if s.axpyF64 == nil {
 			s.axpyF64 = axpyRowsF64Go
+		}
+		if s.relu == nil {
+			s.relu, s.reluMask = reluGo, reluMaskGo
 		}
 	}
 	return sets
