@@ -3,6 +3,8 @@ package scnn
 import (
 	"fmt"
 	"math"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
 )
 
 // BatchNorm2D normalises each channel of a batch of L x L maps, dense or
@@ -92,16 +94,13 @@ func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, err
 		part := make([]float64, nch*(c+1))
 		forChunks(p, rows, func(ch, lo, hi int) {
 			acc := part[ch*(c+1) : (ch+1)*(c+1)]
-			for q := lo; q < hi; q++ {
-				wp := float64(w[q])
-				if wp == 0 {
-					continue
-				}
-				acc[c] += wp
-				for k, v := range x.Data[q*c : (q+1)*c] {
-					acc[k] += wp * float64(v)
+			for _, wq := range w[lo:hi] {
+				if wp := float64(wq); wp != 0 {
+					acc[c] += wp
 				}
 			}
+			// acc[k] += w[q] * x[q, k] over the valid pixels.
+			kern.AxpyRowsF64(acc[:c], w[lo:hi], x.Data[lo*c:hi*c], c)
 		})
 		n := 0.0
 		for ch := 0; ch < nch; ch++ {
@@ -119,17 +118,8 @@ func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, err
 		}
 		clear(part)
 		forChunks(p, rows, func(ch, lo, hi int) {
-			acc := part[ch*(c+1) : (ch+1)*(c+1)]
-			for q := lo; q < hi; q++ {
-				wp := float64(w[q])
-				if wp == 0 {
-					continue
-				}
-				for k, v := range x.Data[q*c : (q+1)*c] {
-					d := float64(v) - mean[k]
-					acc[k] += wp * d * d
-				}
-			}
+			// acc[k] += w[q] * (x[q, k] - mean[k])^2 over the valid pixels.
+			kern.BNVarSums(part[ch*(c+1):ch*(c+1)+c], mean, w[lo:hi], x.Data[lo*c:hi*c], c)
 		})
 		for ch := 0; ch < nch; ch++ {
 			for k := range vr {
@@ -161,17 +151,8 @@ func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, err
 	}
 	gamma, beta := bn.Gamma.Value, bn.Beta.Value
 	forChunks(p, rows, func(_, lo, hi int) {
-		for q := lo; q < hi; q++ {
-			out := y.Data[q*c : (q+1)*c]
-			if w[q] == 0 {
-				clear(out)
-				continue
-			}
-			in := x.Data[q*c : (q+1)*c]
-			for k := range out {
-				out[k] = gamma[k]*xhat(in[k], mean32[k], inv32[k]) + beta[k]
-			}
-		}
+		// y = gamma * xhat(x) + beta, 0 at padding.
+		kern.BNApply(y.Data[lo*c:hi*c], x.Data[lo*c:hi*c], w[lo:hi], gamma, beta, mean32, inv32, c)
 	})
 	scale := make([]float64, c)
 	for k := range scale {
@@ -209,19 +190,13 @@ func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
 	part := make([]float64, nch*(2*c+1)) // per chunk: sum w dy, sum w dy xhat, sum w
 	forChunks(p, rows, func(ch, lo, hi int) {
 		acc := part[ch*(2*c+1) : (ch+1)*(2*c+1)]
-		for q := lo; q < hi; q++ {
-			wp := float64(st.w[q])
-			if wp == 0 {
-				continue
-			}
-			acc[2*c] += wp
-			d, x := dy.Data[q*c:(q+1)*c], x.Data[q*c:(q+1)*c]
-			for k := range d {
-				g := wp * float64(d[k])
-				acc[k] += g
-				acc[c+k] += g * float64(xhat(x[k], st.mean[k], st.inv[k]))
+		for _, wq := range st.w[lo:hi] {
+			if wp := float64(wq); wp != 0 {
+				acc[2*c] += wp
 			}
 		}
+		// acc[k] += w dy, acc[c+k] += w dy xhat(x) over the valid pixels.
+		kern.BNBackSums(acc[:c], acc[c:2*c], st.w[lo:hi], dy.Data[lo*c:hi*c], x.Data[lo*c:hi*c], st.mean, st.inv, c)
 	})
 	sdy := make([]float64, c)   // sum w dy
 	sdyxh := make([]float64, c) // sum w dy xhat
@@ -249,17 +224,8 @@ func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
 	}
 	dx := p.zerosLike(x)
 	forChunks(p, rows, func(_, lo, hi int) {
-		for q := lo; q < hi; q++ {
-			out := dx.Data[q*c : (q+1)*c]
-			if st.w[q] == 0 {
-				clear(out)
-				continue
-			}
-			d, x := dy.Data[q*c:(q+1)*c], x.Data[q*c:(q+1)*c]
-			for k := range out {
-				out[k] = scale[k] * (d[k] - a[k] - xhat(x[k], st.mean[k], st.inv[k])*b[k])
-			}
-		}
+		// dx = scale * (dy - a - xhat(x) b), 0 at padding.
+		kern.BNBackOut(dx.Data[lo*c:hi*c], dy.Data[lo*c:hi*c], x.Data[lo*c:hi*c], st.w[lo:hi], scale, a, b, st.mean, st.inv, c)
 	})
 	return dx
 }

@@ -37,6 +37,7 @@ type kernelSet struct {
 	axpyF64  func(r []float64, x, w []float32, cout int)
 	relu     func(v []float32)
 	reluMask func(d, y []float32)
+	bn       *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
 }
 
 // pick returns the kernel with the least estimated time for n columns:
@@ -64,6 +65,9 @@ var kernelSets = func() []*kernelSet {
 		}
 		if s.relu == nil {
 			s.relu, s.reluMask = reluGo, reluMaskGo
+		}
+		if s.bn == nil {
+			s.bn = &bnGo
 		}
 	}
 	return sets

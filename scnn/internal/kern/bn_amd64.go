@@ -1,0 +1,36 @@
+//go:build amd64 && !purego
+
+package kern
+
+// The batchnorm loops in assembly (bn_amd64.s); n >= 1, c >= 1, lim the
+// byte offset after the full chunks, mask the tail's lanes.
+
+//go:noescape
+func bnVarSumsAVX512(acc, mean *float64, w, x *float32, n, c, lim int, mask uint64)
+
+//go:noescape
+func bnBackSumsAVX512(sdy, sdyxh *float64, w, dy, x, mean, inv *float32, n, c, lim int, mask uint64)
+
+//go:noescape
+func bnApplyAVX512(out, x, w, gamma, beta, mean, inv *float32, n, c, lim int, mask uint64)
+
+//go:noescape
+func bnBackOutAVX512(dx, dy, x, w, scale, a, b, mean, inv *float32, n, c, lim int, mask uint64)
+
+// bnAVX512 adapts them to bnKernels (the exported functions in bn.go
+// have checked the slices): float64 loops in chunks of 8 channels,
+// float32 ones in chunks of 16.
+var bnAVX512 = bnKernels{
+	varSums: func(acc, mean []float64, w, x []float32, c int) {
+		bnVarSumsAVX512(&acc[0], &mean[0], &w[0], &x[0], len(w), c, c/8*32, 1<<(c%8)-1)
+	},
+	backSums: func(sdy, sdyxh []float64, w, dy, x, mean, inv []float32, c int) {
+		bnBackSumsAVX512(&sdy[0], &sdyxh[0], &w[0], &dy[0], &x[0], &mean[0], &inv[0], len(w), c, c/8*32, 1<<(c%8)-1)
+	},
+	apply: func(out, x, w, gamma, beta, mean, inv []float32, c int) {
+		bnApplyAVX512(&out[0], &x[0], &w[0], &gamma[0], &beta[0], &mean[0], &inv[0], len(w), c, c/16*64, 1<<(c%16)-1)
+	},
+	backOut: func(dx, dy, x, w, scale, a, b, mean, inv []float32, c int) {
+		bnBackOutAVX512(&dx[0], &dy[0], &x[0], &w[0], &scale[0], &a[0], &b[0], &mean[0], &inv[0], len(w), c, c/16*64, 1<<(c%16)-1)
+	},
+}
