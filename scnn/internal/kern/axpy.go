@@ -6,9 +6,10 @@ package kern
 //	for q < len(x), x[q] != 0; o < cout:
 //	    r[o] += float64(float64(x[q]) * float64(w[q*cout + o]))
 //
-// each product rounded before the add (no fused multiply-add), in q
-// order, so every implementation gives the same bits. It is the inner
-// loop of scnn's inference by halves (halfSums), exact in float64.
+// in q order, a multiply then an add, so every implementation gives the
+// same bits (the float32 x float32 products are exact in float64; the
+// running sums round). It is the inner loop of scnn's inference by halves
+// (halfSums).
 func AxpyRowsF64(r []float64, x, w []float32, cout int) {
 	if len(x) == 0 || cout == 0 {
 		return

@@ -28,6 +28,10 @@ package kern
 //
 // Each output pixel is computed whole by one work item in a fixed order,
 // so the results do not depend on the number of workers or on the bands.
+// They do depend on the micro-kernel: the AVX-512 one fuses each
+// multiply-add, the portable one rounds the product first, and both sum
+// in another order than the im2col and output-side methods (agreement
+// to float32 rounding, not bits).
 
 // directF is the number of output channels of one micro-kernel call;
 // directV the pixels of one vector.
@@ -214,8 +218,12 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 	k, pad := g.K, g.K/2
 	np := g.Pixels()
 	ldr := directLdr(g.W, k)
+	if g.B == 0 || g.H == 0 {
+		return
+	}
 	workers := Workers(g.Workers)
-	// Enough items to balance the workers: at least 4 per worker.
+	// Enough items to balance the workers: up to 4 per worker (a map has
+	// at most H bands).
 	per := max(1, (4*workers+g.B-1)/g.B)
 	bounds := g.directBands(per)
 	nb := len(bounds) - 1

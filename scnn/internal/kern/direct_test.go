@@ -78,7 +78,10 @@ func TestConvForwardDirect(t *testing.T) {
 		for _, ch := range [][2]int{{31, 8}, {5, 4}, {3, 13}, {8, 31}, {16, 8}, {86, 16}} {
 			cin, cout := ch[0], ch[1]
 			for _, k := range []int{3, 5, 9} {
-				for _, l := range []int{1, 2, 5, 40} {
+				for _, l := range []int{1, 2, 5, 40, 100} { // 100: three 48-pixel blocks per row
+					if l == 100 && (cin*cout > 128 || k > 5) {
+						continue // the naive reference would take minutes
+					}
 					for _, packed := range []bool{false, true} {
 						name := fmt.Sprintf("%dto%d/k%d/L%d/packed=%v", cin, cout, k, l, packed)
 						t.Run(name, func(t *testing.T) {
@@ -166,7 +169,7 @@ func TestConvForwardBranchesDirect(t *testing.T) {
 			cin       int
 			ks, couts []int
 		}{{31, []int{9, 5, 3}, []int{8, 8, 4}}, {20, []int{5, 3}, []int{8, 11}}} {
-			for _, l := range []int{7, 37} {
+			for _, l := range []int{7, 37, 49} { // 49: a second 48-pixel block
 				for _, packed := range []bool{false, true} {
 					t.Run(fmt.Sprintf("cin%d/%v/L%d/packed=%v", bc.cin, bc.ks, l, packed), func(t *testing.T) {
 						const b = 2
@@ -219,9 +222,40 @@ func TestConvForwardBranchesDirect(t *testing.T) {
 								off += cout
 							}
 						}
+						for _, workers := range []int{1, 3} {
+							g.Workers = workers
+							again := make([]float32, len(out))
+							ConvForwardBranches(g, bc.ks, bc.couts, again, x, ws, bs)
+							if d := maxDiff(again, out); d != 0 {
+								t.Fatalf("%d workers: results differ from 2 workers' by %g", workers, d)
+							}
+						}
 					})
 				}
 			}
 		}
 	})
+}
+
+// UseDirect's rule without forcing: the narrow layers of at least a
+// vector's width, on a kernel set with the micro-kernel (pairnet's memory
+// estimate relies on it through scnn.DirectConv).
+func TestUseDirectRule(t *testing.T) {
+	has := activeSet.Load().direct != nil
+	for _, tc := range []struct {
+		k, cin, cout, w int
+		want            bool
+	}{
+		{9, 31, 8, 128, true}, {3, 16, 8, 16, true}, {7, 86, 8, 100, true}, {3, 32, 16, 64, true},
+		{3, 33, 16, 64, false}, // wide input, more than 8 outputs
+		{3, 16, 17, 64, false}, // more than 16 outputs
+		{3, 16, 8, 15, false},  // under a vector wide
+		{1, 16, 8, 64, false},  // 1 x 1
+		{17, 16, 8, 64, false}, // over directMaxK
+	} {
+		g := ConvGeom{B: 1, H: tc.w, W: tc.w, K: tc.k, Cin: tc.cin, Cout: tc.cout}
+		if got := g.UseDirect(); got != (tc.want && has) {
+			t.Errorf("k %d, %d -> %d, W %d: UseDirect %v, want %v (kernel set %s)", tc.k, tc.cin, tc.cout, tc.w, got, tc.want && has, activeSet.Load().name)
+		}
+	}
 }

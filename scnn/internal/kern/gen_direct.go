@@ -13,7 +13,7 @@
 // acc at the start and stored at the end; the NV input vectors of a tap
 // in Z24-Z26 and the broadcast weights in Z27-Z31. DI is acc, SI walks
 // the channels of x (ldx*4 bytes in DX), R10 the taps of one channel, R8
-// the weights; CX counts channels, R11 taps.
+// the weights; CX counts channels, R11 taps, R9 holds k.
 package main
 
 import (
