@@ -485,6 +485,15 @@ func (r *report) targets() string {
 	}
 	ratioRow("Go paper CNN batch inference <= 1.0x PyTorch's", "infer", "paper", "go/cnn", "torch/cnn", 1, false)
 	ratioRow("Go SCNN step <= 0.5x PyTorch CNN step (paper)", "train", "paper", "go/scnn", "torch/cnn", 0.5, false)
+	// Issue 29: the training steps at least 2x faster than the baseline
+	// build's (rows only in a run with -baseline).
+	for _, c := range [][2]string{{"train", "default"}, {"rna-train", "families"}} {
+		for _, kind := range []string{"cnn", "scnn"} {
+			if r.med(c[0], c[1], "base:go/"+kind) > 0 {
+				ratioRow(fmt.Sprintf("%s %s %s step <= 0.5x the baseline build's", c[0], c[1], strings.ToUpper(kind)), c[0], c[1], "go/"+kind, "base:go/"+kind, 0.5, false)
+			}
+		}
+	}
 	for _, k := range []int{3, 5} {
 		c := r.find("conv", fmt.Sprintf("k%d_64x64", k))
 		var f float64
