@@ -393,18 +393,29 @@ func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
 		}
 		direct = direct && d
 	}
+	// directScratch takes the direct method's workspaces for a block of
+	// largest kernel k (kern's convForwardDirectBranches: row buffers and
+	// accumulators per worker, up to 4 bands per worker and a row each).
+	directScratch := func(k int, need map[int]int) {
+		ring, acc, _ := scnn.DirectWorkspace(k, cin, l, k, 0)
+		used := min(workers, max(1, min(4*workers, l)))
+		need[class(ring)] += used
+		need[class(acc)] += used
+	}
+	directWeights := func(k, cout int) {
+		_, _, wts := scnn.DirectWorkspace(k, cin, l, k, cout)
+		m.garbage(wts)
+	}
 	if direct {
-		// The direct method (kern's convForwardDirectBranches): every
-		// branch at once, one ring of kmax + 1 rows of cin channels per
-		// worker, an accumulator block, the repacked kernels.
+		// Every branch at once, sharing the row buffers.
 		kmax := 0
 		for i, k := range b.Kernels {
 			kmax = max(kmax, k)
-			m.garbage((b.Widths[i] + 7) / 8 * k * k * cin * 8)
+			directWeights(k, b.Widths[i])
 		}
-		ldr := (l + kmax - 1 + 16 + 15) / 16 * 16
-		items := max(1, min(4*workers, l))
-		m.getScratch(map[int]int{class((kmax + 1) * cin * ldr): min(workers, items), class(8 * 48): min(workers, items)})
+		need := map[int]int{}
+		directScratch(kmax, need)
+		m.getScratch(need)
 		return
 	}
 	if shared {
@@ -429,11 +440,8 @@ func (m *memSim) branchScratch(b Block, symmetric bool, l, cin, workers int) {
 		cout := b.Widths[i]
 		need := map[int]int{}
 		if scnn.DirectConv(k, cin, cout, l) {
-			ldr := (l + k - 1 + 16 + 15) / 16 * 16
-			m.garbage((cout + 7) / 8 * k * k * cin * 8)
-			items := max(1, min(4*workers, l))
-			need[class((k+1)*cin*ldr)] += min(workers, items)
-			need[class(8*48)] += min(workers, items)
+			directWeights(k, cout)
+			directScratch(k, need)
 		} else if band, ok := outSide(k, cout); ok {
 			n := k * k * cout
 			m.garbage(cin * n) // the reordered kernel

@@ -94,11 +94,7 @@ func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, err
 		part := make([]float64, nch*(c+1))
 		forChunks(p, rows, func(ch, lo, hi int) {
 			acc := part[ch*(c+1) : (ch+1)*(c+1)]
-			for _, wq := range w[lo:hi] {
-				if wp := float64(wq); wp != 0 {
-					acc[c] += wp
-				}
-			}
+			acc[c] = weightSum(w[lo:hi])
 			// acc[k] += w[q] * x[q, k] over the valid pixels.
 			kern.AxpyRowsF64(acc[:c], w[lo:hi], x.Data[lo*c:hi*c], c)
 		})
@@ -178,6 +174,16 @@ type bnStep struct {
 	batchStats bool
 }
 
+// weightSum is the sum of position weights in order, in float64 (the
+// valid pixels' count, fractional on a packed map's diagonal).
+func weightSum(w []float32) float64 {
+	n := 0.0
+	for _, v := range w {
+		n += float64(v)
+	}
+	return n
+}
+
 // xhat is the normalised input, computed the same way in Forward and
 // Backward (which recomputes it from the kept input instead of storing it).
 func xhat(x, mean, inv float32) float32 { return (x - mean) * inv }
@@ -190,11 +196,7 @@ func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
 	part := make([]float64, nch*(2*c+1)) // per chunk: sum w dy, sum w dy xhat, sum w
 	forChunks(p, rows, func(ch, lo, hi int) {
 		acc := part[ch*(2*c+1) : (ch+1)*(2*c+1)]
-		for _, wq := range st.w[lo:hi] {
-			if wp := float64(wq); wp != 0 {
-				acc[2*c] += wp
-			}
-		}
+		acc[2*c] = weightSum(st.w[lo:hi])
 		// acc[k] += w dy, acc[c+k] += w dy xhat(x) over the valid pixels.
 		kern.BNBackSums(acc[:c], acc[c:2*c], st.w[lo:hi], dy.Data[lo*c:hi*c], x.Data[lo*c:hi*c], st.mean, st.inv, c)
 	})

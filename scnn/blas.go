@@ -93,3 +93,11 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 func DirectConv(k, cin, cout, l int) bool {
 	return kern.ConvGeom{H: l, W: l, K: k, Cin: cin, Cout: cout}.UseDirect()
 }
+
+// DirectWorkspace is the workspace of the direct method, in floats, for
+// a block of largest kernel k on l x l maps of cin channels: per worker,
+// its row buffers (ring) and accumulators (acc), and the repacked weights
+// of one of its convolutions, of kernel kb and cout channels.
+func DirectWorkspace(k, cin, l, kb, cout int) (ring, acc, weights int) {
+	return kern.DirectWorkspace(k, cin, l, kb, cout)
+}

@@ -365,7 +365,7 @@ func halfSums(r []float64, x []float32, nx int, w []float32, k, cin, cout, ch, i
 			}
 			wt := w[((a*k+c)*cin+ch)*cout:]
 			// ru[o] += x[q] * wt[q*cout+o] over the nonzero x[q], in
-			// float64, each product rounded (kern.AxpyRowsF64).
+			// float64, in q order (kern.AxpyRowsF64).
 			kern.AxpyRowsF64(r[u*cout:(u+1)*cout], xt, wt, cout)
 		}
 	}

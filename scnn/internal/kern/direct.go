@@ -151,6 +151,18 @@ func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p int) {
 	}
 }
 
+// DirectWorkspace is what the direct forward pass of a block of
+// convolutions with largest kernel k on W-wide maps of cin channels takes,
+// in floats: per worker, ring (the k+1 row buffers) and acc (the
+// accumulator block), both from the kernels' scratch pools; and weights,
+// the repacked kernel of one branch of kernel kb and cout channels
+// (directWeights: allocated per call). For a caller that models memory
+// (pairnet's InferenceBytes).
+func DirectWorkspace(k, cin, w, kb, cout int) (ring, acc, weights int) {
+	return (k + 1) * cin * directLdr(w, k), directF * directMaxNV * directV,
+		(cout + directF - 1) / directF * kb * kb * cin * directF
+}
+
 // directWeights repacks the kernel matrix w ((k*k*cin) x cout) for the
 // micro-kernel, in chunks of 8 output channels, zero beyond cout:
 //
@@ -242,9 +254,10 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 	ParallelFor(g.B*nb, workers, func(wk, item int) {
 		s := &wss[wk]
 		if s.ring == nil {
-			s.ring = getScratch((k + 1) * rowLen)
+			ring, acc, _ := DirectWorkspace(k, g.Cin, g.W, k, 0)
+			s.ring = getScratch(ring)
 			s.at = make([]int, k)
-			s.acc = getScratch(directF * directMaxNV * directV)
+			s.acc = getScratch(acc)
 		}
 		for r := range s.at {
 			s.at[r] = -1 << 30
