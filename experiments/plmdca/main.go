@@ -16,8 +16,13 @@
 // the smallest N x L^2 (sequences times columns squared, what one
 // evaluation of the objective costs), ties by ID. freecontact's outputs are
 // cached in -cache (a rerun with another plmDCA setting does not run it
-// again; its times come from the first run). Writes -out/results.tsv (one
-// row per family and method) and -out/report.md.
+// again; its times come from the first run); -freecontact ” leaves it
+// out. -alt-eps fits each family again at other values of the stopping
+// criterion's epsilon (potts.Options.Epsilon), reported as methods
+// "plm eps=X" with their paired differences from the default fit, their
+// evaluations of the objective and their times: what looser convergence
+// costs in precision and saves in time. Writes -out/results.tsv (one row
+// per family and method) and -out/report.md.
 package main
 
 import (
@@ -29,10 +34,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/freecontact"
+	"github.com/contactmap/contactmap/internal/shellquote"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/msa"
@@ -60,6 +67,7 @@ type row struct {
 	method  string
 	top     [3]float64 // long-range top-L/5, L/2, L
 	seconds float64
+	evals   int // plmDCA: evaluations of the objective and gradient
 	note    string
 }
 
@@ -78,7 +86,23 @@ func main() {
 	cover := flag.Float64("min-coverage", 0, "plmDCA drops sequences with fewer residues than this fraction of L (0: the package default)")
 	boot := flag.Int("boot", 10000, "bootstrap resamples")
 	seed := flag.Uint64("seed", 1, "bootstrap seed")
+	fcList := flag.String("freecontact", strings.Join(freecontact.Profiles, ","), "freecontact profiles to score beside plmDCA ('' for none)")
+	altEps := flag.String("alt-eps", "", "comma-separated epsilons: fit each family again with each (methods \"plm eps=X\")")
 	flag.Parse()
+	var profiles []string
+	if *fcList != "" {
+		profiles = strings.Split(*fcList, ",")
+	}
+	var alts []float64
+	if *altEps != "" {
+		for _, f := range strings.Split(*altEps, ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || v <= 0 {
+				fail(fmt.Errorf("-alt-eps: %q is not a positive number", f))
+			}
+			alts = append(alts, v)
+		}
+	}
 
 	fams, err := families(*data, *n, *ids)
 	if err != nil {
@@ -90,7 +114,7 @@ func main() {
 	opt := potts.Options{Threads: *threads, LambdaJFactor: *lj, LambdaH: *lh, MaxIterations: *maxit, Epsilon: *eps, MaxGapColumn: *gapCol, MinCoverage: *cover}
 	var rows []row
 	for _, f := range fams {
-		rs, err := scoreFamily(*data, *cache, f, opt, *threads)
+		rs, err := scoreFamily(*data, *cache, f, opt, *threads, profiles, alts)
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", f.id, err))
 		}
@@ -106,7 +130,7 @@ func main() {
 		fail(err)
 	}
 	var buf bytes.Buffer
-	report(&buf, rows, fams, opt, *boot, *seed, strings.Join(os.Args[1:], " "))
+	report(&buf, rows, fams, opt, *boot, *seed, shellquote.Join(os.Args[1:]), profiles, alts)
 	os.Stdout.Write(buf.Bytes())
 	if err := os.WriteFile(filepath.Join(*out, "report.md"), buf.Bytes(), 0o644); err != nil {
 		fail(err)
@@ -165,7 +189,10 @@ func precisions(s []float64, truth *pdb.Contacts) [3]float64 {
 	return [3]float64{m.TopL[metrics.Long][metrics.TopL5], m.TopL[metrics.Long][metrics.TopL2], m.TopL[metrics.Long][metrics.TopL1]}
 }
 
-func scoreFamily(dir, cache string, f family, opt potts.Options, threads int) ([]row, error) {
+// altMethod names the fit at another epsilon.
+func altMethod(eps float64) string { return fmt.Sprintf("plm eps=%g", eps) }
+
+func scoreFamily(dir, cache string, f family, opt potts.Options, threads int, profiles []string, alts []float64) ([]row, error) {
 	alnPath := filepath.Join(dir, "aln", f.id+".aln.gz")
 	a, err := msa.ReadFile(alnPath)
 	if err != nil {
@@ -197,6 +224,19 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int) ([
 		rows = append(rows, r)
 	}
 	add("plm", r.Scores, secs, note)
+	rows[len(rows)-1].evals = m.Evaluations
+	for _, eps := range alts {
+		o := opt
+		o.Epsilon = eps
+		start := time.Now()
+		ra, err := potts.Predict(a, o)
+		if err != nil {
+			return nil, err
+		}
+		ma := ra.Model
+		add(altMethod(eps), ra.Scores, time.Since(start).Seconds(), fmt.Sprintf("%d iterations, %d evaluations, %s", ma.Iterations, ma.Evaluations, ma.Status))
+		rows[len(rows)-1].evals = ma.Evaluations
+	}
 	z := predict.PlmZScores(r.Scores, l)
 	for i := 0; i < l; i++ {
 		for j := i + predict.DefaultRRMinSep; j < l; j++ {
@@ -210,7 +250,7 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int) ([
 	for k, r := range a.Rows {
 		alnRows[k] = string(r)
 	}
-	for _, prof := range freecontact.Profiles {
+	for _, prof := range profiles {
 		s, d, err := freecontact.Cached(cache, f.id, alnRows, prof, threads)
 		secs := d.Seconds()
 		if err != nil {
@@ -274,12 +314,21 @@ func bootCI(v []float64, resamples int, seed uint64) (lo, hi float64) {
 
 var metricNames = [3]string{"long top-L/5", "long top-L/2", "long top-L"}
 
-func report(w *bytes.Buffer, rows []row, fams []family, opt potts.Options, resamples int, seed uint64, args string) {
-	methods := []string{"plm", "freecontact-evfold", "freecontact-psicov"}
+func report(w *bytes.Buffer, rows []row, fams []family, opt potts.Options, resamples int, seed uint64, args string, profiles []string, alts []float64) {
+	methods := []string{"plm"}
+	var others []string // compared with plm below
+	for _, eps := range alts {
+		methods = append(methods, altMethod(eps))
+		others = append(others, altMethod(eps))
+	}
+	for _, p := range profiles {
+		methods = append(methods, "freecontact-"+p)
+		others = append(others, "freecontact-"+p)
+	}
 	fmt.Fprintf(w, "# plmDCA against freecontact on %d PSICOV families\n\n", len(fams))
 	fmt.Fprintf(w, "`go run ./experiments/plmdca %s`; plmDCA options %+v (zero: package defaults). C-beta contacts < 8 Å, |i-j| >= 24. Means over families; paired differences with percentile bootstrap 95%% intervals over families (%d resamples, seed %d).\n\n", args, opt, resamples, seed)
-	fmt.Fprintln(w, "| method | "+strings.Join(metricNames[:], " | ")+" | mean seconds (1 thread) |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+	fmt.Fprintln(w, "| method | "+strings.Join(metricNames[:], " | ")+" | mean seconds (1 thread) | mean evaluations |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, m := range methods {
 		line := "| " + m
 		for k := range metricNames {
@@ -290,20 +339,26 @@ func report(w *bytes.Buffer, rows []row, fams []family, opt potts.Options, resam
 			}
 			line += fmt.Sprintf(" | %.3f", mean(v))
 		}
-		var secs []float64
+		var secs, evals []float64
 		for _, r := range rows {
 			if r.method == m {
 				secs = append(secs, r.seconds)
+				evals = append(evals, float64(r.evals))
 			}
 		}
 		line += fmt.Sprintf(" | %.1f |", mean(secs))
+		if strings.HasPrefix(m, "plm") {
+			line += fmt.Sprintf(" %.1f |", mean(evals))
+		} else {
+			line += " - |"
+		}
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| difference | metric | mean | 95% CI | wins/ties/losses |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, a := range []string{"plm"} {
-		for _, b := range []string{"freecontact-evfold", "freecontact-psicov"} {
+		for _, b := range others {
 			for k, name := range metricNames {
 				va, ok1 := values(rows, fams, a, k)
 				vb, ok2 := values(rows, fams, b, k)

@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/contactmap/contactmap/internal/shellquote"
 	"io"
 	"log"
 	"math"
@@ -372,7 +373,7 @@ var reported = []string{"long top-L/5", "long top-L/2", "long top-L/1", "medium 
 func report(c config, fams []*family, runs []compare.Run) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# MSA networks and model-free methods: %s split, %d families\n\n", c.split, len(fams))
-	fmt.Fprintf(&b, "`go run ./experiments/msa-net/eval %s`\n\n", shellJoin(os.Args[1:]))
+	fmt.Fprintf(&b, "`go run ./experiments/msa-net/eval %s`\n\n", shellquote.Join(os.Args[1:]))
 	fmt.Fprintf(&b, "C-beta contacts under 8 Å; precision of the top L/k pairs by separation (long >= 24, medium 12-23, short 6-11), the mean over families; for networks the mean over seeds ± their standard deviation (n-1), with the seeds' count.\n\n")
 	b.WriteString("| predictor | seeds | " + strings.Join(reported, " | ") + " |\n|---|---:|" + strings.Repeat("---:|", len(reported)) + "\n")
 	kinds := []string{}
@@ -560,19 +561,6 @@ func pick(runs []compare.Run, fixed string) (picked, bool, error) {
 	text := fmt.Sprintf("Candidates (long-range top-L/5): %s. Best %s (%.3f); within 0.005 of it: %d. **Pick: %s** (%.3f).",
 		strings.Join(lines, ", "), best.name, best.score, len(near), near[0].name, near[0].score)
 	return picked{name: near[0].name, text: text, run: near[0].run}, true, nil
-}
-
-// shellJoin writes args as a shell command line: an argument that is
-// empty or holds a space or a shell metacharacter in single quotes.
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t'\"$*?[]{}();&|<>`\\") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		q[i] = a
-	}
-	return strings.Join(q, " ")
 }
 
 func cmpFloat(a, b float64) int {

@@ -102,13 +102,3 @@ func TestPick(t *testing.T) {
 		t.Error("a fixed pick among no candidate")
 	}
 }
-
-// The report's command line reruns as written: arguments with spaces or
-// empty ones are quoted.
-func TestShellJoin(t *testing.T) {
-	got := shellJoin([]string{"-pick", "scnn seed 2", "-runs", "", "-out", "x/y", "it's"})
-	want := `-pick 'scnn seed 2' -runs '' -out x/y 'it'\''s'`
-	if got != want {
-		t.Errorf("shellJoin = %s, want %s", got, want)
-	}
-}
