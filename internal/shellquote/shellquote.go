@@ -7,7 +7,7 @@ import "strings"
 
 // Join writes args as a shell command line: an argument that is empty or
 // holds a space or a shell metacharacter goes in single quotes (a single
-// quote inside it written as '\'').
+// quote inside it written as '\”).
 func Join(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
