@@ -6,8 +6,10 @@ package shellquote
 import "strings"
 
 // Join writes args as a shell command line: an argument that is empty or
-// holds a space or a shell metacharacter goes in single quotes (a single
-// quote inside it written as '\”).
+// holds a space or a shell metacharacter goes in single quotes, a single
+// quote inside it written as an escaped quote between two quoted parts:
+//
+//	it's  ->  'it'\''s'
 func Join(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
