@@ -44,6 +44,7 @@ for each chain left out.`,
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "directory of alignments <ID>.a3m|.aln|.fasta; chains without one are skipped")
 	fs.BoolVar(&cfg.Plm, "plm", false, "with --msa-dir: the co-evolution channel from plmDCA (a pseudo-likelihood Potts model fitted to each alignment; minutes for deep ones) instead of mean-field DCA; feature mode msa+plm")
 	fs.IntVar(&cfg.PlmThreads, "plm-threads", 1, "goroutines of each plmDCA fit (--workers chains are fitted at once)")
+	fs.Float64Var(&cfg.PlmEpsilon, "plm-epsilon", 0, "stop each plmDCA fit when the objective falls by less than this fraction over 5 iterations (0: 1e-4, the fit the shipped MSA network was trained on)")
 	fs.StringVar(&cfg.Out, "out", "", "output directory")
 	fs.IntVar(&cfg.MinLen, "min-len", 25, "minimum chain length (PISCES length)")
 	fs.IntVar(&cfg.MaxLen, "max-len", 100, "maximum chain length (PISCES length)")
@@ -61,7 +62,7 @@ for each chain left out.`,
 	if err := noPositional("features", pos); err != nil {
 		return err
 	}
-	if err := checkRanges(fs, map[string]string{"min-len": atLeast1, "max-len": atLeast1, "workers": atLeast1, "cutoff": positive, "plm-threads": atLeast1}); err != nil {
+	if err := checkRanges(fs, map[string]string{"min-len": atLeast1, "max-len": atLeast1, "workers": atLeast1, "cutoff": positive, "plm-threads": atLeast1, "plm-epsilon": fraction}); err != nil {
 		return err
 	}
 	if cfg.Plm && cfg.MSADir == "" {

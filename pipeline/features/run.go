@@ -31,9 +31,11 @@ type Config struct {
 	MSADir string // alignments <ID>.{a3m,aln,fasta}; "" for none. When set, chains without one are skipped.
 	// Plm: with MSADir, the co-evolution channel from plmDCA (Options.Plm),
 	// its fit on PlmThreads goroutines (default 1: Workers chains run at
-	// once).
+	// once), stopped at PlmEpsilon's relative decrease (0: the channel's
+	// own, features.PlmEpsilon).
 	Plm            bool
 	PlmThreads     int
+	PlmEpsilon     float64
 	Out            string // output directory
 	MinLen, MaxLen int    // PISCES length filter
 	Shard, Shards  int    // process list entries with index % Shards == Shard
@@ -353,7 +355,7 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 			return skip(ReasonBadMSA, err)
 		}
 	}
-	c, err := ComputeWith(id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1)}})
+	c, err := ComputeWith(id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1), Epsilon: cfg.PlmEpsilon}})
 	if err != nil {
 		if errors.Is(err, ErrMSA) {
 			return skip(ReasonBadMSA, err)
