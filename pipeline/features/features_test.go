@@ -587,6 +587,25 @@ func TestPlmChannel(t *testing.T) {
 			}
 		}
 	}
+	// An explicit epsilon reaches the fit: potts' default (0.01) stops
+	// elsewhere than the channel's 1e-4.
+	opt2 := opt
+	opt2.Potts.Epsilon = potts.DefaultEpsilon
+	c2, err := ComputeWith(id, ch.Sequence(), nil, aln, opt2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := potts.Predict(&msa.Alignment{Rows: rows}, opt2.Potts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Model.Evaluations >= r.Model.Evaluations || equalF(c2.TwoD, c.TwoD) {
+		t.Errorf("epsilon %g: %d evaluations (1e-4: %d), same channel: %v", opt2.Potts.Epsilon, r2.Model.Evaluations, r.Model.Evaluations, equalF(c2.TwoD, c.TwoD))
+	}
+	m2, s2 := offDiagonalStats(r2.Scores, lq)
+	if k := scnn.PackedIndex(c.L(), 0, c.L()-1); c2.TwoD[k*N2D] != float32((r2.Scores[c.L()-1]-m2)/s2) {
+		t.Errorf("epsilon %g: channel 0 is not that fit's z-score", opt2.Potts.Epsilon)
+	}
 	AddLabels(c, res, pdb.DefaultContactDef)
 	var buf bytes.Buffer
 	if err := Write(&buf, c); err != nil {
