@@ -49,15 +49,17 @@ features-msa: build
 # 36 Pfam families of data/msa, split by family in experiments/msa-net/split;
 # chains.tsv and the alignment links in msa/ from go run
 # ./experiments/msa-net/sets), C-beta labels at 8 A and the plmDCA
-# co-evolution channel (mode msa+plm; minutes per deep family). Resumable:
-# a rerun keeps the valid feature files already in the directory.
+# co-evolution channel (mode msa+plm; minutes per deep family), each fit
+# stopped at a relative decrease of 1e-4 as when the shipped MSA network
+# was trained (plmDCA's default is 0.01 since). Resumable: a rerun keeps
+# the valid feature files already in the directory.
 # features-families-mf: the same with mean-field DCA (mode msa; fast).
 # features-families-seq: sequence-only features of the same chains (mode
 # seq), the shipped single-sequence ensemble's input.
 FAMILY_SETS ?= experiments/msa-net/sets
 FEATURES_FAMILIES ?= features-families
 features-families: build
-	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --plm --out $(FEATURES_FAMILIES) --workers $(WORKERS)
+	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --plm --plm-epsilon 1e-4 --out $(FEATURES_FAMILIES) --workers $(WORKERS)
 features-families-mf: build
 	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --msa-dir $(FAMILY_SETS)/msa --min-len 1 --max-len 100000 --cb --out $(FEATURES_FAMILIES)-mf --workers $(WORKERS)
 features-families-seq: build

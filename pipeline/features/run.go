@@ -31,8 +31,9 @@ type Config struct {
 	MSADir string // alignments <ID>.{a3m,aln,fasta}; "" for none. When set, chains without one are skipped.
 	// Plm: with MSADir, the co-evolution channel from plmDCA (Options.Plm),
 	// its fit on PlmThreads goroutines (default 1: Workers chains run at
-	// once), stopped at PlmEpsilon's relative decrease (0: the channel's
-	// own, features.PlmEpsilon).
+	// once), stopped at PlmEpsilon's relative decrease (0: potts'
+	// default; TrainedPlmEpsilon for the shipped MSA network's
+	// training features).
 	Plm            bool
 	PlmThreads     int
 	PlmEpsilon     float64
