@@ -16,8 +16,8 @@
 // the smallest N x L^2 (sequences times columns squared, what one
 // evaluation of the objective costs), ties by ID. freecontact's outputs are
 // cached in -cache (a rerun with another plmDCA setting does not run it
-// again; its times come from the first run); -freecontact ” leaves it
-// out. -alt-eps fits each family again at other values of the stopping
+// again; its times come from the first run); an empty -freecontact
+// leaves it out. -alt-eps fits each family again at other values of the stopping
 // criterion's epsilon (potts.Options.Epsilon), reported as methods
 // "plm eps=X" with their paired differences from the default fit, their
 // evaluations of the objective and their times: what looser convergence
@@ -218,13 +218,12 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int, pr
 	base := row{id: f.id, l: l, n: a.N(), neff: m.Neff}
 	note := fmt.Sprintf("%d of %d columns, %d sequences kept, %d unique, %d iterations, %d evaluations, %s", len(r.Columns), l, r.Kept, m.Unique, m.Iterations, m.Evaluations, m.Status)
 	var rows []row
-	add := func(method string, s []float64, secs float64, note string) {
+	add := func(method string, s []float64, secs float64, evals int, note string) {
 		r := base
-		r.method, r.top, r.seconds, r.note = method, precisions(s, truth), secs, note
+		r.method, r.top, r.seconds, r.evals, r.note = method, precisions(s, truth), secs, evals, note
 		rows = append(rows, r)
 	}
-	add("plm", r.Scores, secs, note)
-	rows[len(rows)-1].evals = m.Evaluations
+	add("plm", r.Scores, secs, m.Evaluations, note)
 	for _, eps := range alts {
 		o := opt
 		o.Epsilon = eps
@@ -234,8 +233,7 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int, pr
 			return nil, err
 		}
 		ma := ra.Model
-		add(altMethod(eps), ra.Scores, time.Since(start).Seconds(), fmt.Sprintf("%d iterations, %d evaluations, %s", ma.Iterations, ma.Evaluations, ma.Status))
-		rows[len(rows)-1].evals = ma.Evaluations
+		add(altMethod(eps), ra.Scores, time.Since(start).Seconds(), ma.Evaluations, fmt.Sprintf("%d iterations, %d evaluations, %s", ma.Iterations, ma.Evaluations, ma.Status))
 	}
 	z := predict.PlmZScores(r.Scores, l)
 	for i := 0; i < l; i++ {
@@ -257,7 +255,7 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int, pr
 			rows = append(rows, row{id: f.id, l: l, n: a.N(), neff: m.Neff, method: "freecontact-" + prof, top: [3]float64{math.NaN(), math.NaN(), math.NaN()}, note: err.Error()})
 			continue
 		}
-		add("freecontact-"+prof, s, secs, "")
+		add("freecontact-"+prof, s, secs, 0, "")
 	}
 	return rows, nil
 }
