@@ -12,12 +12,12 @@ import (
 // starting point, with every kernel set of this CPU.
 func BenchmarkEval(b *testing.B) {
 	a := benchAlignment(b)
-	defer func(g func(*[lanes]float64, []float32, []int32), s func([]float64, []int32, *[lanes]float64)) {
-		gatherRows, scatterRows = g, s
-	}(gatherRows, scatterRows)
+	defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, []float64)) {
+		gatherTile, scatterColumn = g, s
+	}(gatherTile, scatterColumn)
 	for _, k := range rowKernels() {
 		b.Run(k.name, func(b *testing.B) {
-			gatherRows, scatterRows = k.gather, k.scatter
+			gatherTile, scatterColumn = k.gather, k.scatter
 			p, _ := newProblem(a, Options{}.withDefaults())
 			x := p.initial()
 			for k := a.L() * q; k < len(x); k += 7 {

@@ -138,17 +138,20 @@ func NumParams(l int) int64 { return int64(l)*q + int64(l)*int64(l-1)/2*qq }
 // x and the gradient: initial and best locations, the worker's copy, the
 // line search's point and direction, L-BFGS's x, gradient and 2*Store
 // history vectors; 10 + 2*Store in all) plus this package's cached
-// gradient and its point (2), the float32 couplings (l^2 * 504 * 4, rows of 21 states
-// padded to 24 lanes) and the Model's copy of them (l^2 * 441 * 4), the
+// gradient and its point (2), the float32 couplings (l^2 * 504 * 4, rows
+// of 21 states padded to 24 lanes) and the Model's copy of them
+// (l^2 * 441 * 4), the
 // gradient of every ordered pair of columns in float64 (l^2 * 504 * 8),
 // the encoded alignment (twice: read and deduplicated), its row offsets
-// (4 bytes a residue) and the weights.
+// and its sequences sorted by state, column by column (4 bytes a residue
+// each), its states by column (1 byte), the weights, and each goroutine's
+// energies of every sequence (26 float64 a sequence).
 func EstimateMemory(l, n int, opt Options) int64 {
 	opt = opt.withDefaults()
 	p := NumParams(l)
 	vecs := int64(12 + 2*opt.Store)
 	ll := int64(l) * int64(l)
-	return vecs*p*8 + ll*(qp*4+qp*8+qq*4) + 6*int64(n)*int64(l) + 3*int64(n)*8 + 16<<20
+	return vecs*p*8 + ll*(qp*4+qp*8+qq*4) + 11*int64(n)*int64(l) + 3*int64(n)*8 + int64(opt.Threads)*int64(n)*(lanes+2)*8 + 16<<20
 }
 
 // ErrTooBig is wrapped by MemoryError.
@@ -194,9 +197,15 @@ func (m *Model) Coupling(i, j int, a, b int) float32 {
 
 // problem is an encoded, deduplicated alignment with its weights.
 type problem struct {
-	l, n    int
-	x       []uint8 // n x l
-	off     []int32 // n x l: off[s*l+j] = j*qp + x[s*l+j]*lanes, the row of column j's state
+	l, n int
+	x    []uint8 // n x l
+	// offT[j*n+s] = j*qp + x[s*l+j]*lanes: the row of the state of
+	// sequence s at column j, by column (the kernels' tiles).
+	offT []int32
+	xT   []uint8 // l x n: xT[j*n+s] = x[s*l+j]
+	// cols[j] lists the sequences sorted stably by their state at
+	// column j (scatterColumn's layout).
+	cols    []column
 	w       []float64
 	lh, lj  float64
 	threads int
@@ -209,6 +218,10 @@ type problem struct {
 	// aligned, so that no row's vector crosses a cache line.
 	gt   []float64
 	fcol []float64 // per column objective terms
+	// ebuf[w] holds worker w's energies, then residuals, of every
+	// sequence for the column at hand: n rows of 24 lanes; zbuf[w] their
+	// normalisers and observed energies (softmaxColumn's zd).
+	ebuf, zbuf [][]float64
 	// the gradient at gx, the last point evaluated
 	g, gx []float64
 	gOK   bool
@@ -234,12 +247,21 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 		}
 		uw[k] += w[s]
 	}
-	off := make([]int32, len(ux))
+	nu := len(uw)
+	offT := make([]int32, len(ux))
+	xT := make([]uint8, len(ux))
 	for k, b := range ux {
-		off[k] = int32((k%l)*qp + int(b)*lanes)
+		s, j := k/l, k%l
+		offT[j*nu+s] = int32(j*qp + int(b)*lanes)
+		xT[j*nu+s] = b
+	}
+	perm := make([]int32, len(ux))
+	cols := make([]column, l)
+	for j := range cols {
+		cols[j] = newColumn(func(s int) uint8 { return ux[s*l+j] }, nu, perm[j*nu:])
 	}
 	p := &problem{
-		l: l, n: len(uw), x: ux, off: off, w: uw,
+		l: l, n: nu, x: ux, offT: offT, xT: xT, cols: cols, w: uw,
 		lh: opt.LambdaH, lj: opt.LambdaJFactor * float64(l-1),
 		threads: opt.Threads,
 		jt:      alignedFloat32(l * l * qp),
@@ -258,6 +280,12 @@ func (p *problem) pairOffset(i, j int) int {
 // parallel runs f(i) for i in [0, n) on p.threads goroutines, handing out
 // indices dynamically.
 func (p *problem) parallel(n int, f func(i int)) {
+	p.parallelWorkers(n, func(_, i int) { f(i) })
+}
+
+// parallelWorkers is parallel that also passes f the number of the
+// goroutine calling it, in [0, p.threads).
+func (p *problem) parallelWorkers(n int, f func(w, i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	t := min(p.threads, n)
@@ -270,14 +298,15 @@ func (p *problem) parallel(n int, f func(i int)) {
 				if i >= n {
 					return
 				}
-				f(i)
+				f(k, i)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-// unpack fills jt (float32, both orientations) from the parameter vector.
+// unpack fills jt (float32, both orientations) from the parameter
+// vector.
 func (p *problem) unpack(x []float64) {
 	l := p.l
 	p.parallel(l, func(i int) {
@@ -296,14 +325,15 @@ func (p *problem) unpack(x []float64) {
 			default: // block (j,i)[b*q+a] = J_ji(b,a) = J_ij(a,b); dst[b*lanes+a]
 				src := x[p.pairOffset(j, i):][:qq]
 				for b := 0; b < q; b++ {
-					copy64to32(dst[b*lanes:b*lanes+q], src[b*q:b*q+q])
+					roundTo32(dst[b*lanes:b*lanes+q], src[b*q:b*q+q])
 				}
 			}
 		}
 	})
 }
 
-func copy64to32(dst []float32, src []float64) {
+// roundTo32 sets dst to src rounded to float32.
+func roundTo32(dst []float32, src []float64) {
 	for k, v := range src {
 		dst[k] = float32(v)
 	}
@@ -311,70 +341,65 @@ func copy64to32(dst []float32, src []float64) {
 
 // eval returns f(x) and, where g is not nil, writes the gradient.
 //
-// By column i (in parallel), for every sequence s: the energies
-// E_i(a | s) (gatherRows over the sequence's row offsets), the
-// conditional P_i(a | s), its term of f and, for the gradient, the
-// residual r(a) = w_s (P_i(a | s) - [a == x_si]), which is the
-// derivative by h_i(a) and, scattered to the rows of the other columns'
-// states (scatterRows), by J_ij(a, x_sj). Then by pair (i < j): the
-// derivative by J_ij(a, b) is the sum of the two conditionals' parts,
-// gt_i(j, b, a) + gt_j(i, a, b). Every sum runs in a fixed order, so f
-// and the gradient do not depend on the threads or the kernel set.
+// By column i (in parallel), three kernels over all the sequences s:
+// gatherTile sums the energies E_i(a | s) over the column tiles;
+// softmaxColumn turns them into the conditionals P_i(a | s), the terms
+// of f and the residuals r(a) = w_s (P_i(a | s) - [a == x_si]), the
+// derivatives by h_i(a); scatterColumn sums the residuals into the rows
+// of the other columns' states, the derivatives by J_ij(a, x_sj). Then
+// by pair (i < j): the derivative by J_ij(a, b) is the sum of the two
+// conditionals' parts, gt_i(j, b, a) + gt_j(i, a, b). Every sum runs in
+// a fixed order (an energy over the columns in order, a gradient row
+// over the sequences in order), so f and the gradient depend neither on
+// the threads nor on the kernel set or the tiles.
 func (p *problem) eval(x, g []float64) float64 {
 	p.evals++
-	l := p.l
+	l, n := p.l, p.n
 	p.unpack(x)
-	if g != nil {
-		clear(g)
-		if p.gt == nil {
-			p.gt = alignedFloat64(l * l * qp)
-		} else {
-			clear(p.gt)
-		}
+	// Every row of gt but the diagonal blocks' is set by scatterColumn,
+	// and every element of g below, so neither is cleared first.
+	if g != nil && p.gt == nil {
+		p.gt = alignedFloat64(l * l * qp)
 	}
-	p.parallel(l, func(i int) {
-		var h, e, r [lanes]float64
+	if len(p.ebuf) < p.threads {
+		p.ebuf = make([][]float64, p.threads)
+		p.zbuf = make([][]float64, p.threads)
+	}
+	p.parallelWorkers(l, func(w, i int) {
+		if p.ebuf[w] == nil {
+			p.ebuf[w] = alignedFloat64(n * lanes)
+			p.zbuf[w] = make([]float64, 2*n)
+		}
+		eb, zd := p.ebuf[w], p.zbuf[w]
+		var h [lanes]float64
 		for a := 0; a < q; a++ {
 			h[a] = float64(float32(x[i*q+a]))
 		}
-		jti := p.jt[i*l*qp : (i+1)*l*qp]
-		var gti, gh []float64
-		if g != nil {
-			gti = p.gt[i*l*qp : (i+1)*l*qp]
-			gh = g[i*q : (i+1)*q]
+		for s := 0; s < n; s++ {
+			*(*[lanes]float64)(eb[s*lanes:]) = h
 		}
+		jti := p.jt[i*l*qp : (i+1)*l*qp]
+		for j0 := 0; j0 < l; j0 += gatherTileCols {
+			gatherTile(eb, jti, p.offT[j0*n:], n, min(gatherTileCols, l-j0))
+		}
+		var gh [lanes]float64
+		softmaxColumn(eb, p.xT[i*n:(i+1)*n], p.w, zd, &gh)
 		fsum := 0.0
-		for s := 0; s < p.n; s++ {
-			off := p.off[s*l : (s+1)*l]
-			e = h
-			gatherRows(&e, jti, off)
-			mx := e[0]
-			for _, v := range e[1:q] {
-				mx = max(mx, v)
-			}
-			z := 0.0
-			for a := 0; a < q; a++ {
-				e[a] = math.Exp(e[a] - mx)
-				z += e[a]
-			}
-			xi := p.x[s*l+i]
-			ws := p.w[s]
-			// -log P_i(x_si | s) = log Z - E_i(x_si | s), E - mx held as
-			// log e[a].
-			fsum += ws * (math.Log(z) - math.Log(e[xi]))
-			if g == nil {
-				continue
-			}
-			for a := 0; a < q; a++ {
-				r[a] = ws * e[a] / z
-			}
-			r[xi] -= ws
-			for a, v := range r[:q] {
-				gh[a] += v
-			}
-			scatterRows(gti, off, &r)
+		for s, ws := range p.w {
+			// -log P_i(x_si | s) = log Z - (E_i(x_si | s) - mx).
+			fsum += ws * (math.Log(zd[2*s]) - zd[2*s+1])
 		}
 		p.fcol[i] = fsum
+		if g == nil {
+			return
+		}
+		copy(g[i*q:(i+1)*q], gh[:q])
+		gti := p.gt[i*l*qp : (i+1)*l*qp]
+		for j := 0; j < l; j++ {
+			if j != i { // the diagonal block is no parameter
+				scatterColumn(gti[j*qp:], &p.cols[j], eb)
+			}
+		}
 	})
 	if g != nil {
 		p.parallel(l, func(i int) {
@@ -526,7 +551,7 @@ func Fit(a *msa.Alignment, opt Options) (*Model, error) {
 	}
 	// A line search that cannot improve further (the couplings are
 	// float32) ends the fit at the best point found: not a failure.
-	p.g, p.gt = nil, nil
+	p.g, p.gt, p.ebuf, p.zbuf = nil, nil, nil, nil
 	m.F = res.F
 	m.Iterations = res.Stats.MajorIterations
 	m.Evaluations = p.evals
@@ -546,7 +571,9 @@ func Fit(a *msa.Alignment, opt Options) (*Model, error) {
 	p.unpack(x)
 	m.J = make([]float32, l*l*qq)
 	for k := 0; k < l*l*q; k++ { // row (i, j, b)
-		copy(m.J[k*q:(k+1)*q], p.jt[k*lanes:k*lanes+q])
+		for a, v := range p.jt[k*lanes : k*lanes+q] {
+			m.J[k*q+a] = float32(v)
+		}
 	}
 	return m, nil
 }

@@ -2,51 +2,53 @@
 
 package potts
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
 
-// gatherRowsAVX512 and the others are gatherRows and scatterRows over n
-// offsets in assembly (rows_amd64.s): the 24 lanes held in three ZMM
-// (AVX-512) or six YMM (AVX2) registers of doubles, each row's float32
-// couplings converted on load.
+	"golang.org/x/sys/cpu"
+)
+
+// gatherTileAVX512 and the others are gatherTile and scatterColumn in
+// assembly (rows_amd64.s): a row's 24 lanes held in three ZMM (AVX-512)
+// or six YMM (AVX2) registers of doubles, float32 couplings converted on
+// load. n and t are at least 1.
 //
 //go:noescape
-func gatherRowsAVX512(e *float64, jt *float32, off *int32, n int)
+func gatherTileAVX512(e *float64, jt *float32, off *int32, n, t int)
 
 //go:noescape
-func scatterRowsAVX512(grad *float64, off *int32, n int, res *float64)
+func scatterColumnAVX512(grad *float64, perm *int32, bounds *int32, res *float64)
 
 //go:noescape
-func gatherRowsAVX2(e *float64, jt *float32, off *int32, n int)
+func gatherTileAVX2(e *float64, jt *float32, off *int32, n, t int)
 
 //go:noescape
-func scatterRowsAVX2(grad *float64, off *int32, n int, res *float64)
+func scatterColumnAVX2(grad *float64, perm *int32, bounds *int32, res *float64)
 
-func gatherAVX512(e *[lanes]float64, jt []float32, off []int32) {
-	checkRows(off, len(jt))
-	if len(off) > 0 {
-		gatherRowsAVX512(&e[0], &jt[0], &off[0], len(off))
+func gatherAVX512(e []float64, jt []float32, off []int32, n, t int) {
+	checkTile(off, n, t, len(jt), len(e))
+	if n > 0 && t > 0 {
+		gatherTileAVX512(&e[0], &jt[0], &off[0], n, t)
 	}
 }
 
-func scatterAVX512(g []float64, off []int32, r *[lanes]float64) {
-	checkRows(off, len(g))
-	if len(off) > 0 {
-		scatterRowsAVX512(&g[0], &off[0], len(off), &r[0])
+func scatterAVX512(g []float64, c *column, r []float64) {
+	checkColumn(c, len(r))
+	g = g[:qp]
+	scatterColumnAVX512(&g[0], unsafe.SliceData(c.perm), &c.bounds[0], unsafe.SliceData(r))
+}
+
+func gatherAVX2(e []float64, jt []float32, off []int32, n, t int) {
+	checkTile(off, n, t, len(jt), len(e))
+	if n > 0 && t > 0 {
+		gatherTileAVX2(&e[0], &jt[0], &off[0], n, t)
 	}
 }
 
-func gatherAVX2(e *[lanes]float64, jt []float32, off []int32) {
-	checkRows(off, len(jt))
-	if len(off) > 0 {
-		gatherRowsAVX2(&e[0], &jt[0], &off[0], len(off))
-	}
-}
-
-func scatterAVX2(g []float64, off []int32, r *[lanes]float64) {
-	checkRows(off, len(g))
-	if len(off) > 0 {
-		scatterRowsAVX2(&g[0], &off[0], len(off), &r[0])
-	}
+func scatterAVX2(g []float64, c *column, r []float64) {
+	checkColumn(c, len(r))
+	g = g[:qp]
+	scatterColumnAVX2(&g[0], unsafe.SliceData(c.perm), &c.bounds[0], unsafe.SliceData(r))
 }
 
 // rowKernels lists the kernel sets this CPU runs, the default first.
@@ -58,10 +60,10 @@ func rowKernels() []rowKernel {
 	if cpu.X86.HasAVX2 && cpu.X86.HasAVX {
 		ks = append(ks, rowKernel{"avx2", gatherAVX2, scatterAVX2})
 	}
-	return append(ks, rowKernel{"go", gatherRowsGo, scatterRowsGo})
+	return append(ks, rowKernel{"go", gatherTileGo, scatterColumnGo})
 }
 
 func init() {
 	k := rowKernels()[0]
-	gatherRows, scatterRows = k.gather, k.scatter
+	gatherTile, scatterColumn = k.gather, k.scatter
 }

@@ -4,5 +4,5 @@ package potts
 
 // rowKernels lists the kernel sets this CPU runs: the Go loops.
 func rowKernels() []rowKernel {
-	return []rowKernel{{"go", gatherRowsGo, scatterRowsGo}}
+	return []rowKernel{{"go", gatherTileGo, scatterColumnGo}}
 }
