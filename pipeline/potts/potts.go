@@ -26,8 +26,10 @@
 // leaves f unchanged. The objective is strictly convex: its minimum is
 // unique, so any correct optimiser reaches the same couplings.
 //
-// The optimiser is L-BFGS from gonum/optimize (Store 5 pairs by default)
-// with the analytic gradient. It stops at the first of (Options):
+// The optimiser is L-BFGS (Store 5 pairs by default) with the analytic
+// gradient and gonum/optimize's More-Thuente line search, the algorithm
+// of gonum's optimize.LBFGS with its vector operations on all the
+// goroutines (lbfgs.go). It stops at the first of (Options):
 //   - MaxIterations major iterations (default 100);
 //   - a relative decrease of f over the last K = 5 iterations below
 //     Epsilon (default 0.01): (f_{k-5} - f_k) / |f_k| < 0.01 — CCMpred's
@@ -41,7 +43,7 @@
 //
 // Memory. The couplings are held as float32 in a full L x L x 21 x 21
 // array (L^2 * 441 * 4 bytes; Model.J), the optimiser's vectors as float64
-// (gonum's L-BFGS keeps 10 + 2 Store vectors of the parameter count).
+// (5 + 2 Store vectors of the parameter count).
 // EstimateMemory gives the peak from L, N and the options; Fit refuses up
 // front, with a *MemoryError giving the estimate, where it exceeds
 // Options.MemoryLimit (pass memavail.Available()).
@@ -61,7 +63,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -134,14 +135,12 @@ const DefaultEpsilon = 0.01
 func NumParams(l int) int64 { return int64(l)*q + int64(l)*int64(l-1)/2*qq }
 
 // EstimateMemory returns the peak bytes of a fit of n sequences of l
-// columns: the optimiser's float64 vectors (gonum keeps its own copies of
-// x and the gradient: initial and best locations, the worker's copy, the
-// line search's point and direction, L-BFGS's x, gradient and 2*Store
-// history vectors; 10 + 2*Store in all) plus this package's cached
-// gradient and its point (2), the float32 couplings (l^2 * 504 * 4, rows
-// of 21 states padded to 24 lanes) and the Model's copy of them
-// (l^2 * 441 * 4), the
-// gradient of every ordered pair of columns in float64 (l^2 * 504 * 8),
+// columns: the optimiser's float64 vectors (the point and its gradient,
+// the line search's point and its gradient, the direction and 2*Store
+// history vectors; 5 + 2*Store in all), the float32 couplings
+// (l^2 * 504 * 4, rows of 21 states padded to 24 lanes) and the Model's
+// copy of them (l^2 * 441 * 4), the gradient of every ordered pair of
+// columns in float64 (l^2 * 504 * 8),
 // the encoded alignment (twice: read and deduplicated), its row offsets
 // and its sequences sorted by state, column by column (4 bytes a residue
 // each), its states by column (1 byte), the weights, and each goroutine's
@@ -149,7 +148,7 @@ func NumParams(l int) int64 { return int64(l)*q + int64(l)*int64(l-1)/2*qq }
 func EstimateMemory(l, n int, opt Options) int64 {
 	opt = opt.withDefaults()
 	p := NumParams(l)
-	vecs := int64(12 + 2*opt.Store)
+	vecs := int64(5 + 2*opt.Store)
 	ll := int64(l) * int64(l)
 	return vecs*p*8 + ll*(qp*4+qp*8+qq*4) + 11*int64(n)*int64(l) + 3*int64(n)*8 + int64(opt.Threads)*int64(n)*(lanes+2)*8 + 16<<20
 }
@@ -222,10 +221,7 @@ type problem struct {
 	// sequence for the column at hand: n rows of 24 lanes; zbuf[w] their
 	// normalisers and observed energies (softmaxColumn's zd).
 	ebuf, zbuf [][]float64
-	// the gradient at gx, the last point evaluated
-	g, gx []float64
-	gOK   bool
-	evals int
+	evals      int
 }
 
 func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
@@ -441,27 +437,6 @@ func (p *problem) eval(x, g []float64) float64 {
 	return f + reg + p.lj*regJ
 }
 
-// funcGrad evaluates f and the gradient together and keeps the gradient
-// for the Grad call that gonum makes at the same x (checked against a
-// copy of x: cheaper than hashing it).
-func (p *problem) funcGrad(x []float64) float64 {
-	if p.g == nil {
-		p.g = make([]float64, len(x))
-		p.gx = make([]float64, len(x))
-	}
-	f := p.eval(x, p.g)
-	copy(p.gx, x)
-	p.gOK = true
-	return f
-}
-
-func (p *problem) grad(g, x []float64) {
-	if !p.gOK || !slices.Equal(x, p.gx) {
-		p.funcGrad(x)
-	}
-	copy(g, p.g)
-}
-
 // initial returns the starting point: fields the centred logarithms of
 // the weighted column frequencies with a pseudocount (10% of the weight,
 // spread evenly over the states), couplings 0.
@@ -491,9 +466,8 @@ func (p *problem) initial() []float64 {
 }
 
 // converger stops at the gradient threshold (the infinity norm of the
-// gradient below gradTol; gonum's own check, off in Fit, computes the norm
-// twice an iteration and slowly) or at CCMpred's criterion: f decreased
-// by less than eps*|f| over the last k iterations.
+// gradient below gradTol) or at CCMpred's criterion: f decreased by less
+// than eps*|f| over the last k iterations.
 type converger struct {
 	gradTol float64
 	eps     float64
@@ -501,26 +475,19 @@ type converger struct {
 	hist    []float64
 }
 
-func (c *converger) Init(int) { c.hist = c.hist[:0] }
-
-func (c *converger) Converged(loc *optimize.Location) optimize.Status {
-	if loc.Gradient != nil {
-		norm := 0.0
-		for _, v := range loc.Gradient {
-			if v > norm {
-				norm = v
-			} else if -v > norm {
-				norm = -v
-			}
-		}
-		if norm < c.gradTol {
-			return optimize.GradientThreshold
-		}
+// check is called at every major iteration, the starting point the
+// first.
+func (c *converger) check(p *problem, f float64, g []float64) optimize.Status {
+	if math.IsInf(f, -1) {
+		return optimize.FunctionNegativeInfinity
 	}
-	c.hist = append(c.hist, loc.F)
+	if p.maxAbs(g) < c.gradTol {
+		return optimize.GradientThreshold
+	}
+	c.hist = append(c.hist, f)
 	if n := len(c.hist); n > c.k {
 		old := c.hist[n-1-c.k]
-		if (old-loc.F)/math.Abs(loc.F) < c.eps {
+		if (old-f)/math.Abs(f) < c.eps {
 			return optimize.FunctionConvergence
 		}
 	}
@@ -539,21 +506,13 @@ func Fit(a *msa.Alignment, opt Options) (*Model, error) {
 		}
 	}
 	p, m := newProblem(a, opt)
-	prob := optimize.Problem{Func: p.funcGrad, Grad: p.grad}
-	settings := &optimize.Settings{
-		MajorIterations:   opt.MaxIterations,
-		GradientThreshold: math.NaN(), // checked by the converger
-		Converger:         &converger{gradTol: opt.GradTol, eps: opt.Epsilon, k: opt.K},
-	}
-	res, err := optimize.Minimize(prob, p.initial(), settings, &optimize.LBFGS{Store: opt.Store, Linesearcher: &optimize.MoreThuente{}, GradStopThreshold: math.NaN()})
-	if err != nil && res == nil {
-		return nil, fmt.Errorf("potts: optimiser: %w", err)
-	}
+	res := p.minimize(p.initial(), opt)
+	err := res.Err
 	// A line search that cannot improve further (the couplings are
 	// float32) ends the fit at the best point found: not a failure.
-	p.g, p.gt, p.ebuf, p.zbuf = nil, nil, nil, nil
+	p.gt, p.ebuf, p.zbuf = nil, nil, nil
 	m.F = res.F
-	m.Iterations = res.Stats.MajorIterations
+	m.Iterations = res.Iterations
 	m.Evaluations = p.evals
 	m.Status = res.Status.String()
 	switch {
