@@ -12,8 +12,9 @@ import (
 // the first direction the negative gradient with a step of 1/|g|, every
 // later one the two-loop recursion over the last Store pairs with the
 // initial Hessian scaled by s.y/y.y and a step of 1; an iteration
-// accepts the line search's point (strong Wolfe conditions, gonum's
-// defaults: decrease 1e-4, curvature 0.9). It differs from gonum's in
+// accepts the line search's point (strong Wolfe conditions with
+// MoreThuente's defaults: decrease factor 0, so any decrease, and
+// curvature 0.9). It differs from gonum's in
 // how it runs, not in what it computes: its vector operations run on
 // the problem's goroutines, fused into fewer passes over the parameters,
 // and it keeps 5 + 2 Store vectors of them where gonum's optimize keeps
@@ -114,7 +115,7 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 	if res.Status = conv.check(p, f, g); res.Status != optimize.NotTerminated {
 		return res
 	}
-	if res.Iterations >= opt.MaxIterations {
+	if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
 		res.Status = optimize.IterationLimit
 		return res
 	}
@@ -190,7 +191,7 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 		if res.Status = conv.check(p, f, g); res.Status != optimize.NotTerminated {
 			break
 		}
-		if res.Iterations >= opt.MaxIterations {
+		if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
 			res.Status = optimize.IterationLimit
 			break
 		}

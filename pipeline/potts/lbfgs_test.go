@@ -2,6 +2,7 @@ package potts
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/optimize"
@@ -36,7 +37,7 @@ func TestMinimizeMatchesGonum(t *testing.T) {
 					return q.eval(x, g)
 				},
 				Grad: func(grad, x []float64) {
-					if len(gx) != len(x) || !equal(gx, x) {
+					if !slices.Equal(gx, x) {
 						q.eval(x, g)
 						gx = append(gx[:0], x...)
 					}
@@ -69,15 +70,6 @@ func TestMinimizeMatchesGonum(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equal(a, b []float64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // gonumConverger is converger as gonum's optimize.Converger.

@@ -81,7 +81,7 @@ type Options struct {
 	LambdaH       float64 // L2 weight on fields; default 0.01
 	LambdaJFactor float64 // L2 weight on couplings is LambdaJFactor*(L-1); default 0.2
 	Identity      float64 // sequence reweighting threshold; default 0.8
-	MaxIterations int     // L-BFGS major iterations; default 100
+	MaxIterations int     // L-BFGS major iterations; default 100, negative: no limit
 	Epsilon       float64 // relative decrease of f over K iterations to go on; default 0.01
 	K             int     // default 5
 	GradTol       float64 // gradient infinity norm to stop at; default 1e-4

@@ -169,20 +169,24 @@ func TestLowDepthWarning(t *testing.T) {
 }
 
 func TestThreadsDeterministic(t *testing.T) {
-	a := parse(t, tiny)
-	var first []float64
-	for _, th := range []int{1, 2, 4} {
-		r, err := Predict(a, Options{Threads: th})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = r.Scores
-			continue
-		}
-		for k := range first {
-			if first[k] != r.Scores[k] {
-				t.Fatalf("threads %d: score %d = %v, with 1 thread %v", th, k, r.Scores[k], first[k])
+	// tiny, and an alignment whose 112,056 parameters span several
+	// blocks of the optimiser's vector operations.
+	for _, rows := range []string{tiny, randomAlignment(23, 40, 6)} {
+		a := parse(t, rows)
+		var first []float64
+		for _, th := range []int{1, 2, 4} {
+			r, err := Predict(a, Options{Threads: th})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = r.Scores
+				continue
+			}
+			for k := range first {
+				if first[k] != r.Scores[k] {
+					t.Fatalf("L %d, threads %d: score %d = %v, with 1 thread %v", a.L(), th, k, r.Scores[k], first[k])
+				}
 			}
 		}
 	}

@@ -61,11 +61,13 @@ const (
 // data cache.
 const gatherTileCols = 8
 
-// column is one column's sequences sorted by state, for scatterColumn.
+// column is one column's sequences sorted by state, for scatterColumn;
+// made by newColumn, whose perm holds offsets s*lanes for s < n only:
+// the kernels check maxOff, not every offset.
 type column struct {
 	perm   []int32 // offsets s*lanes of the sequences' residuals, by state
 	bounds [q + 1]int32
-	maxOff int32 // the largest offset in perm, -1 if none
+	maxOff int32 // the largest offset in perm, negative if none
 }
 
 // newColumn returns the column of the states x[s] of n sequences, sorted
@@ -122,10 +124,13 @@ func scatterColumnGo(g []float64, c *column, r []float64) {
 	}
 }
 
-// checkTile panics unless the tile's offsets, with their scratch lanes,
-// lie within m elements and e (or r) holds n rows (a programmer error:
-// the offsets are built by newProblem). Offsets grow with the column, so
-// the tile's last column holds the largest and its first the smallest.
+// checkTile panics unless e (or r) holds n rows, off holds the tile, and
+// the offsets of its first and last columns, with their scratch lanes,
+// lie within m elements (a programmer error). It checks the extreme
+// columns only: the offsets are built by newProblem as j*qp + b*lanes
+// with b < q, so they grow with the column j, the first column holding
+// the smallest and the last the largest; a full check would read every
+// offset a second time.
 func checkTile(off []int32, n, t, m, rows int) {
 	if n <= 0 || t <= 0 {
 		return

@@ -150,6 +150,9 @@ func TestEvalKernelsAgree(t *testing.T) {
 	}(gatherTile, scatterColumn)
 	var f0 float64
 	var g0 []float64
+	if len(rowKernels()) < 2 {
+		t.Skip("one kernel set on this CPU")
+	}
 	for _, k := range rowKernels() {
 		gatherTile, scatterColumn = k.gather, k.scatter
 		p, _ := newProblem(a, Options{Threads: 2}.withDefaults())

@@ -19,7 +19,8 @@ import "math"
 // and r is its gradient by the energies. Every operation is rounded as
 // written (the vector kernels use the same polynomial, the same fused
 // multiply-adds and the same order of sums), so every kernel set gives
-// the same bits.
+// the same bits, where the energies are numbers: with a NaN among them
+// f and the gradient are NaN on every kernel set, but zd may differ.
 var softmaxColumn = softmaxColumnGo
 
 func softmaxColumnGo(eb []float64, xs []uint8, ws []float64, zd []float64, gh *[lanes]float64) {

@@ -74,7 +74,7 @@ TEXT ·softmaxColumnAVX512(SB), NOSPLIT, $0-48
 	VMOVDQU64 lanenum<>+0(SB), Z22
 	VMOVDQU64 lanenum<>+64(SB), Z23
 	VMOVDQU64 lanenum<>+128(SB), Z24
-	VXORPD X25, X25, X25                 // +0
+	VPXORQ Z25, Z25, Z25 // +0 (AVX512F alone, like every instruction here)
 	MOVQ $0x1f, AX
 	KMOVW AX, K7 // lanes 16-20 of a sequence: the third vector's states
 	KNOTW K7, K6 // its padding lanes 21-23
