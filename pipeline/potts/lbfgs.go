@@ -35,20 +35,33 @@ type lbfgsResult struct {
 	Err        error // the line search's failure, or a bad start
 }
 
-// blocks runs f over the blocks of [0, n) on p's goroutines and returns
-// the sum of f's results in the order of the blocks.
-func (p *problem) blocks(n int, f func(lo, hi int) float64) float64 {
+// parts runs f over the blocks of [0, n) on p's goroutines and returns
+// each block's results, in the order of the blocks.
+func (p *problem) parts(n int, f func(lo, hi int) [3]float64) [][3]float64 {
 	nb := (n + vecBlock - 1) / vecBlock
-	part := make([]float64, nb)
+	part := make([][3]float64, nb)
 	p.parallel(nb, func(b int) {
 		lo := b * vecBlock
 		part[b] = f(lo, min(lo+vecBlock, n))
 	})
-	sum := 0.0
+	return part
+}
+
+// sums adds the blocks' results, each component in the order of the
+// blocks.
+func sums(part [][3]float64) (s [3]float64) {
 	for _, v := range part {
-		sum += v
+		s[0] += v[0]
+		s[1] += v[1]
+		s[2] += v[2]
 	}
-	return sum
+	return s
+}
+
+// blocks runs f over the blocks of [0, n) on p's goroutines and returns
+// the sum of f's results in the order of the blocks.
+func (p *problem) blocks(n int, f func(lo, hi int) float64) float64 {
+	return sums(p.parts(n, func(lo, hi int) [3]float64 { return [3]float64{f(lo, hi)} }))[0]
 }
 
 // maxAbs returns the infinity norm of v.
@@ -112,7 +125,7 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 	}
 	conv := converger{gradTol: opt.GradTol, eps: opt.Epsilon, k: opt.K}
 	res.F = f
-	if res.Status = conv.check(p, f, g); res.Status != optimize.NotTerminated {
+	if res.Status = conv.checkNorm(f, p.maxAbs(g)); res.Status != optimize.NotTerminated {
 		return res
 	}
 	if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
@@ -120,7 +133,7 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 		return res
 	}
 
-	// The first direction: -g, a step of 1/|g|.
+	// The first direction: -g, a step of 1/|g|; g.dir = -g.g.
 	gg := p.blocks(n, func(lo, hi int) float64 {
 		s := 0.0
 		for i, v := range g[lo:hi] {
@@ -130,9 +143,9 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 		return s
 	})
 	step := 1 / math.Sqrt(gg)
+	projGrad := -gg
 	ls := &optimize.MoreThuente{}
 	for {
-		projGrad := p.dot(g, dir)
 		if projGrad >= 0 {
 			res.Status, res.Err = optimize.Failure, optimize.ErrNonDescentDirection
 			return res
@@ -167,28 +180,35 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 			step = next
 		}
 
-		// Accept the point: the newest pair s = xt - x, y = gt - g.
+		// Accept the point: the newest pair s = xt - x, y = gt - g, with
+		// s.y, y.y and the new gradient's infinity norm in the same pass.
 		newest = (newest + 1) % m
 		stored = min(stored+1, m)
 		s, y := hs[newest], hy[newest]
-		var yy float64
-		sy := p.blocks(n, func(lo, hi int) float64 {
-			d := 0.0
+		part := p.parts(n, func(lo, hi int) [3]float64 {
+			sy, yy, mx := 0.0, 0.0, 0.0
 			for i := lo; i < hi; i++ {
 				s[i] = xt[i] - x[i]
 				y[i] = gt[i] - g[i]
-				d += s[i] * y[i]
+				sy += s[i] * y[i]
+				yy += y[i] * y[i]
+				mx = max(mx, math.Abs(gt[i]))
 			}
-			return d
+			return [3]float64{sy, yy, mx}
 		})
-		yy = p.dot(y, y)
+		sum := sums(part)
+		sy, yy := sum[0], sum[1]
+		gnorm := 0.0
+		for _, v := range part {
+			gnorm = max(gnorm, v[2])
+		}
 		rho[newest] = 1 / sy
 		x, xt = xt, x
 		g, gt = gt, g
 		f = ft
 		res.F = f
 		res.Iterations++
-		if res.Status = conv.check(p, f, g); res.Status != optimize.NotTerminated {
+		if res.Status = conv.checkNorm(f, gnorm); res.Status != optimize.NotTerminated {
 			break
 		}
 		if opt.MaxIterations > 0 && res.Iterations >= opt.MaxIterations {
@@ -196,46 +216,73 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 			break
 		}
 
-		// The two-loop recursion: dir = -H g.
-		copy(dir, g)
+		// The two-loop recursion, dir = -H g, each vector update fused
+		// with the dot product that follows it: 2 Store + 1 passes.
+		// dir = g, and the newest pair's s.dir.
+		sn := hs[newest]
+		d := p.blocks(n, func(lo, hi int) float64 {
+			t := 0.0
+			for i := lo; i < hi; i++ {
+				dir[i] = g[i]
+				t += sn[i] * dir[i]
+			}
+			return t
+		})
+		gamma := sy / yy
 		for k := 0; k < stored; k++ { // newest first
 			idx := (newest - k + m) % m
-			alpha[idx] = rho[idx] * p.dot(hs[idx], dir)
+			alpha[idx] = rho[idx] * d
 			a, yv := alpha[idx], hy[idx]
-			p.blocks(n, func(lo, hi int) float64 {
+			if k < stored-1 { // then the next pair's s.dir
+				sv := hs[(newest-k-1+m)%m]
+				d = p.blocks(n, func(lo, hi int) float64 {
+					t := 0.0
+					for i := lo; i < hi; i++ {
+						dir[i] -= a * yv[i]
+						t += sv[i] * dir[i]
+					}
+					return t
+				})
+				continue
+			}
+			// The oldest pair: then the scaling by gamma and, to start
+			// the second loop at the same pair, its y.dir.
+			d = p.blocks(n, func(lo, hi int) float64 {
+				t := 0.0
 				for i := lo; i < hi; i++ {
 					dir[i] -= a * yv[i]
+					dir[i] *= gamma
+					t += yv[i] * dir[i]
 				}
-				return 0
+				return t
 			})
 		}
-		gamma := sy / yy
 		for k := stored - 1; k >= 0; k-- { // oldest first
 			idx := (newest - k + m) % m
-			sv, yv := hs[idx], hy[idx]
-			var beta float64
-			if k == stored-1 { // the scaling by gamma, fused
-				beta = rho[idx] * p.blocks(n, func(lo, hi int) float64 {
-					d := 0.0
+			c := alpha[idx] - rho[idx]*d
+			sv := hs[idx]
+			if k > 0 { // then the next pair's y.dir
+				yv := hy[(newest-k+1+m)%m]
+				d = p.blocks(n, func(lo, hi int) float64 {
+					t := 0.0
 					for i := lo; i < hi; i++ {
-						dir[i] *= gamma
-						d += yv[i] * dir[i]
+						dir[i] += c * sv[i]
+						t += yv[i] * dir[i]
 					}
-					return d
+					return t
 				})
-			} else {
-				beta = rho[idx] * p.dot(yv, dir)
+				continue
 			}
-			c := alpha[idx] - beta
-			last := k == 0
-			p.blocks(n, func(lo, hi int) float64 {
+			// The newest pair: then dir = -dir and the next line search's
+			// g.dir.
+			projGrad = p.blocks(n, func(lo, hi int) float64 {
+				t := 0.0
 				for i := lo; i < hi; i++ {
 					dir[i] += c * sv[i]
-					if last {
-						dir[i] = -dir[i]
-					}
+					dir[i] = -dir[i]
+					t += g[i] * dir[i]
 				}
-				return 0
+				return t
 			})
 		}
 		step = 1

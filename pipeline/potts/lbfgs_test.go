@@ -81,5 +81,5 @@ type gonumConverger struct {
 func (g *gonumConverger) Init(int) { g.c.hist = g.c.hist[:0] }
 
 func (g *gonumConverger) Converged(loc *optimize.Location) optimize.Status {
-	return g.c.check(g.p, loc.F, loc.Gradient)
+	return g.c.checkNorm(loc.F, g.p.maxAbs(loc.Gradient))
 }

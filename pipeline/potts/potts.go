@@ -475,13 +475,13 @@ type converger struct {
 	hist    []float64
 }
 
-// check is called at every major iteration, the starting point the
-// first.
-func (c *converger) check(p *problem, f float64, g []float64) optimize.Status {
+// checkNorm is called at every major iteration, the starting point the
+// first, with f and the infinity norm of the gradient.
+func (c *converger) checkNorm(f, gnorm float64) optimize.Status {
 	if math.IsInf(f, -1) {
 		return optimize.FunctionNegativeInfinity
 	}
-	if p.maxAbs(g) < c.gradTol {
+	if gnorm < c.gradTol {
 		return optimize.GradientThreshold
 	}
 	c.hist = append(c.hist, f)
