@@ -84,6 +84,19 @@ func (p *problem) maxAbs(v []float64) float64 {
 	return m
 }
 
+// axpyDot sets dir += c*u and returns v.dir, the new dir, in one pass.
+// (dir - a*u and dir + (-a)*u round alike: negation is exact.)
+func (p *problem) axpyDot(dir []float64, c float64, u, v []float64) float64 {
+	return p.blocks(len(dir), func(lo, hi int) float64 {
+		t := 0.0
+		for i := lo; i < hi; i++ {
+			dir[i] += c * u[i]
+			t += v[i] * dir[i]
+		}
+		return t
+	})
+}
+
 func (p *problem) dot(a, b []float64) float64 {
 	return p.blocks(len(a), func(lo, hi int) float64 {
 		s := 0.0
@@ -236,15 +249,7 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 			alpha[idx] = rho[idx] * d
 			a, yv := alpha[idx], hy[idx]
 			if k < stored-1 { // then the next pair's s.dir
-				sv := hs[(newest-k-1+m)%m]
-				d = p.blocks(n, func(lo, hi int) float64 {
-					t := 0.0
-					for i := lo; i < hi; i++ {
-						dir[i] -= a * yv[i]
-						t += sv[i] * dir[i]
-					}
-					return t
-				})
+				d = p.axpyDot(dir, -a, yv, hs[(newest-k-1+m)%m])
 				continue
 			}
 			// The oldest pair: then the scaling by gamma and, to start
@@ -264,15 +269,7 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 			c := alpha[idx] - rho[idx]*d
 			sv := hs[idx]
 			if k > 0 { // then the next pair's y.dir
-				yv := hy[(newest-k+1+m)%m]
-				d = p.blocks(n, func(lo, hi int) float64 {
-					t := 0.0
-					for i := lo; i < hi; i++ {
-						dir[i] += c * sv[i]
-						t += yv[i] * dir[i]
-					}
-					return t
-				})
+				d = p.axpyDot(dir, c, sv, hy[(newest-k+1+m)%m])
 				continue
 			}
 			// The newest pair: then dir = -dir and the next line search's
