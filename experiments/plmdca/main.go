@@ -249,7 +249,7 @@ func scoreFamily(dir, cache string, f family, opt potts.Options, threads int, pr
 		alnRows[k] = string(r)
 	}
 	for _, prof := range profiles {
-		s, d, err := freecontact.Cached(cache, f.id, alnRows, prof, threads)
+		s, d, err := freecontact.Cached(cache, f.id, alnRows, prof, threads, 0)
 		secs := d.Seconds()
 		if err != nil {
 			rows = append(rows, row{id: f.id, l: l, n: a.N(), neff: m.Neff, method: "freecontact-" + prof, top: [3]float64{math.NaN(), math.NaN(), math.NaN()}, note: err.Error()})

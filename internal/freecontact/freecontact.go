@@ -18,6 +18,7 @@ package freecontact
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -42,6 +43,10 @@ var (
 
 // ErrNotInstalled is returned when no freecontact program is on the PATH.
 var ErrNotInstalled = errors.New("freecontact: not installed (Debian: apt-get install freecontact)")
+
+// ErrTimeLimit is returned (wrapped) when a run is stopped at its time
+// limit, or a cached run was, under a limit at least as long.
+var ErrTimeLimit = errors.New("freecontact: stopped at its time limit")
 
 // Parse reads freecontact's output for an alignment of l columns into an
 // l x l row-major score map, symmetric, 0 for pairs it does not list.
@@ -88,7 +93,7 @@ func Parse(out []byte, l int) ([]float64, error) {
 // alignment rows (the query first, all of one length) and returns its
 // scores (Parse) and its wall time.
 func Run(rows []string, profile string, threads int) ([]float64, time.Duration, error) {
-	out, d, err := run(rows, profile, threads)
+	out, d, err := run(rows, profile, threads, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -96,7 +101,9 @@ func Run(rows []string, profile string, threads int) ([]float64, time.Duration, 
 	return s, d, err
 }
 
-func run(rows []string, profile string, threads int) ([]byte, time.Duration, error) {
+// run runs freecontact and returns its output and wall time; a limit
+// above 0 kills it at that wall time (ErrTimeLimit).
+func run(rows []string, profile string, threads int, limit time.Duration) ([]byte, time.Duration, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, 0, errors.New("freecontact: an empty alignment")
 	}
@@ -104,7 +111,13 @@ func run(rows []string, profile string, threads int) ([]byte, time.Duration, err
 	if err != nil {
 		return nil, 0, ErrNotInstalled
 	}
-	cmd := exec.Command(bin, "--parprof", profile, "--threads", strconv.Itoa(threads))
+	ctx := context.Background()
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, bin, "--parprof", profile, "--threads", strconv.Itoa(threads))
 	cmd.Stdin = strings.NewReader(strings.Join(rows, "\n") + "\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -112,6 +125,9 @@ func run(rows []string, profile string, threads int) ([]byte, time.Duration, err
 	out, err := cmd.Output()
 	d := time.Since(start)
 	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, d, fmt.Errorf("freecontact --parprof %s: %w (%s)", profile, ErrTimeLimit, limit)
+		}
 		return nil, 0, fmt.Errorf("freecontact --parprof %s: %w: %s", profile, err, strings.TrimSpace(stderr.String()))
 	}
 	return out, d, nil
@@ -121,11 +137,17 @@ func run(rows []string, profile string, threads int) ([]byte, time.Duration, err
 // wall time of the run that wrote it in .seconds): a later call with the
 // same key reads the file and runs nothing. key names the alignment; the
 // caller keeps keys unique.
-func Cached(dir, key string, rows []string, profile string, threads int) ([]float64, time.Duration, error) {
+//
+// A limit above 0 bounds the run's wall time. A run stopped there leaves
+// <key>.<profile>.timeout holding the limit in seconds, and later calls
+// with a limit no longer than that return ErrTimeLimit at once; a longer
+// limit, or none (0), runs it again.
+func Cached(dir, key string, rows []string, profile string, threads int, limit time.Duration) ([]float64, time.Duration, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, 0, errors.New("freecontact: an empty alignment")
 	}
 	outPath := filepath.Join(dir, key+"."+profile+".out")
+	limitPath := filepath.Join(dir, key+"."+profile+".timeout")
 	out, err1 := os.ReadFile(outPath)
 	t, err2 := os.ReadFile(outPath + ".seconds")
 	var d time.Duration
@@ -136,8 +158,25 @@ func Cached(dir, key string, rows []string, profile string, threads int) ([]floa
 		}
 		d = time.Duration(secs * float64(time.Second))
 	} else {
+		if b, err := os.ReadFile(limitPath); err == nil && limit > 0 {
+			secs, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+			if err != nil {
+				return nil, 0, fmt.Errorf("freecontact: %s: %w", limitPath, err)
+			}
+			if was := time.Duration(secs * float64(time.Second)); limit <= was {
+				return nil, 0, fmt.Errorf("freecontact --parprof %s: %w (%s, in an earlier run: %s)", profile, ErrTimeLimit, was, limitPath)
+			}
+		}
 		var err error
-		if out, d, err = run(rows, profile, threads); err != nil {
+		if out, d, err = run(rows, profile, threads, limit); err != nil {
+			if errors.Is(err, ErrTimeLimit) {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return nil, 0, err
+				}
+				if werr := os.WriteFile(limitPath, []byte(strconv.FormatFloat(limit.Seconds(), 'f', 3, 64)+"\n"), 0o644); werr != nil {
+					return nil, 0, errors.Join(err, werr)
+				}
+			}
 			return nil, 0, err
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -147,6 +186,9 @@ func Cached(dir, key string, rows []string, profile string, threads int) ([]floa
 			return nil, 0, err
 		}
 		if err := os.WriteFile(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n"), 0o644); err != nil {
+			return nil, 0, err
+		}
+		if err := os.Remove(limitPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, 0, err
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The outputs in testdata are freecontact 1.0.21's for the PSICOV family
@@ -100,12 +102,12 @@ func TestRun(t *testing.T) {
 		t.Fatalf("%d scores, want 100", len(s))
 	}
 	dir := t.TempDir()
-	c1, _, err := Cached(dir, "toy", rows, "evfold", 1)
+	c1, _, err := Cached(dir, "toy", rows, "evfold", 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", "") // a second call must not need the program
-	c2, _, err := Cached(dir, "toy", rows, "evfold", 1)
+	c2, _, err := Cached(dir, "toy", rows, "evfold", 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +115,54 @@ func TestRun(t *testing.T) {
 		if s[k] != c1[k] || c1[k] != c2[k] {
 			t.Fatalf("score %d: run %g, cached %g, read back %g", k, s[k], c1[k], c2[k])
 		}
+	}
+}
+
+// TestCachedTimeLimit runs a stand-in freecontact (a shell script) that
+// sleeps past the limit: the run is stopped, leaves its .timeout, and a
+// later call under the same limit returns ErrTimeLimit without running;
+// one without a limit runs it and clears the mark.
+func TestCachedTimeLimit(t *testing.T) {
+	bin := t.TempDir()
+	count := filepath.Join(bin, "runs")
+	slow := filepath.Join(bin, "slow")
+	script := "#!/bin/sh\necho run >> " + count + "\ncat > /dev/null\n" +
+		"if [ -f " + slow + " ]; then exec sleep 30; fi\necho '1 A 2 C 0 0.5'\n"
+	if err := os.WriteFile(filepath.Join(bin, "freecontact"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(slow, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	runs := func() int {
+		b, _ := os.ReadFile(count)
+		return strings.Count(string(b), "run")
+	}
+	dir := t.TempDir()
+	rows := []string{"AC", "AC"}
+	limit := 300 * time.Millisecond
+	if _, _, err := Cached(dir, "k", rows, "psicov", 1, limit); !errors.Is(err, ErrTimeLimit) {
+		t.Fatalf("first call: %v, want ErrTimeLimit", err)
+	}
+	mark := filepath.Join(dir, "k.psicov.timeout")
+	if b, err := os.ReadFile(mark); err != nil || strings.TrimSpace(string(b)) != "0.300" {
+		t.Fatalf("timeout mark %q, %v; want 0.300", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "k.psicov.out")); err == nil {
+		t.Fatal("a stopped run left an output file")
+	}
+	if _, _, err := Cached(dir, "k", rows, "psicov", 1, limit); !errors.Is(err, ErrTimeLimit) || runs() != 1 {
+		t.Fatalf("second call: %v after %d runs, want ErrTimeLimit without a second run", err, runs())
+	}
+	if err := os.Remove(slow); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := Cached(dir, "k", rows, "psicov", 1, 0)
+	if err != nil || runs() != 2 || s[1] != 0.5 || s[2] != 0.5 {
+		t.Fatalf("without a limit: %v, %d runs, scores %v", err, runs(), s)
+	}
+	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the timeout mark outlived a finished run: %v", err)
 	}
 }

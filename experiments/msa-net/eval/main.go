@@ -23,12 +23,21 @@
 // network kind and its ensemble against plmDCA, SCNN against CNN, and
 // plmDCA against freecontact's two modes and mean-field DCA.
 //
+// freecontact's PSICOV mode takes from seconds to hours of CPU a family.
+// -fill only fills the cache, shortest query first, each run bounded by
+// -limit; a family stopped at the limit is marked in the cache and run
+// again only under a longer limit. A report made with -limit leaves such
+// families out of that method's row and of its paired comparisons
+// (compared on the families both sides have), and says which.
+//
 //	go run ./experiments/msa-net/eval -split validation -out experiments/msa-net/report-validation
 //	go run ./experiments/msa-net/eval -split all -runs '' -out experiments/msa-net/baselines-all
+//	go run ./experiments/msa-net/eval -split all -runs '' -freecontact psicov -threads 1 -limit 30m -fill
 package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/contactmap/contactmap/internal/shellquote"
@@ -42,9 +51,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/freecontact"
+	"github.com/contactmap/contactmap/internal/runcompare"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -68,6 +79,8 @@ func main() {
 	flag.IntVar(&c.threads, "threads", 2, "freecontact threads")
 	flag.IntVar(&c.maxSeed, "max-seed", 0, "only runs of seeds up to this (0: every run)")
 	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact profiles run (comma-separated from evfold, psicov, psicov-sd; '' for none): psicov, the published PSICOV, takes minutes of CPU per family; psicov-sd is one fit at rho 0.001")
+	flag.DurationVar(&c.limit, "limit", 0, "wall-time limit of one freecontact run (0: none); a family stopped there is left out of that method's row")
+	flag.BoolVar(&c.fill, "fill", false, "only run freecontact where the cache lacks it, shortest query first, and write no report")
 	flag.StringVar(&c.pick, "pick", "", "the candidate picked on validation (e.g. 'scnn seed 2'): the report compares it with plmDCA instead of applying the pick rule to this split")
 	flag.Parse()
 	log.SetFlags(0)
@@ -89,6 +102,8 @@ type config struct {
 	profiles                                   string
 	pick                                       string
 	resamples, threads, maxSeed                int
+	limit                                      time.Duration
+	fill                                       bool
 }
 
 // The model-free predictors' kinds.
@@ -152,6 +167,10 @@ func run(c config) error {
 	}
 	log.Printf("%d families of the %s split", len(fams), c.split)
 
+	if c.fill {
+		return fill(c, fams)
+	}
+
 	var runs []compare.Run
 	free := func(kind string, score func(f *family) []float32) {
 		var ms []metrics.ChainMetrics
@@ -162,6 +181,7 @@ func run(c config) error {
 	}
 	free(kindPlm, func(f *family) []float32 { return channel(f, f.plm) })
 	free(kindMF, func(f *family) []float32 { return channel(f, f.mf) })
+	stopped := map[string][]string{} // kind -> families stopped at the limit
 	for _, prof := range freecontact.Known {
 		if !slices.Contains(strings.Split(c.profiles, ","), prof) {
 			continue
@@ -169,15 +189,27 @@ func run(c config) error {
 		kind := map[string]string{"evfold": kindEVfold, "psicov": kindPSICOV, "psicov-sd": kindPSISD}[prof]
 		var ferr error
 		free(kind, func(f *family) []float32 {
-			s, _, err := freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads)
+			s, _, err := freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads, c.limit)
+			if errors.Is(err, freecontact.ErrTimeLimit) {
+				stopped[kind] = append(stopped[kind], f.plm.ID)
+				log.Printf("%s: %v", f.plm.ID, err)
+				return filled(f.plm.L())
+			}
 			if err != nil {
-				ferr = fmt.Errorf("%s: %w", f.plm.ID, err)
-				return make([]float32, f.plm.L()*f.plm.L())
+				ferr = errors.Join(ferr, fmt.Errorf("%s: %w", f.plm.ID, err))
+				return filled(f.plm.L())
 			}
 			return mapQuery(f, s)
 		})
 		if ferr != nil {
 			return ferr
+		}
+		if out := stopped[kind]; len(out) > 0 {
+			keep := map[string]bool{}
+			for _, f := range fams {
+				keep[f.plm.ID] = !slices.Contains(out, f.plm.ID)
+			}
+			runs[len(runs)-1] = runcompare.OnlyItems(runs[len(runs)-1:], keep)[0]
 		}
 	}
 	free(kindSep, func(f *family) []float32 {
@@ -206,7 +238,37 @@ func run(c config) error {
 		return err
 	}
 	runs = append(runs, nets...)
-	return report(c, fams, runs)
+	return report(c, fams, runs, stopped)
+}
+
+// fill runs freecontact's profiles on every family whose output the cache
+// lacks, shortest query first, each under c.limit, and logs each run.
+func fill(c config, fams []*family) error {
+	fams = slices.Clone(fams)
+	slices.SortStableFunc(fams, func(a, b *family) int { return len(a.aln.Query()) - len(b.aln.Query()) })
+	var errs []error
+	for _, prof := range strings.Split(c.profiles, ",") {
+		if prof == "" {
+			continue
+		}
+		var ran, stopped int
+		for _, f := range fams {
+			_, d, err := freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads, c.limit)
+			switch {
+			case errors.Is(err, freecontact.ErrTimeLimit):
+				stopped++
+				log.Printf("%s %s (query %d columns): %v", prof, f.plm.ID, len(f.aln.Query()), err)
+			case err != nil:
+				errs = append(errs, fmt.Errorf("%s %s: %w", prof, f.plm.ID, err))
+				log.Printf("%s %s: %v", prof, f.plm.ID, err)
+			default:
+				ran++
+				log.Printf("%s %s (query %d columns): %.1f s", prof, f.plm.ID, len(f.aln.Query()), d.Seconds())
+			}
+		}
+		log.Printf("%s: %d of %d families in the cache, %d stopped at the limit", prof, ran, len(fams), stopped)
+	}
+	return errors.Join(errs...)
 }
 
 func byID(dir, split string) (map[string]*model.Sample, error) {
@@ -370,7 +432,7 @@ func inputs(net *model.Model, fams []*family) ([]*model.Sample, error) {
 // probabilities).
 var reported = []string{"long top-L/5", "long top-L/2", "long top-L/1", "medium top-L/5", "short top-L/5"}
 
-func report(c config, fams []*family, runs []compare.Run) error {
+func report(c config, fams []*family, runs []compare.Run, stopped map[string][]string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# MSA networks and model-free methods: %s split, %d families\n\n", c.split, len(fams))
 	fmt.Fprintf(&b, "`go run ./experiments/msa-net/eval %s`\n\n", shellquote.Join(os.Args[1:]))
@@ -386,7 +448,11 @@ func report(c config, fams []*family, runs []compare.Run) error {
 	}
 	for _, k := range kinds {
 		rs := byKind[k]
-		fmt.Fprintf(&b, "| %s | %d |", k, len(rs))
+		name := k
+		if n := len(stopped[k]); n > 0 {
+			name = fmt.Sprintf("%s (%d of %d families)", k, len(fams)-n, len(fams))
+		}
+		fmt.Fprintf(&b, "| %s | %d |", name, len(rs))
 		for _, m := range reported {
 			var per []float64
 			for _, r := range rs {
@@ -400,6 +466,11 @@ func report(c config, fams []*family, runs []compare.Run) error {
 			}
 		}
 		b.WriteString("\n")
+	}
+	for _, k := range kinds {
+		if out := stopped[k]; len(out) > 0 {
+			fmt.Fprintf(&b, "\n%s: %d families stopped at the %s limit of a run, left out of its row and its comparisons: %s.\n", k, len(out), c.limit, strings.Join(out, ", "))
+		}
 	}
 	b.WriteString("\n## Paired comparisons\n\nEach: B minus A on the families, per family the mean over B's seeds (a model-free A repeats its one score for each seed), 95% percentile bootstrap interval over families; \"seeds B > A\" counts the seeds whose mean is above A's.\n\n")
 	var pairs [][2]string
@@ -421,7 +492,7 @@ func report(c config, fams []*family, runs []compare.Run) error {
 	}
 	var results []*compare.Result
 	for _, p := range pairs {
-		res, err := compare.Compare(paired(byKind, p[0], p[1]), reported[:3], p[0], p[1], c.resamples, 1)
+		res, err := compare.Compare(common(paired(byKind, p[0], p[1])), reported[:3], p[0], p[1], c.resamples, 1)
 		if err != nil {
 			return fmt.Errorf("%s vs %s: %w", p[1], p[0], err)
 		}
@@ -447,7 +518,7 @@ func report(c config, fams []*family, runs []compare.Run) error {
 		// of alignment files).
 		r := p.run
 		r.Kind, r.Seed = "pick: "+p.name, 1
-		res, err := compare.Compare([]compare.Run{byKind[kindPlm][0], r}, reported[:3], kindPlm, r.Kind, c.resamples, 1)
+		res, err := compare.Compare(common([]compare.Run{byKind[kindPlm][0], r}), reported[:3], kindPlm, r.Kind, c.resamples, 1)
 		if err != nil {
 			return err
 		}
@@ -460,14 +531,23 @@ func report(c config, fams []*family, runs []compare.Run) error {
 		results = append(results, res)
 	}
 	b.WriteString("## Per family (long-range top-L/5)\n\n| family | L | " + strings.Join(kinds, " | ") + " |\n|---|---:|" + strings.Repeat("---:|", len(kinds)) + "\n")
-	for i, f := range fams {
+	for _, f := range fams {
 		fmt.Fprintf(&b, "| %s | %d |", f.plm.ID, f.plm.L())
 		for _, k := range kinds {
 			var v float64
 			for _, r := range byKind[k] {
-				v += r.Scores["long top-L/5"][i] / float64(len(byKind[k]))
+				at := slices.Index(r.Items, f.plm.ID)
+				if at < 0 {
+					v = math.NaN()
+					break
+				}
+				v += r.Scores["long top-L/5"][at] / float64(len(byKind[k]))
 			}
-			fmt.Fprintf(&b, " %.3f |", v)
+			if math.IsNaN(v) {
+				b.WriteString(" stopped |")
+			} else {
+				fmt.Fprintf(&b, " %.3f |", v)
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -599,6 +679,21 @@ func paired(byKind map[string][]compare.Run, a, b string) []compare.Run {
 	}
 	ra, rb = spread(ra, rb), spread(rb, ra)
 	return append(slices.Clone(ra), rb...)
+}
+
+// common restricts runs to the items every one of them has.
+func common(runs []compare.Run) []compare.Run {
+	n := map[string]int{}
+	for _, r := range runs {
+		for _, it := range r.Items {
+			n[it]++
+		}
+	}
+	keep := map[string]bool{}
+	for it, k := range n {
+		keep[it] = k == len(runs)
+	}
+	return runcompare.OnlyItems(runs, keep)
 }
 
 func mean(v []float64) float64 {
