@@ -9,8 +9,33 @@ package kern
 func Im2colDense(col, x []float32, h, w, c, k, pix0, n int) {
 	kk := k * k * c
 	pad := k / 2
-	for r := 0; r < n; r++ {
-		i, j := (pix0+r)/w, (pix0+r)%w
+	if n == 0 {
+		return
+	}
+	i, j := pix0/w, pix0%w
+	for r := 0; r < n; {
+		if j >= pad && j+pad < w {
+			// A run of m pixels of image row i whose windows lie inside
+			// the map's columns: per kernel row, m runs of k*C floats,
+			// C apart in x and K apart in col.
+			m := min(n-r, w-pad-j)
+			for a := 0; a < k; a++ {
+				p := i + a - pad
+				if p < 0 || p >= h {
+					for t := r; t < r+m; t++ {
+						clear(col[t*kk+a*k*c : t*kk+(a+1)*k*c])
+					}
+					continue
+				}
+				CopyRuns(col[r*kk+a*k*c:], x[(p*w+j-pad)*c:], k*c, m, kk, c)
+			}
+			r += m
+			if j += m; j == w {
+				i++
+				j = 0
+			}
+			continue
+		}
 		row := col[r*kk : (r+1)*kk]
 		// Columns q = j+b-pad inside the map for b in [b0, b1): one
 		// contiguous run of x per kernel row.
@@ -27,6 +52,11 @@ func Im2colDense(col, x []float32, h, w, c, k, pix0, n int) {
 			copy(seg[b0*c:b1*c], x[src:src+(b1-b0)*c])
 			clear(seg[b1*c:])
 		}
+		r++
+		if j++; j == w {
+			i++
+			j = 0
+		}
 	}
 }
 
@@ -42,35 +72,61 @@ func Im2colPacked(col, x []float32, l, c, k, pix0, n int) {
 	kk := k * k * c
 	pad := k / 2
 	i, j := TriPos(l, pix0)
-	for r := 0; r < n; r++ {
-		row := col[r*kk : (r+1)*kk]
-		for a := 0; a < k; a++ {
-			p := i + a - pad
-			seg := row[a*k*c : (a+1)*k*c]
-			if p < 0 || p >= l {
-				clear(seg)
-				continue
+	for r := 0; r < n; {
+		m := 1 // pixels done by this step
+		if j >= i+k-1 && j+pad < l {
+			// A run of m pixels of triangle row i whose windows lie in
+			// the stored triangle (q >= p for every tap) and inside the
+			// map: per kernel row, m runs of k*C floats of triangle row
+			// p, C apart in x and K apart in col.
+			m = min(n-r, l-pad-j)
+			for a := 0; a < k; a++ {
+				p := i + a - pad
+				if p < 0 || p >= l {
+					for t := r; t < r+m; t++ {
+						clear(col[t*kk+a*k*c : t*kk+(a+1)*k*c])
+					}
+					continue
+				}
+				rowP := p*l - p*(p-1)/2 - p // Tri(l, p, q) = rowP + q for q >= p
+				CopyRuns(col[r*kk+a*k*c:], x[(rowP+j-pad)*c:], k*c, m, kk, c)
 			}
-			rowP := p*l - p*(p-1)/2 - p // Tri(l, p, q) = rowP + q for q >= p
-			// b in [b0, b1): q inside the map; b >= bu: q >= p, stored in
-			// row p of the triangle, contiguous.
-			b0, b1 := max(0, pad-j), min(k, l-j+pad)
-			bu := min(max(b0, p-j+pad), b1)
-			clear(seg[:b0*c])
-			for b := b0; b < bu; b++ {
-				q := j + b - pad
-				t := q*l - q*(q-1)/2 + (p - q)
-				copy(seg[b*c:(b+1)*c], x[t*c:(t+1)*c])
-			}
-			if bu < b1 {
-				t := rowP + j + bu - pad
-				copy(seg[bu*c:b1*c], x[t*c:(t+b1-bu)*c])
-			}
-			clear(seg[max(b1, b0)*c:])
+		} else {
+			im2colPackedPixel(col[r*kk:(r+1)*kk], x, l, c, k, i, j)
 		}
-		if j++; j == l {
+		r += m
+		if j += m; j == l {
 			i++
 			j = i
 		}
+	}
+}
+
+// im2colPackedPixel writes the im2col row of pixel (i, j) of Im2colPacked.
+func im2colPackedPixel(row, x []float32, l, c, k, i, j int) {
+	pad := k / 2
+	for a := 0; a < k; a++ {
+		p := i + a - pad
+		seg := row[a*k*c : (a+1)*k*c]
+		if p < 0 || p >= l {
+			clear(seg)
+			continue
+		}
+		rowP := p*l - p*(p-1)/2 - p // Tri(l, p, q) = rowP + q for q >= p
+		// b in [b0, b1): q inside the map; b >= bu: q >= p, stored in
+		// row p of the triangle, contiguous.
+		b0, b1 := max(0, pad-j), min(k, l-j+pad)
+		bu := min(max(b0, p-j+pad), b1)
+		clear(seg[:b0*c])
+		for b := b0; b < bu; b++ {
+			q := j + b - pad
+			t := q*l - q*(q-1)/2 + (p - q)
+			copy(seg[b*c:(b+1)*c], x[t*c:(t+1)*c])
+		}
+		if bu < b1 {
+			t := rowP + j + bu - pad
+			copy(seg[bu*c:b1*c], x[t*c:(t+b1-bu)*c])
+		}
+		clear(seg[max(b1, b0)*c:])
 	}
 }

@@ -38,6 +38,8 @@ type kernelSet struct {
 	relu     func(v []float32)
 	reluMask func(d, y []float32)
 	bn       *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
+	// copyRuns is CopyRuns (copyruns.go); nil: the portable one.
+	copyRuns func(dst, src []float32, run, count, dstStride, srcStride int)
 }
 
 // pick returns the kernel with the least estimated time for n columns:
@@ -65,6 +67,9 @@ var kernelSets = func() []*kernelSet {
 		}
 		if s.relu == nil {
 			s.relu, s.reluMask = reluGo, reluMaskGo
+		}
+		if s.copyRuns == nil {
+			s.copyRuns = copyRunsGo
 		}
 		if s.bn == nil {
 			s.bn = &bnGo

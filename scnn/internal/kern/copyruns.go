@@ -1,0 +1,27 @@
+package kern
+
+// CopyRuns copies count runs of run floats between strided places:
+//
+//	for i := 0; i < count; i++ {
+//	    copy(dst[i*dstStride:i*dstStride+run], src[i*srcStride:i*srcStride+run])
+//	}
+//
+// The runs of dst must not overlap those of src. The im2col of a narrow
+// layer is made of such runs (k*C floats per kernel row and output pixel,
+// 12-72 floats for the shipped networks' backward passes), where a call
+// of copy per run costs more than the copy.
+func CopyRuns(dst, src []float32, run, count, dstStride, srcStride int) {
+	if run <= 0 || count <= 0 {
+		return
+	}
+	last := count - 1
+	_ = dst[last*dstStride+run-1] // one bounds check for every run
+	_ = src[last*srcStride+run-1]
+	activeSet.Load().copyRuns(dst, src, run, count, dstStride, srcStride)
+}
+
+func copyRunsGo(dst, src []float32, run, count, dstStride, srcStride int) {
+	for i := 0; i < count; i++ {
+		copy(dst[i*dstStride:i*dstStride+run], src[i*srcStride:i*srcStride+run])
+	}
+}
