@@ -1,6 +1,10 @@
 package scnn
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
+)
 
 // Concat joins tensors of one layout and equal leading shape along the
 // last (channel) axis. Its backward step splits the gradient
@@ -35,9 +39,8 @@ func Concat(p *Pass, xs ...*Tensor) (*Tensor, error) {
 		off := 0
 		for i, x := range xs {
 			w := widths[i]
-			for q := lo; q < hi; q++ {
-				copy(y.Data[q*total+off:q*total+off+w], x.Data[q*w:(q+1)*w])
-			}
+			// y[q*total+off : +w] = x[q*w : +w] for q in [lo, hi)
+			kern.CopyRuns(y.Data[lo*total+off:], x.Data[lo*w:], w, hi-lo, total, w)
 			off += w
 		}
 	})
@@ -100,8 +103,7 @@ func splitChannels(p *Pass, t *Tensor, widths ...int) ([]*Tensor, error) {
 func copyChannels(p *Pass, dst, src *Tensor, off int) {
 	w, total := dst.Shape[len(dst.Shape)-1], src.Shape[len(src.Shape)-1]
 	forChunks(p, dst.Len()/w, func(_, lo, hi int) {
-		for q := lo; q < hi; q++ {
-			copy(dst.Data[q*w:(q+1)*w], src.Data[q*total+off:q*total+off+w])
-		}
+		// dst[q*w : +w] = src[q*total+off : +w] for q in [lo, hi)
+		kern.CopyRuns(dst.Data[lo*w:], src.Data[lo*total+off:], w, hi-lo, w, total)
 	})
 }

@@ -1,6 +1,10 @@
 package scnn
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
+)
 
 // SelfCartesian is the self-Cartesian product of Maduranga et al.: a batch
 // of sequences x (B, L, n) becomes the dense map y (B, L, L, 2n) with
@@ -22,11 +26,11 @@ func SelfCartesian(p *Pass, x *Tensor) (*Tensor, error) {
 	for s := 0; s < b; s++ {
 		xs := x.Data[s*l*n : (s+1)*l*n]
 		for i := 0; i < l; i++ {
-			for j := 0; j < l; j++ {
-				o := ((s*l+i)*l + j) * 2 * n
-				copy(y.Data[o:o+n], xs[i*n:(i+1)*n])
-				copy(y.Data[o+n:o+2*n], xs[j*n:(j+1)*n])
-			}
+			// y[s, i, j] = [x_i, x_j] for every j: x_i repeated, then
+			// the x_j one after another.
+			o := (s*l + i) * l * 2 * n
+			kern.CopyRuns(y.Data[o:], xs[i*n:], n, l, 2*n, 0)
+			kern.CopyRuns(y.Data[o+n:], xs, n, l, 2*n, n)
 		}
 	}
 	p.record(y, func() error {
