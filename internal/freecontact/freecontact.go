@@ -44,6 +44,10 @@ var (
 // ErrNotInstalled is returned when no freecontact program is on the PATH.
 var ErrNotInstalled = errors.New("freecontact: not installed (Debian: apt-get install freecontact)")
 
+// ErrNotCached is returned (wrapped) by Stored where the cache holds no
+// finished run.
+var ErrNotCached = errors.New("freecontact: no finished run in the cache")
+
 // ErrTimeLimit is returned (wrapped) when a run is stopped at its time
 // limit, or a cached run was, under a limit at least as long.
 var ErrTimeLimit = errors.New("freecontact: stopped at its time limit")
@@ -197,4 +201,29 @@ func Cached(dir, key string, rows []string, profile string, threads int, limit t
 		return nil, 0, fmt.Errorf("%s: %w", outPath, err)
 	}
 	return s, d, nil
+}
+
+// Stored reads what Cached keeps for key and profile (an alignment of l
+// columns) and runs nothing: the scores and the wall time of the run that
+// wrote them; ErrTimeLimit (wrapped) where the last run was stopped at its
+// limit; ErrNotCached where there is neither.
+func Stored(dir, key string, l int, profile string) ([]float64, time.Duration, error) {
+	outPath := filepath.Join(dir, key+"."+profile+".out")
+	out, err1 := os.ReadFile(outPath)
+	t, err2 := os.ReadFile(outPath + ".seconds")
+	if err1 != nil || err2 != nil {
+		if b, err := os.ReadFile(filepath.Join(dir, key+"."+profile+".timeout")); err == nil {
+			return nil, 0, fmt.Errorf("freecontact --parprof %s: %w (%s s, in an earlier run)", profile, ErrTimeLimit, strings.TrimSpace(string(b)))
+		}
+		return nil, 0, fmt.Errorf("%s: %w", outPath, ErrNotCached)
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(string(t)), 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("freecontact: %s.seconds: %w", outPath, err)
+	}
+	s, err := Parse(out, l)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", outPath, err)
+	}
+	return s, time.Duration(secs * float64(time.Second)), nil
 }

@@ -155,6 +155,12 @@ func TestCachedTimeLimit(t *testing.T) {
 	if _, _, err := Cached(dir, "k", rows, "psicov", 1, limit); !errors.Is(err, ErrTimeLimit) || runs() != 1 {
 		t.Fatalf("second call: %v after %d runs, want ErrTimeLimit without a second run", err, runs())
 	}
+	if _, _, err := Stored(dir, "k", 2, "psicov"); !errors.Is(err, ErrTimeLimit) {
+		t.Fatalf("Stored after a stopped run: %v, want ErrTimeLimit", err)
+	}
+	if _, _, err := Stored(dir, "other", 2, "psicov"); !errors.Is(err, ErrNotCached) {
+		t.Fatalf("Stored of a key never run: %v, want ErrNotCached", err)
+	}
 	if err := os.Remove(slow); err != nil {
 		t.Fatal(err)
 	}
@@ -164,5 +170,8 @@ func TestCachedTimeLimit(t *testing.T) {
 	}
 	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the timeout mark outlived a finished run: %v", err)
+	}
+	if st, _, err := Stored(dir, "k", 2, "psicov"); err != nil || st[1] != 0.5 || runs() != 2 {
+		t.Fatalf("Stored after the finished run: %v, scores %v, %d runs", err, st, runs())
 	}
 }

@@ -28,7 +28,9 @@
 // -limit; a family stopped at the limit is marked in the cache and run
 // again only under a longer limit. A report made with -limit leaves such
 // families out of that method's row and of its paired comparisons
-// (compared on the families both sides have), and says which.
+// (compared on the families both sides have), and says which; so does a
+// report made with -cached, which runs no freecontact and leaves out the
+// families the cache has no finished run of.
 //
 //	go run ./experiments/msa-net/eval -split validation -out experiments/msa-net/report-validation
 //	go run ./experiments/msa-net/eval -split all -runs '' -out experiments/msa-net/baselines-all
@@ -80,6 +82,7 @@ func main() {
 	flag.IntVar(&c.maxSeed, "max-seed", 0, "only runs of seeds up to this (0: every run)")
 	flag.StringVar(&c.profiles, "freecontact", "evfold,psicov", "freecontact profiles run (comma-separated from evfold, psicov, psicov-sd; '' for none): psicov, the published PSICOV, takes minutes of CPU per family; psicov-sd is one fit at rho 0.001")
 	flag.DurationVar(&c.limit, "limit", 0, "wall-time limit of one freecontact run (0: none); a family stopped there is left out of that method's row")
+	flag.BoolVar(&c.cached, "cached", false, "run no freecontact: families without a finished run in -cache are left out of that method's row")
 	flag.BoolVar(&c.fill, "fill", false, "only run freecontact where the cache lacks it, shortest query first, and write no report")
 	flag.StringVar(&c.pick, "pick", "", "the candidate picked on validation (e.g. 'scnn seed 2'): the report compares it with plmDCA instead of applying the pick rule to this split")
 	flag.Parse()
@@ -103,7 +106,7 @@ type config struct {
 	pick                                       string
 	resamples, threads, maxSeed                int
 	limit                                      time.Duration
-	fill                                       bool
+	fill, cached                               bool
 }
 
 // The model-free predictors' kinds.
@@ -189,8 +192,14 @@ func run(c config) error {
 		kind := map[string]string{"evfold": kindEVfold, "psicov": kindPSICOV, "psicov-sd": kindPSISD}[prof]
 		var ferr error
 		free(kind, func(f *family) []float32 {
-			s, _, err := freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads, c.limit)
-			if errors.Is(err, freecontact.ErrTimeLimit) {
+			var s []float64
+			var err error
+			if c.cached {
+				s, _, err = freecontact.Stored(c.cache, f.plm.ID, len(f.aln.Query()), prof)
+			} else {
+				s, _, err = freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads, c.limit)
+			}
+			if errors.Is(err, freecontact.ErrTimeLimit) || errors.Is(err, freecontact.ErrNotCached) {
 				stopped[kind] = append(stopped[kind], f.plm.ID)
 				log.Printf("%s: %v", f.plm.ID, err)
 				return filled(f.plm.L())
@@ -469,7 +478,11 @@ func report(c config, fams []*family, runs []compare.Run, stopped map[string][]s
 	}
 	for _, k := range kinds {
 		if out := stopped[k]; len(out) > 0 {
-			fmt.Fprintf(&b, "\n%s: %d families stopped at the %s limit of a run, left out of its row and its comparisons: %s.\n", k, len(out), c.limit, strings.Join(out, ", "))
+			why := fmt.Sprintf("stopped at the %s limit of a run", c.limit)
+			if c.cached {
+				why = "without a finished run in the cache (stopped at a time limit, or not run yet)"
+			}
+			fmt.Fprintf(&b, "\n%s: %d families %s, left out of its row and its comparisons: %s.\n", k, len(out), why, strings.Join(out, ", "))
 		}
 	}
 	b.WriteString("\n## Paired comparisons\n\nEach: B minus A on the families, per family the mean over B's seeds (a model-free A repeats its one score for each seed), 95% percentile bootstrap interval over families; \"seeds B > A\" counts the seeds whose mean is above A's.\n\n")
@@ -544,7 +557,7 @@ func report(c config, fams []*family, runs []compare.Run, stopped map[string][]s
 				v += r.Scores["long top-L/5"][at] / float64(len(byKind[k]))
 			}
 			if math.IsNaN(v) {
-				b.WriteString(" stopped |")
+				b.WriteString(" - |")
 			} else {
 				fmt.Fprintf(&b, " %.3f |", v)
 			}
