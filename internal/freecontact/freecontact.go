@@ -21,12 +21,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
 // Profiles are the parameter profiles (--parprof) the project runs by
@@ -122,6 +126,7 @@ func run(rows []string, profile string, threads int, limit time.Duration) ([]byt
 		defer cancel()
 	}
 	cmd := exec.CommandContext(ctx, bin, "--parprof", profile, "--threads", strconv.Itoa(threads))
+	cmd.WaitDelay = 5 * time.Second // after the kill, stop waiting for its output pipes
 	cmd.Stdin = strings.NewReader(strings.Join(rows, "\n") + "\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -129,7 +134,9 @@ func run(rows []string, profile string, threads int, limit time.Duration) ([]byt
 	out, err := cmd.Output()
 	d := time.Since(start)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		// Stopped at the limit: the deadline passed and the process was
+		// killed, not one that failed on its own just before it.
+		if ctx.Err() == context.DeadlineExceeded && cmd.ProcessState != nil && !cmd.ProcessState.Exited() {
 			return nil, d, fmt.Errorf("freecontact --parprof %s: %w (%s)", profile, ErrTimeLimit, limit)
 		}
 		return nil, 0, fmt.Errorf("freecontact --parprof %s: %w: %s", profile, err, strings.TrimSpace(stderr.String()))
@@ -143,9 +150,9 @@ func run(rows []string, profile string, threads int, limit time.Duration) ([]byt
 // caller keeps keys unique.
 //
 // A limit above 0 bounds the run's wall time. A run stopped there leaves
-// <key>.<profile>.timeout holding the limit in seconds, and later calls
-// with a limit no longer than that return ErrTimeLimit at once; a longer
-// limit, or none (0), runs it again.
+// <key>.<profile>.timeout holding the limit in seconds (to the
+// millisecond), and later calls with a limit no longer than that return
+// ErrTimeLimit at once; a longer limit, or none (0), runs it again.
 func Cached(dir, key string, rows []string, profile string, threads int, limit time.Duration) ([]float64, time.Duration, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, 0, errors.New("freecontact: an empty alignment")
@@ -167,7 +174,9 @@ func Cached(dir, key string, rows []string, profile string, threads int, limit t
 			if err != nil {
 				return nil, 0, fmt.Errorf("freecontact: %s: %w", limitPath, err)
 			}
-			if was := time.Duration(secs * float64(time.Second)); limit <= was {
+			// Kept to the millisecond (3 decimals), compared so.
+			was := time.Duration(math.Round(secs*1000)) * time.Millisecond
+			if limit.Round(time.Millisecond) <= was {
 				return nil, 0, fmt.Errorf("freecontact --parprof %s: %w (%s, in an earlier run: %s)", profile, ErrTimeLimit, was, limitPath)
 			}
 		}
@@ -186,10 +195,20 @@ func Cached(dir, key string, rows []string, profile string, threads int, limit t
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, 0, err
 		}
-		if err := os.WriteFile(outPath, out, 0o644); err != nil {
+		// .seconds marks a finished run: written last, each file whole.
+		if err := os.Remove(outPath + ".seconds"); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, 0, err
 		}
-		if err := os.WriteFile(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n"), 0o644); err != nil {
+		write := func(path string, b []byte) error {
+			return fileio.WriteAtomic(path, func(w io.Writer) error {
+				_, err := w.Write(b)
+				return err
+			})
+		}
+		if err := write(outPath, out); err != nil {
+			return nil, 0, err
+		}
+		if err := write(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n")); err != nil {
 			return nil, 0, err
 		}
 		if err := os.Remove(limitPath); err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -155,6 +155,14 @@ func TestCachedTimeLimit(t *testing.T) {
 	if _, _, err := Cached(dir, "k", rows, "psicov", 1, limit); !errors.Is(err, ErrTimeLimit) || runs() != 1 {
 		t.Fatalf("second call: %v after %d runs, want ErrTimeLimit without a second run", err, runs())
 	}
+	// A limit read back from its marker compares to the millisecond:
+	// 1.001 s is not taken for less than 1001 ms.
+	if err := os.WriteFile(filepath.Join(dir, "p.psicov.timeout"), []byte("1.001\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Cached(dir, "p", rows, "psicov", 1, 1001*time.Millisecond); !errors.Is(err, ErrTimeLimit) || runs() != 1 {
+		t.Fatalf("under the marked limit of 1.001 s: %v after %d runs, want ErrTimeLimit without a run", err, runs())
+	}
 	if _, _, err := Stored(dir, "k", 2, "psicov"); !errors.Is(err, ErrTimeLimit) {
 		t.Fatalf("Stored after a stopped run: %v, want ErrTimeLimit", err)
 	}

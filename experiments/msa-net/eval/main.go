@@ -95,6 +95,9 @@ func main() {
 			log.Fatalf("msa-net eval: -freecontact: unknown profile %q (one of %s)", p, strings.Join(freecontact.Known, ", "))
 		}
 	}
+	if c.fill && c.cached {
+		log.Fatal("msa-net eval: -fill runs freecontact, -cached runs none: give one")
+	}
 	if err := run(c); err != nil {
 		log.Fatal("msa-net eval: ", err)
 	}
@@ -213,7 +216,10 @@ func run(c config) error {
 		if ferr != nil {
 			return ferr
 		}
-		if out := stopped[kind]; len(out) > 0 {
+		if out := stopped[kind]; len(out) == len(fams) {
+			log.Printf("%s: no family has a finished run; the method is left out", kind)
+			runs = runs[:len(runs)-1]
+		} else if len(out) > 0 {
 			keep := map[string]bool{}
 			for _, f := range fams {
 				keep[f.plm.ID] = !slices.Contains(out, f.plm.ID)

@@ -6,11 +6,16 @@ package kern
 //	    copy(dst[i*dstStride:i*dstStride+run], src[i*srcStride:i*srcStride+run])
 //	}
 //
-// The runs of dst must not overlap those of src. The im2col of a narrow
+// The strides are at least 0. The runs of dst must not overlap those of
+// src; runs of src may overlap each other (srcStride 0 repeats one run).
+// The im2col of a narrow
 // layer is made of such runs (k*C floats per kernel row and output pixel,
 // 12-72 floats for the shipped networks' backward passes), where a call
 // of copy per run costs more than the copy.
 func CopyRuns(dst, src []float32, run, count, dstStride, srcStride int) {
+	if dstStride < 0 || srcStride < 0 {
+		panic("kern: CopyRuns: a negative stride")
+	}
 	if run <= 0 || count <= 0 {
 		return
 	}

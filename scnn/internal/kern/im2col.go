@@ -19,16 +19,7 @@ func Im2colDense(col, x []float32, h, w, c, k, pix0, n int) {
 			// the map's columns: per kernel row, m runs of k*C floats,
 			// C apart in x and K apart in col.
 			m := min(n-r, w-pad-j)
-			for a := 0; a < k; a++ {
-				p := i + a - pad
-				if p < 0 || p >= h {
-					for t := r; t < r+m; t++ {
-						clear(col[t*kk+a*k*c : t*kk+(a+1)*k*c])
-					}
-					continue
-				}
-				CopyRuns(col[r*kk+a*k*c:], x[(p*w+j-pad)*c:], k*c, m, kk, c)
-			}
+			im2colRuns(col[r*kk:], x, h, c, k, i, m, func(p int) int { return p*w + j - pad })
 			r += m
 			if j += m; j == w {
 				i++
@@ -60,6 +51,25 @@ func Im2colDense(col, x []float32, h, w, c, k, pix0, n int) {
 	}
 }
 
+// im2colRuns writes the im2col rows of m pixels of map row i, one after
+// another along the row, whose windows lie inside the map and are stored
+// in x one pixel (C floats) apart: for kernel row a, the window row p =
+// i+a-pad of the first pixel starts at pixel start(p) of x; rows outside
+// 0 <= p < h are zero.
+func im2colRuns(col, x []float32, h, c, k, i, m int, start func(p int) int) {
+	pad, kk, seg := k/2, k*k*c, k*c
+	for a := 0; a < k; a++ {
+		p := i + a - pad
+		if p < 0 || p >= h {
+			for t := 0; t < m; t++ {
+				clear(col[t*kk+a*seg : t*kk+(a+1)*seg])
+			}
+			continue
+		}
+		CopyRuns(col[a*seg:], x[start(p)*c:], seg, m, kk, c)
+	}
+}
+
 // Im2colPacked is Im2colDense for a packed symmetric L x L x C map x, with
 // output pixels pix0..pix0+n-1 in packed order (the upper triangle):
 //
@@ -80,17 +90,9 @@ func Im2colPacked(col, x []float32, l, c, k, pix0, n int) {
 			// map: per kernel row, m runs of k*C floats of triangle row
 			// p, C apart in x and K apart in col.
 			m = min(n-r, l-pad-j)
-			for a := 0; a < k; a++ {
-				p := i + a - pad
-				if p < 0 || p >= l {
-					for t := r; t < r+m; t++ {
-						clear(col[t*kk+a*k*c : t*kk+(a+1)*k*c])
-					}
-					continue
-				}
-				rowP := p*l - p*(p-1)/2 - p // Tri(l, p, q) = rowP + q for q >= p
-				CopyRuns(col[r*kk+a*k*c:], x[(rowP+j-pad)*c:], k*c, m, kk, c)
-			}
+			im2colRuns(col[r*kk:], x, l, c, k, i, m, func(p int) int {
+				return p*l - p*(p-1)/2 - p + j - pad // Tri(l, p, j-pad), j-pad >= p
+			})
 		} else {
 			im2colPackedPixel(col[r*kk:(r+1)*kk], x, l, c, k, i, j)
 		}
