@@ -157,66 +157,58 @@ func Cached(dir, key string, rows []string, profile string, threads int, limit t
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, 0, errors.New("freecontact: an empty alignment")
 	}
+	s, d, err := Stored(dir, key, len(rows[0]), profile)
+	if err == nil || !errors.Is(err, ErrNotCached) && !errors.Is(err, ErrTimeLimit) {
+		return s, d, err
+	}
 	outPath := filepath.Join(dir, key+"."+profile+".out")
 	limitPath := filepath.Join(dir, key+"."+profile+".timeout")
-	out, err1 := os.ReadFile(outPath)
-	t, err2 := os.ReadFile(outPath + ".seconds")
-	var d time.Duration
-	if err1 == nil && err2 == nil {
-		secs, err := strconv.ParseFloat(strings.TrimSpace(string(t)), 64)
+	if b, err := os.ReadFile(limitPath); err == nil && limit > 0 {
+		secs, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
 		if err != nil {
-			return nil, 0, fmt.Errorf("freecontact: %s.seconds: %w", outPath, err)
+			return nil, 0, fmt.Errorf("freecontact: %s: %w", limitPath, err)
 		}
-		d = time.Duration(secs * float64(time.Second))
-	} else {
-		if b, err := os.ReadFile(limitPath); err == nil && limit > 0 {
-			secs, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
-			if err != nil {
-				return nil, 0, fmt.Errorf("freecontact: %s: %w", limitPath, err)
-			}
-			// Kept to the millisecond (3 decimals), compared so.
-			was := time.Duration(math.Round(secs*1000)) * time.Millisecond
-			if limit.Round(time.Millisecond) <= was {
-				return nil, 0, fmt.Errorf("freecontact --parprof %s: %w (%s, in an earlier run: %s)", profile, ErrTimeLimit, was, limitPath)
-			}
-		}
-		var err error
-		if out, d, err = run(rows, profile, threads, limit); err != nil {
-			if errors.Is(err, ErrTimeLimit) {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return nil, 0, err
-				}
-				if werr := os.WriteFile(limitPath, []byte(strconv.FormatFloat(limit.Seconds(), 'f', 3, 64)+"\n"), 0o644); werr != nil {
-					return nil, 0, errors.Join(err, werr)
-				}
-			}
-			return nil, 0, err
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, 0, err
-		}
-		// .seconds marks a finished run: written last, each file whole.
-		if err := os.Remove(outPath + ".seconds"); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, 0, err
-		}
-		write := func(path string, b []byte) error {
-			return fileio.WriteAtomic(path, func(w io.Writer) error {
-				_, err := w.Write(b)
-				return err
-			})
-		}
-		if err := write(outPath, out); err != nil {
-			return nil, 0, err
-		}
-		if err := write(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n")); err != nil {
-			return nil, 0, err
-		}
-		if err := os.Remove(limitPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, 0, err
+		// Kept to the millisecond (3 decimals), compared so.
+		was := time.Duration(math.Round(secs*1000)) * time.Millisecond
+		if limit.Round(time.Millisecond) <= was {
+			return nil, 0, fmt.Errorf("freecontact --parprof %s: %w (%s, in an earlier run: %s)", profile, ErrTimeLimit, was, limitPath)
 		}
 	}
-	s, err := Parse(out, len(rows[0]))
+	out, d, err := run(rows, profile, threads, limit)
 	if err != nil {
+		if errors.Is(err, ErrTimeLimit) {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, 0, err
+			}
+			if werr := os.WriteFile(limitPath, []byte(strconv.FormatFloat(limit.Seconds(), 'f', 3, 64)+"\n"), 0o644); werr != nil {
+				return nil, 0, errors.Join(err, werr)
+			}
+		}
+		return nil, 0, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, 0, err
+	}
+	// .seconds marks a finished run: written last, each file whole.
+	if err := os.Remove(outPath + ".seconds"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, 0, err
+	}
+	write := func(path string, b []byte) error {
+		return fileio.WriteAtomic(path, func(w io.Writer) error {
+			_, err := w.Write(b)
+			return err
+		})
+	}
+	if err := write(outPath, out); err != nil {
+		return nil, 0, err
+	}
+	if err := write(outPath+".seconds", []byte(strconv.FormatFloat(d.Seconds(), 'f', 3, 64)+"\n")); err != nil {
+		return nil, 0, err
+	}
+	if err := os.Remove(limitPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, 0, err
+	}
+	if s, err = Parse(out, len(rows[0])); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", outPath, err)
 	}
 	return s, d, nil
