@@ -79,7 +79,11 @@ func workerMain(args []string) error {
 	fs.IntVar(&t.Cout, "cout", 64, "output channels")
 	fs.StringVar(&t.Alignment, "alignment", "", "plm: the alignment; exec: the file whose plain text the command reads on stdin")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the worker's life to this file")
+	precision := fs.String("gemm-precision", "float32", "the GEMMs' arithmetic: float32, or bfloat16 where the CPU has AVX512_BF16 (scnn.SetGemmPrecision)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := scnn.SetGemmPrecision(*precision); err != nil {
 		return err
 	}
 	t.Command = fs.Args() // exec: the program and its arguments, after --

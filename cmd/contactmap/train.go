@@ -43,6 +43,7 @@ the learning curves.`,
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "write the checkpoint at least this often, inside epochs too (0: every 10 minutes)")
 	fs.Float64Var(&o.LR, "lr", 0, "learning rate (default: 1e-3 CNN, 2e-3 SCNN)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution; results depend on it (default %d, the CPUs; with --resume, the checkpoint's)", runtime.GOMAXPROCS(0)))
+	fs.StringVar(&o.Precision, "precision", "", "arithmetic of the convolutions and other matrix products: float32, or bfloat16 (operands rounded to bfloat16, sums and weights float32; needs a CPU with AVX512_BF16; results depend on it) (default float32; with --resume, the checkpoint's)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one, replacing it")
 	var teachers multiFlag

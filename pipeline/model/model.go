@@ -73,6 +73,10 @@ type Arch struct {
 	// Teacher, for a distilled model, names the models it learned from
 	// and their parameters' fingerprint (train.Teacher).
 	Teacher string `json:"teacher,omitempty"`
+	// Precision is the GEMMs' arithmetic in training, "bfloat16" for a
+	// run with scnn.SetGemmPrecision("bfloat16"); empty: float32. The
+	// parameters are float32 either way, and prediction runs in float32.
+	Precision string `json:"train_precision,omitempty"`
 }
 
 // Spec is the network an Arch describes: the paper's pair network with

@@ -50,8 +50,16 @@ type Options struct {
 	// Workers is the number of convolution goroutines; results depend on
 	// it. 0 means GOMAXPROCS for a new run and the checkpoint's on Resume.
 	Workers int
-	// Resume continues the run in Out from its checkpoint; a Seed or
-	// Workers other than the checkpoint's is refused.
+	// Precision is the arithmetic of the run's GEMMs and direct
+	// convolutions: "float32" (or empty, the default) or "bfloat16"
+	// (operands rounded to bfloat16, sums in float32; parameters and
+	// optimiser state stay float32), which needs a CPU with AVX512_BF16.
+	// Train sets it process-wide (scnn.SetGemmPrecision) for the run,
+	// validation included, and restores the previous setting on return;
+	// a resumed run keeps its checkpoint's.
+	Precision string
+	// Resume continues the run in Out from its checkpoint; a Seed,
+	// Workers or Precision other than the checkpoint's is refused.
 	Resume bool
 	// Force starts a new run in an Out that holds one, replacing it.
 	// Without Resume or Force, Train refuses such a directory.
@@ -87,10 +95,29 @@ type EpochLog struct {
 type taskState struct {
 	Arch    model.Arch `json:"arch"`
 	Workers int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)
+	// Precision is the run's Options.Precision, "" for float32.
+	Precision string `json:"precision,omitempty"`
 	// Teacher is a distillation's teacher fingerprint and label weight
 	// (empty for a run on the labels).
 	Teacher     string  `json:"teacher,omitempty"`
 	LabelWeight float64 `json:"label_weight,omitempty"`
+}
+
+// precisionName is the recorded form of a precision: "" for float32.
+func precisionName(p string) string {
+	if p == "float32" {
+		return ""
+	}
+	return p
+}
+
+// precisionLabel names a recorded precision for scnn.SetGemmPrecision
+// and messages.
+func precisionLabel(p string) string {
+	if p == "" {
+		return "float32"
+	}
+	return p
 }
 
 // Result summarises a finished run.
@@ -220,6 +247,10 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if o.Workers != 0 && ts.Workers != 0 && o.Workers != ts.Workers {
 			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (a resumed run keeps its workers)", ts.Workers, o.Workers)
 		}
+		if p := precisionName(o.Precision); o.Precision != "" && p != ts.Precision {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run is in %s, asked for %s (a resumed run keeps its precision)", precisionLabel(ts.Precision), precisionLabel(p))
+		}
+		o.Precision = ts.Precision
 		if lw := o.Teacher.labelWeight(); teacherFP != ts.Teacher || lw != ts.LabelWeight {
 			return nil, fmt.Errorf("train: resume: the checkpoint's run has teacher %q (label weight %v), asked for %q (label weight %v): a resumed run keeps its teacher", short(ts.Teacher), ts.LabelWeight, short(teacherFP), lw)
 		}
@@ -231,6 +262,12 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	if o.Seed == 0 {
 		o.Seed = 1
 	}
+	o.Precision = precisionName(o.Precision)
+	prevPrecision := scnn.GemmPrecision()
+	if err := scnn.SetGemmPrecision(precisionLabel(o.Precision)); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	defer scnn.SetGemmPrecision(prevPrecision)
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -245,6 +282,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		return nil, fmt.Errorf("train: validation labels are %s, training labels %s", vd, td)
 	}
 	o.Arch.Version = model.CodeVersion()
+	o.Arch.Precision = o.Precision
 	var targets [][]float32
 	if o.Teacher != nil {
 		if err := o.Teacher.check(trainSet); err != nil {
@@ -269,7 +307,7 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	} else {
 		ts.Arch = o.Arch
 	}
-	ts.Workers = o.Workers
+	ts.Workers, ts.Precision = o.Workers, o.Precision
 	t := &proteinTask{o: o, m: m, train: trainSet, targets: targets, val: valSet, st: &ts,
 		loss: scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}}
 	for _, e := range run.State().Log {

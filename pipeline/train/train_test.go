@@ -587,3 +587,53 @@ func sameArrays(a, b []scnn.Array) bool {
 	}
 	return true
 }
+
+// A bfloat16 run (the portable kernels, so any CPU runs it) records its
+// precision in the checkpoint and the model file, trains other numbers
+// than a float32 run of the same seed, restores the process's precision
+// when it returns, and resumes only in its own precision.
+func TestPrecisionRecordedAndKept(t *testing.T) {
+	f32 := tinyOptions(t, model.SCNN)
+	f32.MaxEpochs = 1
+	if _, err := Train(context.Background(), f32); err != nil {
+		t.Fatal(err)
+	}
+	bf := tinyOptions(t, model.SCNN)
+	bf.MaxEpochs, bf.Precision = 1, "bfloat16/go"
+	res, err := Train(context.Background(), bf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := scnn.GemmPrecision(); p != "float32" {
+		t.Errorf("after the run the precision is %s", p)
+	}
+	m, err := model.LoadModel(res.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Arch.Precision != "bfloat16/go" {
+		t.Errorf("model file precision %q", m.Arch.Precision)
+	}
+	a, b := loadCheckpoint(t, f32.Out), loadCheckpoint(t, bf.Out)
+	same := true
+	for i := range a.Params {
+		for j := range a.Params[i].Values {
+			same = same && a.Params[i].Values[j] == b.Params[i].Values[j]
+		}
+	}
+	if same {
+		t.Error("the bfloat16 run's parameters equal the float32 run's")
+	}
+	bf.Resume, bf.MaxEpochs, bf.Precision = true, 2, "float32"
+	if _, err := Train(context.Background(), bf); err == nil || !strings.Contains(err.Error(), "precision") {
+		t.Fatalf("resuming a bfloat16 run in float32: %v", err)
+	}
+	bf.Precision = ""
+	res, err = Train(context.Background(), bf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := model.LoadModel(res.Model); err != nil || m.Arch.Precision != "bfloat16/go" || res.Epochs != 2 {
+		t.Fatalf("resumed run: %d epochs, precision %q, %v", res.Epochs, m.Arch.Precision, err)
+	}
+}

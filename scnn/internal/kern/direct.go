@@ -214,6 +214,7 @@ func (g ConvGeom) directBands(n int) []int {
 type directBranch struct {
 	k, cout, off int
 	wp, bias     []float32
+	wpb          []uint32 // wp as channel pairs (bfloat16 only)
 }
 
 // convForwardDirect is ConvForwardStrided by the direct method.
@@ -224,14 +225,24 @@ func convForwardDirect(g ConvGeom, out []float32, ldo, off int, x, w, bias []flo
 // convForwardDirectBranches runs the direct forward pass of several
 // convolutions of one input x (g.K the largest kernel; g.Cout is
 // ignored), sharing the row buffers: a branch of kernel k < g.K reads
-// rows and columns from d = (g.K-k)/2 on.
+// rows and columns from d = (g.K-k)/2 on. After
+// SetGemmPrecision("bfloat16") it runs in bfloat16 (directBF16): row
+// buffers and weights as channel pairs, sums in float32.
 func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, brs []directBranch) {
 	dk := directKernelOf()
+	bs := bf16Active.Load()
 	k, pad := g.K, g.K/2
 	np := g.Pixels()
 	ldr := directLdr(g.W, k)
 	if g.B == 0 || g.H == 0 {
 		return
+	}
+	cp := (g.Cin + 1) / 2 // channel pairs (bfloat16)
+	if bs != nil {
+		brs = append([]directBranch(nil), brs...)
+		for i := range brs {
+			brs[i].wpb = directWeightsBF16(brs[i].wp, brs[i].k, g.Cin, brs[i].cout)
+		}
 	}
 	workers := Workers(g.Workers)
 	// Enough items to balance the workers: up to 4 per worker (a map has
@@ -244,39 +255,76 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 		ring []float32 // k row buffers and a zero row
 		at   []int     // the input row each buffer holds
 		acc  []float32
+		// bfloat16: ringW holds the k row buffers and a zero row as
+		// channel pairs (cp*ldr words each), built through row.
+		ringW []uint32
+		row   []float32
 	}
 	wss := make([]ws, workers)
 	defer func() {
 		for _, s := range wss {
-			putScratch(s.ring, s.acc)
+			putScratch(s.ring, s.acc, s.row)
+			putWords(s.ringW)
 		}
 	}()
 	ParallelFor(g.B*nb, workers, func(wk, item int) {
 		s := &wss[wk]
-		if s.ring == nil {
+		if s.acc == nil {
 			ring, acc, _ := DirectWorkspace(k, g.Cin, g.W, k, 0)
-			s.ring = getScratch(ring)
+			if bs == nil {
+				s.ring = getScratch(ring)
+			} else {
+				s.ringW = wordScratch((k + 1) * cp * ldr)
+				s.row = getScratch(rowLen)
+			}
 			s.at = make([]int, k)
 			s.acc = getScratch(acc)
 		}
 		for r := range s.at {
 			s.at[r] = -1 << 30
 		}
-		zero := s.ring[k*rowLen : (k+1)*rowLen]
-		clear(zero)
+		var zero []float32
+		var zeroW []uint32
+		if bs == nil {
+			zero = s.ring[k*rowLen : (k+1)*rowLen]
+			clear(zero)
+		} else {
+			zeroW = s.ringW[k*cp*ldr : (k+1)*cp*ldr]
+			clear(zeroW)
+		}
 		smp, band := item/nb, item%nb
 		xs := x[smp*np*g.Cin : (smp+1)*np*g.Cin]
 		os := out[smp*np*ldo:]
 		var rows [directMaxK][]float32
+		var rowsW [directMaxK][]uint32
 		for i := bounds[band]; i < bounds[band+1]; i++ {
 			// The rows of output row i, built where not yet in the ring.
 			for a := 0; a < k; a++ {
 				p := i + a - pad
 				if p < 0 || p >= g.H {
-					rows[a] = zero
+					rows[a], rowsW[a] = zero, zeroW
 					continue
 				}
 				slot := p % k
+				if bs != nil {
+					buf := s.ringW[slot*cp*ldr : (slot+1)*cp*ldr]
+					if s.at[slot] != p {
+						directRow(s.row, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p)
+						for c := 0; c < cp; c++ {
+							lo, dst := s.row[2*c*ldr:(2*c+1)*ldr], buf[c*ldr:(c+1)*ldr]
+							if 2*c+1 == g.Cin { // an odd Cin's last pair: hi 0
+								for q, v := range lo {
+									dst[q] = bf16Word(v, 0)
+								}
+								continue
+							}
+							bs.cvtInterleave(dst, lo, s.row[(2*c+1)*ldr:(2*c+2)*ldr])
+						}
+						s.at[slot] = p
+					}
+					rowsW[a] = buf
+					continue
+				}
 				buf := s.ring[slot*rowLen : (slot+1)*rowLen]
 				if s.at[slot] != p {
 					directRow(buf, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p)
@@ -308,9 +356,16 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 								a[j] = v
 							}
 						}
-						wc := br.wp[ch*br.k*g.Cin*br.k*directF:]
-						for a := 0; a < br.k; a++ {
-							dk(nv, acc, rows[a+d][jb+d:], ldr, wc[a*g.Cin*br.k*directF:], g.Cin, br.k)
+						if bs != nil {
+							wc := br.wpb[ch*br.k*cp*br.k*directF:]
+							for a := 0; a < br.k; a++ {
+								bs.direct(nv, acc, rowsW[a+d][jb+d:], ldr, wc[a*cp*br.k*directF:], cp, br.k)
+							}
+						} else {
+							wc := br.wp[ch*br.k*g.Cin*br.k*directF:]
+							for a := 0; a < br.k; a++ {
+								dk(nv, acc, rows[a+d][jb+d:], ldr, wc[a*g.Cin*br.k*directF:], g.Cin, br.k)
+							}
 						}
 						base := os[(rs+jb)*ldo+br.off+ch*directF:]
 						if fn == directF {
@@ -334,6 +389,60 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 			}
 		}
 	})
+}
+
+// directWeightsBF16 is the kernel wp of directWeights (cin channels) as
+// channel pairs, zero past cin:
+//
+//	wpb[(((ch*k + a)*cp + c)*k + b)*8 + f] = bf16Word(wp[(((ch*k + a)*cin + 2c)*k + b)*8 + f],
+//	                                                  wp[(((ch*k + a)*cin + 2c+1)*k + b)*8 + f])
+func directWeightsBF16(wp []float32, k, cin, cout int) []uint32 {
+	chunks := (cout + directF - 1) / directF
+	cp := (cin + 1) / 2
+	wpb := make([]uint32, chunks*k*cp*k*directF)
+	for ca := 0; ca < chunks*k; ca++ { // ch*k + a
+		for c := 0; c < cp; c++ {
+			for b := 0; b < k; b++ {
+				dst := wpb[((ca*cp+c)*k+b)*directF:][:directF]
+				lo := wp[((ca*cin+2*c)*k+b)*directF:][:directF]
+				for f := range dst {
+					hi := float32(0)
+					if 2*c+1 < cin {
+						hi = wp[((ca*cin+2*c+1)*k+b)*directF+f]
+					}
+					dst[f] = bf16Word(lo[f], hi)
+				}
+			}
+		}
+	}
+	return wpb
+}
+
+// A directBF16Kernel is a directKernel on channel pairs: for f < 8,
+// v < nv (1..3), l < 16, over c < cp, then b < k:
+//
+//	acc[(f*nv+v)*16 + l] = dpBF16(acc[(f*nv+v)*16 + l], w[(c*k+b)*8 + f], x[c*ldx + b + v*16 + l])
+//
+// x must hold (cp-1)*ldx + k-1 + nv*16 words.
+type directBF16Kernel func(nv int, acc []float32, x []uint32, ldx int, w []uint32, cp, k int)
+
+// directBF16Go is the portable directBF16Kernel.
+func directBF16Go(nv int, acc []float32, x []uint32, ldx int, w []uint32, cp, k int) {
+	n := nv * directV
+	acc = acc[:directF*n]
+	for c := 0; c < cp; c++ {
+		xc := x[c*ldx:]
+		for b := 0; b < k; b++ {
+			xb := xc[b : b+n]
+			wb := w[(c*k+b)*directF : (c*k+b+1)*directF]
+			for f, wv := range wb {
+				a := acc[f*n : (f+1)*n]
+				for j, xv := range xb {
+					a[j] = dpBF16(a[j], wv, xv)
+				}
+			}
+		}
+	}
 }
 
 // directMaxK is the largest kernel the direct method takes.

@@ -16,7 +16,8 @@ type PackedB struct {
 	ldb    int
 	k, n   int
 	alpha  float32
-	g      *goPackedB // nil: call Gemm
+	g      *goPackedB   // nil: call Gemm
+	bf     *bf16PackedB // packed for bfloat16 (SetGemmPrecision)
 }
 
 // PackB packs alpha * op(B), op(B) k x n (B^T with transB), for GemmPacked.
@@ -33,7 +34,11 @@ func PackB(transB bool, k, n int, alpha float32, b []float32, ldb int) *PackedB 
 	}
 	p := &PackedB{transB: transB, b: b, ldb: ldb, k: k, n: n, alpha: alpha}
 	if backend == "go" && k > 0 && n > 0 && alpha != 0 {
-		p.g = packGo(transB, k, n, alpha, b, ldb)
+		if bs := bf16Active.Load(); bs != nil {
+			p.bf = packBF16B(bs, transB, k, n, alpha, b, ldb)
+		} else {
+			p.g = packGo(transB, k, n, alpha, b, ldb)
+		}
 	}
 	return p
 }
@@ -44,15 +49,20 @@ func (p *PackedB) Release() {
 		putScratch(p.g.bp)
 		p.g = nil
 	}
+	if p.bf != nil {
+		p.bf.release()
+		p.bf = nil
+	}
 	p.b = nil
 }
 
 // GemmPacked is Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb,
-// beta, c, ldc) with the transB, n, k, alpha and B of p, bit for bit:
+// beta, c, ldc) with the transB, n, k, alpha and B of p, bit for bit,
+// in the precision in force when p was packed:
 //
 //	C = alpha * op(A) * op(B) + beta * C
 func GemmPacked(transA bool, m int, a []float32, lda int, p *PackedB, beta float32, c []float32, ldc int) {
-	if p.g == nil {
+	if p.g == nil && p.bf == nil {
 		Gemm(transA, p.transB, m, p.n, p.k, p.alpha, a, lda, p.b, p.ldb, beta, c, ldc)
 		return
 	}
@@ -68,5 +78,9 @@ func GemmPacked(transA bool, m int, a []float32, lda int, p *PackedB, beta float
 	}
 	checkGemm("A", a, ar, ac, lda)
 	checkGemm("C", c, m, p.n, ldc)
+	if p.bf != nil {
+		gemmBF16Packed(transA, m, a, lda, p.bf, beta, c, ldc)
+		return
+	}
 	sgemmPacked(transA, m, a, lda, p.g, beta, c, ldc)
 }

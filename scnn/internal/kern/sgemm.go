@@ -136,7 +136,12 @@ const (
 //	C = alpha * op(A) * op(B) + beta * C
 //
 // op(B) is packed once per call, scaled by alpha; A is read in place.
+// After SetGemmPrecision("bfloat16") it is gemmBF16.
 func sgemmGo(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if bs := bf16Active.Load(); bs != nil {
+		gemmBF16(bs, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if alpha == 0 {
 		scaleC(m, n, beta, c, ldc)
 		return
