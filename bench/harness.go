@@ -121,6 +121,9 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		if t.Alignment != "" {
 			args = append(args, "--alignment", t.Alignment)
 		}
+		if t.Precision != "" {
+			args = append(args, "--gemm-precision", t.Precision)
+		}
 		if len(t.Command) > 0 {
 			args = append(append(args, "--"), t.Command...)
 		}

@@ -176,7 +176,11 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 			if kind == "train" {
 				f *= 3
 			}
-			cs = append(cs, benchCase{Group: kind, Name: cfg, FLOPs: f, Sides: modelSides(task{Kind: kind, Config: cfg, B: b, L: l}, true)})
+			sides := modelSides(task{Kind: kind, Config: cfg, B: b, L: l}, true)
+			if kind == "train" {
+				sides = withBF16(sides)
+			}
+			cs = append(cs, benchCase{Group: kind, Name: cfg, FLOPs: f, Sides: sides})
 		}
 	}
 	for _, cfg := range []string{"default", "paper"} {
@@ -365,8 +369,8 @@ func withBaseline(cs []benchCase) []benchCase {
 		}
 		var add []side
 		for _, s := range c.Sides {
-			if s.Torch || s.OpenBLAS || !strings.HasPrefix(s.Label, "go") {
-				continue
+			if s.Torch || s.OpenBLAS || !strings.HasPrefix(s.Label, "go") || s.Task.Precision != "" {
+				continue // (a baseline build may not know --gemm-precision)
 			}
 			b := s
 			b.Label, b.Baseline = "base:"+s.Label, true
@@ -375,6 +379,29 @@ func withBaseline(cs []benchCase) []benchCase {
 		cs[i].Sides = append(c.Sides, add...)
 	}
 	return cs
+}
+
+// bf16Label is the label prefix of the bfloat16 sides (withBF16).
+const bf16Label = "go-bf16"
+
+// withBF16 adds, where this CPU has AVX512_BF16, a side "go-bf16/KIND"
+// after each Go side "go/KIND": the same step with
+// --gemm-precision bfloat16 (issue 29, item 3).
+func withBF16(sides []side) []side {
+	if scnn.SetGemmPrecision("bfloat16") != nil {
+		return sides
+	}
+	scnn.SetGemmPrecision("float32")
+	var out []side
+	for _, s := range sides {
+		out = append(out, s)
+		if kind, ok := strings.CutPrefix(s.Label, "go/"); ok && !s.Torch && !s.OpenBLAS {
+			b := s
+			b.Label, b.Task.Precision = bf16Label+"/"+kind, "bfloat16"
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // narrowConv is one narrow layer of the conv cases.

@@ -360,6 +360,7 @@ func (r *report) markdown() string {
 	}
 	b.WriteString(r.baselineTable())
 	b.WriteString(r.rnaTable())
+	b.WriteString(r.bf16Table())
 	b.WriteString(r.recTable())
 	b.WriteString(r.predictorTable())
 	b.WriteString(r.foldTable())
@@ -486,11 +487,15 @@ func (r *report) targets() string {
 	ratioRow("Go paper CNN batch inference <= 1.0x PyTorch's", "infer", "paper", "go/cnn", "torch/cnn", 1, false)
 	ratioRow("Go SCNN step <= 0.5x PyTorch CNN step (paper)", "train", "paper", "go/scnn", "torch/cnn", 0.5, false)
 	// Issue 29: the training steps at least 2x faster than the baseline
-	// build's (rows only in a run with -baseline).
+	// build's (rows only in a run with -baseline); in bfloat16 too, where
+	// the run has its sides.
 	for _, c := range [][2]string{{"train", "default"}, {"rna-train", "families"}} {
 		for _, kind := range []string{"cnn", "scnn"} {
 			if r.med(c[0], c[1], "base:go/"+kind) > 0 {
 				ratioRow(fmt.Sprintf("%s %s %s step <= 0.5x the baseline build's", c[0], c[1], strings.ToUpper(kind)), c[0], c[1], "go/"+kind, "base:go/"+kind, 0.5, false)
+				if r.med(c[0], c[1], bf16Label+"/"+kind) > 0 {
+					ratioRow(fmt.Sprintf("%s %s %s step in bfloat16 <= 0.5x the baseline build's (float32)", c[0], c[1], strings.ToUpper(kind)), c[0], c[1], bf16Label+"/"+kind, "base:go/"+kind, 0.5, false)
+				}
 			}
 		}
 	}
@@ -623,6 +628,38 @@ func (r *report) narrowTable(peak float64) string {
 		fmt.Fprintf(&b, "| %dx%d, %d -> %d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s |\n", n.k, n.k, n.cin, n.cout,
 			sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), peak), sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), peak),
 			sec(ts), gf(c.FLOPs, ts), ratio(full, ts))
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// bf16Table is the section of the bfloat16 sides (withBF16), or "" when
+// the run has none.
+func (r *report) bf16Table() string {
+	var b strings.Builder
+	for _, c := range []struct{ group, name, label string }{
+		{"train", "default", "protein default"}, {"train", "paper", "protein paper-size"}, {"rna-train", rnaProtocol, "RNA recipe"},
+	} {
+		for _, kind := range []string{"cnn", "scnn"} {
+			bs := r.med(c.group, c.name, bf16Label+"/"+kind)
+			if bs <= 0 {
+				continue
+			}
+			if b.Len() == 0 {
+				b.WriteString("## Training steps in bfloat16 (issue 29, item 3)\n\n")
+				b.WriteString("The same step with `--gemm-precision bfloat16` (scnn.SetGemmPrecision): the GEMMs and the direct convolutions take bfloat16 operands (VDPBF16PS, AVX512_BF16: twice the multiply-adds of an FMA per instruction) and sum in float32; weights, activations and gradients stay float32. Median seconds per run, the sides alternating; rounds: the range of the per-round ratios. Its effect on what a network learns is measured in experiments/bf16, not here.\n\n")
+				b.WriteString("| step | float32 | bfloat16 | float32/bfloat16 | rounds |\n|---|---:|---:|---:|---:|\n")
+			}
+			fs := r.med(c.group, c.name, "go/"+kind)
+			lo, hi, ok := r.roundRatios(c.group, c.name, "go/"+kind, bf16Label+"/"+kind)
+			spread := "-"
+			if ok {
+				spread = fmt.Sprintf("%.2f-%.2f", lo, hi)
+			}
+			fmt.Fprintf(&b, "| %s %s | %s | %s | %sx | %s |\n", c.label, strings.ToUpper(kind), sec(fs), sec(bs), ratio(fs, bs), spread)
+		}
 	}
 	if b.Len() > 0 {
 		b.WriteString("\n")

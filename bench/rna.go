@@ -91,10 +91,10 @@ func rnaCases(torch bool) []benchCase {
 	l := 2 * p.Crop // pair crops: two stretches of Crop bases
 	train := task{Kind: "rna-train", Config: rnaProtocol, B: p.Batch, L: l}
 	cs := []benchCase{{Group: "rna-train", Name: rnaProtocol, FLOPs: 3 * 2 * s.ConvMACs() * float64(p.Batch*l*l),
-		Sides: sides(train, true, func(kind string) float64 {
+		Sides: withBF16(sides(train, true, func(kind string) float64 {
 			ks, _, _ := rnaSpec(kind, rnaProtocol)
 			return 3 * trainPixels(ks, p.Batch, l) * 2 * ks.ConvMACs()
-		})}}
+		}))}}
 	for _, n := range rnaSweepLengths {
 		t := task{Kind: "rna-infer", Config: rnaProtocol, B: 1, L: n}
 		cs = append(cs, benchCase{Group: "rna-sweep", Name: fmt.Sprintf("%s/L%d", rnaProtocol, n),

@@ -38,6 +38,8 @@ type task struct {
 	// Command: exec, the program (a path) and its arguments, started once
 	// per run (coevo.go).
 	Command []string
+	// Precision: the Go worker's --gemm-precision ("": float32).
+	Precision string
 }
 
 // workerReply is one line of the protocol.

@@ -82,6 +82,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
+	fs.StringVar(&o.Precision, "precision", "", "arithmetic of the convolutions and other matrix products: float32, or bfloat16 (operands rounded to bfloat16, sums and weights float32; needs a CPU with AVX512_BF16; results depend on it) (default float32; with --resume, the run's)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
 	steps := fs.Int("steps", 0, "optimiser steps (default: the protocol's)")

@@ -28,6 +28,9 @@ type Record struct {
 	// MinIdentity is, for a network with template channels
 	// (Inputs2D), the identity under which a template is left out.
 	MinIdentity float64 `json:"template_min_identity,omitempty"`
+	// Precision is the arithmetic of training ("bfloat16": TrainOptions);
+	// empty for float32. Prediction runs in float32 either way.
+	Precision string `json:"train_precision,omitempty"`
 }
 
 // Inputs2D is the network's 2D input channels.

@@ -254,3 +254,30 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A bfloat16 run (the portable kernels: any CPU) records its precision in
+// the model, restores the process's precision, and resumes only in it.
+func TestPrecisionRecordedAndKept(t *testing.T) {
+	train, valid := realSets(t)
+	out := t.TempDir()
+	p := tinyProtocol
+	p.Steps = 20
+	m, _, err := Train(context.Background(), TrainOptions{Train: train, Valid: valid, Out: out, Kind: SCNN, Protocol: p, Workers: 1, Precision: "bfloat16/go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Record.Precision != "bfloat16/go" {
+		t.Errorf("model precision %q", m.Record.Precision)
+	}
+	if got := scnn.GemmPrecision(); got != "float32" {
+		t.Errorf("after the run the precision is %s", got)
+	}
+	p.Steps = 40
+	if _, _, err := Train(context.Background(), TrainOptions{Train: train, Valid: valid, Out: out, Kind: SCNN, Protocol: p, Resume: true, Precision: "float32"}); err == nil || !strings.Contains(err.Error(), "bfloat16/go") {
+		t.Fatalf("resuming a bfloat16 run in float32: %v", err)
+	}
+	m, _, err = Train(context.Background(), TrainOptions{Train: train, Valid: valid, Out: out, Kind: SCNN, Protocol: p, Resume: true})
+	if err != nil || m.Record.Precision != "bfloat16/go" {
+		t.Fatalf("resumed run: precision %q, %v", m.Record.Precision, err)
+	}
+}

@@ -25,8 +25,13 @@ type TrainOptions struct {
 	Protocol     Protocol
 	Seed         uint64 // 0: 1 (new run) or the checkpoint's (Resume)
 	Workers      int    // 0: GOMAXPROCS (new run) or the checkpoint's
-	Resume       bool
-	Force        bool
+	// Precision is the arithmetic of the run's matrix products and direct
+	// convolutions: "float32" (or empty, the default) or "bfloat16" (a
+	// CPU with AVX512_BF16; scnn.SetGemmPrecision, set process-wide for
+	// the run and restored on return); "" on Resume: the checkpoint's.
+	Precision string
+	Resume    bool
+	Force     bool
 	// CheckpointEvery is the longest time between checkpoints (0: 10
 	// minutes); a checkpoint is also written at every validation and
 	// when ctx is cancelled.
@@ -59,6 +64,8 @@ type taskState struct {
 	Record   Record   `json:"record"`
 	Protocol Protocol `json:"protocol"` // as trained (a protocol's name can outlive its settings)
 	Workers  int      `json:"workers"`
+	// Precision is the run's TrainOptions.Precision, "" for float32.
+	Precision string `json:"precision,omitempty"`
 }
 
 // legacyState is the record of a checkpoint written before the shared
@@ -152,9 +159,17 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, fmt.Errorf("ssnet: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
 		case o.Workers != 0 && o.Workers != ts.Workers:
 			return nil, nil, fmt.Errorf("ssnet: resume: the run uses %d workers, asked for %d; results depend on it", ts.Workers, o.Workers)
+		case o.Precision != "" && precisionName(o.Precision) != ts.Precision:
+			return nil, nil, fmt.Errorf("ssnet: resume: the run is in %s, asked for %s; results depend on it", precisionLabel(ts.Precision), o.Precision)
 		}
-		o.Seed, o.Workers = r.Seed, ts.Workers
+		o.Seed, o.Workers, o.Precision = r.Seed, ts.Workers, ts.Precision
 	}
+	o.Precision = precisionName(o.Precision)
+	prevPrecision := scnn.GemmPrecision()
+	if err := scnn.SetGemmPrecision(precisionLabel(o.Precision)); err != nil {
+		return nil, nil, fmt.Errorf("ssnet: %w", err)
+	}
+	defer scnn.SetGemmPrecision(prevPrecision)
 	if o.Seed == 0 {
 		o.Seed = 1
 	}
@@ -168,10 +183,10 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	if run.Resumed() {
 		m.Record = ts.Record
 	} else {
-		m.Record.Data, m.Record.Version = o.DataName, buildinfo.Revision()
+		m.Record.Data, m.Record.Version, m.Record.Precision = o.DataName, buildinfo.Revision(), o.Precision
 		ts.Record, ts.Protocol = m.Record, p
 	}
-	ts.Workers = o.Workers
+	ts.Workers, ts.Precision = o.Workers, o.Precision
 	rounds := (p.Steps + p.EvalEvery - 1) / p.EvalEvery
 	// A finished run resumed with no more steps has nothing to train:
 	// no templates or MFE structures to prepare (minutes on large sets).
@@ -359,4 +374,20 @@ func RunInfo(dir string) (seconds float64, steps int, done bool, err error) {
 		return 0, 0, false, err
 	}
 	return st.Seconds, st.Steps, st.Done, nil
+}
+
+// precisionName is the recorded form of a precision: "" for float32.
+func precisionName(p string) string {
+	if p == "float32" {
+		return ""
+	}
+	return p
+}
+
+// precisionLabel names a recorded precision for scnn.SetGemmPrecision.
+func precisionLabel(p string) string {
+	if p == "" {
+		return "float32"
+	}
+	return p
 }
