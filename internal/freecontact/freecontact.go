@@ -110,7 +110,9 @@ func Run(rows []string, profile string, threads int) ([]float64, time.Duration, 
 }
 
 // run runs freecontact and returns its output and wall time; a limit
-// above 0 kills it at that wall time (ErrTimeLimit).
+// above 0 kills it at that wall time (ErrTimeLimit) and lifts
+// freecontact's own time limit on the PSICOV mode's estimation above it.
+// Without a limit, freecontact's default (1800 s) holds.
 func run(rows []string, profile string, threads int, limit time.Duration) ([]byte, time.Duration, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, 0, errors.New("freecontact: an empty alignment")
@@ -125,7 +127,14 @@ func run(rows []string, profile string, threads int, limit time.Duration) ([]byt
 		ctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, bin, "--parprof", profile, "--threads", strconv.Itoa(threads))
+	args := []string{"--parprof", profile, "--threads", strconv.Itoa(threads)}
+	if limit > 0 {
+		// freecontact stops its inverse covariance estimation (the PSICOV
+		// mode's graphical lasso) after --icme-timeout seconds, 1800 by
+		// default, and fails; under a limit of ours, that limit governs.
+		args = append(args, "--icme-timeout", strconv.Itoa(int(math.Ceil(limit.Seconds()))+60))
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.WaitDelay = 5 * time.Second // after the kill, stop waiting for its output pipes
 	cmd.Stdin = strings.NewReader(strings.Join(rows, "\n") + "\n")
 	var stderr bytes.Buffer

@@ -126,7 +126,7 @@ func TestCachedTimeLimit(t *testing.T) {
 	bin := t.TempDir()
 	count := filepath.Join(bin, "runs")
 	slow := filepath.Join(bin, "slow")
-	script := "#!/bin/sh\necho run >> " + count + "\ncat > /dev/null\n" +
+	script := "#!/bin/sh\necho run \"$@\" >> " + count + "\ncat > /dev/null\n" +
 		"if [ -f " + slow + " ]; then exec sleep 30; fi\necho '1 A 2 C 0 0.5'\n"
 	if err := os.WriteFile(filepath.Join(bin, "freecontact"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -184,5 +184,19 @@ func TestCachedTimeLimit(t *testing.T) {
 	}
 	if st, _, err := Stored(dir, "k", 2, "psicov"); err != nil || st[1] != 0.5 || runs() != n0+1 {
 		t.Fatalf("Stored after the finished run: %v, scores %v, %d runs", err, st, runs()-n0)
+	}
+	// freecontact's own limit on the PSICOV estimation (1800 s by
+	// default) is lifted above ours, so ours governs; without one of
+	// ours, freecontact's default holds.
+	if _, _, err := Cached(dir, "q", rows, "psicov", 1, 9500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(count)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasSuffix(last, "--icme-timeout 70") {
+		t.Fatalf("under a 9.5 s limit the stand-in ran with %q, want --icme-timeout 70 (rounded up, plus a minute)", last)
+	}
+	if prev := lines[len(lines)-2]; strings.Contains(prev, "icme") {
+		t.Fatalf("without a limit the stand-in ran with %q", prev)
 	}
 }
