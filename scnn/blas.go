@@ -44,6 +44,16 @@ func SetGemmPrecision(p string) error { return kern.SetGemmPrecision(p) }
 // "bfloat16/<kernel set>".
 func GemmPrecision() string { return kern.GemmPrecision() }
 
+// RecordedPrecision is a precision as training runs record it in their
+// checkpoints and model files: "" for float32 (or ""), p otherwise.
+// SetGemmPrecision takes either form.
+func RecordedPrecision(p string) string {
+	if p == "float32" {
+		return ""
+	}
+	return p
+}
+
 // KernelSets lists the names SetKernels accepts on this CPU and build,
 // best first ("go" always last).
 func KernelSets() []string { return kern.KernelSets() }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,23 +102,6 @@ type taskState struct {
 	// (empty for a run on the labels).
 	Teacher     string  `json:"teacher,omitempty"`
 	LabelWeight float64 `json:"label_weight,omitempty"`
-}
-
-// precisionName is the recorded form of a precision: "" for float32.
-func precisionName(p string) string {
-	if p == "float32" {
-		return ""
-	}
-	return p
-}
-
-// precisionLabel names a recorded precision for scnn.SetGemmPrecision
-// and messages.
-func precisionLabel(p string) string {
-	if p == "" {
-		return "float32"
-	}
-	return p
 }
 
 // Result summarises a finished run.
@@ -247,8 +231,8 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		if o.Workers != 0 && ts.Workers != 0 && o.Workers != ts.Workers {
 			return nil, fmt.Errorf("train: resume: the checkpoint's run uses %d workers, asked for %d; results depend on it (a resumed run keeps its workers)", ts.Workers, o.Workers)
 		}
-		if p := precisionName(o.Precision); o.Precision != "" && p != ts.Precision {
-			return nil, fmt.Errorf("train: resume: the checkpoint's run is in %s, asked for %s (a resumed run keeps its precision)", precisionLabel(ts.Precision), precisionLabel(p))
+		if p := scnn.RecordedPrecision(o.Precision); o.Precision != "" && p != ts.Precision {
+			return nil, fmt.Errorf("train: resume: the checkpoint's run is in %s, asked for %s (a resumed run keeps its precision)", cmp.Or(ts.Precision, "float32"), cmp.Or(p, "float32"))
 		}
 		o.Precision = ts.Precision
 		if lw := o.Teacher.labelWeight(); teacherFP != ts.Teacher || lw != ts.LabelWeight {
@@ -262,9 +246,9 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	if o.Seed == 0 {
 		o.Seed = 1
 	}
-	o.Precision = precisionName(o.Precision)
+	o.Precision = scnn.RecordedPrecision(o.Precision)
 	prevPrecision := scnn.GemmPrecision()
-	if err := scnn.SetGemmPrecision(precisionLabel(o.Precision)); err != nil {
+	if err := scnn.SetGemmPrecision(o.Precision); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	defer scnn.SetGemmPrecision(prevPrecision)

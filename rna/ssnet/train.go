@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -159,14 +160,14 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, fmt.Errorf("ssnet: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
 		case o.Workers != 0 && o.Workers != ts.Workers:
 			return nil, nil, fmt.Errorf("ssnet: resume: the run uses %d workers, asked for %d; results depend on it", ts.Workers, o.Workers)
-		case o.Precision != "" && precisionName(o.Precision) != ts.Precision:
-			return nil, nil, fmt.Errorf("ssnet: resume: the run is in %s, asked for %s; results depend on it", precisionLabel(ts.Precision), o.Precision)
+		case o.Precision != "" && scnn.RecordedPrecision(o.Precision) != ts.Precision:
+			return nil, nil, fmt.Errorf("ssnet: resume: the run is in %s, asked for %s; results depend on it", cmp.Or(ts.Precision, "float32"), o.Precision)
 		}
 		o.Seed, o.Workers, o.Precision = r.Seed, ts.Workers, ts.Precision
 	}
-	o.Precision = precisionName(o.Precision)
+	o.Precision = scnn.RecordedPrecision(o.Precision)
 	prevPrecision := scnn.GemmPrecision()
-	if err := scnn.SetGemmPrecision(precisionLabel(o.Precision)); err != nil {
+	if err := scnn.SetGemmPrecision(o.Precision); err != nil {
 		return nil, nil, fmt.Errorf("ssnet: %w", err)
 	}
 	defer scnn.SetGemmPrecision(prevPrecision)
@@ -374,20 +375,4 @@ func RunInfo(dir string) (seconds float64, steps int, done bool, err error) {
 		return 0, 0, false, err
 	}
 	return st.Seconds, st.Steps, st.Done, nil
-}
-
-// precisionName is the recorded form of a precision: "" for float32.
-func precisionName(p string) string {
-	if p == "float32" {
-		return ""
-	}
-	return p
-}
-
-// precisionLabel names a recorded precision for scnn.SetGemmPrecision.
-func precisionLabel(p string) string {
-	if p == "" {
-		return "float32"
-	}
-	return p
 }
