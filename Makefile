@@ -16,7 +16,7 @@ RUNS    ?= runs
 # libopenblas-dev) used by make bench for comparison.
 HAVE_OPENBLAS := $(shell printf 'int main(void){return 0;}\n' | $${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1 && echo yes)
 
-.PHONY: train-bf16 train-paper-ext train-msa-net features-families features-families-mf features-families-seq train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
+.PHONY: train-bf16 train-bf16-rna train-paper-ext train-msa-net features-families features-families-mf features-families-seq train-rna-families train-rna-template overlap coevolution features-long-msa compare-shipped features-long-cb select features-cb compare-cb compare-paper compare-ext sets features-ext features-long train-rec train-rna all build build-openblas compare test test-slurm vet bench bench-deps bench-go fuzz clean features features-ss features-msa train demo
 
 all: build
 
@@ -208,6 +208,14 @@ train-bf16: build
 		KINDS=$$k SEEDS=$(BF16_SEEDS) RUNS=$(BF16_RUNS) PARALLEL=1 scripts/seeds.sh \
 			train --features $(FEATURES)-ext --epochs $(EPOCHS) --workers 1 --precision bfloat16 || exit 1; \
 	done
+
+# The same for the RNA recipe (experiments/rna-families, 2 workers as its
+# float32 seeds), after the protein runs.
+BF16_RNA_RUNS ?= experiments/bf16/rna
+train-bf16-rna: build
+	KINDS="scnn cnn" SEEDS=$(BF16_SEEDS) RUNS=$(BF16_RNA_RUNS) PARALLEL=1 scripts/seeds.sh \
+		rna train --protocol families --train $(RNA_FAMILIES_TRAIN) --valid $(RNA_FAMILIES_VALID) \
+		--mfe-cache experiments/rna-families/mfe-cache.tsv.gz --workers 2 --precision bfloat16
 
 PAPER_EXT_RUNS ?= experiments/paper-ext
 PAPER_EXT_KINDS ?= scnn cnn
