@@ -28,16 +28,16 @@ func SgemmKernels() string { return kern.Kernels() }
 // the convolutions.
 func SetKernels(name string) error { return kern.SetKernels(name) }
 
-// SetGemmPrecision chooses the arithmetic of every later GEMM,
-// process-wide: "float32" (the default), or "bfloat16", where the CPU
-// has AVX512_BF16: both operands rounded to bfloat16 (to nearest even)
-// and their products summed in float32 by VDPBF16PS, twice the
-// multiply-adds of an FMA per instruction. Weights, activations and
-// gradients stay float32; the direct convolutions of narrow layers
-// (which use no GEMM) stay float32 too. It returns an error, and changes
-// nothing, where the CPU or build has no bfloat16 kernels. It is for
-// speed trials (make bench's worker, --gemm-precision); no command trains
-// in bfloat16 yet.
+// SetGemmPrecision chooses the arithmetic of every later GEMM and direct
+// convolution, process-wide: "float32" (the default), or "bfloat16",
+// where the CPU has AVX512_BF16: both operands rounded to bfloat16 (to
+// nearest even) and their products summed in float32 by VDPBF16PS, twice
+// the multiply-adds of an FMA per instruction. Weights, activations and
+// gradients stay float32. It returns an error, and changes nothing,
+// where the CPU or build has no bfloat16 kernels. Training runs set it
+// from their Precision option (contactmap train and rna train
+// --precision) and record it; make bench's worker takes
+// --gemm-precision.
 func SetGemmPrecision(p string) error { return kern.SetGemmPrecision(p) }
 
 // GemmPrecision names the arithmetic of the GEMMs: "float32" or

@@ -17,10 +17,13 @@ import (
 // Two K steps travel as one 32-bit word, lo the even step and hi the odd
 // one, as VDPBF16PS (AVX512_BF16) multiplies them: each of its 16 lanes
 // adds hi(a)*hi(b) and then lo(a)*lo(b) to a float32 accumulator, each
-// product exact in float32 (8 x 8 bits), each sum rounded to nearest
-// even, denormal sums flushed to zero. The portable kernel does the same
-// in the same order, so both kernel sets give the same bits
-// (TestGemmBF16Kernels).
+// product exact in float32 (8 x 8 bits) while it stays in float32's
+// normal range, each sum rounded to nearest even, denormal sums flushed
+// to zero. The portable kernel does the same in the same order, so both
+// kernel sets give the same bits on the values networks compute
+// (TestGemmBF16Kernels); where a product underflows or a denormal
+// reaches an accumulator (a denormal bias) they may differ in the last
+// bit, which the tests do not exercise.
 
 // bf16KC is the pairs of K steps in one block: a kc x nr panel of B.
 const bf16KC = sgemmKC / 2
@@ -161,11 +164,10 @@ func putWords(w []uint32) {
 //
 // with B' = alpha * op(B), zero beyond its k rows and n columns.
 type bf16PackedB struct {
-	bp    []uint32
-	k, n  int
-	mk    *bf16Kernel
-	set   *bf16Set
-	zeros []float32 // hi row of an odd k's last pair
+	bp   []uint32
+	k, n int
+	mk   *bf16Kernel
+	set  *bf16Set
 }
 
 func packBF16B(set *bf16Set, transB bool, k, n int, alpha float32, b []float32, ldb int) *bf16PackedB {
@@ -173,7 +175,10 @@ func packBF16B(set *bf16Set, transB bool, k, n int, alpha float32, b []float32, 
 	nr := mk.nr
 	np, kp := (n+nr-1)/nr, (k+1)/2
 	bp := wordScratch(kp * np * nr)
-	zeros := make([]float32, n)
+	var zeros []float32 // the hi row of an odd k's last pair
+	if k%2 == 1 {
+		zeros = make([]float32, n)
+	}
 	at := func(p, j int) float32 { // alpha * op(B)[p, j], 0 past k
 		if p >= k {
 			return 0
@@ -193,9 +198,11 @@ func packBF16B(set *bf16Set, transB bool, k, n int, alpha float32, b []float32, 
 				row := panel[p*nr : (p+1)*nr]
 				q := 2 * (pc + p)
 				if !transB && alpha == 1 { // every convolution's call
-					hi := zeros[:nb]
+					var hi []float32
 					if q+1 < k {
 						hi = b[(q+1)*ldb+j0 : (q+1)*ldb+j0+nb]
+					} else {
+						hi = zeros[:nb]
 					}
 					set.cvtInterleave(row[:nb], b[q*ldb+j0:q*ldb+j0+nb], hi)
 				} else {
@@ -217,7 +224,9 @@ func (p *bf16PackedB) release() {
 
 // bf16A converts op(A) (m x k) to pairs: for A itself, m rows of
 // ceil(k/2) words (rs = ceil(k/2), cs = 1); for A^T, ceil(k/2) rows of m
-// words (rs = 1, cs = m). An odd k's last pair has hi 0.
+// words (rs = 1, cs = m). An odd k's last pair has hi 0. The whole of A
+// is converted at once, into m*ceil(k/2) words of scratch (half of A's
+// size) that the float32 GEMM, which reads A in place, does not take.
 func bf16A(set *bf16Set, transA bool, m, k int, a []float32, lda int) (w []uint32, rs, cs int) {
 	kp := (k + 1) / 2
 	w = wordScratch(m * kp)

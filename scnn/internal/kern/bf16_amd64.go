@@ -107,7 +107,7 @@ func archBF16Sets() []*bf16Set {
 // dpLoop runs n (at least 1) steps of the bfloat16 peak loop and returns
 // the operations done (two per multiply-add), 0 without AVX512_BF16.
 func dpLoop(n int) float64 {
-	if len(archBF16Sets()) == 0 {
+	if bf16Sets[0].name == "go" {
 		return 0
 	}
 	n = max(n, 1)

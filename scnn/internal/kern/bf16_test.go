@@ -363,7 +363,7 @@ func TestDirectBF16KernelMatchesLoop(t *testing.T) {
 func TestConvForwardDirectBF16(t *testing.T) {
 	defer func(old bool) { forceDirect = old }(forceDirect)
 	forceDirect = true
-	defer SetGemmPrecision("float32")
+	defer bf16Active.Store(bf16Active.Load())
 	round := func(x []float32) []float32 {
 		r := make([]float32, len(x))
 		for i, v := range x {
