@@ -199,14 +199,16 @@ compare-paper: features features-long
 # 1-BF16_SEEDS, one run at a time (one worker, beside other work),
 # resumable like every seeds.sh run; the float32 reference is
 # experiments/compare-ext (same command, same seeds). Needs a CPU with
-# AVX512_BF16.
+# AVX512_BF16. BF16_PRECISION=float32 BF16_RUNS=experiments/bf16/float32
+# trains the float32 reference with the same code.
 BF16_RUNS ?= experiments/bf16/bfloat16
 BF16_KINDS ?= scnn cnn
 BF16_SEEDS ?= 5
+BF16_PRECISION ?= bfloat16
 train-bf16: build
 	for k in $(BF16_KINDS); do \
 		KINDS=$$k SEEDS=$(BF16_SEEDS) RUNS=$(BF16_RUNS) PARALLEL=1 scripts/seeds.sh \
-			train --features $(FEATURES)-ext --epochs $(EPOCHS) --workers 1 --precision bfloat16 || exit 1; \
+			train --features $(FEATURES)-ext --epochs $(EPOCHS) --workers 1 --precision $(BF16_PRECISION) || exit 1; \
 	done
 
 # The same for the RNA recipe (experiments/rna-families, 2 workers as its
