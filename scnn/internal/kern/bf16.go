@@ -73,16 +73,10 @@ type bf16Set struct {
 	direct        directBF16Kernel // the direct convolution's (direct.go)
 }
 
+// pick returns the kernel with the least estimated time for n columns
+// (pickPanel).
 func (s *bf16Set) pick(n int) *bf16Kernel {
-	cost := func(k *bf16Kernel) float64 { return float64((n+k.nr-1)/k.nr*k.nr) / k.speed }
-	best := &s.kernels[0]
-	for i := range s.kernels {
-		k := &s.kernels[i]
-		if c, bc := cost(k), cost(best); c < bc || c == bc && k.nr > best.nr {
-			best = k
-		}
-	}
-	return best
+	return &s.kernels[pickPanel(n, len(s.kernels), func(i int) (int, float64) { return s.kernels[i].nr, s.kernels[i].speed })]
 }
 
 // bf16Sets are the bfloat16 kernel sets this CPU and build can run, best

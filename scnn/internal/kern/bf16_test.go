@@ -169,18 +169,7 @@ func TestGemmBF16Kernels(t *testing.T) {
 					br, bc = tc.n, tc.k
 				}
 				lda, ldb, ldc := ac+tc.pad, bc+tc.pad, tc.n+tc.pad
-				fill := func(rows, cols, ld int) []float32 {
-					x := make([]float32, rows*ld)
-					for i := range x {
-						if i%ld < cols {
-							x[i] = float32(rng.NormFloat64())
-						} else {
-							x[i] = float32(math.NaN())
-						}
-					}
-					return x
-				}
-				a, b, c := fill(ar, ac, lda), fill(br, bc, ldb), fill(tc.m, tc.n, ldc)
+				a, b, c := fillPadded(rng, ar, ac, lda), fillPadded(rng, br, bc, ldb), fillPadded(rng, tc.m, tc.n, ldc)
 				want := append([]float32(nil), c...)
 				refGemmBF16(tc.ta, tc.tb, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, want, ldc)
 				got := append([]float32(nil), c...)

@@ -42,16 +42,22 @@ type kernelSet struct {
 	copyRuns func(dst, src []float32, run, count, dstStride, srcStride int)
 }
 
-// pick returns the kernel with the least estimated time for n columns:
-// n padded to its panel width, divided by its relative speed, the widest
-// one on a tie (fewer panels, fewer passes over A).
+// pick returns the kernel with the least estimated time for n columns
+// (pickPanel).
 func (s *kernelSet) pick(n int) *microKernel {
-	cost := func(k *microKernel) float64 { return float64((n+k.nr-1)/k.nr*k.nr) / k.speed }
-	best := &s.kernels[0]
-	for i := range s.kernels {
-		k := &s.kernels[i]
-		if c, bc := cost(k), cost(best); c < bc || c == bc && k.nr > best.nr {
-			best = k
+	return &s.kernels[pickPanel(n, len(s.kernels), func(i int) (int, float64) { return s.kernels[i].nr, s.kernels[i].speed })]
+}
+
+// pickPanel returns the index of the kernel, of count whose panel widths
+// and relative speeds shape gives, with the least estimated time for n
+// columns: n padded to its panel width, divided by its speed, the widest
+// one on a tie (fewer panels, fewer passes over A).
+func pickPanel(n, count int, shape func(i int) (nr int, speed float64)) int {
+	best, bc, bnr := 0, 0.0, 0
+	for i := range count {
+		nr, speed := shape(i)
+		if c := float64((n+nr-1)/nr*nr) / speed; i == 0 || c < bc || c == bc && nr > bnr {
+			best, bc, bnr = i, c, nr
 		}
 	}
 	return best

@@ -57,6 +57,20 @@ type gemmCase struct {
 	alpha, beta float32
 }
 
+// fillPadded is a rows x cols matrix with leading dimension ld of
+// standard normal values, NaN in its padding columns.
+func fillPadded(rng *rand.Rand, rows, cols, ld int) []float32 {
+	x := make([]float32, rows*ld)
+	for i := range x {
+		if i%ld < cols {
+			x[i] = float32(rng.NormFloat64())
+		} else {
+			x[i] = float32(math.NaN())
+		}
+	}
+	return x
+}
+
 // checkGemmCase compares Gemm with naiveGemm on random matrices, with
 // NaN in the padding columns of every leading dimension: a kernel that
 // reads or writes outside the matrix shows it.
@@ -70,18 +84,7 @@ func checkGemmCase(t *testing.T, tc gemmCase, rng *rand.Rand) {
 		br, bc = tc.n, tc.k
 	}
 	lda, ldb, ldc := ac+tc.pad, bc+tc.pad, tc.n+tc.pad
-	fill := func(rows, cols, ld int) []float32 {
-		x := make([]float32, rows*ld)
-		for i := range x {
-			if i%ld < cols {
-				x[i] = float32(rng.NormFloat64())
-			} else {
-				x[i] = float32(math.NaN())
-			}
-		}
-		return x
-	}
-	a, b, c := fill(ar, ac, lda), fill(br, bc, ldb), fill(tc.m, tc.n, ldc)
+	a, b, c := fillPadded(rng, ar, ac, lda), fillPadded(rng, br, bc, ldb), fillPadded(rng, tc.m, tc.n, ldc)
 	if tc.beta == 0 {
 		for i := range c {
 			if i%ldc < tc.n && i%3 == 0 {
