@@ -212,12 +212,17 @@ train-bf16: build
 	done
 
 # The same for the RNA recipe (experiments/rna-families, 2 workers as its
-# float32 seeds), after the protein runs.
+# float32 seeds). BF16_RNA_PRECISION=float32
+# BF16_RNA_RUNS=experiments/bf16/rna-float32 trains the float32 reference
+# with the same code; BF16_RNA_KINDS and BF16_SEED_FROM pick runs.
 BF16_RNA_RUNS ?= experiments/bf16/rna
+BF16_RNA_PRECISION ?= bfloat16
+BF16_RNA_KINDS ?= scnn cnn
+BF16_SEED_FROM ?= 1
 train-bf16-rna: build
-	KINDS="scnn cnn" SEEDS=$(BF16_SEEDS) RUNS=$(BF16_RNA_RUNS) PARALLEL=1 scripts/seeds.sh \
+	KINDS="$(BF16_RNA_KINDS)" SEED_FROM=$(BF16_SEED_FROM) SEEDS=$(BF16_SEEDS) RUNS=$(BF16_RNA_RUNS) PARALLEL=1 scripts/seeds.sh \
 		rna train --protocol families --train $(RNA_FAMILIES_TRAIN) --valid $(RNA_FAMILIES_VALID) \
-		--mfe-cache experiments/rna-families/mfe-cache.tsv.gz --workers 2 --precision bfloat16
+		--mfe-cache experiments/rna-families/mfe-cache.tsv.gz --workers 2 --precision $(BF16_RNA_PRECISION)
 
 PAPER_EXT_RUNS ?= experiments/paper-ext
 PAPER_EXT_KINDS ?= scnn cnn
