@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/contactmap/contactmap/pipeline/potts"
 )
 
 // Co-evolution parameters, as in EVfold-mfDCA (Marks et al., PLoS ONE
@@ -226,8 +228,8 @@ func ComputeCoevolution(a *Alignment) (*Coevolution, error) {
 			c.DCA[i*l+j], c.DCA[j*l+i] = fro, fro
 		}
 	}
-	apc(c.MI, l)
-	apc(c.DCA, l)
+	potts.APC(c.MI, l)
+	potts.APC(c.DCA, l)
 	// Profile: weighted residue counts with a BLOSUM62 prior around the
 	// query residue.
 	query := a.Query()
@@ -249,35 +251,4 @@ func ComputeCoevolution(a *Alignment) (*Coevolution, error) {
 		}
 	}
 	return c, nil
-}
-
-// apc replaces S (L x L, symmetric, diagonal ignored) by S_ij - S_i S_j / S
-// where S_i is the mean of row i off the diagonal and S the mean of all
-// off-diagonal entries. The diagonal is set to 0.
-func apc(s []float64, l int) {
-	if l < 3 {
-		clear(s)
-		return
-	}
-	row := make([]float64, l)
-	all := 0.0
-	for i := 0; i < l; i++ {
-		for j := 0; j < l; j++ {
-			if i != j {
-				row[i] += s[i*l+j]
-			}
-		}
-		all += row[i]
-		row[i] /= float64(l - 1)
-	}
-	all /= float64(l * (l - 1))
-	for i := 0; i < l; i++ {
-		for j := 0; j < l; j++ {
-			if i == j {
-				s[i*l+j] = 0
-			} else if all != 0 {
-				s[i*l+j] -= row[i] * row[j] / all
-			}
-		}
-	}
 }
