@@ -1,6 +1,8 @@
 package fold
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"os"
 	"strings"
@@ -141,4 +143,42 @@ func TestWithTemperature(t *testing.T) {
 	if _, err := p.WithDangles(1); err == nil {
 		t.Error("WithDangles(1) accepted")
 	}
+}
+
+// FuzzParseParams feeds ParseParams arbitrary files. A file it accepts
+// must give a parameter set that folds: the MFE structure of a short
+// sequence evaluates, under the same parameters, to the MFE energy.
+func FuzzParseParams(f *testing.F) {
+	orig, err := os.ReadFile("rna_turner2004.par")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(orig)
+	f.Add([]byte("## RNAfold parameter file v2.0\n\n# Misc\n 410 360 99 370\n\n# END\n"))
+	f.Add([]byte("# interior\nINF INF INF INF 7 x x x x x x x x x x x x x x x x x x x x x x x x x x\n"))
+	f.Add([]byte("# hairpin\nINF INF INF 540 560 570 540 600 550 640 650 660 670 678 686 694 701 707 713 719 725 730 735 740 744 749 753 757 761 765 769\n# Tetraloops\nCAACGG 550 690\n# END\n"))
+	f.Add([]byte("# NINIO\n 60 320 300\n# ML_params\n 0 0 930 3000 -90 -220\n"))
+	f.Add([]byte("# Misc\n 2147483647 -2147483648 2147483647 0\n# NINIO\n 2147483647 -2147483648 2147483647\n"))
+	f.Add([]byte("# hairpin\n" + strings.Repeat("-2147483648 ", 31) + "\n# stack\n" + strings.Repeat("2147483647 ", 49) + "\n"))
+	const seq = "GGGAAAUCCCAGCGAAAGCUGG"
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParseParams(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, ErrParams) && !errors.Is(err, bufio.ErrTooLong) {
+				t.Fatalf("error %v wraps neither ErrParams nor a read error", err)
+			}
+			return
+		}
+		st, e, err := p.MFE(seq)
+		if err != nil {
+			t.Fatalf("MFE: %v", err)
+		}
+		ev, err := p.EvalDcal(seq, st.Pairs())
+		if err != nil {
+			t.Fatalf("Eval of the MFE structure %v: %v", st.Pairs(), err)
+		}
+		if got := int(roundDcal(e)); got != ev {
+			t.Errorf("MFE %d dcal/mol, its structure %v evaluates to %d", got, st.Pairs(), ev)
+		}
+	})
 }
