@@ -82,6 +82,9 @@ func Parse(out []byte, l int) ([]float64, error) {
 		if err := errors.Join(e1, e2, e3); err != nil {
 			return nil, fmt.Errorf("freecontact: output line %d: %w", line, err)
 		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("freecontact: output line %d: score %q is not a finite number", line, f[len(f)-1])
+		}
 		if i < 1 || j < 1 || i > l || j > l || i == j {
 			return nil, fmt.Errorf("freecontact: output line %d: pair (%d, %d) outside 1..%d or on the diagonal", line, i, j, l)
 		}

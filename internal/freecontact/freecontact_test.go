@@ -3,6 +3,7 @@ package freecontact
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,12 +77,48 @@ func TestParseErrors(t *testing.T) {
 		{"range", "1 V 9 R 0 1\n", "outside 1..4"},
 		{"diagonal", "2 V 2 R 0 1\n", "diagonal"},
 		{"second line", "1 V 2 R 0 1\n1 V 3 R 0 one\n", "line 2"},
+		{"nan", "1 V 2 R 0 NaN\n", "not a finite number"},
+		{"inf", "1 V 2 R 0 1\n1 V 3 R -Inf 0.5\n1 V 4 R 0 +Inf\n", "line 3: score \"+Inf\" is not a finite"},
 	} {
 		_, err := Parse([]byte(tc.out), 4)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to say %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// FuzzParse feeds Parse arbitrary outputs: an accepted one gives an l x l
+// map, symmetric, finite, zero on the diagonal.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"1aapA.evfold.out", "1aapA.psicov.out"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b[:min(len(b), 4000)], 56)
+	}
+	f.Add([]byte("1 V 2 R 0 1\n1 V 3 R 0 0.5\n"), 4)
+	f.Add([]byte("1 2 0.1 0 1\n"), 2)
+	f.Fuzz(func(t *testing.T, out []byte, l int) {
+		if l < 0 || l > 300 {
+			return
+		}
+		s, err := Parse(out, l)
+		if err != nil {
+			return
+		}
+		if len(s) != l*l {
+			t.Fatalf("%d scores for l = %d", len(s), l)
+		}
+		for i := 0; i < l; i++ {
+			for j := 0; j < l; j++ {
+				v := s[i*l+j]
+				if v != s[j*l+i] || math.IsNaN(v) || math.IsInf(v, 0) || i == j && v != 0 {
+					t.Fatalf("score (%d, %d) = %v, (%d, %d) = %v", i, j, v, j, i, s[j*l+i])
+				}
+			}
+		}
+	})
 }
 
 // TestRun runs the installed freecontact on a small alignment, where it is
