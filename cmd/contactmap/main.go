@@ -201,6 +201,15 @@ func wrongKind(args []string, wk *modelkind.WrongKindError) string {
 // errUsage marks command-line mistakes (exit status 2).
 var errUsage = errors.New("usage")
 
+// checkOutDir refuses an output directory that names an existing file
+// other than a directory: a usage error naming --out.
+func checkOutDir(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return usageError("--out %s: not a directory", dir)
+	}
+	return nil
+}
+
 func usageError(format string, a ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, a...)...)
 }

@@ -40,16 +40,18 @@ func runPredict(ctx context.Context, args []string) error {
 
 INPUT is a PDB ID (1ENH_A, 1ENHA, or 1enh for every protein chain) resolved
 in --pdb-dir, a PDB/mmCIF file, a FASTA file of sequences, an alignment
-file (PSICOV .aln, A3M, aligned FASTA, Stockholm; plain, gzip or zstd;
-all recognised by content), or - for standard input: FASTA records when
+file (PSICOV .aln, A3M, Stockholm, or aligned FASTA with gaps; plain,
+gzip or zstd; all recognised by content: a FASTA file without gaps is
+sequences, unless --method plm or an alignment model such as msa is
+named), or - for standard input: FASTA records when
 its first line starts with '>', else inputs (IDs or files) one per line.
 Flags may come before or after the inputs.
 
 An alignment's first sequence is the query; the outputs are named by
 the file's stem (1abcA.aln.gz: 1abcA.*). By default (--method network)
-an alignment is predicted by the shipped MSA model, msa: a seed ensemble
-of networks trained on 89 protein families' alignments, whose inputs
-are the alignment's plmDCA couplings, mutual information and profile
+an alignment is predicted by the shipped MSA model, msa: one SCNN
+trained on 89 protein families' alignments, whose inputs are the
+alignment's plmDCA couplings, mutual information and profile
 (C-beta contacts; experiments/msa-net). --method plm gives plmDCA's
 scores alone (a pseudo-likelihood Potts model fitted to the alignment,
 CCMpred's defaults, APC-corrected Frobenius norms calibrated to
@@ -117,6 +119,12 @@ does not stop the others, and makes the exit status 1.`,
 			return fmt.Errorf("%s: %w", *ids, err)
 		}
 		inputs = append(inputs, more...)
+	}
+	if cfg.Method == predict.MethodPLM && len(specs) > 0 {
+		fmt.Fprintln(stderr, "contactmap predict: warning: --model is not used by --method plm (plmDCA alone, no model)")
+	}
+	if err := checkOutDir(cfg.Out); err != nil {
+		return err
 	}
 	cfg.Models, cfg.Load = specs, models.Load
 	if len(cfg.Models) == 0 {
@@ -272,13 +280,20 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	fmt.Fprintf(errw, "%d of %d inputs failed:\n", len(failed), len(failed)+ok)
+	fmt.Fprintln(errw, "failed:")
 	for _, o := range failed {
 		name := o.Arg
 		if o.ID != "" {
 			name = o.ID
 		}
-		fmt.Fprintf(errw, "  %s: %v\n", name, flagHint(o.Err))
+		msg := flagHint(o.Err).Error()
+		// The error names its input already (a sequence given as an
+		// argument by its first letters).
+		if strings.Contains(msg, name) || len(name) > 12 && strings.Contains(msg, name[:12]+"...") {
+			fmt.Fprintf(errw, "  %s\n", msg)
+			continue
+		}
+		fmt.Fprintf(errw, "  %s: %s\n", name, msg)
 	}
 	return fmt.Errorf("%d of %d inputs failed", len(failed), len(failed)+ok)
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -542,29 +543,32 @@ type rnaInput struct {
 	Ambiguous int // IUPAC ambiguity codes read as N
 }
 
-// readRNAInputs reads FASTA files (any extension), CT (.ct, .nopct) and BPSEQ
-// (.bpseq) files, and standard input ("-", FASTA). Bad records, and
-// inputs that are empty or hold no record, are returned as errors beside
-// the good ones.
+// readRNAInputs reads FASTA, dot-bracket, CT and BPSEQ files (plain,
+// gzip or zstd; the format told by the extension where it names one, else
+// by content: rnaFormat), and standard input ("-", any of them). Bad
+// records, and inputs that are empty or hold no record, are returned as
+// errors beside the good ones.
 func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 	var out []rnaInput
 	var errs []error
 	for _, a := range args {
-		name, ext, r := a, strings.ToLower(filepath.Ext(a)), stdin
+		name, ext := a, rnaExt(a)
+		var r io.ReadCloser
+		var err error
 		if a == "-" {
-			name, ext = "standard input", ".fasta"
-		} else {
-			f, err := os.Open(a)
-			if err != nil {
-				errs = append(errs, err)
-				continue
+			name, ext = "standard input", ""
+			if r, err = fileio.NewReader(stdin); err != nil {
+				err = fmt.Errorf("%s: %w", name, err)
 			}
-			r = f
+		} else {
+			r, err = fileio.Open(a) // decompresses; its errors name the file
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
 		data, err := io.ReadAll(r)
-		if f, ok := r.(*os.File); ok && a != "-" {
-			f.Close()
-		}
+		r.Close()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
@@ -573,7 +577,7 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 			errs = append(errs, fmt.Errorf("%s: empty input: no sequence to predict", name))
 			continue
 		}
-		got, bad := readRNAFile(data, name, ext)
+		got, bad := readRNAFile(data, name, rnaFormat(data, ext))
 		if len(got) == 0 && len(bad) == 0 {
 			bad = []error{fmt.Errorf("%s: no FASTA record (a record starts with a '>' line)", name)}
 		}
@@ -582,13 +586,69 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 	return out, errs
 }
 
-// readRNAFile reads one input by its extension: CT (.ct, .nopct: RNA
-// STRAND's CT without pseudoknots), BPSEQ (.bpseq) or else FASTA.
-func readRNAFile(data []byte, name, ext string) ([]rnaInput, []error) {
+// rnaExt is the lower-case extension of a file name, a compression
+// suffix (.gz, .zst) aside.
+func rnaExt(name string) string {
+	name = strings.ToLower(name)
+	for _, z := range []string{".gz", ".zst"} {
+		name = strings.TrimSuffix(name, z)
+	}
+	return filepath.Ext(name)
+}
+
+// rnaFormat is the format of an RNA input: its extension's (.ct and
+// .nopct: CT; .bpseq; .dbn and .db: dot-bracket), else its content's:
+// dot-bracket where a line after a '>' header holds only structure
+// characters, CT where the first line is a count and a name and the
+// second has six fields, BPSEQ where the first line has three fields
+// "index base partner", and FASTA otherwise.
+func rnaFormat(data []byte, ext string) string {
 	switch ext {
-	case ".ct", ".nopct", ".bpseq":
+	case ".ct", ".nopct":
+		return "ct"
+	case ".bpseq":
+		return "bpseq"
+	case ".dbn", ".db":
+		return "dbn"
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(l); t != "" && t[0] != '#' {
+			lines = append(lines, t)
+		}
+		if len(lines) == 64 {
+			break
+		}
+	}
+	if len(lines) == 0 {
+		return "fasta"
+	}
+	if lines[0][0] == '>' {
+		for _, l := range lines[1:] {
+			if l[0] != '>' && strings.Trim(l, ".()[]{}<>") == "" {
+				return "dbn"
+			}
+		}
+		return "fasta"
+	}
+	isInt := func(s string) bool { _, err := strconv.Atoi(s); return err == nil }
+	f := strings.Fields(lines[0])
+	switch {
+	case len(f) == 3 && isInt(f[0]) && len(f[1]) == 1 && isInt(f[2]):
+		return "bpseq"
+	case len(f) >= 1 && isInt(f[0]) && len(lines) > 1 && len(strings.Fields(lines[1])) >= 6:
+		return "ct"
+	}
+	return "fasta"
+}
+
+// readRNAFile reads one input in the format given (rnaFormat). A CT,
+// BPSEQ or dot-bracket input is scored against its own structure.
+func readRNAFile(data []byte, name, format string) ([]rnaInput, []error) {
+	switch format {
+	case "ct", "bpseq":
 		read := rna.ReadCT
-		if ext == ".bpseq" {
+		if format == "bpseq" {
 			read = rna.ReadBPSEQ
 		}
 		s, err := read(bytes.NewReader(data), name)
@@ -596,11 +656,25 @@ func readRNAFile(data []byte, name, ext string) ([]rnaInput, []error) {
 			return nil, []error{err}
 		}
 		// RNA STRAND names a record by its file name: drop the extension.
-		s.Name = strings.TrimSuffix(s.Name, filepath.Ext(name))
+		base := filepath.Base(name)
+		for _, z := range []string{".gz", ".zst"} {
+			base = strings.TrimSuffix(base, z)
+		}
+		s.Name = strings.TrimSuffix(s.Name, filepath.Ext(base))
 		if s.Name == "" {
-			s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+			s.Name = strings.TrimSuffix(base, filepath.Ext(base))
 		}
 		return []rnaInput{{Name: s.Name, Seq: s.Seq, Known: s}}, nil
+	case "dbn":
+		ss, err := rna.ReadDBN(bytes.NewReader(data), name)
+		var out []rnaInput
+		for _, s := range ss {
+			out = append(out, rnaInput{Name: s.Name, Seq: s.Seq, Known: s})
+		}
+		if err != nil {
+			return out, []error{err}
+		}
+		return out, nil
 	}
 	seqs, bad := rna.ReadFASTA(bytes.NewReader(data), name)
 	out := make([]rnaInput, len(seqs))
@@ -615,11 +689,14 @@ func runRNAPredict(ctx context.Context, args []string) error {
 		Usage: "contactmap rna predict [flags] INPUT...",
 		About: `Predicts RNA secondary structures.
 
-INPUT is a FASTA file (any extension), a CT file (.ct, .nopct) or a BPSEQ
-file (.bpseq), or - for FASTA on standard input. Letters are read
-case-insensitively, T as U; IUPAC ambiguity codes (R Y K M S W B D H V)
-are read as N, with a warning giving their count per record. A CT or BPSEQ
-input is scored against its own structure.
+INPUT is a FASTA file, a dot-bracket file (records of three lines:
+>name, sequence, structure; as bpRNA's .dbn and this command's .db), a CT
+file or a BPSEQ file (plain, gzip or zstd; the format by the extension
+.ct, .nopct, .bpseq, .dbn or .db, else by content), or - for standard
+input. Letters are read case-insensitively, T as U; IUPAC ambiguity codes
+(R Y K M S W B D H V) are read as N, with a warning giving their count
+per record. A dot-bracket, CT or BPSEQ input is scored against its own
+structure.
 
 --method chooses the predictor: network (the default: the --model
 network, decoded by --decoder: a shipped model's own decoder unless
@@ -677,11 +754,22 @@ makes the exit status 1.`,
 		return err
 	}
 	if len(pos) == 0 {
-		return usageError("give FASTA, CT or BPSEQ files, or - for FASTA on standard input")
+		return usageError("give FASTA, dot-bracket, CT or BPSEQ files, or - for standard input")
 	}
 	fmts, err := ssnet.ParseFormats(*formats)
 	if err != nil {
-		return usageError("%v", err)
+		return usageError("--format: %v", err)
+	}
+	// Flags the method does not read: said, not silently dropped.
+	unused := map[string]bool{"model": *method != "network", "decoder": *method != "network",
+		"refs": *method != "network" && *method != "homology"}
+	for _, name := range []string{"model", "decoder", "refs"} {
+		if unused[name] && flagGiven(fs, name) {
+			fmt.Fprintf(stderr, "contactmap rna predict: warning: --%s is not used by --method %s\n", name, *method)
+		}
+	}
+	if err := checkOutDir(*outDir); err != nil {
+		return err
 	}
 	var m *ssnet.Model
 	from := *method
@@ -706,6 +794,9 @@ makes the exit status 1.`,
 		} else {
 			mols, err = readSets(*refsFile)
 			name = *refsFile
+			if err != nil {
+				return fmt.Errorf("--refs: %w", err)
+			}
 		}
 		if err != nil {
 			return err

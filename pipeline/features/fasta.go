@@ -1,6 +1,7 @@
 package features
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -34,13 +35,23 @@ func readFasta(r io.Reader) ([]fastaRecord, error) {
 	}
 }
 
-// Sequence is a named sequence read from FASTA.
-type Sequence struct{ Name, Seq string }
+// Sequence is a named sequence read from FASTA. Err is set for a record
+// that holds no usable sequence (its Seq is then what was read, perhaps
+// empty): the other records of the file are unaffected.
+type Sequence struct {
+	Name, Seq string
+	Err       error
+}
+
+// ErrRecord is wrapped by a Sequence's Err.
+var ErrRecord = errors.New("unusable FASTA record")
 
 // ReadSequences reads the records of a FASTA stream (biogo's reader);
 // sequences are upper-cased and trailing stop characters ('*') are
 // dropped. A record whose sequence is then empty, or still holds a '*'
-// (a stop inside the sequence), is an error naming the record.
+// (a stop inside the sequence), keeps its place with Err set, naming the
+// record and wrapping ErrRecord. The error is for the stream itself: a
+// read error, or text biogo's reader cannot parse as FASTA.
 func ReadSequences(r io.Reader) ([]Sequence, error) {
 	recs, err := readFasta(r)
 	if err != nil {
@@ -49,13 +60,13 @@ func ReadSequences(r io.Reader) ([]Sequence, error) {
 	out := make([]Sequence, len(recs))
 	for i, rec := range recs {
 		seq := strings.TrimRight(strings.ToUpper(rec.Seq), "*")
+		out[i] = Sequence{Name: rec.Name, Seq: seq}
 		switch {
 		case seq == "":
-			return nil, fmt.Errorf("FASTA record %d (%q): empty sequence", i+1, rec.Name)
+			out[i].Err = fmt.Errorf("%w: record %d (%q): empty sequence", ErrRecord, i+1, rec.Name)
 		case strings.Contains(seq, "*"):
-			return nil, fmt.Errorf("FASTA record %d (%q): a stop '*' at position %d inside the sequence", i+1, rec.Name, strings.IndexByte(seq, '*')+1)
+			out[i].Err = fmt.Errorf("%w: record %d (%q): a stop '*' at position %d inside the sequence", ErrRecord, i+1, rec.Name, strings.IndexByte(seq, '*')+1)
 		}
-		out[i] = Sequence{Name: rec.Name, Seq: seq}
 	}
 	return out, nil
 }

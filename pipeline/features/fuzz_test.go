@@ -65,8 +65,8 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzReadSequences: accepted FASTA gives non-empty upper-case sequences
-// without a '*' anywhere (testdata/fuzz holds ">\n**", read as "*" when
+// FuzzReadSequences: accepted FASTA gives, for every record not marked
+// unusable, a non-empty upper-case sequence without a '*' anywhere (testdata/fuzz holds ">\n**", read as "*" when
 // only one trailing '*' was dropped).
 func FuzzReadSequences(f *testing.F) {
 	f.Add([]byte(">a desc\nMKV\nLA*\n>b\n\nacde\n"))
@@ -80,6 +80,12 @@ func FuzzReadSequences(f *testing.F) {
 			return
 		}
 		for _, s := range seqs {
+			if s.Err != nil {
+				if !errors.Is(s.Err, ErrRecord) {
+					t.Fatalf("record %q: error %v does not wrap ErrRecord", s.Name, s.Err)
+				}
+				continue
+			}
 			if s.Seq == "" || s.Seq != strings.ToUpper(s.Seq) || strings.Contains(s.Seq, "*") {
 				t.Fatalf("record %q: sequence %q", s.Name, s.Seq)
 			}

@@ -63,9 +63,11 @@ func alignmentChars(line []byte) bool {
 // IsAlignment tells, from an input file's uncompressed content, whether
 // it is an alignment rather than sequences or a structure:
 //   - Stockholm ("# STOCKHOLM" first) and A3M ("#A3M#" first) always;
-//   - FASTA with at least two records and a gap ('-' or '.') in some
-//     sequence line; with plm (the user asked for --method plm) every
-//     FASTA file, gaps or not;
+//   - FASTA with at least two records, a gap ('-' or '.') in some
+//     sequence line, and rows of one length in the columns an alignment
+//     keeps (A3M's lower-case insertions and '.' aside): a sequences file with a stray gap stays a sequences
+//     file. With plm (the user asked for plmDCA) every FASTA file, gaps
+//     or not;
 //   - PSICOV: the first two non-blank lines are both rows of letters,
 //     '-' and '.' (structure files start with records holding spaces or
 //     '_', sequences files with '>').
@@ -87,19 +89,64 @@ func IsAlignment(data []byte, plm bool) bool {
 		if plm {
 			return true
 		}
-		records, gap := 0, false
-		for _, l := range lines {
-			switch {
-			case l[0] == '>':
-				records++
-			case l[0] == ';':
-			case bytes.ContainsAny(l, "-."):
-				gap = true
+		rows, gap := fastaColumns(lines)
+		if len(rows) < 2 || !gap || rows[0] == 0 {
+			return false
+		}
+		for _, n := range rows {
+			if n != rows[0] {
+				return false
 			}
 		}
-		return records >= 2 && gap
+		return true
 	}
 	return len(lines) >= 2 && alignmentChars(lines[0]) && alignmentChars(lines[1])
+}
+
+// fastaColumns counts, for each record of a FASTA file's non-blank lines,
+// its characters other than lower-case letters, '.' and blanks (the
+// columns an alignment keeps, A3M's insertions aside), and
+// tells whether any sequence line holds a gap ('-' or '.').
+func fastaColumns(lines [][]byte) (rows []int, gap bool) {
+	for _, l := range lines {
+		switch {
+		case l[0] == '>':
+			rows = append(rows, 0)
+		case l[0] == ';' || len(rows) == 0:
+		default:
+			for _, c := range l {
+				if !(c >= 'a' && c <= 'z' || c == '.' || c == ' ' || c == '\t') {
+					rows[len(rows)-1]++ // a column (a bad letter too: msa names it)
+				}
+				if c == '-' || c == '.' {
+					gap = true
+				}
+			}
+		}
+	}
+	return rows, gap
+}
+
+// unalignedHint is the warning for a FASTA file of records all of one
+// length without gaps, read as separate sequences (IsAlignment): it may be
+// an alignment whose rows need no gaps. "" where that is not the case.
+func unalignedHint(data []byte) string {
+	var lines [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if t := bytes.TrimSpace(l); len(t) > 0 {
+			lines = append(lines, t)
+		}
+	}
+	rows, gap := fastaColumns(lines)
+	if len(rows) < 2 || gap || rows[0] == 0 {
+		return ""
+	}
+	for _, n := range rows {
+		if n != rows[0] {
+			return ""
+		}
+	}
+	return fmt.Sprintf("all %d records have %d residues and no gaps: read as %d separate sequences, not as an alignment; the alignment model (msa) or plmDCA reads the file as an alignment of its first record", len(rows), rows[0], len(rows))
 }
 
 // resolveAlignment reads an alignment file into one target: its query,

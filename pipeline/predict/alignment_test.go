@@ -21,6 +21,10 @@ func TestIsAlignment(t *testing.T) {
 		{"fasta one", ">q\nMKTAYIAK\n", false, true},
 		{"fasta sequences", ">a\nMKTAYIAK\n>b\nMKTAYIAKQ\n", false, true},
 		{"fasta aligned", ">a\nMKTAYIAK\n>b\nMK-AYIAK\n", true, true},
+		{"fasta a2m", ">a\nMKTAYIAK\n>b\nMK-AYqqIAK\n>c\nMKT.AYIAK\n", true, true},
+		// a sequences file with a stray gap: rows of other lengths
+		{"fasta stray gap", ">a\nMKTAYIAK\n>b\nMKTAY-IAKQRQ\n", false, true},
+		{"fasta gapless, one length", ">a\nMKTAYIAK\n>b\nMKTAYIAR\n", false, true},
 		{"a3m", "#A3M#\n>a\nMKTA\n>b\nMKtTA\n", true, true},
 		{"stockholm", "# STOCKHOLM 1.0\na MKTA\nb MK-A\n//\n", true, true},
 		{"psicov", "MKTAYIAK\nMK-AYIAK\n", true, true},

@@ -95,6 +95,10 @@ type Target struct {
 	// is Seq, its columns the query's residues); nil for other inputs.
 	MSA      *msa.Alignment
 	Warnings []string
+	// Err is set for a record of a sequences file that holds no usable
+	// sequence (features.ErrRecord): it fails alone, the file's other
+	// records are predicted.
+	Err error
 }
 
 // Outcome is the result for one target (or one input that failed to
@@ -138,6 +142,21 @@ func ParseID(s string) (code, chain string, err error) {
 	return strings.ToUpper(code), chain, nil
 }
 
+// bareSequence reports whether head is one line of letters (a sequence
+// without a FASTA header; two or more such lines are a PSICOV alignment).
+func bareSequence(head []byte) bool {
+	t := bytes.TrimSpace(head)
+	if len(t) == 0 || bytes.ContainsAny(t, "\r\n") {
+		return false
+	}
+	for _, c := range t {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 // looksLikeFASTA reports whether content starting with head is FASTA:
 // its first line that is not blank or a ';' comment starts with '>'.
 // Structure files start with records (HEADER, ATOM, data_...), never '>'.
@@ -169,6 +188,9 @@ func resolve(arg, pdbDir string, plm bool) ([]Target, error) {
 	}
 	code, chain, err := ParseID(arg)
 	if err != nil {
+		if bareSequence([]byte(arg)) && len(arg) > 8 {
+			return nil, fmt.Errorf("%w: %.12s... (%d letters): a sequence, not a file or a PDB ID: write it to a FASTA file ('>name', then the sequence) and give the file", ErrInput, arg, len(arg))
+		}
 		return nil, fmt.Errorf("%w: %s: no such file, and not a PDB ID (1ENH_A, 1ENHA or 1enh)", ErrInput, arg)
 	}
 	if pdbDir == "" {
@@ -214,9 +236,19 @@ func resolveFile(path string, plm bool) ([]Target, error) {
 		}
 		var out []Target
 		for _, s := range seqs {
-			out = append(out, Target{Arg: path, ID: s.Name, Seq: s.Seq})
+			t := Target{Arg: path, ID: s.Name, Seq: s.Seq}
+			if s.Err != nil {
+				t.Err = fmt.Errorf("%w: %s: %w", ErrInput, path, s.Err)
+			}
+			out = append(out, t)
+		}
+		if hint := unalignedHint(data); hint != "" {
+			out[0].Warnings = append(out[0].Warnings, path+": "+hint)
 		}
 		return out, nil
+	}
+	if bareSequence(head) {
+		return nil, fmt.Errorf("%w: %s: a bare sequence, not a structure or FASTA file: put a header line ('>name') above it", ErrInput, path)
 	}
 	s, err := pdb.Read(br, path)
 	if err != nil {
@@ -459,6 +491,9 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 }
 
 func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
+	if t.Err != nil {
+		return Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings, Err: t.Err}
+	}
 	var checkErr error
 	if cfg.Check != nil {
 		checkErr = cfg.Check(&t)
