@@ -37,6 +37,7 @@ import (
 	"path"
 	"sort"
 
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pipeline/model"
 )
 
@@ -89,6 +90,9 @@ func Load(spec string) ([]*model.Model, string, error) {
 	file, ok := Shipped[spec]
 	if !ok {
 		if _, err := os.Stat(spec); err != nil {
+			if _, rerr := ShippedRNA(spec); rerr == nil { // a shipped model of the other kind
+				return nil, "", &modelkind.WrongKindError{Name: "shipped model " + spec, Holds: modelkind.RNA, Want: modelkind.Protein}
+			}
 			return nil, "", fmt.Errorf("model %q: not a shipped model (%v) and %w", spec, Names(), err)
 		}
 		m, err := model.LoadModel(spec)

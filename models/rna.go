@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -232,6 +233,9 @@ func LoadRNA(spec string) (*ssnet.Model, string, error) {
 	sm, err := ShippedRNA(spec)
 	if err != nil {
 		if _, serr := os.Stat(spec); serr != nil {
+			if _, ok := Shipped[spec]; ok { // a shipped model of the other kind
+				return nil, "", &modelkind.WrongKindError{Name: "shipped model " + spec, Holds: modelkind.Protein, Want: modelkind.RNA}
+			}
 			return nil, "", fmt.Errorf("RNA model %q: not a shipped model (%v) and %w", spec, RNANames(), serr)
 		}
 		m, err := ssnet.Load(spec)

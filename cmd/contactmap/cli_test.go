@@ -282,6 +282,9 @@ func TestWrongModelKind(t *testing.T) {
 		{[]string{"predict", "--model", rnaModel, "--out", dir, fasta}, rnaModel + " holds an RNA secondary-structure model; use `contactmap rna predict`"},
 		{[]string{"rna", "predict", "--model", protein, "--out", dir, fasta}, protein + " holds a protein contact model; use `contactmap predict`"},
 		{[]string{"rec", "recommend", "--model", protein, "1"}, protein + " holds a protein contact model; use `contactmap predict`"},
+		// the shipped models by name, each given to the other kind's command
+		{[]string{"predict", "--model", "rna-scnn", "--out", dir, fasta}, "shipped model rna-scnn holds an RNA secondary-structure model; use `contactmap rna predict`"},
+		{[]string{"rna", "predict", "--model", "distilled", "--out", dir, fasta}, "shipped model distilled holds a protein contact model; use `contactmap predict`"},
 		{[]string{"rna", "eval", "--set", "../../data/rna/test/testdata.txt", "--train", "../../data/rna/16s-finalvalid.txt", "--model", protein}, protein + " holds a protein contact model; use `contactmap eval`"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)

@@ -197,7 +197,7 @@ func resolve(arg, pdbDir string, plm bool) ([]Target, error) {
 		return nil, fmt.Errorf("%w: %s: %w, and none was given", ErrInput, arg, ErrNoMirror)
 	}
 	if st, err := os.Stat(pdbDir); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%w: %s: %w, and %s is not a directory here (give a mirror, or a structure or FASTA file)", ErrInput, arg, ErrNoMirror, pdbDir)
+		return nil, fmt.Errorf("%w: %s: %w, and %s is not a directory here; a structure or FASTA file needs none", ErrInput, arg, ErrNoMirror, pdbDir)
 	}
 	s, _, err := pdb.Mirror{Dir: pdbDir}.Read(code)
 	if err != nil {
