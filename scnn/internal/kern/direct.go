@@ -87,7 +87,8 @@ func directKernelOf() directKernel {
 
 // UseDirect reports whether ConvForward uses the direct method: for
 // 1 < k <= 15 where the kernel set has a direct micro-kernel, on maps at
-// least a vector (16 pixels) wide, and for narrow layers: at most 16
+// least a vector (16 pixels) wide, one sample under 2^31 floats, and
+// for narrow layers: at most 16
 // output channels, and at most 32 input channels or at most 8 output
 // channels. (The shapes of the networks the project trains; the RNA and
 // protein training steps with and without it: make bench's table
@@ -96,6 +97,9 @@ func directKernelOf() directKernel {
 func (g ConvGeom) UseDirect() bool {
 	if g.K <= 1 || g.K > directMaxK || directKernelOf() == nil {
 		return false
+	}
+	if int64(g.H)*int64(g.W)*int64(g.Cin) >= 1<<31 {
+		return false // directRow's pixel offsets are int32
 	}
 	if forceDirect {
 		return true
@@ -116,39 +120,31 @@ func directLdr(w, k int) int {
 //
 //	dst[ch*ldr + pad + q] = xs(p, q, ch) for 0 <= q < W, 0 elsewhere
 //
-// and all zeros when p is outside the map.
-func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p int) {
+// and all zeros when p is outside the map. idx (at least W long) is
+// scratch: the offsets of the row's pixels, which gatherRows transposes
+// from.
+func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p int, idx []int32) {
 	dst = dst[:c*ldr]
 	clear(dst)
 	if p < 0 || p >= h {
 		return
 	}
+	idx = idx[:w]
 	if !packed {
-		row := xs[p*w*c : (p+1)*w*c]
-		for q := 0; q < w; q++ {
-			src := row[q*c : (q+1)*c]
-			for ch, v := range src {
-				dst[ch*ldr+pad+q] = v
-			}
+		for q := range idx {
+			idx[q] = int32((p*w + q) * c)
 		}
-		return
-	}
-	// q < p: element (q, p) of row q of the triangle.
-	for q := 0; q < p; q++ {
-		t := Tri(h, q, p)
-		src := xs[t*c : (t+1)*c]
-		for ch, v := range src {
-			dst[ch*ldr+pad+q] = v
+	} else {
+		// q < p: element (q, p) of row q of the triangle.
+		for q := 0; q < p; q++ {
+			idx[q] = int32(Tri(h, q, p) * c)
+		}
+		t := Tri(h, p, p)
+		for q := p; q < w; q++ {
+			idx[q] = int32((t + q - p) * c)
 		}
 	}
-	t := Tri(h, p, p)
-	row := xs[t*c : (t+w-p)*c]
-	for q := p; q < w; q++ {
-		src := row[(q-p)*c : (q-p+1)*c]
-		for ch, v := range src {
-			dst[ch*ldr+pad+q] = v
-		}
-	}
+	gatherRows(dst[pad:], ldr, xs, idx, c)
 }
 
 // DirectWorkspace is what the direct forward pass of a block of
@@ -259,6 +255,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 		// channel pairs (cp*ldr words each), built through row.
 		ringW []uint32
 		row   []float32
+		idx   []int32 // directRow's pixel offsets
 	}
 	wss := make([]ws, workers)
 	defer func() {
@@ -278,6 +275,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 				s.row = getScratch(rowLen)
 			}
 			s.at = make([]int, k)
+			s.idx = make([]int32, g.W)
 			s.acc = getScratch(acc)
 		}
 		for r := range s.at {
@@ -309,7 +307,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 				if bs != nil {
 					buf := s.ringW[slot*cp*ldr : (slot+1)*cp*ldr]
 					if s.at[slot] != p {
-						directRow(s.row, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p)
+						directRow(s.row, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p, s.idx)
 						for c := 0; c < cp; c++ {
 							lo, dst := s.row[2*c*ldr:(2*c+1)*ldr], buf[c*ldr:(c+1)*ldr]
 							if 2*c+1 == g.Cin { // an odd Cin's last pair: hi 0
@@ -327,7 +325,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 				}
 				buf := s.ring[slot*rowLen : (slot+1)*rowLen]
 				if s.at[slot] != p {
-					directRow(buf, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p)
+					directRow(buf, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p, s.idx)
 					s.at[slot] = p
 				}
 				rows[a] = buf

@@ -40,6 +40,9 @@ type kernelSet struct {
 	bn       *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
 	// copyRuns is CopyRuns (copyruns.go); nil: the portable one.
 	copyRuns func(dst, src []float32, run, count, dstStride, srcStride int)
+	// gatherRows is the direct convolution's row transposition
+	// (gather.go); nil: the portable one.
+	gatherRows func(dst []float32, ldr int, xs []float32, idx []int32, c int)
 }
 
 // pick returns the kernel with the least estimated time for n columns

@@ -59,7 +59,8 @@ func archKernelSets() []*kernelSet {
 			maskedKernel(12, 32, 0.93, kernAVX512_12x32),
 			maskedKernel(24, 16, 0.78, kernAVX512_24x16),
 		}, addRows: addRowsAVX512, direct: directAVX512, axpyF64: axpyRowsF64AVX512Go,
-			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go})
+			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
+			gatherRows: gatherRowsAVX512Go})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		sets = append(sets, &kernelSet{name: "avx2", kernels: []microKernel{
