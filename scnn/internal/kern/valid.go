@@ -106,6 +106,8 @@ func ValidConvForward(g ValidGeom, y, x, w, bias []float32) {
 	in, out, kk := g.InPix()*g.Cin, g.OutPix()*g.Cout, g.K*g.K*g.Cin
 	op := g.OutPix()
 	chunks := (g.B + validChunk - 1) / validChunk
+	pw := PackB(false, kk, g.Cout, 1, w, g.Cout) // once for every chunk
+	defer pw.Release()
 	ParallelFor(chunks, Workers(g.Workers), func(_, item int) {
 		s0, s1 := item*validChunk, min((item+1)*validChunk, g.B)
 		rows := (s1 - s0) * op
@@ -122,7 +124,7 @@ func ValidConvForward(g ValidGeom, y, x, w, bias []float32) {
 			}
 			beta = 1
 		}
-		Gemm(false, false, rows, g.Cout, kk, 1, col, kk, w, g.Cout, beta, ys, g.Cout)
+		GemmPacked(false, rows, col, kk, pw, beta, ys, g.Cout)
 	})
 }
 
@@ -145,6 +147,11 @@ func ValidConvBackward(g ValidGeom, dx, dw, db, x, dy, w []float32) {
 	chunks := (g.B + validChunk - 1) / validChunk
 	dws := make([][]float32, chunks)
 	dbs := make([][]float32, chunks)
+	var pwt *PackedB // w^T, packed once for every chunk's input gradient
+	if dx != nil {
+		pwt = PackB(true, g.Cout, kk, 1, w, g.Cout)
+		defer pwt.Release()
+	}
 	ParallelFor(chunks, Workers(g.Workers), func(_, item int) {
 		s0, s1 := item*validChunk, min((item+1)*validChunk, g.B)
 		rows := (s1 - s0) * op
@@ -181,7 +188,7 @@ func ValidConvBackward(g ValidGeom, dx, dw, db, x, dy, w []float32) {
 			return
 		}
 		// The columns' gradient, reusing col.
-		Gemm(false, true, rows, kk, g.Cout, 1, gy, g.Cout, w, g.Cout, 0, col, kk)
+		GemmPacked(false, rows, gy, g.Cout, pwt, 0, col, kk)
 		full := getScratch(g.L * g.L * g.Cin)
 		defer putScratch(full)
 		for s := s0; s < s1; s++ {
