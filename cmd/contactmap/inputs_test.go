@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +56,17 @@ func TestPredictSequenceFiles(t *testing.T) {
 			}
 		}
 	}
+	// IDs renamed to file-safe names: five warnings, then a count.
+	var many strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&many, ">sp/%d-%d\n%s\n", i, i+40, p[:25+i])
+	}
+	code, _, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(out, "many"), "--format", "rr", write("many.fa", many.String()))
+	if code != 0 || strings.Count(errOut, "is written as") != 5 || !strings.Contains(errOut, "3 more IDs written under file-safe names") {
+		t.Errorf("renamed IDs: exit %d, %s", code, errOut)
+	}
 	bare := write("bare.txt", p+"\n")
-	code, _, errOut := runCLI(t, "predict", "--model", model, "--out", out, bare)
+	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, bare)
 	if code != 1 || !strings.Contains(errOut, "a bare sequence") || strings.Contains(errOut, "no atoms") {
 		t.Errorf("bare sequence file: exit %d, %s", code, errOut)
 	}
