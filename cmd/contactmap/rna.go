@@ -415,6 +415,7 @@ table on standard output, OUT.md and OUT.json.`,
 	decoderName := fs.String("decoder", string(ssnet.Greedy), "decoder of the runs' probabilities: greedy (the paper's), mea or mea-pk")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
 	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; MFE; homology transfer from --train)")
+	against := fs.String("against", "", "a second directory of runs (another precision or recipe, say): each kind under --runs is compared with the same kind here, paired by seed, instead of SCNN with CNN and the baselines (differences: --runs minus --against; the sides labelled by the directories' names; OUT-KIND and OUT-disjoint-KIND files)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -442,33 +443,51 @@ table on standard output, OUT.md and OUT.json.`,
 	if *out == "" {
 		*out = filepath.Join(*runsDir, "report")
 	}
-	dirs, err := ssnet.ScanRuns(*runsDir)
-	if err != nil {
-		return fmt.Errorf("rna compare: %w", err)
-	}
 	// Every run is read first: a run that cannot be read fails the
 	// command before any evaluation (unless --skip-bad).
-	var ok []compare.RunDir[ssnet.Run]
 	var bad badRuns
-	for _, d := range dirs {
-		switch d.State {
-		case compare.Unreadable:
-			bad.add("rna compare", d.Name, d.Err)
-		case compare.Training:
-			fmt.Fprintf(stderr, "rna compare: %s: still training (%d steps), left out\n", d.Name, d.Run.Steps)
-		case compare.Finished:
-			ok = append(ok, d)
+	finished := func(dir string) ([]compare.RunDir[ssnet.Run], error) {
+		dirs, err := ssnet.ScanRuns(dir)
+		if err != nil {
+			return nil, fmt.Errorf("rna compare: %w", err)
+		}
+		var ok []compare.RunDir[ssnet.Run]
+		for _, d := range dirs {
+			name := d.Name // --against's runs by their path
+			if dir != *runsDir {
+				name = filepath.Join(dir, d.Name)
+			}
+			switch d.State {
+			case compare.Unreadable:
+				bad.add("rna compare", name, d.Err)
+			case compare.Training:
+				fmt.Fprintf(stderr, "rna compare: %s: still training (%d steps), left out\n", name, d.Run.Steps)
+			case compare.Finished:
+				ok = append(ok, d)
+			}
+		}
+		return ok, nil
+	}
+	ok, err := finished(*runsDir)
+	if err != nil {
+		return err
+	}
+	var okB []compare.RunDir[ssnet.Run]
+	if *against != "" {
+		if okB, err = finished(*against); err != nil {
+			return err
 		}
 	}
 	if err := bad.check(*skipBad); err != nil {
 		return err
 	}
+	all := append(append([]compare.RunDir[ssnet.Run](nil), ok...), okB...)
 	train, err := readSets(*trainFile)
 	if err != nil {
 		return err
 	}
 	refs := ssnet.TemplateRefs(train)
-	for _, f := range ok {
+	for _, f := range all {
 		if f.Run.Model.Record.UsesTemplates() {
 			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
 				return err
@@ -476,7 +495,7 @@ table on standard output, OUT.md and OUT.json.`,
 			break
 		}
 	}
-	for _, f := range ok {
+	for _, f := range all {
 		if f.Run.Model.Record.UsesEnergy() {
 			if err := attachMFE(set, *mfeCache); err != nil {
 				return err
@@ -484,28 +503,49 @@ table on standard output, OUT.md and OUT.json.`,
 			break
 		}
 	}
-	var runs []compare.Run
-	for _, f := range ok {
-		r, err := ssnet.ScoreRun(f.Path, f.Run, *split, set, decoder)
-		if err != nil {
-			return err
+	score := func(ok []compare.RunDir[ssnet.Run]) ([]compare.Run, error) {
+		var runs []compare.Run
+		for _, f := range ok {
+			r, err := ssnet.ScoreRun(f.Path, f.Run, *split, set, decoder)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+			mr := f.Run.Model.Record
+			fmt.Fprintf(stderr, "rna compare: %s: %s seed %d (best step %d)\n", f.Path, mr.Kind, mr.Seed, mr.Step)
 		}
-		runs = append(runs, r)
-		mr := f.Run.Model.Record
-		fmt.Fprintf(stderr, "rna compare: %s: %s seed %d (best step %d)\n", f.Name, mr.Kind, mr.Seed, mr.Step)
+		return runs, nil
 	}
-	var baselines []compare.Run
-	if *withBaselines {
-		if baselines, err = ssnet.BaselineRuns(set, refs); err != nil {
-			return err
-		}
-	}
-	outs, err := ssnet.CompareRuns(runs, baselines, ssnet.Disjoint(ssnet.Overlaps(set, train)), *split, file, *resamples)
+	runs, err := score(ok)
 	if err != nil {
 		return err
 	}
-	if len(outs) == 0 {
-		return fmt.Errorf("rna compare: no finished run in %s", *runsDir)
+	disjoint := ssnet.Disjoint(ssnet.Overlaps(set, train))
+	var outs []ssnet.Comparison
+	if *against != "" {
+		runsB, err := score(okB)
+		if err != nil {
+			return err
+		}
+		if outs, err = ssnet.CompareSides(runs, runsB, filepath.Base(filepath.Clean(*runsDir)), filepath.Base(filepath.Clean(*against)), disjoint, *split, file, *resamples); err != nil {
+			return err
+		}
+		if len(outs) == 0 {
+			return fmt.Errorf("rna compare: no kind with finished runs in both %s and %s", *runsDir, *against)
+		}
+	} else {
+		var baselines []compare.Run
+		if *withBaselines {
+			if baselines, err = ssnet.BaselineRuns(set, refs); err != nil {
+				return err
+			}
+		}
+		if outs, err = ssnet.CompareRuns(runs, baselines, disjoint, *split, file, *resamples); err != nil {
+			return err
+		}
+		if len(outs) == 0 {
+			return fmt.Errorf("rna compare: no finished run in %s", *runsDir)
+		}
 	}
 	fmt.Fprintf(stdout, "Decoder: %s.\n\n", decoder)
 	for _, o := range outs {
@@ -514,7 +554,7 @@ table on standard output, OUT.md and OUT.json.`,
 		}
 		fmt.Fprintln(stdout)
 		extra := ""
-		if o.Suffix == "" { // SCNN against CNN on all molecules
+		if o.Suffix == "" && *against == "" { // SCNN against CNN on all molecules
 			extra = paperRNATable
 		}
 		if err := o.Result.WriteFiles(*out+o.Suffix, extra); err != nil {

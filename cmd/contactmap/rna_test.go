@@ -134,6 +134,32 @@ func TestRNACompareWithBaselines(t *testing.T) {
 	if !strings.Contains(string(b), `"kind_a": "homology"`) {
 		t.Errorf("baseline comparison json: %.300s", b)
 	}
+	// --against: the SCNN runs of a second directory (a longer recipe)
+	// against the first's, paired by seed; its CNN has no partner there.
+	runsB := filepath.Join(dir, "longer")
+	p.Steps = 4
+	for seed := uint64(1); seed <= 2; seed++ {
+		o := ssnet.TrainOptions{Train: trainSet, Valid: valid, Out: filepath.Join(runsB, fmt.Sprintf("scnn-seed%d", seed)), Kind: ssnet.SCNN, Protocol: p, Seed: seed, Workers: 1}
+		if _, _, err := ssnet.Train(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out = filepath.Join(dir, "ab")
+	code, stdout, errOut = runCLI(t, "rna", "compare", "--runs", runsB, "--against", runs, "--set", set, "--train", train, "--split", "x", "--resamples", "50", "--out", out)
+	if code != 0 {
+		t.Fatalf("--against: exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"ab-scnn.md", "ab-disjoint-scnn.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ab-cnn.md")); err == nil {
+		t.Error("a CNN comparison without CNN runs on one side")
+	}
+	if b, err = os.ReadFile(out + "-scnn.json"); err != nil || !strings.Contains(string(b), `"kind_a": "scnn (runs)"`) || !strings.Contains(string(b), `"kind_b": "scnn (longer)"`) {
+		t.Errorf("--against json: %v %.400s\n%s", err, b, stdout)
+	}
 }
 
 // rna predict --method homology copies the pairs of the nearest

@@ -222,6 +222,48 @@ func CompareRuns(runs, baselines []runcompare.Run, disjoint map[string]bool, spl
 	return out, nil
 }
 
+// CompareSides compares two sets of runs kind by kind, paired by seed:
+// each kind's runs of a (labelled labelA) against that kind's runs of b
+// (labelB), for example the same recipe trained in two precisions, on
+// all molecules and on those disjoint holds. The results' kinds read
+// "KIND (LABEL)"; Suffix is "-KIND" and "-disjoint-KIND". A kind on one
+// side only is left out; no comparison is no error.
+func CompareSides(a, b []runcompare.Run, labelA, labelB string, disjoint map[string]bool, split, set string, resamples int) ([]Comparison, error) {
+	label := func(rs []runcompare.Run, l string) map[Kind][]runcompare.Run {
+		out := map[Kind][]runcompare.Run{}
+		for _, r := range rs {
+			k := Kind(r.Kind)
+			r.Kind = fmt.Sprintf("%s (%s)", k, l)
+			out[k] = append(out[k], r)
+		}
+		return out
+	}
+	la, lb := label(a, labelA), label(b, labelB)
+	disLabel := fmt.Sprintf(" (the molecules under %.0f%% identity to every training molecule)", 100*NearIdentical)
+	var out []Comparison
+	for _, k := range []Kind{SCNN, CNN} {
+		if len(la[k]) == 0 || len(lb[k]) == 0 {
+			continue
+		}
+		runs := append(append([]runcompare.Run(nil), lb[k]...), la[k]...)
+		for _, sub := range []struct {
+			suffix, label string
+			runs          []runcompare.Run
+		}{
+			{"-" + string(k), "", runs},
+			{"-disjoint-" + string(k), disLabel, runcompare.OnlyItems(runs, disjoint)},
+		} {
+			res, err := runcompare.Compare(sub.runs, CompareMetrics(), fmt.Sprintf("%s (%s)", k, labelB), fmt.Sprintf("%s (%s)", k, labelA), resamples, 1)
+			if err != nil {
+				return nil, err
+			}
+			res.Split, res.Features, res.Unit = split+sub.label, set, "molecules"
+			out = append(out, Comparison{sub.suffix, res})
+		}
+	}
+	return out, nil
+}
+
 // EvalRow is one predictor's scores in an evaluation: its summaries on
 // all molecules and on the molecules without a near-identical training
 // molecule, and the per-molecule scores.
