@@ -65,6 +65,12 @@ func TestPredictSequenceFiles(t *testing.T) {
 	if code != 0 || strings.Count(errOut, "is written as") != 5 || !strings.Contains(errOut, "3 more IDs written under file-safe names") {
 		t.Errorf("renamed IDs: exit %d, %s", code, errOut)
 	}
+	// The same input twice: predicted once, said.
+	one := write("once.fa", ">once\n"+p+"\n")
+	code, stdoutText, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(out, "twice"), "--format", "rr", one, one)
+	if code != 0 || !strings.Contains(errOut, "given 2 times: predicted once") || strings.Contains(errOut, "once_2") || !strings.Contains(stdoutText, "1 chains predicted") {
+		t.Errorf("an input given twice: exit %d, %s %s", code, stdoutText, errOut)
+	}
 	bare := write("bare.txt", p+"\n")
 	code, _, errOut = runCLI(t, "predict", "--model", model, "--out", out, bare)
 	if code != 1 || !strings.Contains(errOut, "a bare sequence") || strings.Contains(errOut, "no atoms") {

@@ -428,8 +428,20 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	// FASTA files are alignments (gaps or not) for plmDCA, and for models
 	// trained on alignments where no alignment directory is given.
 	fastaAligned := cfg.Method == MethodPLM || len(ms) > 0 && ms[0].Arch.Mode.MSA && cfg.MSADir == ""
+	given := map[string]int{} // times each input was given: predicted once
+	for _, a := range args {
+		given[a]++
+	}
 	for i, a := range args {
+		if given[a] < 0 {
+			continue // a repeat, already resolved
+		}
+		n := given[a]
+		given[a] = -1
 		ts, err := resolve(a, cfg.PDBDir, fastaAligned)
+		if err == nil && n > 1 && len(ts) > 0 {
+			ts[0].Warnings = append(ts[0].Warnings, fmt.Sprintf("input %s given %d times: predicted once", a, n))
+		}
 		if err != nil {
 			if i%cfg.Shards == cfg.Shard {
 				outcomes = append(outcomes, Outcome{Arg: a, Err: err})
