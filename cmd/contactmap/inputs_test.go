@@ -62,7 +62,7 @@ func TestPredictSequenceFiles(t *testing.T) {
 		fmt.Fprintf(&many, ">sp/%d-%d\n%s\n", i, i+40, p[:25+i])
 	}
 	code, _, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(out, "many"), "--format", "rr", write("many.fa", many.String()))
-	if code != 0 || strings.Count(errOut, "is written as") != 5 || !strings.Contains(errOut, "3 more IDs written under file-safe names") {
+	if code != 0 || strings.Count(errOut, "is written as") != 5 || !strings.Contains(errOut, "3 more IDs written under other file names") {
 		t.Errorf("renamed IDs: exit %d, %s", code, errOut)
 	}
 	// The same input twice: predicted once, said.

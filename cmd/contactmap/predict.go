@@ -248,7 +248,7 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 	fmt.Fprintln(tw, "chain\tL\tPPV\tsensitivity\taccuracy\tlong top-L/5\toutputs")
 	var failed []predict.Outcome
 	ok := 0
-	renamed := 0 // "ID ... is written as ..." warnings: the first few said, the rest counted
+	renamed := 0 // naming warnings: the first few said, the rest counted
 	const renamedShown = 5
 	for _, o := range outs {
 		name := o.Arg
@@ -258,12 +258,12 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 		for _, note := range o.Notes {
 			fmt.Fprintf(errw, "note: %s: %s\n", name, note)
 		}
-		for _, warn := range o.Warnings {
-			if strings.HasPrefix(warn, "ID ") && strings.Contains(warn, " is written as ") {
-				if renamed++; renamed > renamedShown {
-					continue
-				}
+		if o.Naming != "" {
+			if renamed++; renamed <= renamedShown {
+				fmt.Fprintf(errw, "warning: %s: %s\n", name, o.Naming)
 			}
+		}
+		for _, warn := range o.Warnings {
 			fmt.Fprintf(errw, "warning: %s: %s\n", name, warn)
 		}
 		if o.Err != nil {
@@ -284,7 +284,7 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 	}
 	tw.Flush()
 	if renamed > renamedShown {
-		fmt.Fprintf(errw, "warning: %d more IDs written under file-safe names (as above)\n", renamed-renamedShown)
+		fmt.Fprintf(errw, "warning: %d more IDs written under other file names (as above)\n", renamed-renamedShown)
 	}
 	fmt.Fprintf(w, "%d chains predicted into %s\n", ok, dir)
 	if len(failed) == 0 {

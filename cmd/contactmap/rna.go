@@ -627,13 +627,15 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 }
 
 // rnaExt is the lower-case extension of a file name, a compression
-// suffix (.gz, .zst) aside.
-func rnaExt(name string) string {
-	name = strings.ToLower(name)
+// suffix aside.
+func rnaExt(name string) string { return filepath.Ext(uncompressedName(strings.ToLower(name))) }
+
+// uncompressedName is name without a compression suffix (.gz, .zst).
+func uncompressedName(name string) string {
 	for _, z := range []string{".gz", ".zst"} {
 		name = strings.TrimSuffix(name, z)
 	}
-	return filepath.Ext(name)
+	return name
 }
 
 // rnaFormat is the format of an RNA input: its extension's (.ct and
@@ -651,13 +653,12 @@ func rnaFormat(data []byte, ext string) string {
 	case ".dbn", ".db":
 		return "dbn"
 	}
-	var lines []string
-	for _, l := range strings.Split(string(data), "\n") {
+	var lines []string // the first 64 lines that are not blank or '#' comments
+	for rest := string(data); rest != "" && len(lines) < 64; {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
 		if t := strings.TrimSpace(l); t != "" && t[0] != '#' {
 			lines = append(lines, t)
-		}
-		if len(lines) == 64 {
-			break
 		}
 	}
 	if len(lines) == 0 {
@@ -696,10 +697,7 @@ func readRNAFile(data []byte, name, format string) ([]rnaInput, []error) {
 			return nil, []error{err}
 		}
 		// RNA STRAND names a record by its file name: drop the extension.
-		base := filepath.Base(name)
-		for _, z := range []string{".gz", ".zst"} {
-			base = strings.TrimSuffix(base, z)
-		}
+		base := uncompressedName(filepath.Base(name))
 		s.Name = strings.TrimSuffix(s.Name, filepath.Ext(base))
 		if s.Name == "" {
 			s.Name = strings.TrimSuffix(base, filepath.Ext(base))

@@ -72,12 +72,7 @@ func alignmentChars(line []byte) bool {
 //     '-' and '.' (structure files start with records holding spaces or
 //     '_', sequences files with '>').
 func IsAlignment(data []byte, plm bool) bool {
-	var lines [][]byte
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		if t := bytes.TrimSpace(l); len(t) > 0 {
-			lines = append(lines, t)
-		}
-	}
+	lines := nonBlankLines(data)
 	if len(lines) == 0 {
 		return false
 	}
@@ -90,15 +85,7 @@ func IsAlignment(data []byte, plm bool) bool {
 			return true
 		}
 		rows, gap := fastaColumns(lines)
-		if len(rows) < 2 || !gap || rows[0] == 0 {
-			return false
-		}
-		for _, n := range rows {
-			if n != rows[0] {
-				return false
-			}
-		}
-		return true
+		return gap && oneLength(rows)
 	}
 	return len(lines) >= 2 && alignmentChars(lines[0]) && alignmentChars(lines[1])
 }
@@ -127,26 +114,40 @@ func fastaColumns(lines [][]byte) (rows []int, gap bool) {
 	return rows, gap
 }
 
+// oneLength reports whether there are at least two rows, all of one
+// non-zero length.
+func oneLength(rows []int) bool {
+	if len(rows) < 2 || rows[0] == 0 {
+		return false
+	}
+	for _, n := range rows {
+		if n != rows[0] {
+			return false
+		}
+	}
+	return true
+}
+
 // unalignedHint is the warning for a FASTA file of records all of one
 // length without gaps, read as separate sequences (IsAlignment): it may be
 // an alignment whose rows need no gaps. "" where that is not the case.
 func unalignedHint(data []byte) string {
+	rows, gap := fastaColumns(nonBlankLines(data))
+	if gap || !oneLength(rows) {
+		return ""
+	}
+	return fmt.Sprintf("all %d records have %d residues and no gaps: read as %d separate sequences, not as an alignment; the alignment model (msa) or plmDCA reads the file as an alignment of its first record", len(rows), rows[0], len(rows))
+}
+
+// nonBlankLines is data's lines with blanks trimmed, empty ones left out.
+func nonBlankLines(data []byte) [][]byte {
 	var lines [][]byte
 	for _, l := range bytes.Split(data, []byte("\n")) {
 		if t := bytes.TrimSpace(l); len(t) > 0 {
 			lines = append(lines, t)
 		}
 	}
-	rows, gap := fastaColumns(lines)
-	if len(rows) < 2 || gap || rows[0] == 0 {
-		return ""
-	}
-	for _, n := range rows {
-		if n != rows[0] {
-			return ""
-		}
-	}
-	return fmt.Sprintf("all %d records have %d residues and no gaps: read as %d separate sequences, not as an alignment; the alignment model (msa) or plmDCA reads the file as an alignment of its first record", len(rows), rows[0], len(rows))
+	return lines
 }
 
 // resolveAlignment reads an alignment file into one target: its query,

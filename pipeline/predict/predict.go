@@ -95,6 +95,9 @@ type Target struct {
 	// is Seq, its columns the query's residues); nil for other inputs.
 	MSA      *msa.Alignment
 	Warnings []string
+	// Naming says why the outputs' name differs from ID (assignNames:
+	// not file-safe, or taken); "" where it does not.
+	Naming string
 	// Err is set for a record of a sequences file that holds no usable
 	// sequence (features.ErrRecord): it fails alone, the file's other
 	// records are predicted.
@@ -110,6 +113,7 @@ type Outcome struct {
 	Files    []string
 	Metrics  *metrics.ChainMetrics // nil without a structure
 	Warnings []string              // things the user should know; the outputs were written
+	Naming   string                // why the outputs' name differs from ID (Target.Naming)
 	Notes    []string              // what was done that the user did not ask for (the method chosen)
 	Err      error
 }
@@ -504,13 +508,13 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 
 func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
 	if t.Err != nil {
-		return Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings, Err: t.Err}
+		return Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings, Naming: t.Naming, Err: t.Err}
 	}
 	var checkErr error
 	if cfg.Check != nil {
 		checkErr = cfg.Check(&t)
 	}
-	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings}
+	o := Outcome{Arg: t.Arg, ID: t.ID, L: len(t.Seq), Warnings: t.Warnings, Naming: t.Naming}
 	fail := func(err error) Outcome { o.Err = err; return o }
 	if checkErr != nil {
 		return fail(checkErr)
@@ -787,9 +791,9 @@ func assignNames(ts []Target) {
 			_, clash = taken[strings.ToLower(name)]
 		}
 		if name != base {
-			ts[i].Warnings = append(ts[i].Warnings, fmt.Sprintf("output name %s is taken by %s from %s: writing %s.*", base, ts[first].ID, ts[first].Arg, name))
+			ts[i].Naming = fmt.Sprintf("output name %s is taken by %s from %s: writing %s.*", base, ts[first].ID, ts[first].Arg, name)
 		} else if base != ts[i].ID {
-			ts[i].Warnings = append(ts[i].Warnings, fmt.Sprintf("ID %q is written as %s.*", ts[i].ID, name))
+			ts[i].Naming = fmt.Sprintf("ID %q is written as %s.*", ts[i].ID, name)
 		}
 		ts[i].Name = name
 		taken[strings.ToLower(name)] = i

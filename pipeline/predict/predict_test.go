@@ -267,10 +267,8 @@ func TestOutputNamesUniqueAndInside(t *testing.T) {
 		if o.Err != nil {
 			t.Errorf("%s: %v", o.ID, o.Err)
 		}
-		for _, w := range o.Warnings {
-			if strings.Contains(w, "is taken by") || strings.Contains(w, "is written as") {
-				warned++
-			}
+		if strings.Contains(o.Naming, "is taken by") || strings.Contains(o.Naming, "is written as") {
+			warned++
 		}
 	}
 	if warned != 5 { // dup, DUP, "..", "", the second 1ENH_A
