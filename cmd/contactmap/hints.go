@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/predict"
@@ -46,4 +48,15 @@ func flagHint(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w (%s)", err, hint)
+}
+
+// interrupted is the error of a training run stopped by SIGINT or
+// SIGTERM: how to continue depends on whether the run has a checkpoint
+// in out (one stopped while preparing its data, before its first
+// step, has none, and a --resume would be refused).
+func interrupted(err error, out string) error {
+	if _, statErr := os.Stat(filepath.Join(out, loop.CheckpointFile)); statErr == nil {
+		return fmt.Errorf("%w in %s; continue with --resume", err, out)
+	}
+	return fmt.Errorf("%w in %s; nothing was checkpointed yet, so run the same command again to start it", err, out)
 }

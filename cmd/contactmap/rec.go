@@ -160,7 +160,7 @@ epoch too), train_log.tsv.`,
 		if bar.bar != nil {
 			bar.Finish() // the epoch's bar, cut short
 		}
-		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
+		return interrupted(err, o.Out)
 	}
 	if err != nil {
 		return err

@@ -140,7 +140,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	_, res, err := ssnet.Train(ctx, o)
 	bar.Finish()
 	if errors.Is(err, ssnet.ErrInterrupted) {
-		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
+		return interrupted(err, o.Out)
 	}
 	if err != nil {
 		return err
@@ -167,10 +167,10 @@ func readSets(list string) ([]ssnet.Molecule, error) {
 
 // attachMFE attaches the MFE structures of a set for a network with
 // energy channels, through the cache file (if any), with a progress bar.
-func attachMFE(set []ssnet.Molecule, cacheFile string) error {
+func attachMFE(ctx context.Context, set []ssnet.Molecule, cacheFile string) error {
 	bar := progress.New(len(set), "MFE structures")
 	defer bar.Finish()
-	return ssnet.AttachMFECached(cacheFile, runtime.GOMAXPROCS(0), func() { bar.Add(1) }, set)
+	return ssnet.AttachMFECached(ctx, cacheFile, runtime.GOMAXPROCS(0), func() { bar.Add(1) }, set)
 }
 
 // rnaSplitFile maps a split name to its bundled file.
@@ -279,13 +279,13 @@ split (or --set, a five-line file).`,
 			if sameAsTrain {
 				return usageError("%s takes homology templates from the training molecules; evaluate it on another split than the training file", path)
 			}
-			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
+			if err := ssnet.AttachTemplates(ctx, set, refs, false, 0); err != nil {
 				return err
 			}
 			templated = true
 		}
 		if r.UsesEnergy() && set[0].MFE == nil {
-			if err := attachMFE(set, *mfeCache); err != nil {
+			if err := attachMFE(ctx, set, *mfeCache); err != nil {
 				return err
 			}
 		}
@@ -489,7 +489,7 @@ table on standard output, OUT.md and OUT.json.`,
 	refs := ssnet.TemplateRefs(train)
 	for _, f := range all {
 		if f.Run.Model.Record.UsesTemplates() {
-			if err := ssnet.AttachTemplates(set, refs, false, 0); err != nil {
+			if err := ssnet.AttachTemplates(ctx, set, refs, false, 0); err != nil {
 				return err
 			}
 			break
@@ -497,7 +497,7 @@ table on standard output, OUT.md and OUT.json.`,
 	}
 	for _, f := range all {
 		if f.Run.Model.Record.UsesEnergy() {
-			if err := attachMFE(set, *mfeCache); err != nil {
+			if err := attachMFE(ctx, set, *mfeCache); err != nil {
 				return err
 			}
 			break

@@ -95,3 +95,24 @@ func TestSIGINTAt10Seconds(t *testing.T) {
 		})
 	}
 }
+
+// A run stopped while it prepares its molecules (the families protocol
+// folds every molecule's MFE structure first: minutes without a cache)
+// stops there, with no checkpoint and a message to start it again, and
+// the folds it finished are in the cache file.
+func TestSIGINTWhilePreparing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a training run's preparation in a child process")
+	}
+	dir := t.TempDir()
+	out, cache := filepath.Join(dir, "run"), filepath.Join(dir, "mfe.tsv.gz")
+	code, text := interruptAfter(t, 3*time.Second, "rna", "train", "--protocol", "families", "--workers", "1",
+		"--train", "../../data/rna/16s-finaltrain.txt", "--valid", "../../data/rna/16s-finalvalid.txt",
+		"--mfe-cache", cache, "--out", out)
+	if code != 1 || !strings.Contains(text, "preparing the molecules") || !strings.Contains(text, "run the same command again") {
+		t.Fatalf("interrupted while preparing: exit %d, want 1 with a message to start again:\n%s", code, text)
+	}
+	if _, err := loop.Info(out, nil); err == nil {
+		t.Fatalf("a checkpoint in %s after an interruption before the first step", out)
+	}
+}

@@ -105,7 +105,7 @@ the learning curves.`,
 	start := time.Now()
 	res, err := train.Train(ctx, o)
 	if errors.Is(err, train.ErrInterrupted) {
-		return fmt.Errorf("%w in %s; continue with --resume", err, o.Out)
+		return interrupted(err, o.Out)
 	}
 	if err != nil {
 		return err

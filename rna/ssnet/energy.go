@@ -3,6 +3,7 @@ package ssnet
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -259,8 +260,10 @@ func MFEPartners(seq string, workers int) ([]int, error) {
 // AttachMFE attaches every molecule's MFE partners (Molecule.MFE) from
 // cache (nil: fold each), folding the missing ones on parallel
 // goroutines, one molecule each. progress (may be nil) is called after
-// each molecule.
-func AttachMFE(set []Molecule, cache *MFECache, parallel int, progress func()) error {
+// each molecule. When ctx is cancelled no further molecule is started:
+// it waits for the folds under way (they enter the cache) and returns
+// ctx's error.
+func AttachMFE(ctx context.Context, set []Molecule, cache *MFECache, parallel int, progress func()) error {
 	if cache == nil {
 		cache = NewMFECache()
 	}
@@ -288,13 +291,22 @@ func AttachMFE(set []Molecule, cache *MFECache, parallel int, progress func()) e
 			}
 		}()
 	}
+feed:
 	for k := range set {
-		if set[k].MFE == nil {
-			jobs <- k
+		if set[k].MFE != nil {
+			continue
+		}
+		select {
+		case jobs <- k:
+		case <-ctx.Done():
+			break feed
 		}
 	}
 	close(jobs)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return errors.Join(errs...)
 }
 

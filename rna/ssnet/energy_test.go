@@ -3,6 +3,7 @@ package ssnet
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func TestEnergyChannels(t *testing.T) {
 		mol.Partner[i] = -1
 	}
 	set := []Molecule{mol}
-	if err := AttachMFE(set, nil, 1, nil); err != nil {
+	if err := AttachMFE(context.Background(), set, nil, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(set[0].MFE, st.Partner) {
@@ -92,7 +93,7 @@ func TestEnergyChannels(t *testing.T) {
 	// energy channels above.
 	ix := TemplateRefs([]Molecule{mol})
 	set[0].Template = nil
-	if err := AttachTemplates(set, ix, false, 0); err != nil {
+	if err := AttachTemplates(context.Background(), set, ix, false, 0); err != nil {
 		t.Fatal(err)
 	}
 	both, err := window2D([]Window{w}, 60, Families.Spec(CNN))
@@ -138,7 +139,7 @@ func TestEnergyInference(t *testing.T) {
 	}
 	mol := Molecule{Structure: &rna.Structure{Name: "phe", Seq: yeastPhe}}
 	set := []Molecule{mol}
-	if err := AttachMFE(set, nil, 1, nil); err != nil {
+	if err := AttachMFE(context.Background(), set, nil, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	set[0].Template = &homology.Template{}

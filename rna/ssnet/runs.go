@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -300,8 +301,9 @@ func DefaultMFECache() string {
 // AttachMFECached attaches the MFE structures of sets (AttachMFE, on
 // parallel goroutines; progress, which may be nil, after each molecule)
 // through the cache file cacheFile ("": none): read before, written back
-// when it gained structures.
-func AttachMFECached(cacheFile string, parallel int, progress func(), sets ...[]Molecule) error {
+// when it gained structures, an interrupted call's (ctx cancelled) too,
+// so that no finished fold is lost.
+func AttachMFECached(ctx context.Context, cacheFile string, parallel int, progress func(), sets ...[]Molecule) error {
 	cache := NewMFECache()
 	if cacheFile != "" {
 		var err error
@@ -309,13 +311,14 @@ func AttachMFECached(cacheFile string, parallel int, progress func(), sets ...[]
 			return err
 		}
 	}
+	var err error
 	for _, set := range sets {
-		if err := AttachMFE(set, cache, parallel, progress); err != nil {
-			return err
+		if err = AttachMFE(ctx, set, cache, parallel, progress); err != nil {
+			break
 		}
 	}
 	if cacheFile != "" && cache.Changed() {
-		return cache.Write(cacheFile)
+		err = errors.Join(err, cache.Write(cacheFile))
 	}
-	return nil
+	return err
 }

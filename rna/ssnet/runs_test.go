@@ -3,6 +3,7 @@ package ssnet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -251,7 +252,7 @@ func TestAttachMFECached(t *testing.T) {
 	os.MkdirAll(filepath.Dir(file), 0o755)
 	a, b := []Molecule{{Structure: h1}}, []Molecule{{Structure: h2}}
 	n := 0
-	if err := AttachMFECached(file, 2, func() { n++ }, a, b); err != nil {
+	if err := AttachMFECached(context.Background(), file, 2, func() { n++ }, a, b); err != nil {
 		t.Fatal(err)
 	}
 	if n != 2 || a[0].MFE == nil || b[0].MFE == nil {
@@ -262,11 +263,43 @@ func TestAttachMFECached(t *testing.T) {
 		t.Fatalf("cache file: %v, %v", c, err)
 	}
 	again := []Molecule{{Structure: h1}}
-	if err := AttachMFECached(file, 1, nil, again); err != nil || !slices.Equal(again[0].MFE, a[0].MFE) {
+	if err := AttachMFECached(context.Background(), file, 1, nil, again); err != nil || !slices.Equal(again[0].MFE, a[0].MFE) {
 		t.Fatalf("from the cache: %v, %v", again[0].MFE, err)
 	}
-	if err := AttachMFECached("", 1, nil, []Molecule{{Structure: h2}}); err != nil {
+	if err := AttachMFECached(context.Background(), "", 1, nil, []Molecule{{Structure: h2}}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An interrupted AttachMFECached (ctx cancelled after the first fold)
+// starts no further molecule, returns ctx's error and still writes the
+// folds it finished to the cache file, so that none is lost.
+func TestAttachMFECachedInterrupted(t *testing.T) {
+	var set []Molecule
+	for k, seq := range []string{"GGGGAAAACCCCAUGC", "GCGCUUUUGCGCAAAA", "GGACUUCGGUCCAAAA", "CCCCAAAAGGGGAAAA", "AUAUGGGAAACCCAUA", "GGGAAACCCUUUGGGAAACCC"} {
+		s, _ := rna.New(fmt.Sprintf("m%d", k), seq, nil)
+		set = append(set, Molecule{Structure: s})
+	}
+	file := filepath.Join(t.TempDir(), "mfe.tsv.gz")
+	ctx, cancel := context.WithCancel(context.Background())
+	err := AttachMFECached(ctx, file, 1, cancel, set)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	folded := 0
+	for _, m := range set {
+		if m.MFE != nil {
+			folded++
+		}
+	}
+	// One fold finished before the cancel; the feeder may have handed
+	// the worker one more before it saw it.
+	if folded < 1 || folded > 2 {
+		t.Fatalf("%d of %d molecules folded after a cancel at the first", folded, len(set))
+	}
+	c, err := ReadMFECache(file)
+	if err != nil || c.Len() != folded {
+		t.Fatalf("cache file after the interruption: %v entries, %v; want %d", c.Len(), err, folded)
 	}
 }
 

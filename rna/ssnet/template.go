@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -41,8 +42,10 @@ func TemplateRefs(refs []Molecule) *homology.Index {
 // list in the same order: molecule k's template then comes from the
 // other references only, as a training item's must. The searches run on
 // GOMAXPROCS goroutines; each molecule's template is its own, so the
-// result does not depend on their number.
-func AttachTemplates(set []Molecule, ix *homology.Index, self bool, minIdentity float64) error {
+// result does not depend on their number. When ctx is cancelled the
+// searches stop between molecules and it returns ctx's error, some
+// molecules left without a template.
+func AttachTemplates(ctx context.Context, set []Molecule, ix *homology.Index, self bool, minIdentity float64) error {
 	if self && len(set) != ix.Len() {
 		return fmt.Errorf("ssnet: templates: %d molecules against their own index of %d", len(set), ix.Len())
 	}
@@ -54,7 +57,7 @@ func AttachTemplates(set []Molecule, ix *homology.Index, self bool, minIdentity 
 			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(set) {
+				if k >= len(set) || ctx.Err() != nil {
 					return
 				}
 				var exclude func(int) bool
@@ -67,7 +70,7 @@ func AttachTemplates(set []Molecule, ix *homology.Index, self bool, minIdentity 
 		}()
 	}
 	wg.Wait()
-	return nil
+	return ctx.Err()
 }
 
 // FindTemplate is the template of a sequence in ix, or none (no

@@ -75,7 +75,7 @@ func TestTemplateChannels(t *testing.T) {
 	refs := []Molecule{all[0], all[1]}
 	ix := TemplateRefs(refs)
 	q := []Molecule{{Structure: all[0].Structure}}
-	if err := AttachTemplates(q, ix, false, 0.5); err != nil {
+	if err := AttachTemplates(context.Background(), q, ix, false, 0.5); err != nil {
 		t.Fatal(err)
 	}
 	if q[0].Template.Ref != all[0].Structure || q[0].Template.Identity != 1 {
@@ -126,7 +126,7 @@ func TestTemplateChannels(t *testing.T) {
 	}
 	// A template under the minimum identity is none: zero channels.
 	q2 := []Molecule{{Structure: all[0].Structure}}
-	if err := AttachTemplates(q2, TemplateRefs([]Molecule{all[5]}), false, 0.999); err != nil {
+	if err := AttachTemplates(context.Background(), q2, TemplateRefs([]Molecule{all[5]}), false, 0.999); err != nil {
 		t.Fatal(err)
 	}
 	if q2[0].Template.Ref != nil {
@@ -134,7 +134,7 @@ func TestTemplateChannels(t *testing.T) {
 	}
 	// A training molecule's template never is itself.
 	self := []Molecule{{Structure: all[0].Structure}, {Structure: all[0].Structure}, {Structure: all[3].Structure}}
-	if err := AttachTemplates(self, TemplateRefs(self), true, 0); err != nil {
+	if err := AttachTemplates(context.Background(), self, TemplateRefs(self), true, 0); err != nil {
 		t.Fatal(err)
 	}
 	if self[0].Template.Ref != self[1].Structure || self[2].Template.Ref == self[2].Structure {
@@ -338,7 +338,7 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := all[:4]
-	if err := AttachTemplates(set, TemplateRefs(all[4:10]), false, 0); err != nil {
+	if err := AttachTemplates(context.Background(), set, TemplateRefs(all[4:10]), false, 0); err != nil {
 		t.Fatal(err)
 	}
 	for k := range set {
@@ -418,7 +418,7 @@ func TestAttachTemplatesParallelSame(t *testing.T) {
 	for _, procs := range []int{1, 3} {
 		old := runtime.GOMAXPROCS(procs)
 		set := slices.Clone(all)
-		err := AttachTemplates(set, ix, true, 0.5)
+		err := AttachTemplates(context.Background(), set, ix, true, 0.5)
 		runtime.GOMAXPROCS(old)
 		if err != nil {
 			t.Fatal(err)

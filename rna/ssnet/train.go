@@ -194,16 +194,16 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	finished := run.Resumed() && run.State().Done && run.State().Round > rounds
 	if p.Template && !finished {
 		ix := TemplateRefs(o.Train)
-		if err := AttachTemplates(o.Train, ix, true, p.MinIdentity); err != nil {
-			return nil, nil, err
+		if err := AttachTemplates(ctx, o.Train, ix, true, p.MinIdentity); err != nil {
+			return nil, nil, setupErr(ctx, err)
 		}
-		if err := AttachTemplates(o.Valid, ix, false, p.MinIdentity); err != nil {
-			return nil, nil, err
+		if err := AttachTemplates(ctx, o.Valid, ix, false, p.MinIdentity); err != nil {
+			return nil, nil, setupErr(ctx, err)
 		}
 	}
 	if p.Energy && !finished {
-		if err := attachMFE(o); err != nil {
-			return nil, nil, err
+		if err := attachMFE(ctx, o); err != nil {
+			return nil, nil, setupErr(ctx, err)
 		}
 	}
 	t := &rnaTask{m: m, o: o, st: &ts, loss: scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}}
@@ -276,9 +276,29 @@ func (t *rnaTask) State() any { return t.st }
 
 // attachMFE attaches the MFE structures of the training and validation
 // molecules, from and to the options' cache file.
-func attachMFE(o TrainOptions) error {
-	return AttachMFECached(o.MFECache, max(o.Workers, 1), nil, o.Train, o.Valid)
+func attachMFE(ctx context.Context, o TrainOptions) error {
+	return AttachMFECached(ctx, o.MFECache, max(o.Workers, 1), nil, o.Train, o.Valid)
 }
+
+// setupErr is the error of a run's preparation (templates, MFE
+// structures): ErrInterrupted where ctx was cancelled, since nothing of
+// the run has changed and it can be started or resumed again.
+func setupErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return errSetupInterrupted{}
+	}
+	return err
+}
+
+// errSetupInterrupted is ErrInterrupted (errors.Is) before the first
+// step of a session, when no checkpoint was written.
+type errSetupInterrupted struct{}
+
+func (errSetupInterrupted) Error() string {
+	return "training interrupted while preparing the molecules, before the first step of this session"
+}
+
+func (errSetupInterrupted) Is(target error) bool { return target == ErrInterrupted }
 
 // groupMeans is the validation score: the mean accuracy and F1 over the
 // molecules of each group (Molecule.Group: the validation files), then
