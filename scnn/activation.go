@@ -8,7 +8,7 @@ import (
 
 // ReLU returns max(0, x), elementwise, for any shape and layout.
 func ReLU(p *Pass, x *Tensor) *Tensor {
-	y := p.zerosLike(x)
+	y := p.overwrittenLike(x) // every element written
 	forChunks(p, len(x.Data), func(_, lo, hi int) {
 		out := y.Data[lo:hi]
 		copy(out, x.Data[lo:hi])
@@ -50,7 +50,7 @@ func sigmoid(v float32) float32 { return float32(1 / (1 + math.Exp(-float64(v)))
 // logits (WeightedBCE), which is stabler; Sigmoid turns logits into
 // probabilities. Its backward step is dy * y * (1 - y).
 func Sigmoid(p *Pass, x *Tensor) *Tensor {
-	y := p.zerosLike(x)
+	y := p.overwrittenLike(x) // every element written
 	for i, v := range x.Data {
 		y.Data[i] = sigmoid(v)
 	}
@@ -71,7 +71,7 @@ func Sigmoid(p *Pass, x *Tensor) *Tensor {
 // Tanh returns tanh(x), elementwise, for any shape and layout. Its
 // backward step is dy * (1 - y²).
 func Tanh(p *Pass, x *Tensor) *Tensor {
-	y := p.zerosLike(x)
+	y := p.overwrittenLike(x) // every element written
 	forChunks(p, len(x.Data), func(_, lo, hi int) {
 		out := y.Data[lo:hi]
 		for i, v := range x.Data[lo:hi] {

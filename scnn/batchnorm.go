@@ -58,7 +58,7 @@ func (bn *BatchNorm2D) Params() []*Param {
 // Its backward step adds dL/dgamma and dL/dbeta and passes dL/dx (zero at
 // padding).
 func (bn *BatchNorm2D) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
-	y, err := p.newTensor(x.Layout, x.Shape)
+	y, err := p.newOverwritten(x.Layout, x.Shape) // BNApply writes every pixel, 0 at padding
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func (bn *BatchNorm2D) backward(p *Pass, st *bnStep, x, dy *Tensor) *Tensor {
 			a[k], b[k] = float32(sdy[k]/n), float32(sdyxh[k]/n)
 		}
 	}
-	dx := p.zerosLike(x)
+	dx := p.overwrittenLike(x) // BNBackOut writes every pixel, 0 at padding
 	forChunks(p, rows, func(_, lo, hi int) {
 		// dx = scale * (dy - a - xhat(x) b), 0 at padding.
 		kern.BNBackOut(dx.Data[lo*c:hi*c], dy.Data[lo*c:hi*c], x.Data[lo*c:hi*c], st.w[lo:hi], scale, a, b, st.mean, st.inv, c)

@@ -49,7 +49,8 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		// Direct convolutions share their row buffers when all are direct.
 		direct = direct && geoms[i].UseDirect()
 	}
-	y, err := p.newTensor(x.Layout, append(append([]int(nil), x.Shape[:3]...), total))
+	// The convolutions write every channel of every pixel.
+	y, err := p.newOverwritten(x.Layout, append(append([]int(nil), x.Shape[:3]...), total))
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func Concat(p *Pass, xs ...*Tensor) (*Tensor, error) {
 		total += x.Shape[r-1]
 	}
 	shape := append(append([]int(nil), first.Shape[:r-1]...), total)
-	y, err := p.newTensor(first.Layout, shape)
+	y, err := p.newOverwritten(first.Layout, shape) // every channel run copied
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func Concat(p *Pass, xs ...*Tensor) (*Tensor, error) {
 		off := 0
 		for i, x := range xs {
 			if p.wants(x) {
-				part, err := p.newTensor(x.Layout, x.Shape)
+				part, err := p.newOverwritten(x.Layout, x.Shape)
 				if err != nil {
 					return err
 				}

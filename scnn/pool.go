@@ -43,6 +43,20 @@ func (p *Pass) newTensor(layout Layout, shape []int) (*Tensor, error) {
 	return newTensor(p.alloc(n), layout, shape)
 }
 
+// newOverwritten is newTensor for a tensor whose every element the
+// caller writes before it reads any: a training pass's storage comes
+// unzeroed from its Recycler (Pass.overwritten).
+func (p *Pass) newOverwritten(layout Layout, shape []int) (*Tensor, error) {
+	n, err := storedLen(layout, shape)
+	if err != nil {
+		return nil, err
+	}
+	if p.Training() {
+		return newTensor(p.overwritten(n), layout, shape)
+	}
+	return newTensor(p.alloc(n), layout, shape)
+}
+
 // Release gives the storage of tensors the caller no longer uses to an
 // inference pass, for later outputs of the pass. They must not be used
 // afterwards. In a training pass, or with a nil pass, it does nothing.
