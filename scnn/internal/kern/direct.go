@@ -264,6 +264,16 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 			putWords(s.ringW)
 		}
 	}()
+	// The accumulators' starting values: per branch, its output
+	// channels' biases, padded with 0 to whole groups of directF (0
+	// everywhere without a bias).
+	inits := make([][]float32, len(brs))
+	for bi, br := range brs {
+		inits[bi] = make([]float32, (br.cout+directF-1)/directF*directF)
+		if br.bias != nil {
+			copy(inits[bi], br.bias[:br.cout])
+		}
+	}
 	ParallelFor(g.B*nb, workers, func(wk, item int) {
 		s := &wss[wk]
 		if s.acc == nil {
@@ -340,20 +350,11 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 				n := nv * directV
 				jn := min(n, g.W-jb)
 				acc := s.acc[:directF*n]
-				for _, br := range brs {
+				for bi, br := range brs {
 					d := (k - br.k) / 2
 					for ch := 0; ch*directF < br.cout; ch++ {
 						fn := min(directF, br.cout-ch*directF)
-						for f := 0; f < directF; f++ {
-							v := float32(0)
-							if br.bias != nil && f < fn {
-								v = br.bias[ch*directF+f]
-							}
-							a := acc[f*n : (f+1)*n]
-							for j := range a {
-								a[j] = v
-							}
-						}
+						accInit8(acc, n, inits[bi][ch*directF:(ch+1)*directF])
 						if bs != nil {
 							wc := br.wpb[ch*br.k*cp*br.k*directF:]
 							for a := 0; a < br.k; a++ {
@@ -367,13 +368,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 						}
 						base := os[(rs+jb)*ldo+br.off+ch*directF:]
 						if fn == directF {
-							a0, a1, a2, a3 := acc[:jn], acc[n:n+jn], acc[2*n:2*n+jn], acc[3*n:3*n+jn]
-							a4, a5, a6, a7 := acc[4*n:4*n+jn], acc[5*n:5*n+jn], acc[6*n:6*n+jn], acc[7*n:7*n+jn]
-							for j := range a0 {
-								o := base[j*ldo : j*ldo+directF]
-								o[0], o[1], o[2], o[3] = a0[j], a1[j], a2[j], a3[j]
-								o[4], o[5], o[6], o[7] = a4[j], a5[j], a6[j], a7[j]
-							}
+							storeAcc8(base, ldo, acc, n, jn)
 							continue
 						}
 						for j := 0; j < jn; j++ {

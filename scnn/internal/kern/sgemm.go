@@ -43,6 +43,11 @@ type kernelSet struct {
 	// gatherRows is the direct convolution's row transposition
 	// (gather.go); nil: the portable one.
 	gatherRows func(dst []float32, ldr int, xs []float32, idx []int32, c int)
+	// storeAcc8 is the direct convolution's write-out of its accumulators
+	// (storeacc.go); nil: the portable one.
+	storeAcc8 func(out []float32, ldo int, acc []float32, n, jn int)
+	// accInit8 sets its accumulators (storeacc.go); nil: the portable one.
+	accInit8 func(acc []float32, n int, vals []float32)
 }
 
 // pick returns the kernel with the least estimated time for n columns
