@@ -254,12 +254,8 @@ func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, 
 			}
 			kern.ConvForward(g, tmp.Data, t.Data, sliceKernel(w, k, cin, cout, ch, ch+ct), nil)
 			forChunks(p, b*pixels, func(_, lo, hi int) {
-				for q := lo; q < hi; q++ {
-					dst := y.Data[q*total+off : q*total+off+cout]
-					for o, v := range tmp.Data[q*cout : (q+1)*cout] {
-						dst[o] += v
-					}
-				}
+				// y[q*total+off : +cout] += tmp[q*cout : +cout] for q in [lo, hi)
+				kern.AddRuns(y.Data[lo*total+off:], tmp.Data[lo*cout:], cout, hi-lo, total, cout)
 			})
 			p.Release(tmp)
 			ch += ct
@@ -323,22 +319,61 @@ func cartesianTerms(p *Pass, y []float32, ldy, off int, m CartesianMap, lengths 
 			halfSums(r, v, nc, w, k, cin, cout, colCh, i, h, lo, hi, false)
 			prefix(pq[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
 		})
+		// The column terms of every j for each kernel range [alo, ahi) of
+		// the rows: colT[j*cout+o] = pq[j, ahi, o] - pq[j, alo, o]. Rows
+		// share few ranges (the whole kernel away from the ends).
+		colTs := map[[2]int][]float64{}
+		for i := 0; i < l; i++ {
+			alo, ahi := validRange(i, h, k, n)
+			if colTs[[2]int{alo, ahi}] != nil {
+				continue
+			}
+			colT := make([]float64, l*cout)
+			for j := 0; j < l; j++ {
+				pqj := pq[j*(k+1)*cout : (j+1)*(k+1)*cout]
+				for o := range cout {
+					colT[j*cout+o] = pqj[ahi*cout+o] - pqj[alo*cout+o]
+				}
+			}
+			colTs[[2]int{alo, ahi}] = colT
+		}
+		// The columns j whose kernel range is whole, [0, k): there the
+		// row term is the same for every j.
+		jlo, jhi := h, max(h, n-h)
 		kern.ParallelFor(l, p.workers(), func(_, i int) {
 			base, j0 := (s*l+i)*l, 0
 			if m.Sum { // the upper triangle, packed
 				base, j0 = s*kern.TriSize(l)+kern.Tri(l, i, i)-i, i
 			}
 			alo, ahi := validRange(i, h, k, n)
+			colT := colTs[[2]int{alo, ahi}]
 			pri := pr[i*(k+1)*cout : (i+1)*(k+1)*cout]
-			for j := j0; j < l; j++ {
+			edge := func(j int) {
 				dst := y[(base+j)*ldy+off : (base+j)*ldy+off+cout]
 				clo, chi := validRange(j, h, k, n)
-				pqj := pq[j*(k+1)*cout : (j+1)*(k+1)*cout]
 				for o := range dst {
 					rowT := pri[chi*cout+o] - pri[clo*cout+o]
-					colT := pqj[ahi*cout+o] - pqj[alo*cout+o]
-					dst[o] += float32(rowT + colT)
+					dst[o] += float32(rowT + colT[j*cout+o])
 				}
+			}
+			a, e := max(j0, jlo), jhi
+			if a >= e {
+				for j := j0; j < l; j++ {
+					edge(j)
+				}
+				return
+			}
+			for j := j0; j < a; j++ {
+				edge(j)
+			}
+			rowT := make([]float64, cout)
+			for o := range rowT {
+				rowT[o] = pri[k*cout+o] - pri[o]
+			}
+			// dst[j] += float32(rowT + colT[j]) for j in [a, e)
+			kern.CartesianAdd(y[(base+a)*ldy+off:], ldy, rowT, colT[a*cout:], e-a, cout)
+			for j := e; j < l; j++ {
+				edge(j)
 			}
 		})
 	}

@@ -152,10 +152,7 @@ func (p *Pass) addGrad(x, g *Tensor) {
 
 func addInto(p *Pass, dst, src []float32) {
 	forChunks(p, len(dst), func(_, lo, hi int) {
-		d := dst[lo:hi]
-		for i, v := range src[lo:hi] {
-			d[i] += v
-		}
+		kern.AddRuns(dst[lo:hi], src[lo:hi], hi-lo, 1, 0, 0) // dst += src
 	})
 }
 

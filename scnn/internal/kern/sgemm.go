@@ -48,6 +48,10 @@ type kernelSet struct {
 	storeAcc8 func(out []float32, ldo int, acc []float32, n, jn int)
 	// accInit8 sets its accumulators (storeacc.go); nil: the portable one.
 	accInit8 func(acc []float32, n int, vals []float32)
+	// addRuns is AddRuns, cartesianAdd CartesianAdd (addruns.go); nil:
+	// the portable ones.
+	addRuns      func(dst, src []float32, run, count, dstStride, srcStride int)
+	cartesianAdd func(dst []float32, ldd int, row, col []float64, count, cout int)
 }
 
 // pick returns the kernel with the least estimated time for n columns

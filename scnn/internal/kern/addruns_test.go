@@ -1,0 +1,80 @@
+package kern
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// AddRuns gives the loop's bits on every kernel set, for runs around the
+// 16-float blocks and strides with gaps (NaN, infinities and -0 among the
+// values), and changes nothing between the runs.
+func TestAddRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	withKernels(t, func(t *testing.T) {
+		for _, run := range []int{1, 8, 15, 16, 17, 26, 33, 64} {
+			for _, count := range []int{1, 3, 10} {
+				t.Run(fmt.Sprintf("run%d/count%d", run, count), func(t *testing.T) {
+					ds, ss := run+3, run+5
+					src := make([]float32, count*ss)
+					got := make([]float32, count*ds+2)
+					for i := range src {
+						src[i] = float32(rng.NormFloat64())
+					}
+					for i := range got {
+						got[i] = float32(rng.NormFloat64())
+					}
+					src[0], got[1] = float32(math.NaN()), float32(math.Inf(-1))
+					src[run-1], got[ds] = float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))
+					want := append([]float32(nil), got...)
+					AddRuns(got, src, run, count, ds, ss)
+					addRunsGo(want, src, run, count, ds, ss)
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("[%d] = %v, want %v", i, got[i], want[i])
+						}
+					}
+				})
+			}
+		}
+	})
+}
+
+// CartesianAdd gives the loop's bits on every kernel set (the float64
+// sum rounded to float32 to nearest even, then added), for channel
+// counts around the 8-wide blocks, values whose float64 sums round up,
+// down and to ties, and changes nothing outside its pixels' channels.
+func TestCartesianAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	withKernels(t, func(t *testing.T) {
+		for _, cout := range []int{1, 4, 7, 8, 9, 16, 26} {
+			for _, count := range []int{1, 5} {
+				ldd := cout + 4
+				row := make([]float64, cout)
+				col := make([]float64, count*cout)
+				for i := range row {
+					row[i] = rng.NormFloat64()
+				}
+				for i := range col {
+					col[i] = rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20))
+				}
+				// A tie: 1 + 2^-24 is halfway between two float32s.
+				row[0], col[0] = 1, math.Pow(2, -24)
+				got := make([]float32, (count-1)*ldd+cout+3)
+				for i := range got {
+					got[i] = float32(rng.NormFloat64())
+				}
+				got[0] = 0
+				want := append([]float32(nil), got...)
+				CartesianAdd(got, ldd, row, col, count, cout)
+				cartesianAddGo(want, ldd, row, col, count, cout)
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("cout %d count %d: [%d] = %v, want %v", cout, count, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	})
+}
