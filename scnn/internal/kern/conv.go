@@ -101,7 +101,7 @@ func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []fl
 			}
 			beta = 1
 		}
-		GemmPacked(false, n, col, kk, pw, beta, o, ldo)
+		gemmPackedOwnA(n, col, kk, pw, beta, o, ldo)
 	})
 }
 
@@ -270,11 +270,11 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 				beta = 1
 			}
 			if k == kmax {
-				GemmPacked(false, n, col, kk, packed[b][0], beta, o[off:], ctot)
+				gemmPackedOwnA(n, col, kk, packed[b][0], beta, o[off:], ctot)
 			} else {
 				d := (kmax - k) / 2 // the small window starts at row d, column d of the large one
 				for a := 0; a < k; a++ {
-					GemmPacked(false, n, col[((a+d)*kmax+d)*g.Cin:], kk, packed[b][a], beta, o[off:], ctot)
+					gemmPackedOwnA(n, col[((a+d)*kmax+d)*g.Cin:], kk, packed[b][a], beta, o[off:], ctot)
 					beta = 1
 				}
 			}

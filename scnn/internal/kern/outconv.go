@@ -198,7 +198,7 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 		col := a.col[:rows*n]
 		gy.im2col(col, dy[s*np*g.Cout:(s+1)*np*g.Cout], p0, rows)
 		// dx tile = Y * flip.
-		GemmPacked(false, rows, col, n, pf, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
+		gemmPackedOwnA(rows, col, n, pf, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
 		d := dy[(s*np+p0)*g.Cout : (s*np+p0+rows)*g.Cout]
 		xt := x[(s*np+p0)*g.Cin : (s*np+p0+rows)*g.Cin]
 		if g.Packed {

@@ -82,5 +82,20 @@ func GemmPacked(transA bool, m int, a []float32, lda int, p *PackedB, beta float
 		gemmBF16Packed(transA, m, a, lda, p.bf, beta, c, ldc)
 		return
 	}
-	sgemmPacked(transA, m, a, lda, p.g, beta, c, ldc)
+	sgemmPacked(transA, m, a, lda, p.g, beta, c, ldc, false)
+}
+
+// gemmPackedOwnA is GemmPacked for an A that is the caller's own
+// workspace (an im2col tile from getScratch): the float32 products read
+// a ragged last block's missing rows in place from the workspace's spare
+// capacity rather than copying the block (sgemmPacked's ownA); C is the
+// same bit for bit.
+func gemmPackedOwnA(m int, a []float32, lda int, p *PackedB, beta float32, c []float32, ldc int) {
+	if p.g == nil || p.bf != nil || m <= 0 {
+		GemmPacked(false, m, a, lda, p, beta, c, ldc)
+		return
+	}
+	checkGemm("A", a, m, p.k, lda)
+	checkGemm("C", c, m, p.n, ldc)
+	sgemmPacked(false, m, a, lda, p.g, beta, c, ldc, true)
 }

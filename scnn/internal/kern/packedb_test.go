@@ -129,3 +129,46 @@ func FuzzGemmPacked(f *testing.F) {
 		}
 	})
 }
+
+// gemmPackedOwnA gives GemmPacked's bits on every kernel set, for row
+// counts around every kernel's mr and panel widths, with NaN in A's spare
+// capacity (which a ragged last block reads in place, its rows' results
+// dropped) and with no spare capacity (the block copied as before).
+func TestGemmPackedOwnA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	withKernels(t, func(t *testing.T) {
+		for _, m := range []int{1, 5, 6, 7, 11, 12, 13, 23, 24, 25, 100} {
+			for _, shape := range [][2]int{{72, 8}, {72, 26}, {200, 40}} {
+				k, n := shape[0], shape[1]
+				for _, spare := range []int{0, 30} {
+					buf := make([]float32, (m+spare)*k)
+					for i := range buf {
+						buf[i] = float32(rng.NormFloat64())
+					}
+					for i := m * k; i < len(buf); i++ {
+						buf[i] = float32(math.NaN())
+					}
+					a := buf[:m*k]
+					w := make([]float32, k*n)
+					for i := range w {
+						w[i] = float32(rng.NormFloat64())
+					}
+					p := PackB(false, k, n, 1, w, n)
+					got, want := make([]float32, m*(n+3)), make([]float32, m*(n+3))
+					for i := range got {
+						got[i] = float32(rng.NormFloat64())
+						want[i] = got[i]
+					}
+					gemmPackedOwnA(m, a, k, p, 1, got, n+3)
+					GemmPacked(false, m, a, k, p, 1, want, n+3)
+					p.Release()
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("m %d k %d n %d spare %d: C[%d] = %v, want %v", m, k, n, spare, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}

@@ -166,7 +166,7 @@ func sgemmGo(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 	}
 	pb := packGo(transB, k, n, alpha, b, ldb)
 	defer putScratch(pb.bp)
-	sgemmPacked(transA, m, a, lda, pb, beta, c, ldc)
+	sgemmPacked(transA, m, a, lda, pb, beta, c, ldc, false)
 }
 
 // goPackedB is alpha * op(B) packed for the kernel chosen for its width.
@@ -186,8 +186,12 @@ func packGo(transB bool, k, n int, alpha float32, b []float32, ldb int) *goPacke
 }
 
 // sgemmPacked is sgemmGo on a packed B: C = op(A) * B' + beta * C (m x
-// pb.n, k = pb.k >= 1), B' the packed alpha * op(B).
-func sgemmPacked(transA bool, m int, a []float32, lda int, pb *goPackedB, beta float32, c []float32, ldc int) {
+// pb.n, k = pb.k >= 1), B' the packed alpha * op(B). ownA says that A is
+// the caller's own workspace, whose capacity past its length nobody else
+// uses: a ragged last block of rows then reads its missing rows in place
+// where that capacity holds them (their results are computed aside and
+// dropped, so C is the same), instead of copying the block's rows.
+func sgemmPacked(transA bool, m int, a []float32, lda int, pb *goPackedB, beta float32, c []float32, ldc int, ownA bool) {
 	n, k, mk, bp := pb.n, pb.k, pb.mk, pb.bp
 	// The first K block overwrites C when beta is 0 (no clearing, no
 	// reading); otherwise C is scaled first and every block adds.
@@ -227,7 +231,9 @@ func sgemmPacked(transA bool, m int, a []float32, lda int, pb *goPackedB, beta f
 					// copied and zero-padded to mr, the block computed
 					// aside and its valid part written to C.
 					src, srs, scs := a, rs, cs
-					if rb < mr {
+					if rb < mr && ownA && (i+mr-1)*rs+(pc+kb-1)*cs < cap(a) {
+						src = a[:cap(a)]
+					} else if rb < mr {
 						src, ao, srs, scs = ea, 0, 1, mr
 						for p := 0; p < kb; p++ {
 							col := ea[p*mr : (p+1)*mr]
