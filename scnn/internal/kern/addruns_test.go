@@ -78,3 +78,38 @@ func TestCartesianAdd(t *testing.T) {
 		}
 	})
 }
+
+// packRows gives the loop's bits on every kernel set, for runs around the
+// vectors of widths 16, 32 and 64 (the micro-kernels' panels) and the
+// portable loop's other widths, and writes nothing past its rows.
+func TestPackRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	withKernels(t, func(t *testing.T) {
+		for _, width := range []int{4, 16, 32, 64} {
+			for _, run := range []int{1, 8, 15, 16, 17, 26, 32, 33, 63, 64} {
+				if run > width {
+					continue
+				}
+				for _, count := range []int{1, 5} {
+					ss := run + 7
+					src := make([]float32, count*ss)
+					for i := range src {
+						src[i] = float32(rng.NormFloat64())
+					}
+					src[0] = float32(math.NaN())
+					got, want := make([]float32, count*width+3), make([]float32, count*width+3)
+					for i := range got {
+						got[i], want[i] = -7.5, -7.5
+					}
+					packRows(got, src, run, count, width, ss)
+					packRowsGo(want, src, run, count, width, ss)
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("width %d run %d count %d: [%d] = %v, want %v", width, run, count, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}

@@ -30,3 +30,28 @@ func copyRunsGo(dst, src []float32, run, count, dstStride, srcStride int) {
 		copy(dst[i*dstStride:i*dstStride+run], src[i*srcStride:i*srcStride+run])
 	}
 }
+
+// packRows writes count rows of width floats to dst (one after another),
+// row i holding src[i*srcStride : i*srcStride+run] and zeros after it:
+// the packing of a panel of B for the micro-kernels (packB), run <= width.
+func packRows(dst, src []float32, run, count, width, srcStride int) {
+	if run <= 0 || count <= 0 {
+		clear(dst[:max(count, 0)*width])
+		return
+	}
+	_ = dst[count*width-1]
+	_ = src[(count-1)*srcStride+run-1]
+	if f := activeSet.Load().packRows; f != nil && width%16 == 0 {
+		f(dst, src, run, count, width, srcStride)
+		return
+	}
+	packRowsGo(dst, src, run, count, width, srcStride)
+}
+
+func packRowsGo(dst, src []float32, run, count, width, srcStride int) {
+	for i := 0; i < count; i++ {
+		row := dst[i*width : (i+1)*width]
+		copy(row, src[i*srcStride:i*srcStride+run])
+		clear(row[run:])
+	}
+}

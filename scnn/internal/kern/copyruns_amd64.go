@@ -10,3 +10,12 @@ func copyRunsAVX512(dst, src *float32, run, count, dstStride, srcStride int)
 func copyRunsAVX512Go(dst, src []float32, run, count, dstStride, srcStride int) {
 	copyRunsAVX512(&dst[0], &src[0], run, count, dstStride, srcStride)
 }
+
+//go:noescape
+func packRowsAVX512(dst, src *float32, run, count, width, srcStride int)
+
+// packRowsAVX512Go adapts the assembly packRows (copyruns_amd64.s), for
+// widths that are whole vectors; the caller has checked the slices.
+func packRowsAVX512Go(dst, src []float32, run, count, width, srcStride int) {
+	packRowsAVX512(&dst[0], &src[0], run, count, width, srcStride)
+}

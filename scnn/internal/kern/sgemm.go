@@ -52,6 +52,9 @@ type kernelSet struct {
 	// the portable ones.
 	addRuns      func(dst, src []float32, run, count, dstStride, srcStride int)
 	cartesianAdd func(dst []float32, ldd int, row, col []float64, count, cout int)
+	// packRows is packRows (copyruns.go), for widths of whole vectors;
+	// nil: the portable one.
+	packRows func(dst, src []float32, run, count, width, srcStride int)
 }
 
 // pick returns the kernel with the least estimated time for n columns
@@ -296,6 +299,10 @@ func packB(bp []float32, transB bool, b []float32, ldb, k, n, nr int, alpha floa
 			j0 := jp * nr
 			nb := min(nr, n-j0)
 			panel := bp[pc*np*nr+jp*kb*nr : pc*np*nr+(jp+1)*kb*nr]
+			if !transB && alpha == 1 { // every convolution's call: rows copied, zero-padded
+				packRows(panel, b[pc*ldb+j0:], nb, kb, nr, ldb)
+				continue
+			}
 			for p := 0; p < kb; p++ {
 				row := panel[p*nr : (p+1)*nr]
 				if transB {
@@ -303,13 +310,8 @@ func packB(bp []float32, transB bool, b []float32, ldb, k, n, nr int, alpha floa
 						row[j] = alpha * b[(j0+j)*ldb+pc+p]
 					}
 				} else {
-					src := b[(pc+p)*ldb+j0 : (pc+p)*ldb+j0+nb]
-					if alpha == 1 { // every convolution's call: a plain copy
-						copy(row, src)
-					} else {
-						for j, v := range src {
-							row[j] = alpha * v
-						}
+					for j, v := range b[(pc+p)*ldb+j0 : (pc+p)*ldb+j0+nb] {
+						row[j] = alpha * v
 					}
 				}
 				clear(row[nb:])
