@@ -113,3 +113,44 @@ func TestPackRows(t *testing.T) {
 		}
 	})
 }
+
+// The rows of OuterSum and RowSums give their loops' bits on every kernel
+// set, for channel counts around the 16-float chunks (NaN and -0 among
+// the values), and write nothing outside their pixels.
+func TestOuterSumAndRowSumsRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	withKernels(t, func(t *testing.T) {
+		for _, f := range []int{1, 5, 8, 15, 16, 17, 26, 40} {
+			for _, cnt := range []int{1, 2, 9} {
+				rnd := func(n int) []float32 {
+					v := make([]float32, n)
+					for i := range v {
+						v[i] = float32(rng.NormFloat64())
+					}
+					return v
+				}
+				ai, aj, bias := rnd(f), rnd(cnt*f), rnd(f)
+				aj[0], bias[f-1] = float32(math.NaN()), float32(math.Copysign(0, -1))
+				got, want := rnd(cnt*f+3), make([]float32, cnt*f+3)
+				copy(want, got)
+				outerSumRow(got, ai, aj, bias, cnt, f)
+				outerSumRowGo(want, ai, aj, bias, cnt, f)
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("outerSumRow f %d cnt %d: [%d] = %v, want %v", f, cnt, i, got[i], want[i])
+					}
+				}
+				y := rnd(cnt * f)
+				got = rnd(cnt*f + 3)
+				copy(want, got)
+				rowSumsRow(got, y, cnt, f)
+				rowSumsRowGo(want, y, cnt, f)
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("rowSumsRow f %d cnt %d: [%d] = %v, want %v", f, cnt, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	})
+}

@@ -55,6 +55,10 @@ type kernelSet struct {
 	// packRows is packRows (copyruns.go), for widths of whole vectors;
 	// nil: the portable one.
 	packRows func(dst, src []float32, run, count, width, srcStride int)
+	// outerSumRow and rowSumsRow are the rows of OuterSum and RowSums
+	// (outersum.go); nil: the portable ones.
+	outerSumRow func(out, ai, aj, bias []float32, cnt, f int)
+	rowSumsRow  func(r, y []float32, cnt, f int)
 }
 
 // pick returns the kernel with the least estimated time for n columns
