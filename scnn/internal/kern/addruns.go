@@ -8,9 +8,10 @@ package kern
 //	    }
 //	}
 //
-// each sum one float32 addition, so every kernel set gives the same bits.
-// The strides are at least 0; the runs of dst must not overlap each other
-// or those of src.
+// each sum one float32 addition, in that order, so every kernel set gives
+// the same bits. The strides are at least 0; the runs of dst must not
+// overlap those of src, nor each other unless they are one (dstStride 0:
+// the runs of src summed into dst in order).
 func AddRuns(dst, src []float32, run, count, dstStride, srcStride int) {
 	if dstStride < 0 || srcStride < 0 {
 		panic("kern: AddRuns: a negative stride")

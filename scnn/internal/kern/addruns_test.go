@@ -154,3 +154,25 @@ func TestOuterSumAndRowSumsRows(t *testing.T) {
 		}
 	})
 }
+
+// AddRuns with dstStride 0 sums the runs of src into one run in order,
+// as the loop does, on every kernel set.
+func TestAddRunsIntoOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	withKernels(t, func(t *testing.T) {
+		for _, run := range []int{1, 8, 17, 31} {
+			src := make([]float32, 9*run)
+			for i := range src {
+				src[i] = float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(30)-15)))
+			}
+			got, want := make([]float32, run), make([]float32, run)
+			AddRuns(got, src, run, 9, 0, run)
+			addRunsGo(want, src, run, 9, 0, run)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("run %d: [%d] = %v, want %v", run, i, got[i], want[i])
+				}
+			}
+		}
+	})
+}

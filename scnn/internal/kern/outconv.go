@@ -204,8 +204,10 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 		if g.Packed {
 			// Halve the diagonal rows of Y (dx no longer needs them) and
 			// of the bias sum.
+			// Rows in order: each run of off-diagonal rows summed into
+			// db by AddRuns, a diagonal row halved.
 			i, j := TriPos(g.H, p0)
-			for r := 0; r < rows; r++ {
+			for r := 0; r < rows; {
 				if i == j {
 					row := col[r*n : (r+1)*n]
 					for k := range row {
@@ -214,22 +216,19 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 					for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
 						a.db[f] += 0.5 * v
 					}
+					r, j = r+1, j+1
 				} else {
-					for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
-						a.db[f] += v
-					}
+					run := min(rows-r, g.H-j) // the rest of row i, off the diagonal
+					AddRuns(a.db, d[r*g.Cout:], g.Cout, run, 0, g.Cout)
+					r, j = r+run, j+run
 				}
-				if j++; j == g.H {
+				if j == g.H {
 					i++
 					j = i
 				}
 			}
 		} else {
-			for r := 0; r < rows; r++ {
-				for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
-					a.db[f] += v
-				}
-			}
+			AddRuns(a.db, d, g.Cout, rows, 0, g.Cout) // db[f] += d[r, f], r in order
 		}
 		// G^T (k*k*Cout x Cin) += Y^T x_tile: the wide Y is the
 		// product's A, read in place; the narrow x tile is packed.
