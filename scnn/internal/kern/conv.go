@@ -145,7 +145,7 @@ func ConvWeightGrad(g ConvGeom, dw, db, x, dy []float32) {
 		if g.Packed {
 			d = halveDiagonal(a.dyt[:n*g.Cout], d, g.H, g.Cout, p0, n)
 		}
-		Gemm(true, false, kk, g.Cout, n, 1, col, kk, d, g.Cout, 1, a.dw, g.Cout)
+		gemmOwnATrans(kk, g.Cout, n, 1, col, kk, d, g.Cout, 1, a.dw, g.Cout)
 		for r := 0; r < n; r++ {
 			row := d[r*g.Cout : (r+1)*g.Cout]
 			for f, v := range row {

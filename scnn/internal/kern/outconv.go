@@ -232,7 +232,7 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 		}
 		// G^T (k*k*Cout x Cin) += Y^T x_tile: the wide Y is the
 		// product's A, read in place; the narrow x tile is packed.
-		Gemm(true, false, n, g.Cin, rows, 1, col, n, xt, g.Cin, 1, a.gw, g.Cin)
+		gemmOwnATrans(n, g.Cin, rows, 1, col, n, xt, g.Cin, 1, a.gw, g.Cin)
 	})
 	// dw[((k-1-a)*k + k-1-b)*Cin + c, f] += G^T[(a*k+b)*Cout + f, c],
 	// summed over workers in order.

@@ -99,3 +99,20 @@ func gemmPackedOwnA(m int, a []float32, lda int, p *PackedB, beta float32, c []f
 	checkGemm("C", c, m, p.n, ldc)
 	sgemmPacked(false, m, a, lda, p.g, beta, c, ldc, true)
 }
+
+// gemmOwnATrans is Gemm for an A that is the caller's own workspace, op(A) =
+// A^T (an im2col tile, transposed, in the kernel gradients): a ragged
+// last block reads its missing rows in place from the workspace
+// (sgemmPacked's ownA); C is the same bit for bit.
+func gemmOwnATrans(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if backend != "go" || bf16Active.Load() != nil || m <= 0 || n <= 0 || k <= 0 || alpha == 0 {
+		Gemm(true, false, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	checkGemm("A", a, k, m, lda)
+	checkGemm("B", b, k, n, ldb)
+	checkGemm("C", c, m, n, ldc)
+	pb := packGo(false, k, n, alpha, b, ldb)
+	defer putScratch(pb.bp)
+	sgemmPacked(true, m, a, lda, pb, beta, c, ldc, true)
+}

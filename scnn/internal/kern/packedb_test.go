@@ -172,3 +172,43 @@ func TestGemmPackedOwnA(t *testing.T) {
 		}
 	})
 }
+
+// gemmOwnATrans gives Gemm's bits (op(A) = A^T) on every kernel set, for
+// row counts of op(A) around the kernels' mr, with NaN in A's spare
+// capacity and with none.
+func TestGemmOwnATrans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	withKernels(t, func(t *testing.T) {
+		for _, m := range []int{1, 5, 7, 13, 25, 72, 234} {
+			for _, shape := range [][2]int{{100, 8}, {300, 26}} {
+				k, n := shape[0], shape[1]
+				for _, spare := range []int{0, 40} {
+					buf := make([]float32, k*m+spare*m)
+					for i := range buf {
+						buf[i] = float32(rng.NormFloat64())
+					}
+					for i := k * m; i < len(buf); i++ {
+						buf[i] = float32(math.NaN())
+					}
+					a := buf[:k*m] // k x m: op(A) = A^T is m x k
+					b := make([]float32, k*n)
+					for i := range b {
+						b[i] = float32(rng.NormFloat64())
+					}
+					got, want := make([]float32, m*n), make([]float32, m*n)
+					for i := range got {
+						got[i] = float32(rng.NormFloat64())
+						want[i] = got[i]
+					}
+					gemmOwnATrans(m, n, k, 1, a, m, b, n, 1, got, n)
+					Gemm(true, false, m, n, k, 1, a, m, b, n, 1, want, n)
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("m %d k %d n %d spare %d: C[%d] = %v, want %v", m, k, n, spare, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}
