@@ -146,12 +146,7 @@ func ConvWeightGrad(g ConvGeom, dw, db, x, dy []float32) {
 			d = halveDiagonal(a.dyt[:n*g.Cout], d, g.H, g.Cout, p0, n)
 		}
 		gemmOwnATrans(kk, g.Cout, n, 1, col, kk, d, g.Cout, 1, a.dw, g.Cout)
-		for r := 0; r < n; r++ {
-			row := d[r*g.Cout : (r+1)*g.Cout]
-			for f, v := range row {
-				a.db[f] += v
-			}
-		}
+		AddRuns(a.db, d, g.Cout, n, 0, g.Cout) // db[f] += d[r, f], r in order
 	})
 	for _, a := range accs {
 		if a.dw == nil {
