@@ -298,29 +298,7 @@ func TestInferenceByHalvesMatchesMaterialised(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(2, 2))
 			in, _, _ := oneHotBatch(rng, []int{23, 9})
-			b, l := 2, 23
-			pair := func(c int) *scnn.Tensor {
-				var x *scnn.Tensor
-				if sym {
-					x = scnn.NewPacked(b, l, c)
-				} else {
-					x = scnn.New(b, l, l, c)
-				}
-				for i := range x.Data {
-					x.Data[i] = float32(rng.NormFloat64())
-				}
-				if !sym { // a symmetric map, as the protein inputs are
-					for s := 0; s < b; s++ {
-						for i := 0; i < l; i++ {
-							for j := 0; j < i; j++ {
-								copy(x.Data[((s*l+i)*l+j)*c:][:c], x.Data[((s*l+j)*l+i)*c:][:c])
-							}
-						}
-					}
-				}
-				return x
-			}
-			in.X2, in.Fixed = pair(2), pair(1)
+			in.X2, in.Fixed = randomPairMap(rng, sym, 2, 23, 2), randomPairMap(rng, sym, 2, 23, 1)
 			tp := scnn.Training(1)
 			tp.RunningStats = true
 			want, err := net.Forward(tp, in)
@@ -352,4 +330,29 @@ func TestInferenceByHalvesMatchesMaterialised(t *testing.T) {
 			t.Logf("symmetric=%v head=%v: worst relative difference %.2g", sym, head, worst)
 		}
 	}
+}
+
+// randomPairMap is a symmetric b x l x l map of c normal channels, as the
+// protein pair inputs are: packed for a symmetric network, full
+// otherwise.
+func randomPairMap(rng *rand.Rand, sym bool, b, l, c int) *scnn.Tensor {
+	var x *scnn.Tensor
+	if sym {
+		x = scnn.NewPacked(b, l, c)
+	} else {
+		x = scnn.New(b, l, l, c)
+	}
+	for i := range x.Data {
+		x.Data[i] = float32(rng.NormFloat64())
+	}
+	if !sym {
+		for s := 0; s < b; s++ {
+			for i := 0; i < l; i++ {
+				for j := 0; j < i; j++ {
+					copy(x.Data[((s*l+i)*l+j)*c:][:c], x.Data[((s*l+j)*l+i)*c:][:c])
+				}
+			}
+		}
+	}
+	return x
 }

@@ -23,21 +23,8 @@ func TestRecycledStorageChangesNothing(t *testing.T) {
 			s := shape.spec(sym)
 			rng := rand.New(rand.NewPCG(8, 9))
 			in, labels, mask := oneHotBatch(rng, []int{41, 30, 36})
-			b, l := 3, 41
-			pair := func(c int) *scnn.Tensor {
-				var x *scnn.Tensor
-				if sym {
-					x = scnn.NewPacked(b, l, c)
-				} else {
-					x = scnn.New(b, l, l, c)
-				}
-				for i := range x.Data {
-					x.Data[i] = float32(rng.NormFloat64())
-				}
-				return x
-			}
 			if s.In2D > 0 {
-				in.X2, in.Fixed = pair(s.In2D), pair(s.Fixed2D)
+				in.X2, in.Fixed = randomPairMap(rng, sym, 3, 41, s.In2D), randomPairMap(rng, sym, 3, 41, s.Fixed2D)
 			}
 			net, err := New(s, 5)
 			if err != nil {

@@ -20,20 +20,7 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			us := make([]int32, b)
-			seq := make([]int32, b*m.L)
-			cands := make([]int32, b*2*tgt)
-			for i := range us {
-				us[i] = int32(i % users)
-			}
-			for i := range seq {
-				seq[i] = int32(1 + rng.IntN(items))
-			}
-			// Every item is a candidate of some window, so that every row
-			// of the output embeddings can receive a gradient.
-			for i := range cands {
-				cands[i] = int32(1 + i%items)
-			}
+			us, seq, cands := gradientBatch(rng, m, users, items, b, tgt)
 			pass := scnn.TrainingWith(1, nil)
 			scores, err := m.Forward(pass, us, seq, cands, rng)
 			if err != nil {
@@ -64,19 +51,7 @@ func TestRecycledStorageChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		us := make([]int32, b)
-		seq := make([]int32, b*m.L)
-		cands := make([]int32, b*2*tgt)
-		for i := range us {
-			us[i] = int32(i % users)
-		}
-		for i := range seq {
-			seq[i] = int32(1 + rng.IntN(items))
-		}
-		for i := range cands {
-			cands[i] = int32(1 + i%items)
-		}
+		us, seq, cands := gradientBatch(rand.New(rand.NewPCG(1, 2)), m, users, items, b, tgt)
 		step := func(pass *scnn.Pass) [][]float32 {
 			for _, p := range m.Params() {
 				clear(p.Grad)
@@ -115,4 +90,21 @@ func TestRecycledStorageChangesNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// gradientBatch is a batch of b windows for m: users in turn, random
+// items, and every item a candidate of some window (so that every row of
+// the output embeddings can receive a gradient), tgt targets each.
+func gradientBatch(rng *rand.Rand, m *Model, users, items, b, tgt int) (us, seq, cands []int32) {
+	us, seq, cands = make([]int32, b), make([]int32, b*m.L), make([]int32, b*2*tgt)
+	for i := range us {
+		us[i] = int32(i % users)
+	}
+	for i := range seq {
+		seq[i] = int32(1 + rng.IntN(items))
+	}
+	for i := range cands {
+		cands[i] = int32(1 + i%items)
+	}
+	return us, seq, cands
 }

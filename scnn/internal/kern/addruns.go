@@ -13,15 +13,9 @@ package kern
 // overlap those of src, nor each other unless they are one (dstStride 0:
 // the runs of src summed into dst in order).
 func AddRuns(dst, src []float32, run, count, dstStride, srcStride int) {
-	if dstStride < 0 || srcStride < 0 {
-		panic("kern: AddRuns: a negative stride")
-	}
-	if run <= 0 || count <= 0 {
+	if !checkRuns("AddRuns", dst, src, run, count, dstStride, srcStride) {
 		return
 	}
-	last := count - 1
-	_ = dst[last*dstStride+run-1] // one bounds check for every run
-	_ = src[last*srcStride+run-1]
 	if f := activeSet.Load().addRuns; f != nil {
 		f(dst, src, run, count, dstStride, srcStride)
 		return

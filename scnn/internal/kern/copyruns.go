@@ -13,16 +13,25 @@ package kern
 // 12-72 floats for the shipped networks' backward passes), where a call
 // of copy per run costs more than the copy.
 func CopyRuns(dst, src []float32, run, count, dstStride, srcStride int) {
+	if checkRuns("CopyRuns", dst, src, run, count, dstStride, srcStride) {
+		activeSet.Load().copyRuns(dst, src, run, count, dstStride, srcStride)
+	}
+}
+
+// checkRuns panics on a negative stride and where the last run of dst or
+// src is out of range (one bounds check for every run); it reports
+// whether there is anything to do (run and count positive).
+func checkRuns(name string, dst, src []float32, run, count, dstStride, srcStride int) bool {
 	if dstStride < 0 || srcStride < 0 {
-		panic("kern: CopyRuns: a negative stride")
+		panic("kern: " + name + ": a negative stride")
 	}
 	if run <= 0 || count <= 0 {
-		return
+		return false
 	}
 	last := count - 1
-	_ = dst[last*dstStride+run-1] // one bounds check for every run
+	_ = dst[last*dstStride+run-1]
 	_ = src[last*srcStride+run-1]
-	activeSet.Load().copyRuns(dst, src, run, count, dstStride, srcStride)
+	return true
 }
 
 func copyRunsGo(dst, src []float32, run, count, dstStride, srcStride int) {
