@@ -16,6 +16,14 @@ func AddRuns(dst, src []float32, run, count, dstStride, srcStride int) {
 	if !checkRuns("AddRuns", dst, src, run, count, dstStride, srcStride) {
 		return
 	}
+	if dstStride == 0 && count > 1 {
+		// One run summed into: dst's values stay in registers (a store
+		// and a load of the same place per run would wait on each other).
+		if f := activeSet.Load().sumRuns; f != nil {
+			f(dst, src, run, count, srcStride)
+			return
+		}
+	}
 	if f := activeSet.Load().addRuns; f != nil {
 		f(dst, src, run, count, dstStride, srcStride)
 		return

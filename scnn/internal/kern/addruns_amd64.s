@@ -121,3 +121,50 @@ next:
 	JNZ pixel
 	VZEROUPPER
 	RET
+
+// func sumRunsAVX512(dst, src *float32, run, count, srcStride int)
+//
+// AddRuns with dstStride 0: for each chunk of 16 floats of the run (the
+// last under the mask K1 of its run%16 floats), dst's chunk in Z1 gets
+// the count runs of src added in order (VADDPS), then is stored once.
+// run >= 1, count >= 1.
+TEXT ·sumRunsAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ run+16(FP), DX
+	MOVQ count+24(FP), BX
+	MOVQ srcStride+32(FP), R9
+	SHLQ $2, R9
+
+chunk:
+	CMPQ DX, $0
+	JLE  done
+	MOVQ $0xffff, AX
+	CMPQ DX, $16
+	JGE  mask
+	MOVQ DX, CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+
+mask:
+	KMOVW     AX, K1
+	VMOVUPS.Z (DI), K1, Z1
+	MOVQ      SI, R11
+	MOVQ      BX, CX
+
+runloop:
+	VMOVUPS.Z (R11), K1, Z0
+	VADDPS    Z0, Z1, Z1
+	ADDQ      R9, R11
+	DECQ      CX
+	JNZ       runloop
+	VMOVUPS   Z1, K1, (DI)
+	ADDQ      $64, DI
+	ADDQ      $64, SI
+	SUBQ      $16, DX
+	JMP       chunk
+
+done:
+	VZEROUPPER
+	RET

@@ -51,6 +51,7 @@ type kernelSet struct {
 	// addRuns is AddRuns, cartesianAdd CartesianAdd (addruns.go); nil:
 	// the portable ones.
 	addRuns      func(dst, src []float32, run, count, dstStride, srcStride int)
+	sumRuns      func(dst, src []float32, run, count, srcStride int) // AddRuns with dstStride 0
 	cartesianAdd func(dst []float32, ldd int, row, col []float64, count, cout int)
 	// packRows is packRows (copyruns.go), for widths of whole vectors;
 	// nil: the portable one.
