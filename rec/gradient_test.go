@@ -22,17 +22,7 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			us, seq, cands := gradientBatch(rng, m, users, items, b, tgt)
 			pass := scnn.TrainingWith(1, nil)
-			scores, err := m.Forward(pass, us, seq, cands, rng)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, g, err := Loss(scores, tgt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := pass.Backward(scores, g); err != nil {
-				t.Fatal(err)
-			}
+			forwardBackward(t, m, pass, us, seq, cands, tgt, rng)
 			for _, e := range scnn.CheckGradients(m.Params(), pass) {
 				t.Error(e)
 			}
@@ -56,17 +46,7 @@ func TestRecycledStorageChangesNothing(t *testing.T) {
 			for _, p := range m.Params() {
 				clear(p.Grad)
 			}
-			scores, err := m.Forward(pass, us, seq, cands, rand.New(rand.NewPCG(7, 7)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, g, err := Loss(scores, tgt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := pass.Backward(scores, g); err != nil {
-				t.Fatal(err)
-			}
+			forwardBackward(t, m, pass, us, seq, cands, tgt, rand.New(rand.NewPCG(7, 7)))
 			var grads [][]float32
 			for _, p := range m.Params() {
 				grads = append(grads, append([]float32(nil), p.Grad...))
@@ -107,4 +87,21 @@ func gradientBatch(rng *rand.Rand, m *Model, users, items, b, tgt int) (us, seq,
 		cands[i] = int32(1 + i%items)
 	}
 	return us, seq, cands
+}
+
+// forwardBackward runs a training pass of m on the batch and its loss's
+// backward step (the gradients added to m's parameters).
+func forwardBackward(t *testing.T, m *Model, pass *scnn.Pass, us, seq, cands []int32, tgt int, rng *rand.Rand) {
+	t.Helper()
+	scores, err := m.Forward(pass, us, seq, cands, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, g, err := Loss(scores, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pass.Backward(scores, g); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "chunkmask_amd64.h"
 
 // func addRunsAVX512(dst, src *float32, run, count, dstStride, srcStride int)
 //
@@ -139,16 +140,7 @@ TEXT ·sumRunsAVX512(SB), NOSPLIT, $0-40
 chunk:
 	CMPQ DX, $0
 	JLE  done
-	MOVQ $0xffff, AX
-	CMPQ DX, $16
-	JGE  mask
-	MOVQ DX, CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-
-mask:
-	KMOVW     AX, K1
+	CHUNK_MASK(DX)
 	VMOVUPS.Z (DI), K1, Z1
 	MOVQ      SI, R11
 	MOVQ      BX, CX

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "chunkmask_amd64.h"
 
 // func outerSumRowAVX512(out, ai, aj, bias *float32, cnt, f int)
 //
@@ -20,16 +21,7 @@ TEXT ·outerSumRowAVX512(SB), NOSPLIT, $0-48
 chunk:
 	CMPQ R9, $0
 	JLE  done
-	MOVQ $0xffff, AX
-	CMPQ R9, $16
-	JGE  mask
-	MOVQ R9, CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-
-mask:
-	KMOVW     AX, K1
+	CHUNK_MASK(R9)
 	VMOVUPS.Z (SI), K1, Z1
 	VMOVUPS.Z (R8), K1, Z2
 	MOVQ      DI, R10
@@ -73,16 +65,7 @@ TEXT ·rowSumsRowAVX512(SB), NOSPLIT, $0-32
 chunk:
 	CMPQ R9, $0
 	JLE  done
-	MOVQ $0xffff, AX
-	CMPQ R9, $16
-	JGE  mask
-	MOVQ R9, CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-
-mask:
-	KMOVW     AX, K1
+	CHUNK_MASK(R9)
 	VMOVUPS.Z (DI), K1, Z1
 	VMOVUPS.Z (SI), K1, Z0
 	VADDPS    Z0, Z1, Z1
