@@ -58,7 +58,7 @@ func TestWorkerProtocol(t *testing.T) {
 		t.Run(tc.task.Kind, func(t *testing.T) {
 			pr, pw := io.Pipe()
 			go func() {
-				err := runWorker(tc.task, strings.NewReader("run\nrun\nmem\nbogus\n"), pw)
+				err := runWorker(tc.task, strings.NewReader("run\nrun 3\nmem\nbogus\nrun 0\n"), pw)
 				pw.CloseWithError(err)
 			}()
 			sc := bufio.NewScanner(pr)
@@ -73,8 +73,8 @@ func TestWorkerProtocol(t *testing.T) {
 			if err := sc.Err(); err != nil {
 				t.Fatal(err)
 			}
-			if len(replies) != 5 {
-				t.Fatalf("%d replies, want 5: %+v", len(replies), replies)
+			if len(replies) != 6 {
+				t.Fatalf("%d replies, want 6: %+v", len(replies), replies)
 			}
 			if !replies[0].Ready || replies[0].Params != tc.params {
 				t.Errorf("ready reply %+v, want %d parameters", replies[0], tc.params)
@@ -89,6 +89,9 @@ func TestWorkerProtocol(t *testing.T) {
 			}
 			if replies[4].Error == "" {
 				t.Error("an unknown command got no error")
+			}
+			if replies[5].Error == "" || replies[5].Seconds != 0 {
+				t.Errorf("run 0 got %+v, want an error", replies[5])
 			}
 		})
 	}

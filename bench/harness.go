@@ -41,6 +41,11 @@ type benchCase struct {
 	// false skips its warm-up runs. The large-L rows are about memory.
 	MaxReps  int
 	NoWarmup bool
+	// Burst: each timed run of a side is the mean of this many runs
+	// made back to back by its worker ("run N"; 0 or 1: one run), so
+	// that a run of a few milliseconds does not start with the caches
+	// the other sides' processes filled (the conv cases).
+	Burst int
 }
 
 // sideResult is what a side measured.
@@ -68,6 +73,9 @@ type caseResult struct {
 	Name  string       `json:"name"`
 	FLOPs float64      `json:"flops"`
 	Sides []sideResult `json:"sides"`
+	// Burst: the back-to-back runs each timed run averages (benchCase;
+	// absent: one).
+	Burst int `json:"burst,omitempty"`
 }
 
 // flopsOf is the floating-point operations of one run of side s: its
@@ -262,9 +270,14 @@ func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
 		}
 		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version, L: ready.L, N: ready.N, FLOPs: s.FLOPs})
 	}
+	res.Burst = c.Burst
+	runCmd := "run"
+	if c.Burst > 1 {
+		runCmd = fmt.Sprintf("run %d", c.Burst)
+	}
 	for round := 0; round < warmup+reps; round++ {
 		for i, p := range procs {
-			rep, err := p.ask("run")
+			rep, err := p.ask(runCmd)
 			if err != nil {
 				return res, err
 			}

@@ -129,7 +129,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 		t := task{Kind: "conv", B: b, L: l, K: k, Cin: c, Cout: c}
 		st := t
 		st.Sym = true
-		cs = append(cs, benchCase{Group: "conv", Name: fmt.Sprintf("k%d_%dx%d", k, c, c),
+		cs = append(cs, benchCase{Group: "conv", Name: fmt.Sprintf("k%d_%dx%d", k, c, c), Burst: convBurst,
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
 			Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t), t)})
 	}
@@ -140,7 +140,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 		t := task{Kind: "conv", B: b, L: l, K: n.k, Cin: n.cin, Cout: n.cout}
 		st := t
 		st.Sym = true
-		cs = append(cs, benchCase{Group: "conv", Name: n.name(),
+		cs = append(cs, benchCase{Group: "conv", Name: n.name(), Burst: convBurst,
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(n.k*n.k*n.cin*n.cout),
 			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t)})
 	}
@@ -412,4 +412,8 @@ func (n narrowConv) name() string { return fmt.Sprintf("k%d_%dx%d", n.k, n.cin, 
 // narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet
 // protocol families: 31 channels into the first block, 16 into the
 // third) and the protein default's first block (86 channels).
+// convBurst is the back-to-back runs of one timed run of the conv cases
+// (benchCase.Burst).
+const convBurst = 5
+
 var narrowConvs = []narrowConv{{9, 31, 8}, {5, 31, 8}, {3, 16, 8}, {7, 86, 8}, {3, 86, 8}}

@@ -317,7 +317,7 @@ func (r *report) markdown() string {
 			gs, ob, ts := r.med("sgemm", name, "go"), r.med("sgemm", name, "openblas"), r.med("sgemm", name, "torch")
 			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, sec(gs), gflops(c.FLOPs, gs), pct(gflops(c.FLOPs, gs), peak), sec(ob), gf(c.FLOPs, ob), sec(ts), gf(c.FLOPs, ts))
 		}
-		b.WriteString("\nOne 64 -> 64 convolution layer, forward + backward (input and kernel gradients), batch 10, L = 100. Full: 3 GEMMs of the shape above. Symmetric (spConv, packed): the same on the L(L+1)/2 upper-triangle pixels; \"executed\" GFLOP/s counts only those.\n\n")
+		b.WriteString("\nOne 64 -> 64 convolution layer, forward + backward (input and kernel gradients), batch 10, L = 100. Full: 3 GEMMs of the shape above. Symmetric (spConv, packed): the same on the L(L+1)/2 upper-triangle pixels; \"executed\" GFLOP/s counts only those." + r.burstNote("conv") + "\n\n")
 		b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | sym/full | OpenBLAS build full | GFLOP/s | PyTorch full | GFLOP/s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, k := range []int{3, 5} {
 			name := fmt.Sprintf("k%d_64x64", k)
@@ -609,6 +609,21 @@ func (r *report) baselineTable() string {
 	return b.String()
 }
 
+// burstNote says how the group's timed runs were made where its cases
+// ran in bursts (benchCase.Burst), or "".
+func (r *report) burstNote(group string) string {
+	n := 0
+	for _, c := range r.Cases {
+		if c.Group == group {
+			n = max(n, c.Burst)
+		}
+	}
+	if n <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" Each timed run is the mean of %d runs of the layer back to back in its worker, so that a layer of a few milliseconds does not start with the caches the other sides' processes filled (runs of single layers alternating with PyTorch's read up to 2x slower).", n)
+}
+
 // narrowTable is the section of the narrow conv cases (narrowConvs), or
 // "" when the run has none.
 func (r *report) narrowTable(peak float64) string {
@@ -620,7 +635,7 @@ func (r *report) narrowTable(peak float64) string {
 		}
 		if b.Len() == 0 {
 			b.WriteString("## Narrow convolution layers vs the machine's FMA peak\n\n")
-			b.WriteString("The layers the shipped networks train: one convolution, forward + backward (input and kernel gradients), batch 10, L = 100, kernel k, Cin -> Cout channels. Full: the dense map; symmetric (spConv, packed): the L(L+1)/2 upper-triangle pixels, \"executed\" GFLOP/s counting only those. With AVX-512 the forward pass runs by the direct method (scnn/internal/kern/direct.go), the backward pass by im2col + GEMM.\n\n")
+			b.WriteString("The layers the shipped networks train: one convolution, forward + backward (input and kernel gradients), batch 10, L = 100, kernel k, Cin -> Cout channels. Full: the dense map; symmetric (spConv, packed): the L(L+1)/2 upper-triangle pixels, \"executed\" GFLOP/s counting only those. With AVX-512 the forward pass runs by the direct method (scnn/internal/kern/direct.go), the backward pass by im2col + GEMM." + r.burstNote("conv") + "\n\n")
 			b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | PyTorch full | GFLOP/s | Go full/PyTorch |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		}
 		full, sym, ts := r.med("conv", c.Name, "go"), r.med("conv", c.Name, "go-sym"), r.med("conv", c.Name, "torch")

@@ -16,7 +16,7 @@ the same shapes, and times one task per "run" line read from stdin:
 
 Protocol (one JSON object per output line):
   start -> {"ready": true, "params": trainable, "rss_start": bytes}
-  "run" -> {"seconds": s}
+  "run" -> {"seconds": s}; "run N" -> the mean of N runs back to back
   "mem" -> {"peak_rss": bytes}      (VmHWM of this process)
   EOF   -> exit
 
@@ -420,11 +420,16 @@ def main():
 
     print(json.dumps({"ready": True, "params": params, "rss_start": rss_start, "version": torch.__version__}), flush=True)
     for line in sys.stdin:
-        cmd = line.strip()
+        cmd, _, arg = line.strip().partition(" ")
         if cmd == "run":
+            n = int(arg) if arg.isdigit() else (1 if arg == "" else 0)
+            if not 1 <= n <= 1000:
+                print(json.dumps({"error": "run %r: want a count of runs from 1 to 1000" % arg}), flush=True)
+                continue
             t0 = time.perf_counter()
-            run()
-            print(json.dumps({"seconds": time.perf_counter() - t0}), flush=True)
+            for _ in range(n):
+                run()
+            print(json.dumps({"seconds": (time.perf_counter() - t0) / n}), flush=True)
         elif cmd == "mem":
             print(json.dumps({"peak_rss": status_bytes("VmHWM")}), flush=True)
         else:

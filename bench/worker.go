@@ -21,7 +21,8 @@ import (
 // task is what one worker process times. The Go worker and the PyTorch
 // worker (torch_ref.py) take the same flags and speak the same protocol:
 // one JSON line when ready, then one JSON line per command read from stdin
-// ("run": time one task, "mem": peak resident memory).
+// ("run": time one task; "run N": the mean time of N runs back to back;
+// "mem": peak resident memory).
 type task struct {
 	Kind   string // train, infer, rna-train, rna-infer, rec-train, conv, sgemm, fold, plm, exec
 	Model  string // cnn or scnn (train, infer, rna-*); cosrec or scosrec (rec-train)
@@ -41,6 +42,9 @@ type task struct {
 	// Precision: the Go worker's --gemm-precision ("": float32).
 	Precision string
 }
+
+// maxBurst bounds the N of "run N".
+const maxBurst = 1000
 
 // workerReply is one line of the protocol.
 type workerReply struct {
@@ -112,14 +116,25 @@ func runWorker(t task, in io.Reader, out io.Writer) error {
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		var r workerReply
-		switch cmd := strings.TrimSpace(sc.Text()); cmd {
+		cmd, arg, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
+		switch cmd {
 		case "run":
+			n := 1
+			if arg != "" {
+				var err error
+				if n, err = strconv.Atoi(arg); err != nil || n < 1 || n > maxBurst {
+					r.Error = fmt.Sprintf("run %q: want a count of runs from 1 to %d", arg, maxBurst)
+					break
+				}
+			}
 			gcFirst(b)
 			t0 := time.Now()
-			if err := b.run(); err != nil {
-				return err
+			for range n {
+				if err := b.run(); err != nil {
+					return err
+				}
 			}
-			r.Seconds = time.Since(t0).Seconds()
+			r.Seconds = time.Since(t0).Seconds() / float64(n)
 		case "mem":
 			if b.peak != nil {
 				r.PeakRSS, r.PeakFloor = b.peak()

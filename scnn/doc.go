@@ -44,7 +44,7 @@
 // format (see io.go) together with a caller-defined architecture record.
 //
 // Convolutions are GEMMs through the package's own sgemm. The forward pass
-// uses im2col + sgemm, or, when a layer has at most half as many output as
+// uses im2col + sgemm (the direct method for narrow layers), or, when a layer has at most half as many output as
 // input channels, the output-side ("kn2row") method, which multiplies the
 // input by every kernel position in one GEMM without copying it and then
 // gathers; parallel branches of a block share one im2col (ForwardBranches).

@@ -116,35 +116,41 @@ func directLdr(w, k int) int {
 
 // directRow fills dst (c channels of ldr floats) with row p of the map xs
 // (one sample: H x W x c dense, or packed L x L x c), channel-major with
-// pad leading zeros:
+// pad leading zeros, from column q0 on:
 //
-//	dst[ch*ldr + pad + q] = xs(p, q, ch) for 0 <= q < W, 0 elsewhere
+//	dst[ch*ldr + pad + q] = xs(p, q, ch) for q0 <= q < W
 //
-// and all zeros when p is outside the map. idx (at least W long) is
-// scratch: the offsets of the row's pixels, which gatherRows transposes
-// from.
-func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p int, idx []int32) {
+// With clearAll it first sets every element of dst to 0, so that dst is
+// the whole zero-padded row where q0 is 0. Without, it writes only those
+// elements: for a caller whose buffer's padding is already zero (it never
+// writes there) and which reads no column below q0. When p is outside the
+// map, dst is all zeros either way. idx (at least W long) is scratch: the
+// offsets of the row's pixels, which gatherRows transposes from.
+func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p, q0 int, idx []int32, clearAll bool) {
 	dst = dst[:c*ldr]
-	clear(dst)
-	if p < 0 || p >= h {
+	if clearAll || p < 0 || p >= h {
+		clear(dst)
+	}
+	if p < 0 || p >= h || q0 >= w {
 		return
 	}
+	q0 = max(q0, 0)
 	idx = idx[:w]
 	if !packed {
-		for q := range idx {
+		for q := q0; q < w; q++ {
 			idx[q] = int32((p*w + q) * c)
 		}
 	} else {
 		// q < p: element (q, p) of row q of the triangle.
-		for q := 0; q < p; q++ {
+		for q := q0; q < p; q++ {
 			idx[q] = int32(Tri(h, q, p) * c)
 		}
 		t := Tri(h, p, p)
-		for q := p; q < w; q++ {
+		for q := max(p, q0); q < w; q++ {
 			idx[q] = int32((t + q - p) * c)
 		}
 	}
-	gatherRows(dst[pad:], ldr, xs, idx, c)
+	gatherRows(dst[pad+q0:], ldr, xs, idx[q0:], c)
 }
 
 // DirectWorkspace is what the direct forward pass of a block of
@@ -279,7 +285,9 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 		if s.acc == nil {
 			ring, acc, _ := DirectWorkspace(k, g.Cin, g.W, k, 0)
 			if bs == nil {
+				// Zeroed once: directRow writes no padding column.
 				s.ring = getScratch(ring)
+				clear(s.ring)
 			} else {
 				s.ringW = wordScratch((k + 1) * cp * ldr)
 				s.row = getScratch(rowLen)
@@ -317,7 +325,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 				if bs != nil {
 					buf := s.ringW[slot*cp*ldr : (slot+1)*cp*ldr]
 					if s.at[slot] != p {
-						directRow(s.row, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p, s.idx)
+						directRow(s.row, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p, 0, s.idx, true)
 						for c := 0; c < cp; c++ {
 							lo, dst := s.row[2*c*ldr:(2*c+1)*ldr], buf[c*ldr:(c+1)*ldr]
 							if 2*c+1 == g.Cin { // an odd Cin's last pair: hi 0
@@ -335,7 +343,14 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 				}
 				buf := s.ring[slot*rowLen : (slot+1)*rowLen]
 				if s.at[slot] != p {
-					directRow(buf, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p, s.idx)
+					// Output row i is this buffer's first reader in the
+					// band (the rows go up), and on a packed map it reads
+					// columns q >= i-pad only (its pixels j >= i).
+					q0 := 0
+					if g.Packed {
+						q0 = i - pad
+					}
+					directRow(buf, xs, g.Packed, g.H, g.W, g.Cin, pad, ldr, p, q0, s.idx, false)
 					s.at[slot] = p
 				}
 				rows[a] = buf

@@ -11,7 +11,8 @@ import (
 // around the 16-pixel blocks, 1 to 40 channels and any offsets (NaN and
 // -0 among the values, copied bit for bit), and writes nothing outside
 // the c rows of n values; directRow through it equals the element loop
-// it documents, dense and packed.
+// it documents, dense and packed, from any first column, and without
+// clearAll writes nothing else.
 func TestGatherRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	withKernels(t, func(t *testing.T) {
@@ -56,28 +57,35 @@ func TestGatherRows(t *testing.T) {
 				xs[i] = float32(i)
 			}
 			idx := make([]int32, h)
-			for p := -1; p <= h; p++ {
-				got := make([]float32, c*ldr)
-				for i := range got {
-					got[i] = 99
-				}
-				directRow(got, xs, packed, h, h, c, pad, ldr, p, idx)
-				for ch := 0; ch < c; ch++ {
-					for q := 0; q < ldr; q++ {
-						want := float32(0)
-						if p >= 0 && p < h && q >= pad && q < pad+h {
-							j := q - pad
-							switch {
-							case !packed:
-								want = xs[(p*h+j)*c+ch]
-							case j < p:
-								want = xs[Tri(h, j, p)*c+ch]
-							default:
-								want = xs[Tri(h, p, j)*c+ch]
-							}
+			for _, q0 := range []int{0, 1, 17, h - 1, h} {
+				for _, clearAll := range []bool{true, false} {
+					for p := -1; p <= h; p++ {
+						got := make([]float32, c*ldr)
+						for i := range got {
+							got[i] = 99
 						}
-						if got[ch*ldr+q] != want {
-							t.Fatalf("packed %v row %d channel %d column %d: %v, want %v", packed, p, ch, q, got[ch*ldr+q], want)
+						directRow(got, xs, packed, h, h, c, pad, ldr, p, q0, idx, clearAll)
+						for ch := 0; ch < c; ch++ {
+							for q := 0; q < ldr; q++ {
+								want := float32(0)
+								j := q - pad
+								switch {
+								case p < 0 || p >= h:
+								case j < q0 || j >= h:
+									if !clearAll {
+										want = 99 // not written
+									}
+								case !packed:
+									want = xs[(p*h+j)*c+ch]
+								case j < p:
+									want = xs[Tri(h, j, p)*c+ch]
+								default:
+									want = xs[Tri(h, p, j)*c+ch]
+								}
+								if got[ch*ldr+q] != want {
+									t.Fatalf("packed %v q0 %d clearAll %v row %d channel %d column %d: %v, want %v", packed, q0, clearAll, p, ch, q, got[ch*ldr+q], want)
+								}
+							}
 						}
 					}
 				}

@@ -60,7 +60,7 @@ func archKernelSets() []*kernelSet {
 			maskedKernel(24, 16, 0.78, kernAVX512_24x16),
 		}, addRows: addRowsAVX512, direct: directAVX512, axpyF64: axpyRowsF64AVX512Go,
 			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
-			gatherRows: gatherRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
+			gatherRows: transposeRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
 			addRuns: addRunsAVX512Go, sumRuns: sumRunsAVX512Go, cartesianAdd: cartesianAddAVX512Go, packRows: packRowsAVX512Go,
 			outerSumRow: outerSumRowAVX512Go, rowSumsRow: rowSumsRowAVX512Go})
 	}
