@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "chunkmask_amd64.h"
 
 // func transposeRowsAVX512(dst *float32, ldr int, xs *float32, idx *int32, n, c int)
 //
@@ -20,32 +21,21 @@ TEXT ·transposeRowsAVX512(SB), NOSPLIT, $0-48
 	SHLQ $2, R8
 	MOVQ xs+16(FP), SI
 	MOVQ idx+24(FP), DX
-	MOVQ n+32(FP), CX
+	MOVQ n+32(FP), R13
 	MOVQ c+40(FP), R9
 
 pixels:
-	TESTQ CX, CX
+	TESTQ R13, R13
 	JLE   done
-	// K2: the wanted pixels of this block, min(16, CX).
-	MOVQ  $16, AX
-	CMPQ  CX, AX
-	CMOVQLT CX, AX
-	MOVL  $1, BX
-	SHLXL AX, BX, BX
-	DECL  BX
-	KMOVW BX, K2
+	// K2: the wanted pixels of this block, min(16, R13).
+	CHUNK_MASK(R13)
+	KMOVW K1, K2
 	MOVQ  DI, R11 // dst row of channel ch0
 	XORQ  R10, R10 // ch0 in bytes
 	MOVQ  R9, R12 // channels left
 channels:
 	// K1: the channels of this block, min(16, R12).
-	MOVQ  $16, AX
-	CMPQ  R12, AX
-	CMOVQLT R12, AX
-	MOVL  $1, BX
-	SHLXL AX, BX, BX
-	DECL  BX
-	KMOVW BX, K1
+	CHUNK_MASK(R12)
 	MOVLQSX 0(DX), AX
 	LEAQ    (SI)(AX*4), AX
 	VMOVUPS.Z (AX)(R10*1), K1, Z0
@@ -269,7 +259,7 @@ partial:
 nextpixels:
 	ADDQ $64, DX
 	ADDQ $64, DI
-	SUBQ $16, CX
+	SUBQ $16, R13
 	JMP  pixels
 done:
 	VZEROUPPER
