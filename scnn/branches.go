@@ -18,6 +18,16 @@ type BranchConv interface {
 	// backward adds the parameter gradients for output gradient dy of
 	// input x and returns dL/dx.
 	backward(p *Pass, x, dy *Tensor) *Tensor
+	// gradTargets returns where kern's backward adds the kernel-matrix
+	// and bias gradients, and what to call after (nil: nothing).
+	gradTargets() (dw, db []float32, finish func())
+}
+
+func (c *Conv2D) gradTargets() ([]float32, []float32, func()) { return c.W.Grad, c.B.Grad, nil }
+
+func (c *SymPresConv) gradTargets() ([]float32, []float32, func()) {
+	u, du := make([]float32, c.K*c.K*c.Cin*c.Cout), make([]float32, c.Cout)
+	return u, du, func() { c.addTiedGrads(u, du) }
 }
 
 func (c *Conv2D) weights() ([]float32, []float32)      { return c.W.Value, c.B.Value }
@@ -28,8 +38,9 @@ func (c *SymPresConv) weights() ([]float32, []float32) { return c.Kernel(), c.B.
 // Concat of their Apply results gives (up to float32 rounding).
 // Convolutions that take the im2col path share one im2col of x (see
 // kern.ConvForwardBranches) and write straight into the joined output. Its
-// backward step splits the gradient between the branches and sums their
-// input gradients.
+// backward step splits the gradient between the branches and computes
+// their gradients tile by tile in one pass (kern.ConvBackwardBranches),
+// the input gradients summed in branch order.
 func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 	if len(convs) == 0 {
 		return nil, fmt.Errorf("scnn: ForwardBranches of no convolution")
@@ -81,9 +92,28 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 				return err
 			}
 		}
-		for i, c := range convs {
-			p.addGrad(x, c.backward(p, x, parts[i]))
+		if len(convs) == 1 {
+			p.addGrad(x, convs[0].backward(p, x, parts[0]))
+			return nil
 		}
+		// One pass over the tiles for every branch
+		// (kern.ConvBackwardBranches): the input gradients summed in
+		// branch order, as adding each branch's would.
+		dx := p.overwrittenLike(x)
+		dws, dbs, dys, kws := make([][]float32, len(convs)), make([][]float32, len(convs)), make([][]float32, len(convs)), make([][]float32, len(convs))
+		finish := make([]func(), len(convs))
+		for i, c := range convs {
+			dws[i], dbs[i], finish[i] = c.gradTargets()
+			dys[i] = parts[i].Data
+			kws[i], _ = c.weights()
+		}
+		kern.ConvBackwardBranches(geoms, dx.Data, dws, dbs, x.Data, dys, kws)
+		for _, f := range finish {
+			if f != nil {
+				f()
+			}
+		}
+		p.addGrad(x, dx)
 		return nil
 	})
 	return y, nil

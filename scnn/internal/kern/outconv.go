@@ -201,58 +201,70 @@ func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
 		gemmPackedOwnA(rows, col, n, pf, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
 		d := dy[(s*np+p0)*g.Cout : (s*np+p0+rows)*g.Cout]
 		xt := x[(s*np+p0)*g.Cin : (s*np+p0+rows)*g.Cin]
-		if g.Packed {
-			// Halve the diagonal rows of Y (dx no longer needs them) and
-			// of the bias sum.
-			// Rows in order: each run of off-diagonal rows summed into
-			// db by AddRuns, a diagonal row halved.
-			i, j := TriPos(g.H, p0)
-			for r := 0; r < rows; {
-				if i == j {
-					row := col[r*n : (r+1)*n]
-					for k := range row {
-						row[k] *= 0.5
-					}
-					for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
-						a.db[f] += 0.5 * v
-					}
-					r, j = r+1, j+1
-				} else {
-					run := min(rows-r, g.H-j) // the rest of row i, off the diagonal
-					AddRuns(a.db, d[r*g.Cout:], g.Cout, run, 0, g.Cout)
-					r, j = r+run, j+run
-				}
-				if j == g.H {
-					i++
-					j = i
-				}
-			}
-		} else {
-			AddRuns(a.db, d, g.Cout, rows, 0, g.Cout) // db[f] += d[r, f], r in order
-		}
+		halveDyRows(g, col, n, d, a.db, p0, rows)
 		// G^T (k*k*Cout x Cin) += Y^T x_tile: the wide Y is the
 		// product's A, read in place; the narrow x tile is packed.
 		gemmOwnATrans(n, g.Cin, rows, 1, col, n, xt, g.Cin, 1, a.gw, g.Cin)
 	})
-	// dw[((k-1-a)*k + k-1-b)*Cin + c, f] += G^T[(a*k+b)*Cout + f, c],
-	// summed over workers in order.
 	for _, a := range accs {
-		if a.gw == nil {
-			continue
+		if a.gw != nil {
+			addFlippedGrad(dw, db, a.gw, a.db, g)
 		}
-		for pos := 0; pos < kk; pos++ {
-			fp := kk - 1 - pos // flipped position (a,b) -> (k-1-a, k-1-b)
-			for f := 0; f < g.Cout; f++ {
-				src := a.gw[(pos*g.Cout+f)*g.Cin : (pos*g.Cout+f+1)*g.Cin]
-				for c, v := range src {
-					dw[(fp*g.Cin+c)*g.Cout+f] += v
-				}
+	}
+}
+
+// halveDyRows adds the bias gradient of one tile of output pixels p0..
+// (rows of d, Cout channels each) to db, in row order. On a packed map it
+// also halves the tile's diagonal rows of the im2col of dy (col, rows of
+// n; the input gradient, computed before, no longer needs them) and of
+// the bias sum: each run of off-diagonal rows is summed into db by
+// AddRuns, each diagonal row halved.
+func halveDyRows(g ConvGeom, col []float32, n int, d, db []float32, p0, rows int) {
+	if !g.Packed {
+		AddRuns(db, d, g.Cout, rows, 0, g.Cout) // db[f] += d[r, f], r in order
+		return
+	}
+	i, j := TriPos(g.H, p0)
+	for r := 0; r < rows; {
+		if i == j {
+			row := col[r*n : (r+1)*n]
+			for k := range row {
+				row[k] *= 0.5
+			}
+			for f, v := range d[r*g.Cout : (r+1)*g.Cout] {
+				db[f] += 0.5 * v
+			}
+			r, j = r+1, j+1
+		} else {
+			run := min(rows-r, g.H-j) // the rest of row i, off the diagonal
+			AddRuns(db, d[r*g.Cout:], g.Cout, run, 0, g.Cout)
+			r, j = r+run, j+run
+		}
+		if j == g.H {
+			i++
+			j = i
+		}
+	}
+}
+
+// addFlippedGrad adds one worker's sums to the kernel and bias gradients:
+//
+//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[((a*k+b)*Cout + f)*Cin + c]
+//	db[f]                              += wdb[f]   (db may be nil)
+func addFlippedGrad(dw, db, gw, wdb []float32, g ConvGeom) {
+	kk := g.K * g.K
+	for pos := 0; pos < kk; pos++ {
+		fp := kk - 1 - pos // flipped position (a,b) -> (k-1-a, k-1-b)
+		for f := 0; f < g.Cout; f++ {
+			src := gw[(pos*g.Cout+f)*g.Cin : (pos*g.Cout+f+1)*g.Cin]
+			for c, v := range src {
+				dw[(fp*g.Cin+c)*g.Cout+f] += v
 			}
 		}
-		if db != nil {
-			for f, v := range a.db {
-				db[f] += v
-			}
+	}
+	if db != nil {
+		for f, v := range wdb {
+			db[f] += v
 		}
 	}
 }

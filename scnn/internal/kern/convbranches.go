@@ -1,0 +1,140 @@
+package kern
+
+// ConvBackwardBranches is ConvBackward for the parallel branches of a
+// block: len(gs) convolutions of one input x, with equal Packed, B, H, W,
+// Cin and Workers and each its own K and Cout. It overwrites dx with the
+// sum of their input gradients, in branch order,
+//
+//	dx = ((dx_0 + dx_1) + dx_2) + ...
+//
+// and adds each branch's kernel and bias gradients to dws[i] and dbs[i]
+// (a dbs[i] may be nil); dys[i] and ws[i] are branch i's output gradient
+// and kernel. Every value is bit for bit what ConvBackward per branch and
+// the elementwise sums in that order give. Per tile of output pixels the
+// branches run one after another: x's tile is packed once for every
+// branch's kernel gradient, and each later branch's input gradient is
+// added to the first's while the tile is in cache, instead of through a
+// map-sized gradient per branch.
+//
+// Where the branches' tiles differ (an im2col row of dy over 4,096 floats,
+// or TilePixels set) it calls ConvBackward per branch and adds.
+func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []float32, dys, ws [][]float32) {
+	if len(gs) == 0 || len(dws) != len(gs) || len(dbs) != len(gs) || len(dys) != len(gs) || len(ws) != len(gs) {
+		panic("kern: ConvBackwardBranches: branch counts differ")
+	}
+	g0 := gs[0]
+	t := 0
+	for i, g := range gs {
+		if g.Packed != g0.Packed || g.B != g0.B || g.H != g0.H || g.W != g0.W || g.Cin != g0.Cin || g.Workers != g0.Workers {
+			panic("kern: ConvBackwardBranches: the branches' geometries differ")
+		}
+		gy := g
+		gy.Cin, gy.Cout = g.Cout, g.Cin
+		if i == 0 {
+			t = gy.tile()
+		} else if gy.tile() != t {
+			t = -1
+		}
+	}
+	if t < 0 || len(gs) == 1 {
+		convBackwardEach(gs, dx, dws, dbs, x, dys, ws)
+		return
+	}
+	np, cin := g0.Pixels(), g0.Cin
+	ns := make([]int, len(gs)) // im2col row length of each branch's dy
+	maxN := 0
+	pfs := make([]*PackedB, len(gs))
+	for i, g := range gs {
+		ns[i] = g.K * g.K * g.Cout
+		maxN = max(maxN, ns[i])
+		flip := make([]float32, len(ws[i]))
+		FlipKernel(flip, ws[i], g.K, g.Cin, g.Cout)
+		pfs[i] = PackB(false, ns[i], cin, 1, flip, cin)
+		defer pfs[i].Release()
+	}
+	tiles := (np + t - 1) / t
+	workers := min(Workers(g0.Workers), g0.B*tiles)
+	// The shared packing of x's tile is sgemmPacked's own; with another
+	// backend or bfloat16 each branch goes through gemmOwnATrans.
+	shareX := backend == "go" && bf16Active.Load() == nil
+	type acc struct {
+		col, tmp []float32
+		gw, db   [][]float32
+	}
+	accs := make([]acc, workers)
+	defer func() {
+		for _, a := range accs {
+			putScratch(a.col, a.tmp)
+		}
+	}()
+	ParallelFor(g0.B*tiles, workers, func(wk, item int) {
+		a := &accs[wk]
+		if a.col == nil {
+			a.col = getScratch(t * maxN)
+			a.tmp = getScratch(t * cin)
+			a.gw, a.db = make([][]float32, len(gs)), make([][]float32, len(gs))
+			for i, g := range gs {
+				a.gw[i] = make([]float32, cin*ns[i])
+				a.db[i] = make([]float32, g.Cout)
+			}
+		}
+		s, p0 := item/tiles, (item%tiles)*t
+		rows := min(t, np-p0)
+		dxt := dx[(s*np+p0)*cin : (s*np+p0+rows)*cin]
+		xt := x[(s*np+p0)*cin : (s*np+p0+rows)*cin]
+		var px *goPackedB
+		if shareX {
+			px = packGo(false, rows, cin, 1, xt, cin)
+			defer putScratch(px.bp)
+		}
+		for i, g := range gs {
+			gy := g
+			gy.Cin, gy.Cout = g.Cout, g.Cin
+			n := ns[i]
+			col := a.col[:rows*n]
+			gy.im2col(col, dys[i][s*np*g.Cout:(s+1)*np*g.Cout], p0, rows)
+			if i == 0 {
+				gemmPackedOwnA(rows, col, n, pfs[i], 0, dxt, cin)
+			} else {
+				tmp := a.tmp[:rows*cin]
+				gemmPackedOwnA(rows, col, n, pfs[i], 0, tmp, cin)
+				AddRuns(dxt, tmp, rows*cin, 1, 0, 0) // dxt += tmp
+			}
+			d := dys[i][(s*np+p0)*g.Cout : (s*np+p0+rows)*g.Cout]
+			halveDyRows(g, col, n, d, a.db[i], p0, rows)
+			if shareX {
+				checkGemm("A", col, rows, n, n)
+				checkGemm("C", a.gw[i], n, cin, cin)
+				sgemmPacked(true, n, col, n, px, 1, a.gw[i], cin, true)
+			} else {
+				gemmOwnATrans(n, cin, rows, 1, col, n, xt, cin, 1, a.gw[i], cin)
+			}
+		}
+	})
+	for i, g := range gs {
+		for _, a := range accs {
+			if a.gw == nil {
+				continue
+			}
+			addFlippedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g)
+		}
+	}
+}
+
+// convBackwardEach is ConvBackwardBranches by one ConvBackward per branch,
+// the later branches' input gradients added to the first's in order.
+func convBackwardEach(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []float32, dys, ws [][]float32) {
+	var tmp []float32
+	for i, g := range gs {
+		if i == 0 {
+			ConvBackward(g, dx, dws[i], dbs[i], x, dys[i], ws[i])
+			continue
+		}
+		if tmp == nil {
+			tmp = getScratch(len(dx))
+			defer putScratch(tmp)
+		}
+		ConvBackward(g, tmp[:len(dx)], dws[i], dbs[i], x, dys[i], ws[i])
+		AddRuns(dx, tmp, len(dx), 1, 0, 0)
+	}
+}
