@@ -409,11 +409,11 @@ type narrowConv struct{ k, cin, cout int }
 
 func (n narrowConv) name() string { return fmt.Sprintf("k%d_%dx%d", n.k, n.cin, n.cout) }
 
-// narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet
-// protocol families: 31 channels into the first block, 16 into the
-// third) and the protein default's first block (86 channels).
 // convBurst is the back-to-back runs of one timed run of the conv cases
 // (benchCase.Burst).
 const convBurst = 5
 
+// narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet
+// protocol families: 31 channels into the first block, 16 into the
+// third) and the protein default's first block (86 channels).
 var narrowConvs = []narrowConv{{9, 31, 8}, {5, 31, 8}, {3, 16, 8}, {7, 86, 8}, {3, 86, 8}}

@@ -422,7 +422,10 @@ def main():
     for line in sys.stdin:
         cmd, _, arg = line.strip().partition(" ")
         if cmd == "run":
-            n = int(arg) if arg.isdigit() else (1 if arg == "" else 0)
+            try:
+                n = int(arg) if arg else 1
+            except ValueError:
+                n = 0
             if not 1 <= n <= 1000:
                 print(json.dumps({"error": "run %r: want a count of runs from 1 to 1000" % arg}), flush=True)
                 continue

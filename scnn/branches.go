@@ -98,7 +98,10 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		}
 		// One pass over the tiles for every branch
 		// (kern.ConvBackwardBranches): the input gradients summed in
-		// branch order, as adding each branch's would.
+		// branch order, bit for bit what adding each branch's gradient
+		// gives where x has no other gradient yet (a block's input); a
+		// gradient x already has is added to their sum, which may round
+		// differently.
 		dx := p.overwrittenLike(x)
 		dws, dbs, dys, kws := make([][]float32, len(convs)), make([][]float32, len(convs)), make([][]float32, len(convs)), make([][]float32, len(convs))
 		finish := make([]func(), len(convs))

@@ -9,23 +9,30 @@ import (
 
 // ConvBackwardBranches gives, bit for bit, what ConvBackward per branch
 // gives with the input gradients added in branch order, on every kernel
-// set, dense and packed, for one to three branches, one and two workers,
-// ragged tiles, and branches whose tiles differ (the fallback).
+// set and every bfloat16 set (where x's tile is not shared), dense and
+// packed, for one to three branches, one and two workers, one tile per
+// sample, tiles of 37 pixels (starting inside triangle rows, a short last
+// one) and branches whose tiles differ (the fallback).
 func TestConvBackwardBranchesMatchesEach(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
-	withKernels(t, func(t *testing.T) {
+	withKernels(t, func(t *testing.T) { checkConvBackwardBranches(t, rng) })
+	withBF16Sets(t, func(t *testing.T, _ *bf16Set) { checkConvBackwardBranches(t, rng) })
+}
+
+func checkConvBackwardBranches(t *testing.T, rng *rand.Rand) {
+	{
 		const b, l, cin = 2, 23, 11
 		for _, branches := range [][][2]int{{{3, 8}}, {{7, 8}, {5, 8}, {3, 4}}, {{5, 3}, {1, 8}}} {
 			for _, packed := range []bool{false, true} {
 				for _, workers := range []int{1, 2} {
-					for _, tiles := range []string{"same", "differ"} {
+					for _, tiles := range []string{"one", "all37", "last37"} {
 						name := fmt.Sprintf("%v/packed=%v/workers%d/tiles-%s", branches, packed, workers, tiles)
 						t.Run(name, func(t *testing.T) {
 							gs := make([]ConvGeom, len(branches))
 							var dys, ws, dws, dbs, wantW, wantB [][]float32
 							for i, br := range branches {
 								gs[i] = ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: br[1], K: br[0], Workers: workers}
-								if tiles == "differ" && i == len(branches)-1 {
+								if tiles == "all37" || tiles == "last37" && i == len(branches)-1 {
 									gs[i].TilePixels = 37
 								}
 								np := gs[i].Pixels()
@@ -68,5 +75,5 @@ func TestConvBackwardBranchesMatchesEach(t *testing.T) {
 				}
 			}
 		}
-	})
+	}
 }
