@@ -11,6 +11,18 @@ import (
 //
 //	m = b1 m + (1-b1) g;  v = b2 v + (1-b2) g²
 //	w -= LR * (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + Eps)
+//
+// A weight whose magnitude falls below 2^-100 (about 8e-31) is set to 0,
+// and so are m and v below float32's normal range (2^-126, about
+// 1.2e-38). The weights of an input channel that is 0 in every batch (a
+// feature channel the data never set) get only the decay's gradient and
+// shrink geometrically; once their products with the output gradients
+// underflow into the subnormal range, each such multiply-add takes a
+// microcode assist on x86, about a hundred times an FMA's time. The
+// default CNN's epochs went from about 55 s to 360-630 s when its dead
+// weights got there (1e-42 by epoch 8). A weight that small changes no
+// output a float32 sum can hold, and the dead ones' gradients reach no
+// other parameter, so the flush changes nothing else the network learns.
 type Adam struct {
 	LR, Beta1, Beta2, Eps, L2 float64
 	T                         int // steps taken
@@ -53,13 +65,31 @@ func (a *Adam) Step() {
 			if p.Decay {
 				g += float32(a.L2) * p.Value[i]
 			}
-			m[i] = b1*m[i] + (1-b1)*g
-			v[i] = b2*v[i] + (1-b2)*g*g
+			m[i] = flushToZero(b1*m[i] + (1-b1)*g)
+			v[i] = flushToZero(b2*v[i] + (1-b2)*g*g)
 			mh := float64(m[i]) / c1
 			vh := float64(v[i]) / c2
-			p.Value[i] -= float32(a.LR * mh / (math.Sqrt(vh) + a.Eps))
+			p.Value[i] = flushBelow(p.Value[i]-float32(a.LR*mh/(math.Sqrt(vh)+a.Eps)), minWeight)
 		}
 	}
+}
+
+// minNormal32 is the smallest normal float32, 2^-126; minWeight the
+// smallest weight Adam keeps (see Adam).
+const (
+	minNormal32 = 0x1p-126
+	minWeight   = 0x1p-100
+)
+
+// flushToZero returns v, or 0 (of v's sign) where v is subnormal.
+func flushToZero(v float32) float32 { return flushBelow(v, minNormal32) }
+
+// flushBelow returns v, or 0 (of v's sign) where |v| < min.
+func flushBelow(v, min float32) float32 {
+	if v > -min && v < min {
+		return v * 0
+	}
+	return v
 }
 
 // Optimizer updates the trainable parameters it was built over from

@@ -163,3 +163,49 @@ func FuzzReadParams(f *testing.F) {
 		}
 	})
 }
+
+// A decayed weight whose data gradient is always 0 (an input channel the
+// data never set) shrinks to exactly 0 without going below 2^-100, and its
+// moments never become subnormal; the other weights' updates are the
+// formula's, bit for bit.
+func TestAdamFlushesSubnormals(t *testing.T) {
+	dead := newParam("dead", true, true, 3)
+	live := newParam("live", true, true, 2)
+	copy(dead.Value, []float32{1e-20, -4e-25, 3e-29})
+	copy(live.Value, []float32{0.5, -0.25})
+	a := NewAdam([]*Param{dead, live}, 1e-3, 1e-5) // the protein default's
+	// The reference for the live weights: the update without the flush.
+	lw := append([]float32(nil), live.Value...)
+	lm, lv := make([]float32, 2), make([]float32, 2)
+	subnormal := func(v float32) bool { return v != 0 && math.Abs(float64(v)) < 0x1p-126 }
+	zeroAt := 0
+	for step := 1; step <= 200000 && zeroAt == 0; step++ {
+		a.ZeroGrad()
+		live.Grad[0], live.Grad[1] = 0.01*float32(step%7-3), 1e-3
+		a.Step()
+		c1 := 1 - math.Pow(0.9, float64(step))
+		c2 := 1 - math.Pow(0.999, float64(step))
+		for i := range lw {
+			g := live.Grad[i] + float32(1e-5)*lw[i]
+			b1, b2 := float32(0.9), float32(0.999)
+			lm[i] = b1*lm[i] + (1-b1)*g
+			lv[i] = b2*lv[i] + (1-b2)*g*g
+			lw[i] -= float32(1e-3 * (float64(lm[i]) / c1) / (math.Sqrt(float64(lv[i])/c2) + 1e-8))
+			if math.Float32bits(live.Value[i]) != math.Float32bits(lw[i]) {
+				t.Fatalf("step %d: live[%d] = %v, the formula gives %v", step, i, live.Value[i], lw[i])
+			}
+		}
+		for i, v := range dead.Value {
+			if v != 0 && math.Abs(float64(v)) < 0x1p-100 || subnormal(a.m[0][i]) || subnormal(a.v[0][i]) {
+				t.Fatalf("step %d: dead[%d] = %v, m %v, v %v: subnormal", step, i, v, a.m[0][i], a.v[0][i])
+			}
+		}
+		if dead.Value[0] == 0 && dead.Value[1] == 0 && dead.Value[2] == 0 {
+			zeroAt = step
+		}
+	}
+	if zeroAt == 0 {
+		t.Fatalf("the dead weights did not reach 0: %v", dead.Value)
+	}
+	t.Logf("dead weights 0 after %d steps", zeroAt)
+}
