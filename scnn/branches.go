@@ -15,9 +15,6 @@ type BranchConv interface {
 	geom(p *Pass, x *Tensor) kern.ConvGeom
 	// weights returns the kernel matrix and the bias.
 	weights() (w, bias []float32)
-	// backward adds the parameter gradients for output gradient dy of
-	// input x and returns dL/dx.
-	backward(p *Pass, x, dy *Tensor) *Tensor
 	// gradTargets returns where kern's backward adds the kernel-matrix
 	// and bias gradients, and what to call after (nil: nothing).
 	gradTargets() (dw, db []float32, finish func())
@@ -92,17 +89,13 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 				return err
 			}
 		}
-		if len(convs) == 1 {
-			p.addGrad(x, convs[0].backward(p, x, parts[0]))
-			return nil
-		}
 		// One pass over the tiles for every branch
 		// (kern.ConvBackwardBranches): the input gradients summed in
 		// branch order, bit for bit what adding each branch's gradient
 		// gives where x has no other gradient yet (a block's input); a
 		// gradient x already has is added to their sum, which may round
 		// differently.
-		dx := p.overwrittenLike(x)
+		dx := p.overwrittenLike(x) // every element written
 		dws, dbs, dys, kws := make([][]float32, len(convs)), make([][]float32, len(convs)), make([][]float32, len(convs)), make([][]float32, len(convs))
 		finish := make([]func(), len(convs))
 		for i, c := range convs {

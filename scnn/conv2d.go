@@ -65,13 +65,5 @@ func (c *Conv2D) checkInput(x *Tensor) error {
 	return nil
 }
 
-// backward adds dL/dW and dL/dB for output gradient dy of input x and
-// returns dL/dx.
-func (c *Conv2D) backward(p *Pass, x, dy *Tensor) *Tensor {
-	dx := p.overwrittenLike(x) // ConvBackward overwrites dx
-	kern.ConvBackward(c.geom(p, x), dx.Data, c.W.Grad, c.B.Grad, x.Data, dy.Data, c.W.Value)
-	return dx
-}
-
 // OutChannels is Cout.
 func (c *Conv2D) OutChannels() int { return c.Cout }

@@ -83,14 +83,5 @@ func (c *SymPresConv) checkInput(x *Tensor) error {
 	return nil
 }
 
-func (c *SymPresConv) backward(p *Pass, x, dy *Tensor) *Tensor {
-	u := make([]float32, c.K*c.K*c.Cin*c.Cout)
-	du := make([]float32, c.Cout)
-	dx := p.overwrittenLike(x) // ConvBackward overwrites dx
-	kern.ConvBackward(c.geom(p, x), dx.Data, u, du, x.Data, dy.Data, c.Kernel())
-	c.addTiedGrads(u, du)
-	return dx
-}
-
 // OutChannels is Cout.
 func (c *SymPresConv) OutChannels() int { return c.Cout }

@@ -16,8 +16,9 @@ package kern
 // added to the first's while the tile is in cache, instead of through a
 // map-sized gradient per branch.
 //
-// Where the branches' tiles differ (an im2col row of dy over 4,096 floats,
-// or TilePixels set) it calls ConvBackward per branch and adds.
+// ConvBackward is this with one branch. Where the branches' tiles differ
+// (an im2col row of dy over 4,096 floats, or TilePixels set) it calls
+// ConvBackward per branch and adds.
 func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []float32, dys, ws [][]float32) {
 	if len(gs) == 0 || len(dws) != len(gs) || len(dbs) != len(gs) || len(dys) != len(gs) || len(ws) != len(gs) {
 		panic("kern: ConvBackwardBranches: branch counts differ")
@@ -36,7 +37,7 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			t = -1
 		}
 	}
-	if t < 0 || len(gs) == 1 {
+	if t < 0 {
 		convBackwardEach(gs, dx, dws, dbs, x, dys, ws)
 		return
 	}
@@ -71,7 +72,9 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 		a := &accs[wk]
 		if a.col == nil {
 			a.col = getScratch(t * maxN)
-			a.tmp = getScratch(t * cin)
+			if len(gs) > 1 {
+				a.tmp = getScratch(t * cin)
+			}
 			a.gw, a.db = make([][]float32, len(gs)), make([][]float32, len(gs))
 			for i, g := range gs {
 				a.gw[i] = make([]float32, cin*ns[i])

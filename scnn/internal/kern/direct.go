@@ -302,8 +302,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 		var zero []float32
 		var zeroW []uint32
 		if bs == nil {
-			zero = s.ring[k*rowLen : (k+1)*rowLen]
-			clear(zero)
+			zero = s.ring[k*rowLen : (k+1)*rowLen] // zeroed with the ring, never written
 		} else {
 			zeroW = s.ringW[k*cp*ldr : (k+1)*cp*ldr]
 			clear(zeroW)

@@ -167,50 +167,14 @@ func (g ConvGeom) gatherPixel(addRows addRowsFunc, o, z []float32, i, j, q0, n i
 // dx = Y * flip(w) (the transposed convolution), and
 // dw[flip(a,b)] = sum_q x[q]^T Y[q, (a,b)], since x[q + (a'-pad, b'-pad)]
 // dy[q] summed over q equals x[q] dy[q - (a'-pad, b'-pad)] summed over q.
+//
+// The work goes per tile of output pixels: the im2col of dy, the dx GEMM,
+// then the halving of a packed map's diagonal rows (halveDyRows), then the
+// kernel-gradient GEMM, each worker summing its own kernel gradient
+// (added in worker order, addFlippedGrad); ConvBackwardBranches does this
+// for one or more branches.
 func ConvBackward(g ConvGeom, dx, dw, db, x, dy, w []float32) {
-	np, kk := g.Pixels(), g.K*g.K
-	n := kk * g.Cout // im2col row of dy
-	flip := make([]float32, len(w))
-	FlipKernel(flip, w, g.K, g.Cin, g.Cout)
-	pf := PackB(false, n, g.Cin, 1, flip, g.Cin) // one packing for every tile
-	defer pf.Release()
-	gy := g
-	gy.Cin, gy.Cout = g.Cout, g.Cin // geometry of the im2col of dy
-	t := gy.tile()
-	tiles := (np + t - 1) / t
-	workers := min(Workers(g.Workers), g.B*tiles)
-	type acc struct{ col, gw, db []float32 }
-	accs := make([]acc, workers)
-	defer func() {
-		for _, a := range accs {
-			putScratch(a.col)
-		}
-	}()
-	ParallelFor(g.B*tiles, workers, func(wk, item int) {
-		a := &accs[wk]
-		if a.col == nil {
-			a.col = getScratch(t * n)
-			a.gw = make([]float32, g.Cin*n)
-			a.db = make([]float32, g.Cout)
-		}
-		s, p0 := item/tiles, (item%tiles)*t
-		rows := min(t, np-p0)
-		col := a.col[:rows*n]
-		gy.im2col(col, dy[s*np*g.Cout:(s+1)*np*g.Cout], p0, rows)
-		// dx tile = Y * flip.
-		gemmPackedOwnA(rows, col, n, pf, 0, dx[(s*np+p0)*g.Cin:], g.Cin)
-		d := dy[(s*np+p0)*g.Cout : (s*np+p0+rows)*g.Cout]
-		xt := x[(s*np+p0)*g.Cin : (s*np+p0+rows)*g.Cin]
-		halveDyRows(g, col, n, d, a.db, p0, rows)
-		// G^T (k*k*Cout x Cin) += Y^T x_tile: the wide Y is the
-		// product's A, read in place; the narrow x tile is packed.
-		gemmOwnATrans(n, g.Cin, rows, 1, col, n, xt, g.Cin, 1, a.gw, g.Cin)
-	})
-	for _, a := range accs {
-		if a.gw != nil {
-			addFlippedGrad(dw, db, a.gw, a.db, g)
-		}
-	}
+	ConvBackwardBranches([]ConvGeom{g}, dx, [][]float32{dw}, [][]float32{db}, x, [][]float32{dy}, [][]float32{w})
 }
 
 // halveDyRows adds the bias gradient of one tile of output pixels p0..
