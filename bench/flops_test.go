@@ -11,9 +11,9 @@ import (
 )
 
 // The model cases count the materialised convolutions (ConvFLOPs, 3x for
-// a training step), which PyTorch and training compute; the Go and
-// OpenBLAS-build sides of the inference cases count what the Go pass
-// executes by halves (InferenceFLOPs of their own kind), below it.
+// a training step), which PyTorch computes; the Go and OpenBLAS-build
+// sides count what the Go pass executes by halves (InferenceFLOPs or
+// TrainFLOPs of their own kind), below it.
 func TestModelCaseFLOPs(t *testing.T) {
 	seen := map[string]int{}
 	for _, c := range cases(true, true, "psicov", "", "") {
@@ -61,8 +61,11 @@ func TestModelCaseFLOPs(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := 0.0 // the case's
-			if s.Task.Kind == "infer" && !s.Torch {
+			if !s.Torch {
 				want = a.InferenceFLOPs(s.Task.B, s.Task.L)
+				if s.Task.Kind == "train" {
+					want = a.TrainFLOPs(s.Task.B, s.Task.L)
+				}
 				if !a.Spec().InfersByHalves() || !(want > 0 && want < c.FLOPs) {
 					t.Errorf("%s/%s %s: %g FLOPs executed of %g materialised", c.Group, c.Name, s.Label, want, c.FLOPs)
 				}
@@ -104,7 +107,7 @@ func checkRNACaseFLOPs(t *testing.T, c benchCase) {
 		case c.Group == "rna-train" && spec.Symmetric:
 			want = 3 * 2 * spec.ConvMACs() * float64(tk.B*tk.L*(tk.L+1)/2)
 		case c.Group == "rna-train":
-			want = c.FLOPs
+			want = spec.TrainFLOPs(tk.B, tk.L) // the CNN trains by halves
 		default:
 			want = spec.InferenceFLOPs(1, tk.L)
 		}
@@ -190,6 +193,29 @@ func TestReportExecutedFLOPs(t *testing.T) {
 	}
 	if strings.Contains(md, "Go GFLOP |") || strings.Contains(md, "InferenceFLOPs") {
 		t.Errorf("the older recording's report has executed counts:\n%s", md)
+	}
+}
+
+// A run whose Go training sides count what they execute (training by
+// halves) gives the training table the executed columns too.
+func TestReportExecutedTrainingFLOPs(t *testing.T) {
+	side := func(label string, flops float64, secs float64) sideResult {
+		return sideResult{Label: label, Params: 10, Median: secs, Seconds: []float64{secs}, PeakRSS: 100 << 20, FLOPs: flops}
+	}
+	r := report{Reps: 1, Warmup: 1, Machine: machine{FMAPeak: 100, FMAISA: "avx512"}, Cases: []caseResult{
+		{Group: "train", Name: "default", FLOPs: 30e9, Sides: []sideResult{
+			side("go/cnn", 6e9, 1), side("torch/cnn", 0, 3)}},
+	}}
+	md := r.markdown()
+	// 6 GFLOP executed in 1 s: 6 GFLOP/s, 6% of 100; PyTorch 30 in 3 s.
+	for _, want := range []string{
+		"| default CNN | 10 | 30.0 | 6.0 | 1.00 s | 3.00 s | 0.33 | 6.0 | 6% | 10.0 | 10% |",
+		"Materialised (the GFLOP column and every PyTorch column)",
+		"what the Go pass computes (Arch.InferenceFLOPs; Arch.TrainFLOPs for a training step",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
 	}
 }
 

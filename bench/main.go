@@ -147,17 +147,20 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 	// One case per configuration: the CNN and the SCNN, Go, PyTorch and
 	// the OpenBLAS build, interleaved, so that every ratio compares runs
 	// made side by side. The case's FLOPs are the materialised maps'
-	// (ConvFLOPs), which training and PyTorch compute; a Go inference
-	// pass goes by halves, and its sides (the OpenBLAS build's too)
-	// count what it executes (InferenceFLOPs).
+	// (ConvFLOPs), which PyTorch computes; a Go pass goes by halves, and
+	// its sides (the OpenBLAS build's too) count what it executes
+	// (InferenceFLOPs, TrainFLOPs).
 	modelSides := func(t task, withBLAS bool) []side {
 		var s []side
 		for _, kind := range []string{string(model.CNN), string(model.SCNN)} {
 			t.Model = kind
 			var f float64 // 0: the case's
-			if t.Kind == "infer" {
-				a, _ := model.ArchByName(model.Kind(kind), t.Config)
+			a, _ := model.ArchByName(model.Kind(kind), t.Config)
+			switch t.Kind {
+			case "infer":
 				f = a.InferenceFLOPs(t.B, t.L)
+			case "train":
+				f = a.TrainFLOPs(t.B, t.L)
 			}
 			s = append(s, side{Label: "go/" + kind, Task: t, FLOPs: f})
 			if torch {

@@ -191,6 +191,20 @@ func (r *report) executedCounts() bool {
 	return false
 }
 
+// groupExecuted reports whether a side of a case in group has FLOPs of
+// its own: the Go training sides of a run made since training goes by
+// halves.
+func (r *report) groupExecuted(group string) bool {
+	for _, c := range r.Cases {
+		for _, s := range c.Sides {
+			if c.Group == group && s.FLOPs > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // med returns the median seconds of side label in case group/name, or 0.
 func (r *report) med(group, name, label string) float64 { return r.sideOf(group, name, label).Median }
 
@@ -250,7 +264,13 @@ func (r *report) markdown() string {
 
 	executed := r.executedCounts()
 	if executed {
-		b.WriteString("GFLOP/s and % of peak count the floating-point operations (2 per multiply-add) of the 2D convolutions, two ways. Materialised (the GFLOP column, the training rows and every PyTorch column): the convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: PyTorch computes the full maps with tied kernels, the SCNN in Go trains on the upper triangle only (about half of that work). Executed (the Go GFLOP column and the Go columns of the inference tables, the OpenBLAS build's alike): what the Go inference pass computes (Arch.InferenceFLOPs). It does not materialise the pair maps: the convolutions that read them (the first block's, and the first after the re-injection) take the maps' product channels from their two 1D halves, at L positions per kernel offset instead of L x L pixels, and convolve only the dense channels (2D input, fixed pair channels, the last block's output) at every pixel; the SCNN's convolutions run on the L(L+1)/2 upper-triangle pixels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
+		materialised := "Materialised (the GFLOP column, the training rows and every PyTorch column)"
+		executedText := "Executed (the Go GFLOP column and the Go columns of the inference tables, the OpenBLAS build's alike): what the Go inference pass computes (Arch.InferenceFLOPs)."
+		if r.groupExecuted("train") { // a run made since training goes by halves
+			materialised = "Materialised (the GFLOP column and every PyTorch column)"
+			executedText = "Executed (the Go GFLOP column and the Go columns of the inference and training tables, the OpenBLAS build's alike): what the Go pass computes (Arch.InferenceFLOPs; Arch.TrainFLOPs for a training step, whose backward pass goes by halves too)."
+		}
+		fmt.Fprintf(&b, "GFLOP/s and %% of peak count the floating-point operations (2 per multiply-add) of the 2D convolutions, two ways. %s: the convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: PyTorch computes the full maps with tied kernels, the SCNN in Go trains on the upper triangle only (about half of that work). %s It does not materialise the pair maps: the convolutions that read them (the first block's, and the first after the re-injection) take the maps' product channels from their two 1D halves, at L positions per kernel offset instead of L x L pixels, and convolve only the dense channels (2D input, fixed pair channels, the last block's output) at every pixel; the SCNN's convolutions run on the L(L+1)/2 upper-triangle pixels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n", materialised, executedText)
 	} else {
 		b.WriteString("GFLOP/s counts the 2D convolutions on full L x L maps (pipeline/model Arch.ConvFLOPs; a training step is 3x the forward pass), the same numerator for Go and PyTorch, CNN and SCNN: the SCNN in Go computes only the upper triangle (about half of that work), PyTorch computes the full map with tied kernels. Peak memory is the worker process's VmHWM (runtime and libraries included).\n\n")
 	}
@@ -260,7 +280,7 @@ func (r *report) markdown() string {
 			continue
 		}
 		fmt.Fprintf(&b, "## %s\n\n", g.title)
-		byHalves := executed && g.group == "infer"
+		byHalves := executed && (g.group == "infer" || r.groupExecuted(g.group))
 		if byHalves {
 			b.WriteString("| model | params | GFLOP | Go GFLOP | Go | PyTorch | Go/PyTorch | Go GFLOP/s | Go % of peak | PyTorch GFLOP/s | PyTorch % of peak | SCNN/CNN Go | SCNN/CNN PyTorch | Go peak MiB | PyTorch peak MiB | OpenBLAS build | Go/OpenBLAS |\n")
 			b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

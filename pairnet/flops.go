@@ -67,16 +67,36 @@ func (s Spec) ConvMACs() float64 {
 // are the CNN's self-Cartesian product halves, nr = nc = n, or the SCNN's
 // sgConv outer-sum halves, nr = nc = the map's width, both in the
 // kernel. Every chain is taken to be l long (a shorter chain of a padded
-// batch visits fewer offsets), and the R and Q loops' skipping of zero
-// inputs is not counted. A network that materialises its maps counts
-// ConvMACs on P pixels.
-func (s Spec) InferenceFLOPs(b, l int) float64 {
+// batch visits fewer offsets). A network that materialises its maps
+// counts ConvMACs on P pixels.
+func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, false) }
+
+// TrainFLOPs is InferenceFLOPs for a training step: the forward pass, and
+// the backward pass of every 2D convolution. A convolution on P pixels
+// costs 3x its forward pass (forward, input gradient, kernel gradient).
+// One that reads a pair map by parts adds to its forward pass
+// (scnn's training by halves, cartesian_train.go):
+//
+//	flops += 2 * P * k*k * cd * cout        // the dense parts' kernel gradient
+//	flops += 2 * P * k*k * c0 * cout        // the input gradient of the last block's output (after the re-injection)
+//	flops += 4 * taps(l, k) * k * (nr + nc) * cout  // the kernel's and the halves' gradients, one GEMM per offset
+//	flops += l*l * cout                     // the row sums RS over the full map
+//	flops += l*l * cout                     // the column sums CS (a CNN's; an SCNN's are the row sums)
+//
+// per chain.
+func (s Spec) TrainFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, true) }
+
+func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	p := float64(l * l)
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
+	passes := 1.0 // forward; a training step adds both gradients
+	if train {
+		passes = 3
+	}
 	if !s.InfersByHalves() {
-		return 2 * s.ConvMACs() * p * float64(b)
+		return passes * 2 * s.ConvMACs() * p * float64(b)
 	}
 	n2 := s.In2D + s.Fixed2D
 	nAfter := 0 // the 2D tensors given with the batch
@@ -93,19 +113,27 @@ func (s Spec) InferenceFLOPs(b, l int) float64 {
 		return 2 * n
 	}
 	fl := float64(l)
-	byParts := func(k, cout, cd, nrc int) float64 {
+	// byParts: cd dense channels, c0 of them the last block's output.
+	byParts := func(k, cout, cd, c0, nrc int) float64 {
 		kf, co := float64(k), float64(cout)
-		return 2*p*kf*kf*float64(cd)*co + float64(nAfter)*p*co +
+		f := 2*p*kf*kf*float64(cd)*co + float64(nAfter)*p*co +
 			2*float64(taps(l, k))*kf*float64(nrc)*co + 2*fl*kf*co + 4*p*co
+		if train {
+			f += 2*p*kf*kf*float64(cd+c0)*co + 4*float64(taps(l, k))*kf*float64(nrc)*co + fl*fl*co
+			if !s.Symmetric {
+				f += fl * fl * co
+			}
+		}
+		return f
 	}
 	flops := 0.0
 	in := s.Pair.width(s.Symmetric, s.seqWidth()) + n2
 	for bi, blk := range s.Blocks {
 		for i, k := range blk.Kernels {
 			if bi == 0 {
-				flops += byParts(k, blk.Widths[i], n2, halves(s.Pair, s.seqWidth()))
+				flops += byParts(k, blk.Widths[i], n2, 0, halves(s.Pair, s.seqWidth()))
 			} else {
-				flops += 2 * p * float64(k*k*in*blk.Widths[i])
+				flops += passes * 2 * p * float64(k*k*in*blk.Widths[i])
 			}
 		}
 		in = blk.Width()
@@ -117,9 +145,9 @@ func (s Spec) InferenceFLOPs(b, l int) float64 {
 	}
 	conv := func(k, cout int) {
 		if first {
-			flops += byParts(k, cout, before+n2, halves(*s.Reinject, s.In1D))
+			flops += byParts(k, cout, before+n2, before, halves(*s.Reinject, s.In1D))
 		} else {
-			flops += 2 * p * float64(k*k*in*cout)
+			flops += passes * 2 * p * float64(k*k*in*cout)
 		}
 	}
 	for _, blk := range s.Head {

@@ -94,7 +94,7 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	if in.Fixed != nil {
 		pairInputs = append(pairInputs, in.Fixed)
 	}
-	if n.cartesianInference(p) {
+	if n.byHalves(p) {
 		return n.forwardCartesian(p, in, seq, pairInputs)
 	}
 	// In inference, the pair map is made in a buffer with room for the
@@ -212,12 +212,13 @@ func (b *block) finish(p *scnn.Pass, y *scnn.Tensor, lengths []int) (*scnn.Tenso
 	return scnn.ReLUInPlace(p, y), nil // y is the batchnorm's own output
 }
 
-// cartesianInference reports whether Forward takes forwardCartesian: an
-// inference pass with a block after the pair map, where every pair map is
-// a self-Cartesian product (CNN, ordinary convolutions) or an sgConv of
-// kernel 1 without ReLU (SCNN, spConvs): maps of two 1D halves.
-func (n *Net) cartesianInference(p *scnn.Pass) bool {
-	if p.Training() || len(n.blocks) == 0 || !n.pair.halves() || n.reinject != nil && !n.reinject.halves() {
+// byHalves reports whether Forward takes forwardCartesian: a block after
+// the pair map, where every pair map is a self-Cartesian product (CNN,
+// ordinary convolutions) or an sgConv of kernel 1 without ReLU (SCNN,
+// spConvs): maps of two 1D halves. Inference and training passes alike,
+// unless the net is set to materialise its maps (tests compare the two).
+func (n *Net) byHalves(p *scnn.Pass) bool {
+	if n.materialize || len(n.blocks) == 0 || !n.pair.halves() || n.reinject != nil && !n.reinject.halves() {
 		return false
 	}
 	for _, b := range append(append([]*block{}, n.blocks...), n.head...) {
@@ -243,12 +244,12 @@ func convOfKind(c scnn.BranchConv, symmetric bool) bool {
 }
 
 // halvesOf builds the halves of the map of x, and whether they sum.
-func (m *pairMap) halvesOf(p *scnn.Pass, x *scnn.Tensor) (row, col *scnn.Tensor, sum bool, err error) {
+func (m *pairMap) halvesOf(p *scnn.Pass, x *scnn.Tensor, lengths []int) (row, col *scnn.Tensor, sum bool, err error) {
 	if m.sg == nil {
-		row, col, err = scnn.CartesianHalves(p, x, m.bn, m.relu)
+		row, col, err = scnn.CartesianHalves(p, x, lengths, m.bn, m.relu)
 		return row, col, false, err
 	}
-	row, col, err = scnn.OuterSumHalves(p, x, m.sg, m.bn)
+	row, col, err = scnn.OuterSumHalves(p, x, lengths, m.sg, m.bn)
 	return row, col, true, err
 }
 
@@ -268,17 +269,17 @@ func branchesOf(p *scnn.Pass, m scnn.CartesianMap, cs []scnn.BranchConv) (*scnn.
 	return scnn.ForwardBranchesCartesian(p, m, cv...)
 }
 
-// forwardCartesian is Forward's inference pass without the pair maps
-// (cartesianInference): the convolutions that read them (the first
+// forwardCartesian is Forward without the pair maps (byHalves), in an
+// inference or a training pass: the convolutions that read them (the first
 // block's, and the first head block's or the output's after the
 // re-injection) are computed from the maps' row and column halves
 // (scnn.ForwardBranchesCartesian, ForwardBranchesSymCartesian), which
 // leaves out the widest buffers of the pass and most of its
-// multiply-adds. Its outputs agree with the materialised maps' to float32
-// rounding. seq is the 1D input of the pair map (in.X1 or an
+// multiply-adds, forward and backward. Its outputs and gradients agree
+// with the materialised maps' to float32 rounding. seq is the 1D input of the pair map (in.X1 or an
 // intermediate, released here).
 func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairInputs []*scnn.Tensor) (*scnn.Tensor, error) {
-	row, col, sum, err := n.pair.halvesOf(p, seq)
+	row, col, sum, err := n.pair.halvesOf(p, seq, in.Lengths)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +301,7 @@ func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairIn
 	}
 	head := n.head
 	if n.reinject != nil {
-		row, col, sum, err := n.reinject.halvesOf(p, in.X1)
+		row, col, sum, err := n.reinject.halvesOf(p, in.X1, in.Lengths)
 		if err != nil {
 			return nil, err
 		}
@@ -315,6 +316,9 @@ func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairIn
 		}
 		p.Release(y, row, col)
 		if len(head) == 0 {
+			if p.Training() {
+				return z, nil
+			}
 			return ownLogits(p, z), nil
 		}
 		if y, err = head[0].finish(p, z, in.Lengths); err != nil {

@@ -31,11 +31,15 @@ func TestInfersByHalves(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got := net.cartesianInference(scnn.Inference(1)); got != c.want {
+		if got := net.byHalves(scnn.Inference(1)); got != c.want {
 			t.Errorf("%s: the network's inference by halves %v, want %v", c.name, got, c.want)
 		}
-		if net.cartesianInference(scnn.Training(1)) {
-			t.Errorf("%s: a training pass goes by halves", c.name)
+		if got := net.byHalves(scnn.Training(1)); got != c.want {
+			t.Errorf("%s: the network's training by halves %v, want %v", c.name, got, c.want)
+		}
+		net.materialize = true
+		if net.byHalves(scnn.Training(1)) || net.byHalves(scnn.Inference(1)) {
+			t.Errorf("%s: goes by halves when told to materialise its maps", c.name)
 		}
 	}
 }

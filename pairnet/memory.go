@@ -119,7 +119,7 @@ func (m *memSim) finish(workers int) int64 {
 	return 4 * m.total
 }
 
-// cartesianInference is Net.cartesianInference for a Spec: a block after
+// cartesianInference is Net.byHalves for a Spec: a block after
 // the pair map, and pair maps of two 1D halves (a CNN's products; an
 // SCNN's sgConvs, of kernel 1, without ReLU).
 func (s Spec) cartesianInference() bool {
@@ -132,7 +132,7 @@ func (s Spec) cartesianInference() bool {
 // maps' two 1D halves, without materialising them (Net.Forward's
 // inference by halves): s has a block after the pair map, and every pair
 // map is a CNN's self-Cartesian product or an SCNN's sgConv of kernel 1
-// without ReLU. Training passes always materialise the maps.
+// without ReLU. Training passes go by halves too.
 func (s Spec) InfersByHalves() bool { return s.cartesianInference() }
 
 // cartesianPass is Net.forwardCartesian after the 1D part (seq: its

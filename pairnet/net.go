@@ -21,6 +21,9 @@ type Net struct {
 	out      scnn.BranchConv
 	// mod holds every parameter, added as the layers are built.
 	mod scnn.Module
+	// materialize makes Forward build the pair maps even where it could
+	// go by halves (byHalves); tests compare the two.
+	materialize bool
 }
 
 // pairMap is the product (CNN) or the sgConv (SCNN), then optional

@@ -39,16 +39,16 @@ import (
 // batchnorm's inference map of channel k, computed as BatchNorm2D's
 // (then ReLU as ReLUInPlace's), so that [row[b,i], col[b,j]] equals the
 // pixel (i, j) of the materialised map bit for bit.
-func CartesianHalves(p *Pass, x *Tensor, bn *BatchNorm2D, relu bool) (row, col *Tensor, err error) {
-	if p.Training() {
-		return nil, nil, fmt.Errorf("scnn: Cartesian halves in a training pass")
-	}
+func CartesianHalves(p *Pass, x *Tensor, lengths []int, bn *BatchNorm2D, relu bool) (row, col *Tensor, err error) {
 	if x.Layout != RowMajor || len(x.Shape) != 3 {
 		return nil, nil, fmt.Errorf("scnn: Cartesian halves: input %s %v, want row-major (B, L, n)", x.Layout, x.Shape)
 	}
 	n := x.Shape[2]
 	if bn != nil && bn.C != 2*n {
 		return nil, nil, fmt.Errorf("scnn: Cartesian halves: %s has %d channels, the product %d", bn.Gamma.Name, bn.C, 2*n)
+	}
+	if p.Training() {
+		return cartesianHalvesTrain(p, x, lengths, bn, relu)
 	}
 	if row, err = p.newTensor(RowMajor, x.Shape); err != nil {
 		return nil, nil, err
@@ -60,18 +60,7 @@ func CartesianHalves(p *Pass, x *Tensor, bn *BatchNorm2D, relu bool) (row, col *
 	if bn != nil {
 		mean32, inv32 = bn.inferenceStats()
 	}
-	for k, half := range []*Tensor{row, col} {
-		for q, v := range x.Data {
-			c := q%n + k*n
-			if bn != nil {
-				v = bn.Gamma.Value[c]*xhat(v, mean32[c], inv32[c]) + bn.Beta.Value[c]
-			}
-			if relu && !(v > 0) {
-				v = 0
-			}
-			half.Data[q] = v
-		}
-	}
+	fillCartesianHalves(row, col, x, bn, mean32, inv32, relu)
 	return row, col, nil
 }
 
@@ -160,7 +149,7 @@ func ForwardBranchesCartesian(p *Pass, m CartesianMap, convs ...*Conv2D) (*Tenso
 	}
 	cs := make([]cartesianConv, len(convs))
 	for i, c := range convs {
-		cs[i] = cartesianConv{c, c.K, c.Cin, c.Cout, c.W.Value, c.B.Value, c.W.Name}
+		cs[i] = cartesianConv{c, c.K, c.Cin, c.Cout, c.W.Value, c.B.Value, c.W.Name, c.addFullGrads}
 	}
 	return forwardCartesian(p, m, cs)
 }
@@ -175,23 +164,22 @@ func ForwardBranchesSymCartesian(p *Pass, m CartesianMap, convs ...*SymPresConv)
 	}
 	cs := make([]cartesianConv, len(convs))
 	for i, c := range convs {
-		cs[i] = cartesianConv{c, c.K, c.Cin, c.Cout, c.Kernel(), c.B.Value, c.R.Name}
+		cs[i] = cartesianConv{c, c.K, c.Cin, c.Cout, c.Kernel(), c.B.Value, c.R.Name, c.addFullGrads}
 	}
 	return forwardCartesian(p, m, cs)
 }
 
-// cartesianConv is a convolution's full kernel (K, K, Cin, Cout) and bias.
+// cartesianConv is a convolution's full kernel (K, K, Cin, Cout) and bias,
+// and how a full-map kernel gradient reaches its parameters.
 type cartesianConv struct {
 	layer        Layer
 	k, cin, cout int
 	w, bias      []float32
 	name         string
+	addGrads     func(dw []float32, db []float64)
 }
 
 func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, error) {
-	if p.Training() {
-		return nil, fmt.Errorf("scnn: Cartesian convolution in a training pass")
-	}
 	if len(convs) == 0 {
 		return nil, fmt.Errorf("scnn: Cartesian convolution of no convolution")
 	}
@@ -263,6 +251,9 @@ func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, 
 		cartesianTerms(p, y.Data, total, off, m, lengths, w, k, cin, cout, rowCh, colCh)
 		off += cout
 	}
+	if p.Training() {
+		recordCartesian(p, m, convs, y, lengths)
+	}
 	return y, nil
 }
 
@@ -301,23 +292,51 @@ func cartesianTerms(p *Pass, y []float32, ldy, off int, m CartesianMap, lengths 
 	b, l := m.Row.Shape[0], m.Row.Shape[1]
 	nr, nc := m.Row.Shape[2], m.Col.Shape[2]
 	h := k / 2
-	// Prefix sums over the second kernel offset: pr[(i*(k+1)+e)*cout+o] =
-	// sum_{c < e} R[i, c, o], and pq likewise over a for Q.
+	kc := k * cout
+	// The kernel's slices by offset: wr[a] (nr x k*cout) holds
+	// W[a, c, rowCh+ch, o] at [ch, c*cout+o]; wc[c] (nc x k*cout) holds
+	// W[a, c, colCh+ch, o] at [ch, a*cout+o].
+	wr, wc := make([]float32, k*nr*kc), make([]float32, k*nc*kc)
+	for a := 0; a < k; a++ {
+		for c := 0; c < k; c++ {
+			for ch := 0; ch < nr; ch++ {
+				copy(wr[(a*nr+ch)*kc+c*cout:(a*nr+ch)*kc+(c+1)*cout], w[((a*k+c)*cin+rowCh+ch)*cout:])
+			}
+			for ch := 0; ch < nc; ch++ {
+				copy(wc[(c*nc+ch)*kc+a*cout:(c*nc+ch)*kc+(a+1)*cout], w[((a*k+c)*cin+colCh+ch)*cout:])
+			}
+		}
+	}
+	// R and Q of one sample, (L, k, cout) each, and their prefix sums over
+	// the second kernel offset: pr[(i*(k+1)+e)*cout+o] = sum_{c < e}
+	// R[i, c, o], and pq likewise over a for Q.
+	rq := make([]float32, 2*l*kc)
 	pr := make([]float64, l*(k+1)*cout)
 	pq := make([]float64, l*(k+1)*cout)
 	for s := 0; s < b; s++ {
 		n := lengths[s]
 		u := m.Row.Data[s*l*nr : (s+1)*l*nr]
 		v := m.Col.Data[s*l*nc : (s+1)*l*nc]
+		clear(rq)
+		// R[i] += u[i+t-h] wr[t] and Q[j] += v[j+t-h] wc[t] over the
+		// offsets t that read a valid position: one GEMM per offset and
+		// half, the row half on one worker, the column half on another.
+		kern.ParallelFor(2, p.workers(), func(_, half int) {
+			x, nx, wt, dst := u, nr, wr, rq[:l*kc]
+			if half == 1 {
+				x, nx, wt, dst = v, nc, wc, rq[l*kc:]
+			}
+			for t := 0; t < k; t++ {
+				i0, i1 := max(0, h-t), min(l, n+h-t)
+				if i1 <= i0 {
+					continue
+				}
+				kern.Gemm(false, false, i1-i0, kc, nx, 1, x[(i0+t-h)*nx:], nx, wt[t*nx*kc:], kc, 1, dst[i0*kc:], kc)
+			}
+		})
 		kern.ParallelFor(l, p.workers(), func(_, i int) {
-			r := make([]float64, k*cout)
-			// R[i, c, o] over a in V(i), then Q[j=i, a, o] over c in V(j).
-			lo, hi := validRange(i, h, k, n)
-			halfSums(r, u, nr, w, k, cin, cout, rowCh, i, h, lo, hi, true)
-			prefix(pr[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
-			clear(r)
-			halfSums(r, v, nc, w, k, cin, cout, colCh, i, h, lo, hi, false)
-			prefix(pq[i*(k+1)*cout:(i+1)*(k+1)*cout], r, k, cout)
+			prefix32(pr[i*(k+1)*cout:(i+1)*(k+1)*cout], rq[i*kc:(i+1)*kc], k, cout)
+			prefix32(pq[i*(k+1)*cout:(i+1)*(k+1)*cout], rq[(l+i)*kc:(l+i+1)*kc], k, cout)
 		})
 		// The column terms of every j for each kernel range [alo, ahi) of
 		// the rows: colT[j*cout+o] = pq[j, ahi, o] - pq[j, alo, o]. Rows
@@ -379,40 +398,13 @@ func cartesianTerms(p *Pass, y []float32, ldy, off int, m CartesianMap, lengths 
 	}
 }
 
-// halfSums adds to r (k x cout) the sums of one half x (nx channels a
-// position, on the kernel's channels from ch) at position i over the
-// valid kernel offsets t in [lo, hi):
-//
-//	for t := lo; t < hi; t++ {
-//		for u := 0; u < k; u++ {
-//			// byRow: R, t the row offset a and u the column offset c;
-//			// else Q, t the column offset c and u the row offset a.
-//			r[u, o] += sum_ch x[i+t-h, ch] * W[a, c, ch, o]
-//		}
-//	}
-func halfSums(r []float64, x []float32, nx int, w []float32, k, cin, cout, ch, i, h, lo, hi int, byRow bool) {
-	for t := lo; t < hi; t++ {
-		xt := x[(i+t-h)*nx : (i+t-h+1)*nx]
-		for u := 0; u < k; u++ {
-			a, c := t, u
-			if !byRow {
-				a, c = u, t
-			}
-			wt := w[((a*k+c)*cin+ch)*cout:]
-			// ru[o] += x[q] * wt[q*cout+o] over the nonzero x[q], in
-			// float64, in q order (kern.AxpyRowsF64).
-			kern.AxpyRowsF64(r[u*cout:(u+1)*cout], xt, wt, cout)
-		}
-	}
-}
-
-// prefix writes the prefix sums over the first index of r (k x cout) to
-// dst ((k+1) x cout): dst[e] = sum_{t < e} r[t].
-func prefix(dst, r []float64, k, cout int) {
+// prefix32 writes the prefix sums over the first index of r (k x cout)
+// to dst ((k+1) x cout), in float64: dst[e] = sum_{t < e} r[t].
+func prefix32(dst []float64, r []float32, k, cout int) {
 	clear(dst[:cout])
 	for e := 1; e <= k; e++ {
 		for o := 0; o < cout; o++ {
-			dst[e*cout+o] = dst[(e-1)*cout+o] + r[(e-1)*cout+o]
+			dst[e*cout+o] = dst[(e-1)*cout+o] + float64(r[(e-1)*cout+o])
 		}
 	}
 }
@@ -424,10 +416,7 @@ func prefix(dst, r []float64, k, cout int) {
 // With A = x S, bias c and the batchnorm's gain g = gamma/sqrt(var+eps),
 //
 //	row[i] = g A[i],   col[j] = g (A[j] + c - mean) + beta.
-func OuterSumHalves(p *Pass, x *Tensor, sg *SymGenConv, bn *BatchNorm2D) (row, col *Tensor, err error) {
-	if p.Training() {
-		return nil, nil, fmt.Errorf("scnn: outer-sum halves in a training pass")
-	}
+func OuterSumHalves(p *Pass, x *Tensor, lengths []int, sg *SymGenConv, bn *BatchNorm2D) (row, col *Tensor, err error) {
 	if sg.K != 1 {
 		return nil, nil, fmt.Errorf("scnn: %s: outer-sum halves of an sgConv of kernel %d (only 1)", sg.S.Name, sg.K)
 	}
@@ -436,6 +425,9 @@ func OuterSumHalves(p *Pass, x *Tensor, sg *SymGenConv, bn *BatchNorm2D) (row, c
 	}
 	if bn != nil && bn.C != sg.F {
 		return nil, nil, fmt.Errorf("scnn: outer-sum halves: %s has %d channels, %s %d", bn.Gamma.Name, bn.C, sg.S.Name, sg.F)
+	}
+	if p.Training() {
+		return outerSumHalvesTrain(p, x, lengths, sg, bn)
 	}
 	p.use(sg)
 	b, l, f := x.Shape[0], x.Shape[1], sg.F

@@ -18,24 +18,25 @@ import (
 // predictions byte-identical. The sums of rna-scnn-16s and rna-scnn-seq
 // were written by the code before the shared training loop (1a0c71c)
 // (rna-scnn-16s's as rna-scnn's then), rna-scnn's when the families
-// network shipped; the protein ones by the direct convolution of narrow
-// layers (issue 29), whose maps agree with the materialised pair maps'
-// within 1e-6 (TestShippedModelsMatchMaterialised; the RNA models'
+// network shipped; the protein ones by the inference by halves whose row
+// and column terms are GEMMs (session 23, issue 29), whose maps agree
+// with the materialised pair maps' within 1e-6
+// (TestShippedModelsMatchMaterialised; the RNA models'
 // probabilities across kernel sets: models'
 // TestShippedRNAModelsAgreeAcrossKernelSets).
 var goldenOutputs = map[string]string{
-	"cnn/1ENH_A.npy":                      "0796cd94ced975b13634f27d22fadae610a68113c03f4be355bdbd24d1d3fc13",
-	"cnn/1ENH_A.rr":                       "2e40c7ef7ee565639b4f0b54ee15a541a1c5ff7aea5ea02e6ca63be932fc3f48",
-	"cnn/2O9S_A.npy":                      "89793d5df70768c91c8a6824fd025314f7713288b234bbb061708db3d9001c56",
-	"cnn/2O9S_A.rr":                       "2f07f80ae5b2ca265a78bd9dd4bdd7f8ca8b049267694f4e229fd82eb5baebf1",
-	"ensemble/1ENH_A.npy":                 "ac77a6bcf92114e6938d771765d35d62193050de9bde9fcef9ec28ad9b18e96f",
-	"ensemble/1ENH_A.rr":                  "fd3fe0dbd63dfd5e18bdb52ae69a7215ba70871ba4690a907324311a1ae9809f",
-	"ensemble/2O9S_A.npy":                 "a66a6b188cb7f854d82314b2603a43870b3abdf1fa8d9596f58ea0b9989e465f",
-	"ensemble/2O9S_A.rr":                  "eca299934555844429a025baa7a9012c864a6c771cfc527913c39ce9a56fba14",
-	"scnn/1ENH_A.npy":                     "df69d89b9bc7a08e344379b65e2aa52fded0e923d72d1eab4319a65c61ace888",
-	"scnn/1ENH_A.rr":                      "50b461c3ac79fed652fca34a4535580dafbbc8f2d1024507a63d2d8f3cf3f936",
-	"scnn/2O9S_A.npy":                     "4ed298e247eed5d77974f29691c446e4d5973997b803482b57db40145de59b4d",
-	"scnn/2O9S_A.rr":                      "7a9744dbf7eaf6efce0b8becd4e514a277581927933ce0c4f9368df1feab1a71",
+	"cnn/1ENH_A.npy":                      "195999f5a7c59d7378383014ac3262b5318a65c09bc6c8ecf6949fb713bb92c9",
+	"cnn/1ENH_A.rr":                       "2e2b0dcb37838105717acf8e2409a43b5addc33d6e966b027b54b64129067956",
+	"cnn/2O9S_A.npy":                      "9e0a1f2da883eb536f8dfdf41fc3fb6cff061af049b4b7f02d07cd075c931341",
+	"cnn/2O9S_A.rr":                       "816039d32088e35cfb795c900d5e1c1dae1a32ddeb6c35692bd1e06581993762",
+	"ensemble/1ENH_A.npy":                 "7a4573cb546fd4f3202af270b98c8b5c8ef9c3627b9dd850999ef24c2a413544",
+	"ensemble/1ENH_A.rr":                  "e3de9b3244a16e7363fb35e0c6897f24dc6a84d613d1721bb3f6f9d12c4ba510",
+	"ensemble/2O9S_A.npy":                 "7ca1b016966ef43a2276679dae52c80470e75635aeccd0ca1f8e99d3356035b6",
+	"ensemble/2O9S_A.rr":                  "e86a21f20ff7a33708e7afd23122e0fb82f1072eb1aae59e7c0c96ebacfd48de",
+	"scnn/1ENH_A.npy":                     "c7db260d5427d075a7bc1d787e755341bb046be757989cfc09e08ed441dedf28",
+	"scnn/1ENH_A.rr":                      "3d2379c1251eb22dd725fd4597f6c74b70fe3ecfc18089d6a20e99886093be3a",
+	"scnn/2O9S_A.npy":                     "244b7cf83bb0bf24f102b4787d8d8b3bfc4b1f0cf46170e7a51da60489a30e85",
+	"scnn/2O9S_A.rr":                      "2a4c145a57a88722fb8a7937339faea0ec1139dc84f7b9169ae9db9d4e56bbfa",
 	"rna-scnn-seq/d.5.e.M.fossilis.bpseq": "5457559011d50d2a86b43f1da0da2cd7c58e39839f89cbaa026fc1d0725d816a",
 	"rna-scnn-seq/d.5.e.M.fossilis.ct":    "1799c82d956bff9e4513ca3f0be98c711a7e0a491ecc27597a0e89e6974f9974",
 	"rna-scnn-seq/d.5.e.M.fossilis.db":    "a334d4771141408b481b43869987c14416640c2b39634756d3868a9eab2aac7f",

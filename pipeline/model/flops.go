@@ -29,3 +29,10 @@ func (a Arch) ConvFLOPs(b, l int) float64 {
 func (a Arch) InferenceFLOPs(b, l int) float64 {
 	return a.Spec().InferenceFLOPs(b, l)
 }
+
+// TrainFLOPs is InferenceFLOPs for a training step, forward and backward
+// (pairnet.Spec.TrainFLOPs): the networks that infer by halves train so
+// too.
+func (a Arch) TrainFLOPs(b, l int) float64 {
+	return a.Spec().TrainFLOPs(b, l)
+}

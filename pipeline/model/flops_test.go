@@ -46,7 +46,14 @@ func TestInferenceFLOPsByHand(t *testing.T) {
 // convolutions offset by offset and pixel by pixel: the dense convolutions
 // and dense parts at every stored pixel (the upper triangle for an SCNN),
 // the row and column terms at every offset inside the chain.
-func loopFLOPs(s pairnet.Spec, l int) float64 {
+//
+// With train it counts a training step: every convolution on pixels three
+// times (forward, input and kernel gradients); one by parts adds its
+// dense parts' kernel gradient, the input gradient of the block output it
+// reads after the re-injection, the kernel's and the halves' gradients at
+// every offset inside the chain (four GEMMs), and the row sums over the
+// full map, and a CNN's column sums.
+func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 	var pixels [][2]int
 	for i := 0; i < l; i++ {
 		for j := 0; j < l; j++ {
@@ -55,7 +62,7 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 			}
 		}
 	}
-	dense := func(k, cin, cout int) float64 {
+	denseOnce := func(k, cin, cout int) float64 {
 		f := 0.0
 		for range pixels {
 			for t := 0; t < k*k; t++ {
@@ -64,6 +71,12 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 		}
 		return f
 	}
+	dense := func(k, cin, cout int) float64 {
+		if train {
+			return 3 * denseOnce(k, cin, cout)
+		}
+		return denseOnce(k, cin, cout)
+	}
 	nAfter := 0
 	for _, c := range []int{s.In2D, s.Fixed2D} {
 		if c > 0 {
@@ -71,12 +84,21 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 		}
 	}
 	// byParts: cd dense channels, a pair map of a 1D input of n channels.
-	byParts := func(k, cout, cd, n int) float64 {
+	byParts := func(k, cout, cd, c0, n int) float64 {
 		nr, nc := n, n
 		if s.Symmetric {
 			nr, nc = 2*n, 2*n // the sgConv's width (MapSpec.Width 0)
 		}
-		f := dense(k, cd, cout)
+		f := denseOnce(k, cd, cout)
+		if train {
+			f += denseOnce(k, cd, cout) + denseOnce(k, c0, cout)
+			for i := 0; i < l*l; i++ {
+				f += float64(cout) // RS
+				if !s.Symmetric {
+					f += float64(cout) // CS
+				}
+			}
+		}
 		for range pixels {
 			f += float64((nAfter + 4) * cout)
 		}
@@ -88,6 +110,9 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 				}
 				for c := 0; c < k; c++ {
 					f += 2 * float64((nr+nc)*cout)
+					if train {
+						f += 4 * float64((nr+nc)*cout)
+					}
 				}
 			}
 			for e := 1; e <= k; e++ {
@@ -106,7 +131,7 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 	for bi, b := range s.Blocks {
 		for c, k := range b.Kernels {
 			if bi == 0 {
-				f += byParts(k, b.Widths[c], pairIn, seq)
+				f += byParts(k, b.Widths[c], pairIn, 0, seq)
 			} else {
 				f += dense(k, in, b.Widths[c])
 			}
@@ -123,7 +148,7 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 	head = append(head, conv{s.OutKernel, 1})
 	for hi, c := range head {
 		if hi == 0 {
-			f += byParts(c.k, c.cout, in+pairIn, s.In1D)
+			f += byParts(c.k, c.cout, in+pairIn, in, s.In1D)
 			in = c.cout
 			continue
 		}
@@ -133,8 +158,8 @@ func loopFLOPs(s pairnet.Spec, l int) float64 {
 	return f
 }
 
-// InferenceFLOPs agrees with the loops of the pass walked one offset and
-// one pixel at a time, for the shipped configurations and smaller ones,
+// InferenceFLOPs and TrainFLOPs agree with the loops of the pass walked
+// one offset and one pixel at a time, for the shipped configurations and smaller ones,
 // at lengths below, at and above the kernels' reach.
 func TestInferenceFLOPsByLoops(t *testing.T) {
 	var archs []Arch
@@ -147,9 +172,13 @@ func TestInferenceFLOPsByLoops(t *testing.T) {
 	}
 	for _, a := range archs {
 		for _, l := range []int{1, 2, 3, 6, 13} {
-			want := loopFLOPs(a.Spec(), l)
+			want := loopFLOPs(a.Spec(), l, false)
 			if got := a.InferenceFLOPs(1, l); math.Abs(got-want) > 1e-12*want {
 				t.Errorf("%s %s %v head %v, L = %d: %g FLOPs, the loops %g", a.Kind, a.Config, a.Blocks, a.Head, l, got, want)
+			}
+			want = loopFLOPs(a.Spec(), l, true)
+			if got := a.Spec().TrainFLOPs(1, l); math.Abs(got-want) > 1e-12*want {
+				t.Errorf("%s %s %v head %v, L = %d: %g training FLOPs, the loops %g", a.Kind, a.Config, a.Blocks, a.Head, l, got, want)
 			}
 		}
 	}

@@ -8,8 +8,7 @@ package kern
 //
 // in q order, a multiply then an add, so every implementation gives the
 // same bits (the float32 x float32 products are exact in float64; the
-// running sums round). It is the inner loop of scnn's inference by halves
-// (halfSums).
+// running sums round). scnn's batchnorm sums its channels with it.
 func AxpyRowsF64(r []float64, x, w []float32, cout int) {
 	if len(x) == 0 || cout == 0 {
 		return
