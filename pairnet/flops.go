@@ -79,11 +79,14 @@ func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, fa
 //
 //	flops += 2 * P * k*k * cd * cout        // the dense parts' kernel gradient
 //	flops += 2 * P * k*k * c0 * cout        // the input gradient of the last block's output (after the re-injection)
-//	flops += 4 * taps(l, k) * k * (nr + nc) * cout  // the kernel's and the halves' gradients, one GEMM per offset
+//	flops += 2 * taps(l, k) * k * (nr + nc) * cout  // the kernel's gradient, one GEMM per offset and half
+//	flops += 2 * taps(l, k) * k * (nr + nc) * cout  // the halves' gradients, unless nothing learns from them
 //	flops += l*l * cout                     // the row sums RS over the full map
 //	flops += l*l * cout                     // the column sums CS (a CNN's; an SCNN's are the row sums)
 //
-// per chain.
+// per chain. Nothing learns from the halves of a CNN's map without
+// batchnorm of an input the step does not differentiate (the
+// re-injection of the 1D input; the pair map without a BiLSTM).
 func (s Spec) TrainFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, true) }
 
 func (s Spec) executedFLOPs(b, l int, train bool) float64 {
@@ -114,12 +117,15 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	}
 	fl := float64(l)
 	// byParts: cd dense channels, c0 of them the last block's output.
-	byParts := func(k, cout, cd, c0, nrc int) float64 {
+	byParts := func(k, cout, cd, c0, nrc int, halvesLearn bool) float64 {
 		kf, co := float64(k), float64(cout)
 		f := 2*p*kf*kf*float64(cd)*co + float64(nAfter)*p*co +
 			2*float64(taps(l, k))*kf*float64(nrc)*co + 2*fl*kf*co + 4*p*co
 		if train {
-			f += 2*p*kf*kf*float64(cd+c0)*co + 4*float64(taps(l, k))*kf*float64(nrc)*co + fl*fl*co
+			f += 2*p*kf*kf*float64(cd+c0)*co + 2*float64(taps(l, k))*kf*float64(nrc)*co + fl*fl*co
+			if halvesLearn {
+				f += 2 * float64(taps(l, k)) * kf * float64(nrc) * co
+			}
 			if !s.Symmetric {
 				f += fl * fl * co
 			}
@@ -131,7 +137,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	for bi, blk := range s.Blocks {
 		for i, k := range blk.Kernels {
 			if bi == 0 {
-				flops += byParts(k, blk.Widths[i], n2, 0, halves(s.Pair, s.seqWidth()))
+				flops += byParts(k, blk.Widths[i], n2, 0, halves(s.Pair, s.seqWidth()), s.Symmetric || s.Pair.BN || s.LSTMHidden > 0)
 			} else {
 				flops += passes * 2 * p * float64(k*k*in*blk.Widths[i])
 			}
@@ -145,7 +151,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	}
 	conv := func(k, cout int) {
 		if first {
-			flops += byParts(k, cout, before+n2, before, halves(*s.Reinject, s.In1D))
+			flops += byParts(k, cout, before+n2, before, halves(*s.Reinject, s.In1D), s.Symmetric || s.Reinject.BN)
 		} else {
 			flops += passes * 2 * p * float64(k*k*in*cout)
 		}

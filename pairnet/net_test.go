@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/contactmap/contactmap/scnn"
@@ -365,105 +366,110 @@ func randomPairMap(rng *rand.Rand, sym bool, b, l, c int) *scnn.Tensor {
 // statistics of a training pass over the materialised maps, to float32
 // rounding: both kinds, with and without the head block after the
 // re-injection, batch statistics and running ones, the CNN's product with
-// and without ReLU, on a padded batch with 2D and fixed pair inputs.
+// and without ReLU, on a padded batch with 2D and fixed pair inputs, and
+// on a batch of one residue and an empty chain (a map narrower than the
+// kernels' reach).
 func TestTrainingByHalvesMatchesMaterialised(t *testing.T) {
 	for _, sym := range []bool{false, true} {
 		for _, head := range []bool{true, false} {
 			for _, running := range []bool{false, true} {
 				for _, relu := range []bool{false, true} {
-					if relu && (sym || !head) {
-						continue // a CNN's rectified product halves, once
-					}
-					s := proteinLike(sym)
-					if !head {
-						s.Head = nil
-					}
-					s.Pair.ReLU = relu
-					name := fmt.Sprintf("symmetric=%v head=%v running=%v relu=%v", sym, head, running, relu)
-					type result struct {
-						logits []float32
-						grads  map[string][]float32
-						state  map[string][]float32
-					}
-					run := func(materialize bool) result {
-						net, err := New(s, 5)
-						if err != nil {
-							t.Fatal(err)
+					for _, lengths := range [][]int{{17, 11, 6}, {1, 0}} {
+						if relu && (sym || !head) || len(lengths) == 2 && (relu || running) {
+							continue // a CNN's rectified product halves once; the short batch once a kind and head
 						}
-						net.materialize = materialize
-						if !materialize && !net.byHalves(scnn.Training(1)) {
-							t.Fatalf("%s: training does not go by halves: the test checks nothing", name)
+						s := proteinLike(sym)
+						if !head {
+							s.Head = nil
 						}
-						for _, p := range net.Params() {
-							if !p.Trainable && len(p.Value) > 1 {
-								for i := range p.Value {
-									p.Value[i] = 0.5 + 0.1*float32(i%5)
+						s.Pair.ReLU = relu
+						name := fmt.Sprintf("symmetric=%v head=%v running=%v relu=%v lengths=%v", sym, head, running, relu, lengths)
+						type result struct {
+							logits []float32
+							grads  map[string][]float32
+							state  map[string][]float32
+						}
+						run := func(materialize bool) result {
+							net, err := New(s, 5)
+							if err != nil {
+								t.Fatal(err)
+							}
+							net.materialize = materialize
+							if !materialize && !net.byHalves(scnn.Training(1)) {
+								t.Fatalf("%s: training does not go by halves: the test checks nothing", name)
+							}
+							for _, p := range net.Params() {
+								if !p.Trainable && len(p.Value) > 1 {
+									for i := range p.Value {
+										p.Value[i] = 0.5 + 0.1*float32(i%5)
+									}
+								}
+							}
+							rng := rand.New(rand.NewPCG(3, 3))
+							in, _, _ := oneHotBatch(rng, lengths)
+							l := slices.Max(lengths)
+							in.X2, in.Fixed = randomPairMap(rng, sym, len(lengths), l, 2), randomPairMap(rng, sym, len(lengths), l, 1)
+							p := scnn.Training(2)
+							p.RunningStats = running
+							y, err := net.Forward(p, in)
+							if err != nil {
+								t.Fatal(err)
+							}
+							dy := scnn.ZerosLike(y)
+							for i := range dy.Data {
+								dy.Data[i] = float32(rng.NormFloat64())
+							}
+							if err := p.Backward(y, dy); err != nil {
+								t.Fatal(err)
+							}
+							r := result{logits: y.Data, grads: map[string][]float32{}, state: map[string][]float32{}}
+							for _, q := range net.Params() {
+								if q.Trainable {
+									r.grads[q.Name] = q.Grad
+								} else {
+									r.state[q.Name] = q.Value
+								}
+							}
+							return r
+						}
+						want, got := run(true), run(false)
+						// A gradient that is 0 but for rounding (a bias before a
+						// batchnorm: a sum of terms that cancel) is allowed noise
+						// of 1e-3 of the largest gradient of the network.
+						global := 0.0
+						for _, w := range want.grads {
+							for _, v := range w {
+								global = max(global, math.Abs(float64(v)))
+							}
+						}
+						worst := 0.0
+						close := func(what string, g, w []float32, tol, floor float64) {
+							if len(g) != len(w) {
+								t.Fatalf("%s: %s has %d values, materialised %d", name, what, len(g), len(w))
+							}
+							scale := 0.0
+							for _, v := range w {
+								scale = max(scale, math.Abs(float64(v)))
+							}
+							for i := range w {
+								d := math.Abs(float64(g[i] - w[i]))
+								if d > 0 {
+									worst = max(worst, d/(tol*scale+floor))
+								}
+								if d > tol*scale+floor {
+									t.Fatalf("%s: %s[%d] is %v, materialised %v (largest %v)", name, what, i, g[i], w[i], scale)
 								}
 							}
 						}
-						rng := rand.New(rand.NewPCG(3, 3))
-						in, _, _ := oneHotBatch(rng, []int{17, 11, 6})
-						in.X2, in.Fixed = randomPairMap(rng, sym, 3, 17, 2), randomPairMap(rng, sym, 3, 17, 1)
-						p := scnn.Training(2)
-						p.RunningStats = running
-						y, err := net.Forward(p, in)
-						if err != nil {
-							t.Fatal(err)
+						close("logits", got.logits, want.logits, 1e-5, 0)
+						for k, w := range want.grads {
+							close("gradient of "+k, got.grads[k], w, 2e-4, 1e-3*global)
 						}
-						dy := scnn.ZerosLike(y)
-						for i := range dy.Data {
-							dy.Data[i] = float32(rng.NormFloat64())
+						for k, w := range want.state {
+							close(k, got.state[k], w, 1e-5, 0)
 						}
-						if err := p.Backward(y, dy); err != nil {
-							t.Fatal(err)
-						}
-						r := result{logits: y.Data, grads: map[string][]float32{}, state: map[string][]float32{}}
-						for _, q := range net.Params() {
-							if q.Trainable {
-								r.grads[q.Name] = q.Grad
-							} else {
-								r.state[q.Name] = q.Value
-							}
-						}
-						return r
+						t.Logf("%s: the largest difference is %.2g of its allowance", name, worst)
 					}
-					want, got := run(true), run(false)
-					// A gradient that is 0 but for rounding (a bias before a
-					// batchnorm: a sum of terms that cancel) is allowed noise
-					// of 1e-3 of the largest gradient of the network.
-					global := 0.0
-					for _, w := range want.grads {
-						for _, v := range w {
-							global = max(global, math.Abs(float64(v)))
-						}
-					}
-					worst := 0.0
-					close := func(what string, g, w []float32, tol, floor float64) {
-						if len(g) != len(w) {
-							t.Fatalf("%s: %s has %d values, materialised %d", name, what, len(g), len(w))
-						}
-						scale := 0.0
-						for _, v := range w {
-							scale = max(scale, math.Abs(float64(v)))
-						}
-						for i := range w {
-							d := math.Abs(float64(g[i] - w[i]))
-							if d > 0 {
-								worst = max(worst, d/(tol*scale+floor))
-							}
-							if d > tol*scale+floor {
-								t.Fatalf("%s: %s[%d] is %v, materialised %v (largest %v)", name, what, i, g[i], w[i], scale)
-							}
-						}
-					}
-					close("logits", got.logits, want.logits, 1e-5, 0)
-					for k, w := range want.grads {
-						close("gradient of "+k, got.grads[k], w, 2e-4, 1e-3*global)
-					}
-					for k, w := range want.state {
-						close(k, got.state[k], w, 1e-5, 0)
-					}
-					t.Logf("%s: the largest difference is %.2g of its allowance", name, worst)
 				}
 			}
 		}

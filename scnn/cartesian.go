@@ -32,13 +32,17 @@ import (
 // keeps the form). The same split applies with both halves on the same
 // kernel channels, and the output is the symmetric map's upper triangle.
 
-// CartesianHalves returns, in an inference pass, the two halves of the
-// self-Cartesian product of x (B, L, n) after a batchnorm bn of its 2n
-// channels (nil: none) and a ReLU (relu): row[b,i,c] = f_c(x[b,i,c]) and
-// col[b,j,c] = f_{n+c}(x[b,j,c]), each (B, L, n), with f_k the
-// batchnorm's inference map of channel k, computed as BatchNorm2D's
-// (then ReLU as ReLUInPlace's), so that [row[b,i], col[b,j]] equals the
-// pixel (i, j) of the materialised map bit for bit.
+// CartesianHalves returns the two halves of the self-Cartesian product of
+// x (B, L, n) after a batchnorm bn of its 2n channels (nil: none) and a
+// ReLU (relu): row[b,i,c] = f_c(x[b,i,c]) and col[b,j,c] =
+// f_{n+c}(x[b,j,c]), each (B, L, n), with f_k the batchnorm's map of
+// channel k, computed as BatchNorm2D's (then ReLU as ReLUInPlace's), so
+// that [row[b,i], col[b,j]] equals the pixel (i, j) of the materialised
+// map bit for bit. An inference pass uses the running statistics; a
+// training pass the batch statistics of the map's valid pixels (i, j <
+// lengths[b]; nil lengths: all L), or the running ones under
+// RunningStats, and records the backward step of the halves
+// (cartesian_train.go). Inference ignores lengths.
 func CartesianHalves(p *Pass, x *Tensor, lengths []int, bn *BatchNorm2D, relu bool) (row, col *Tensor, err error) {
 	if x.Layout != RowMajor || len(x.Shape) != 3 {
 		return nil, nil, fmt.Errorf("scnn: Cartesian halves: input %s %v, want row-major (B, L, n)", x.Layout, x.Shape)
@@ -138,11 +142,13 @@ func (m CartesianMap) Channels() int {
 	return c
 }
 
-// ForwardBranchesCartesian is ForwardBranches(p, x, convs...) in an
-// inference pass for x the map m describes, computed from its parts: the
-// outputs equal those of the materialised map up to float32 rounding, at
-// every pixel (the padded ones of a batch too, where the product's
-// channels are 0 and the dense ones are as given).
+// ForwardBranchesCartesian is ForwardBranches(p, x, convs...) for x the
+// map m describes, computed from its parts: the outputs equal those of
+// the materialised map up to float32 rounding, at every pixel (the padded
+// ones of a batch too, where the product's channels are 0 and the dense
+// ones are as given). In a training pass its backward step gives the
+// gradients of the kernels, biases, halves and dense parts without the
+// map (cartesian_train.go).
 func ForwardBranchesCartesian(p *Pass, m CartesianMap, convs ...*Conv2D) (*Tensor, error) {
 	if m.Sum {
 		return nil, fmt.Errorf("scnn: ForwardBranchesCartesian of an outer-sum map (ForwardBranchesSymCartesian)")
@@ -155,9 +161,10 @@ func ForwardBranchesCartesian(p *Pass, m CartesianMap, convs ...*Conv2D) (*Tenso
 }
 
 // ForwardBranchesSymCartesian is ForwardBranches(p, x, convs...) of
-// spConvs in an inference pass for x the symmetric outer-sum map m
-// describes (m.Sum, packed dense parts): the packed outputs equal those of
-// the materialised map up to float32 rounding, at every stored pixel.
+// spConvs for x the symmetric outer-sum map m describes (m.Sum, packed
+// dense parts): the packed outputs equal those of the materialised map up
+// to float32 rounding, at every stored pixel; its backward step as
+// ForwardBranchesCartesian's.
 func ForwardBranchesSymCartesian(p *Pass, m CartesianMap, convs ...*SymPresConv) (*Tensor, error) {
 	if !m.Sum {
 		return nil, fmt.Errorf("scnn: ForwardBranchesSymCartesian of a map that is not an outer sum")
@@ -217,6 +224,7 @@ func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, 
 		colCh = c0
 	}
 	off := 0
+	var scratch []float32
 	for _, c := range convs {
 		k, cout, w := c.k, c.cout, c.w
 		// The dense parts: Before into y with the bias, each After tensor
@@ -236,16 +244,28 @@ func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, 
 		for _, t := range m.After {
 			ct := t.Shape[3]
 			g.Cin = ct
-			tmp, err := p.newTensor(layout, []int{b, l, l, cout})
-			if err != nil {
-				return nil, err
+			var tmp []float32
+			var tt *Tensor
+			if p.Training() {
+				// A training pass keeps what it allocates to its end:
+				// the scratch map is the garbage collector's.
+				if len(scratch) < b*pixels*cout {
+					scratch = make([]float32, b*pixels*cout)
+				}
+				tmp = scratch[:b*pixels*cout]
+			} else {
+				var err error
+				if tt, err = p.newTensor(layout, []int{b, l, l, cout}); err != nil {
+					return nil, err
+				}
+				tmp = tt.Data
 			}
-			kern.ConvForward(g, tmp.Data, t.Data, sliceKernel(w, k, cin, cout, ch, ch+ct), nil)
+			kern.ConvForward(g, tmp, t.Data, sliceKernel(w, k, cin, cout, ch, ch+ct), nil)
 			forChunks(p, b*pixels, func(_, lo, hi int) {
 				// y[q*total+off : +cout] += tmp[q*cout : +cout] for q in [lo, hi)
-				kern.AddRuns(y.Data[lo*total+off:], tmp.Data[lo*cout:], cout, hi-lo, total, cout)
+				kern.AddRuns(y.Data[lo*total+off:], tmp[lo*cout:], cout, hi-lo, total, cout)
 			})
-			p.Release(tmp)
+			p.Release(tt)
 			ch += ct
 		}
 		cartesianTerms(p, y.Data, total, off, m, lengths, w, k, cin, cout, rowCh, colCh)
@@ -409,13 +429,18 @@ func prefix32(dst []float64, r []float32, k, cout int) {
 	}
 }
 
-// OuterSumHalves returns, in an inference pass, the halves of the outer
-// sum an sgConv of kernel 1 (sg) makes of x (B, L, n), then a batchnorm
-// (nil: none): row[b,i] and col[b,j], each (B, L, F), with row[b,i] +
-// col[b,j] the pixel (i, j) of the materialised map to float32 rounding.
-// With A = x S, bias c and the batchnorm's gain g = gamma/sqrt(var+eps),
+// OuterSumHalves returns the halves of the outer sum an sgConv of kernel
+// 1 (sg) makes of x (B, L, n), then a batchnorm (nil: none): row[b,i] and
+// col[b,j], each (B, L, F), with row[b,i] + col[b,j] the pixel (i, j) of
+// the materialised map to float32 rounding. With A = x S, bias c and the
+// batchnorm's gain g = gamma/sqrt(var+eps),
 //
 //	row[i] = g A[i],   col[j] = g (A[j] + c - mean) + beta.
+//
+// The statistics are the running ones in an inference pass (which
+// ignores lengths), the batch's valid pixels' in a training pass (as
+// CartesianHalves), whose backward step reaches S, the sgConv's bias, the
+// batchnorm and x.
 func OuterSumHalves(p *Pass, x *Tensor, lengths []int, sg *SymGenConv, bn *BatchNorm2D) (row, col *Tensor, err error) {
 	if sg.K != 1 {
 		return nil, nil, fmt.Errorf("scnn: %s: outer-sum halves of an sgConv of kernel %d (only 1)", sg.S.Name, sg.K)

@@ -139,6 +139,9 @@ func cartesianHalvesTrain(p *Pass, x *Tensor, lengths []int, bn *BatchNorm2D, re
 		}
 	}
 	fillCartesianHalves(row, col, x, bn, mean32, inv32, relu)
+	if bn == nil && !p.wants(x) {
+		return row, col, nil // nothing upstream learns from the halves
+	}
 	p.record(row, func() error {
 		drow, dcol := p.gradOf(row), p.gradOf(col)
 		if drow == nil && dcol == nil {
@@ -234,7 +237,9 @@ func fillCartesianHalves(row, col, x *Tensor, bn *BatchNorm2D, mean32, inv32 []f
 //
 // with g = gamma inv, S1 = sum dy = sum_i drow[i] and S2 = sum dy xhat =
 // inv (sum_i drow[i] e[i] + sum_j dcol[j] e[j]); then dA = da, dc =
-// sum_i da[i] / 2, dS = x^T dA and dx = dA S^T.
+// sum_i da[i] / 2, dS = x^T dA and dx = dA S^T. The halves are one map's:
+// their gradients come from convolutions of row[i] + col[j] (a
+// CartesianMap with both), so that sum_i drow[i] = sum_j dcol[j] = S1.
 func outerSumHalvesTrain(p *Pass, x *Tensor, lengths []int, sg *SymGenConv, bn *BatchNorm2D) (row, col *Tensor, err error) {
 	b, l, f := x.Shape[0], x.Shape[1], sg.F
 	lens, err := halfLengths(lengths, b, l)
@@ -430,6 +435,8 @@ func recordCartesian(p *Pass, m CartesianMap, convs []cartesianConv, y *Tensor, 
 			}
 		}
 		cin := m.Channels()
+		written := map[*Tensor]bool{}
+		var dtmp []float32
 		for ci, c := range convs {
 			k, cout := c.k, c.cout
 			d := parts[ci]
@@ -440,10 +447,19 @@ func recordCartesian(p *Pass, m CartesianMap, convs []cartesianConv, y *Tensor, 
 				g := kern.ConvGeom{Packed: m.Sum, B: b, H: l, W: l, Cin: ct, Cout: cout, K: k, Workers: p.workers()}
 				ws := sliceKernel(c.w, k, cin, cout, lo, lo+ct)
 				u := make([]float32, len(ws))
-				if dt != nil {
-					tmp := p.overwrittenLike(t)
-					kern.ConvBackward(g, tmp.Data, u, nil, t.Data, d.Data, ws)
-					addInto(p, dt.Data, tmp.Data)
+				if dt != nil && !written[dt] {
+					// The first convolution writes dt's input gradient
+					// straight in (ConvBackward overwrites it), the others
+					// through a scratch map (the garbage collector's: a
+					// training pass would keep its own to the end).
+					kern.ConvBackward(g, dt.Data, u, nil, t.Data, d.Data, ws)
+					written[dt] = true
+				} else if dt != nil {
+					if len(dtmp) < len(dt.Data) {
+						dtmp = make([]float32, len(dt.Data))
+					}
+					kern.ConvBackward(g, dtmp[:len(dt.Data)], u, nil, t.Data, d.Data, ws)
+					addInto(p, dt.Data, dtmp[:len(dt.Data)])
 				} else {
 					kern.ConvWeightGrad(g, u, nil, t.Data, d.Data)
 				}
@@ -561,7 +577,10 @@ func halfGrads(p *Pass, m CartesianMap, lens []int, d *Tensor, w []float32, k, c
 		}
 		// The ranges of the second index that offset t reads: V(m)
 		// inverted, [max(0, h-t), min(l, n+h-t)).
-		rng := func(t int) (lo, hi int) { return max(0, h-t), max(max(0, h-t), min(l, n+h-t)) }
+		rng := func(t int) (lo, hi int) {
+			lo = min(l, max(0, h-t)) // h-t > l on a map narrower than the kernel's reach
+			return lo, max(lo, min(l, n+h-t))
+		}
 		// RS from each row's prefix sums.
 		pre := ac.pre
 		for i := 0; i < l; i++ {

@@ -50,9 +50,9 @@ func TestInferenceFLOPsByHand(t *testing.T) {
 // With train it counts a training step: every convolution on pixels three
 // times (forward, input and kernel gradients); one by parts adds its
 // dense parts' kernel gradient, the input gradient of the block output it
-// reads after the re-injection, the kernel's and the halves' gradients at
-// every offset inside the chain (four GEMMs), and the row sums over the
-// full map, and a CNN's column sums.
+// reads after the re-injection, the kernel's and (where something learns
+// from them) the halves' gradients at every offset inside the chain, and
+// the row sums over the full map, and a CNN's column sums.
 func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 	var pixels [][2]int
 	for i := 0; i < l; i++ {
@@ -84,7 +84,9 @@ func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 		}
 	}
 	// byParts: cd dense channels, a pair map of a 1D input of n channels.
-	byParts := func(k, cout, cd, c0, n int) float64 {
+	// halvesLearn: the halves' gradients are computed (an SCNN's sgConv,
+	// a batchnorm, or a BiLSTM before the map).
+	byParts := func(k, cout, cd, c0, n int, halvesLearn bool) float64 {
 		nr, nc := n, n
 		if s.Symmetric {
 			nr, nc = 2*n, 2*n // the sgConv's width (MapSpec.Width 0)
@@ -111,7 +113,10 @@ func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 				for c := 0; c < k; c++ {
 					f += 2 * float64((nr+nc)*cout)
 					if train {
-						f += 4 * float64((nr+nc)*cout)
+						f += 2 * float64((nr+nc)*cout) // the kernel's gradient
+						if halvesLearn {
+							f += 2 * float64((nr+nc)*cout)
+						}
 					}
 				}
 			}
@@ -131,7 +136,7 @@ func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 	for bi, b := range s.Blocks {
 		for c, k := range b.Kernels {
 			if bi == 0 {
-				f += byParts(k, b.Widths[c], pairIn, 0, seq)
+				f += byParts(k, b.Widths[c], pairIn, 0, seq, s.Symmetric || s.Pair.BN || s.LSTMHidden > 0)
 			} else {
 				f += dense(k, in, b.Widths[c])
 			}
@@ -148,7 +153,7 @@ func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 	head = append(head, conv{s.OutKernel, 1})
 	for hi, c := range head {
 		if hi == 0 {
-			f += byParts(c.k, c.cout, in+pairIn, in, s.In1D)
+			f += byParts(c.k, c.cout, in+pairIn, in, s.In1D, s.Symmetric || s.Reinject.BN)
 			in = c.cout
 			continue
 		}
