@@ -123,15 +123,9 @@ func (bn *BatchNorm2D) apply(p *Pass, x, y *Tensor, lengths []int) (*Tensor, err
 			}
 		}
 		bn.Updates.Value[0]++
-		m := max(bn.Momentum, 1/float64(bn.Updates.Value[0]))
 		for k := range vr {
 			vr[k] /= n
-			unbiased := vr[k]
-			if n > 1 {
-				unbiased *= n / (n - 1)
-			}
-			bn.RunMean.Value[k] = float32((1-m)*float64(bn.RunMean.Value[k]) + m*mean[k])
-			bn.RunVar.Value[k] = float32((1-m)*float64(bn.RunVar.Value[k]) + m*unbiased)
+			bn.updateRunning(k, mean[k], vr[k], n)
 		}
 	} else {
 		for k := range mean {

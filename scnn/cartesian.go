@@ -211,12 +211,9 @@ func forwardCartesian(p *Pass, m CartesianMap, convs []cartesianConv) (*Tensor, 
 	if err != nil {
 		return nil, err
 	}
-	lengths := m.Lengths
-	if lengths == nil {
-		lengths = make([]int, b)
-		for s := range lengths {
-			lengths[s] = l
-		}
+	lengths, err := halfLengths(m.Lengths, b, l) // checked by m.check
+	if err != nil {
+		return nil, err
 	}
 	// The kernel channels of the row and column halves.
 	rowCh, colCh := c0, c0+nr

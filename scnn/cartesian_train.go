@@ -540,10 +540,12 @@ func halfGrads(p *Pass, m CartesianMap, lens []int, d *Tensor, w []float32, k, c
 	type acc struct {
 		tr, tc []float32 // per offset: (nr x k*cout), (nc x k*cout)
 		db     []float64
-		full   []float32 // one sample's full gradient map (packed input)
-		rs, cs []float32 // (L, k, cout)
-		pre    []float64 // one row's prefix sums
-		snaps  [][]float64
+		full   []float32   // one sample's full gradient map (packed input)
+		rs, cs []float32   // (L, k, cout)
+		pre    []float64   // one row's prefix sums
+		snaps  [][]float64 // column sums of the rows before x, at the x in need
+		need   []bool
+		run    []float64 // the running column sums
 	}
 	accs := make([]acc, workers)
 	kern.ParallelFor(b, workers, func(wk, s int) {
@@ -606,14 +608,15 @@ func halfGrads(p *Pass, m CartesianMap, lens []int, d *Tensor, w []float32, k, c
 			cs = ac.cs
 			// CS from the column sums of the rows before each range end.
 			if ac.snaps == nil {
-				ac.snaps = make([][]float64, l+1)
+				ac.snaps, ac.need, ac.run = make([][]float64, l+1), make([]bool, l+1), make([]float64, l*cout)
 			}
-			need := make(map[int]bool, 2*k)
+			need, run := ac.need, ac.run
+			clear(need)
+			clear(run)
 			for a := 0; a < k; a++ {
 				lo, hi := rng(a)
 				need[lo], need[hi] = true, true
 			}
-			run := make([]float64, l*cout)
 			snap := func(x int) {
 				if need[x] {
 					if ac.snaps[x] == nil {
@@ -701,22 +704,36 @@ func (c *Conv2D) addFullGrads(dw []float32, db []float64) {
 // bias gradient to R's and B's: dR[a,b] = G[a,b] + G[b,a] for a > b and
 // dR[a,a] = G[a,a] (the paper's update rule).
 func (c *SymPresConv) addFullGrads(dw []float32, db []float64) {
+	c.foldGrads(dw, nil, 1)
+	for o, v := range db {
+		c.B.Grad[o] += float32(v)
+	}
+}
+
+// foldGrads adds scale*(g[a,b] + g[b,a]) to dR[a,b] for a > b,
+// scale*g[a,a] to dR[a,a] and scale*db to B's gradient. With scale 2 and
+// g the upper triangle's U it is addTiedGrads (2(U + U^T) is the full
+// map's gradient folded); with scale 1, a full-map gradient's fold.
+// Scaling by 2 is exact, so both give the bits of the sums written out.
+func (c *SymPresConv) foldGrads(g, db []float32, scale float32) {
 	k, m := c.K, c.Cin*c.Cout
 	for a := 0; a < k; a++ {
 		for b := 0; b <= a; b++ {
 			dr := c.R.Grad[lowerIndex(a, b)*m : (lowerIndex(a, b)+1)*m]
-			gab := dw[(a*k+b)*m : (a*k+b+1)*m]
-			for i, v := range gab {
-				dr[i] += v
-			}
-			if a != b {
-				for i, v := range dw[(b*k+a)*m : (b*k+a+1)*m] {
-					dr[i] += v
+			gab := g[(a*k+b)*m : (a*k+b+1)*m]
+			if a == b {
+				for i := range dr {
+					dr[i] += scale * gab[i]
 				}
+				continue
+			}
+			gba := g[(b*k+a)*m : (b*k+a+1)*m]
+			for i := range dr {
+				dr[i] += scale * (gab[i] + gba[i])
 			}
 		}
 	}
-	for o, v := range db {
-		c.B.Grad[o] += float32(v)
+	for f, v := range db {
+		c.B.Grad[f] += scale * v
 	}
 }

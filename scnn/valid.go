@@ -103,23 +103,5 @@ func (c *SymPresConv) ApplyValid(p *Pass, x *Tensor) (*Tensor, error) {
 // and its dL/dB is 2 du, so dL/dR[a>b] = dQ[a,b] + dQ[b,a] = 2(U[a,b] +
 // U[b,a]) and dL/dR[a,a] = dQ[a,a] = 2 U[a,a].
 func (c *SymPresConv) addTiedGrads(u, du []float32) {
-	k, m := c.K, c.Cin*c.Cout
-	for a := 0; a < k; a++ {
-		for b := 0; b <= a; b++ {
-			dr := c.R.Grad[lowerIndex(a, b)*m : (lowerIndex(a, b)+1)*m]
-			uab, uba := u[(a*k+b)*m:(a*k+b+1)*m], u[(b*k+a)*m:(b*k+a+1)*m]
-			if a == b {
-				for i := range dr {
-					dr[i] += 2 * uab[i]
-				}
-				continue
-			}
-			for i := range dr {
-				dr[i] += 2 * (uab[i] + uba[i])
-			}
-		}
-	}
-	for f, v := range du {
-		c.B.Grad[f] += 2 * v
-	}
+	c.foldGrads(u, du, 2)
 }
