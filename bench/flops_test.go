@@ -37,6 +37,34 @@ func TestModelCaseFLOPs(t *testing.T) {
 			checkRNACaseFLOPs(t, c)
 			continue
 		}
+		if c.Group == "conv" {
+			// The symmetric side: the triangle's pixels, every kernel
+			// position forward and the position pairs a <= b backward.
+			seen[c.Group]++
+			for _, s := range c.Sides {
+				want := 0.0
+				if tk := s.Task; s.Label == "go-sym" {
+					pairs := 0
+					for a := 0; a < tk.K; a++ {
+						for b := a; b < tk.K; b++ {
+							pairs++
+						}
+					}
+					if tk.K == 1 {
+						pairs = 1
+					}
+					for i := 0; i < tk.L; i++ {
+						for j := i; j < tk.L; j++ {
+							want += float64(tk.B) * 2 * float64(tk.Cin*tk.Cout*(tk.K*tk.K+2*pairs))
+						}
+					}
+				}
+				if s.FLOPs != want || s.FLOPs > c.FLOPs {
+					t.Errorf("%s/%s: side %s has FLOPs %g, want %g (case %g)", c.Group, c.Name, s.Label, s.FLOPs, want, c.FLOPs)
+				}
+			}
+			continue
+		}
 		if c.Group != "train" && c.Group != "infer" && c.Group != "sweep" {
 			for _, s := range c.Sides {
 				if s.FLOPs != 0 {
@@ -104,10 +132,10 @@ func checkRNACaseFLOPs(t *testing.T, c benchCase) {
 		switch {
 		case s.Torch:
 			want = steps * 2 * spec.ConvMACs() * float64(tk.B*tk.L*tk.L)
-		case c.Group == "rna-train" && spec.Symmetric:
-			want = 3 * 2 * spec.ConvMACs() * float64(tk.B*tk.L*(tk.L+1)/2)
 		case c.Group == "rna-train":
-			want = spec.TrainFLOPs(tk.B, tk.L) // the CNN trains by halves
+			// The CNN trains by halves; the SCNN's gradients run on its
+			// kernels' position pairs (pairnet's tests count both).
+			want = spec.TrainFLOPs(tk.B, tk.L)
 		default:
 			want = spec.InferenceFLOPs(1, tk.L)
 		}

@@ -131,7 +131,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 		st.Sym = true
 		cs = append(cs, benchCase{Group: "conv", Name: fmt.Sprintf("k%d_%dx%d", k, c, c), Burst: convBurst,
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
-			Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t), t)})
+			Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t), t)})
 	}
 	// The narrow layers the shipped networks train (issue 29): the RNA
 	// recipe's first block (31 channels to 8 by 9 x 9, ...) and the
@@ -142,7 +142,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 		st.Sym = true
 		cs = append(cs, benchCase{Group: "conv", Name: n.name(), Burst: convBurst,
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(n.k*n.k*n.cin*n.cout),
-			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st}}, t)})
+			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t)})
 	}
 	// One case per configuration: the CNN and the SCNN, Go, PyTorch and
 	// the OpenBLAS build, interleaved, so that every ratio compares runs
@@ -415,6 +415,20 @@ func (n narrowConv) name() string { return fmt.Sprintf("k%d_%dx%d", n.k, n.cin, 
 // convBurst is the back-to-back runs of one timed run of the conv cases
 // (benchCase.Burst).
 const convBurst = 5
+
+// symConvFLOPs is what one run of the symmetric conv task t executes:
+// the forward pass on the B*L(L+1)/2 pixels of the packed triangles, and
+// both gradients there on the kernel's k(k+1)/2 position pairs (kern's
+// ConvGeom.SymKernel; all k*k positions for k = 1).
+func symConvFLOPs(t task) float64 {
+	p := float64(t.B * t.L * (t.L + 1) / 2)
+	pass := 2 * p * float64(t.Cin*t.Cout)
+	pairs := t.K * (t.K + 1) / 2
+	if t.K == 1 {
+		pairs = 1
+	}
+	return pass*float64(t.K*t.K) + 2*pass*float64(pairs)
+}
 
 // narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet
 // protocol families: 31 channels into the first block, 16 into the

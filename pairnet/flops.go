@@ -12,11 +12,17 @@ package pairnet
 // training step computes the forward pass, the input gradient and the
 // kernel gradient of every convolution, 3x that.
 func (s Spec) ConvMACs() float64 {
+	return s.convMACs(func(int) float64 { return 1 })
+}
+
+// convMACs is ConvMACs with each convolution of kernel k weighted by
+// weight(k).
+func (s Spec) convMACs(weight func(k int) float64) float64 {
 	in := s.Pair.width(s.Symmetric, s.seqWidth()) + s.In2D + s.Fixed2D
 	macs := 0.0
 	for _, b := range s.Blocks {
 		for i, k := range b.Kernels {
-			macs += float64(k * k * in * b.Widths[i])
+			macs += weight(k) * float64(k*k*in*b.Widths[i])
 		}
 		in = b.Width()
 	}
@@ -25,11 +31,26 @@ func (s Spec) ConvMACs() float64 {
 	}
 	for _, b := range s.Head {
 		for i, k := range b.Kernels {
-			macs += float64(k * k * in * b.Widths[i])
+			macs += weight(k) * float64(k*k*in*b.Widths[i])
 		}
 		in = b.Width()
 	}
-	return macs + float64(s.OutKernel*s.OutKernel*in)
+	return macs + weight(s.OutKernel)*float64(s.OutKernel*s.OutKernel*in)
+}
+
+// passes is what a convolution of kernel k on P pixels executes, in
+// forward passes: 1 for inference; for a training step 3 (forward,
+// input gradient, kernel gradient), except for the SCNN's spConv with
+// k > 1, whose spatially symmetric kernel lets both gradients work on
+// the k(k+1)/2 position pairs (kern's ConvGeom.SymKernel): 1 + (k+1)/k.
+func (s Spec) passes(k int, train bool) float64 {
+	switch {
+	case !train:
+		return 1
+	case s.Symmetric && k > 1:
+		return 1 + float64(k+1)/float64(k)
+	}
+	return 3
 }
 
 // InferenceFLOPs is the number of floating-point operations (2 per
@@ -73,7 +94,9 @@ func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, fa
 
 // TrainFLOPs is InferenceFLOPs for a training step: the forward pass, and
 // the backward pass of every 2D convolution. A convolution on P pixels
-// costs 3x its forward pass (forward, input gradient, kernel gradient).
+// costs 3x its forward pass (forward, input gradient, kernel gradient);
+// an SCNN's spConv of kernel k > 1, 1 + (k+1)/k (both gradients on the
+// k(k+1)/2 position pairs of its symmetric kernel).
 // One that reads a pair map by parts adds to its forward pass
 // (scnn's training by halves, cartesian_train.go):
 //
@@ -94,12 +117,9 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
-	passes := 1.0 // forward; a training step adds both gradients
-	if train {
-		passes = 3
-	}
+	passes := func(k int) float64 { return s.passes(k, train) }
 	if !s.InfersByHalves() {
-		return passes * 2 * s.ConvMACs() * p * float64(b)
+		return 2 * s.convMACs(passes) * p * float64(b)
 	}
 	n2 := s.In2D + s.Fixed2D
 	nAfter := 0 // the 2D tensors given with the batch
@@ -139,7 +159,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 			if bi == 0 {
 				flops += byParts(k, blk.Widths[i], n2, 0, halves(s.Pair, s.seqWidth()), s.Symmetric || s.Pair.BN || s.LSTMHidden > 0)
 			} else {
-				flops += passes * 2 * p * float64(k*k*in*blk.Widths[i])
+				flops += passes(k) * 2 * p * float64(k*k*in*blk.Widths[i])
 			}
 		}
 		in = blk.Width()
@@ -153,7 +173,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 		if first {
 			flops += byParts(k, cout, before+n2, before, halves(*s.Reinject, s.In1D), s.Symmetric || s.Reinject.BN)
 		} else {
-			flops += passes * 2 * p * float64(k*k*in*cout)
+			flops += passes(k) * 2 * p * float64(k*k*in*cout)
 		}
 	}
 	for _, blk := range s.Head {

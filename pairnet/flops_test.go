@@ -26,6 +26,14 @@ func TestConvMACsByHand(t *testing.T) {
 	if got, want := s.InferenceFLOPs(3, 7), 2*1616*float64(3*7*8/2); got != want {
 		t.Errorf("InferenceFLOPs = %v, want %v", got, want)
 	}
+	// A training step: each spConv's forward pass, and both gradients on
+	// its k(k+1)/2 position pairs: 15 of 25 for the 5 x 5 kernel, 6 of 9
+	// for the 3 x 3 ones; a 1 x 1 kernel has its one position:
+	// 25*12*4 + 2*15*12*4 + 9*12*2 + 2*6*12*2 + 9*6*3 + 2*6*6*3
+	// + 3*10*2 + 9*2 + 2*6*2 = 3,624.
+	if got, want := s.TrainFLOPs(3, 7), 2*3624*float64(3*7*8/2); got != want {
+		t.Errorf("TrainFLOPs = %v, want %v", got, want)
+	}
 	c := s
 	c.Symmetric, c.Pair, c.Reinject = false, MapSpec{BN: true}, &MapSpec{}
 	// The CNN's product: block 1 reads 2*(4+2) + 2 = 14 channels; the

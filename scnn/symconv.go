@@ -66,7 +66,7 @@ func (c *SymPresConv) Kernel() []float32 {
 }
 
 func (c *SymPresConv) geom(p *Pass, x *Tensor) kern.ConvGeom {
-	return kern.ConvGeom{Packed: true, B: x.Shape[0], H: x.Shape[1], W: x.Shape[1], Cin: c.Cin, Cout: c.Cout, K: c.K, Workers: p.workers()}
+	return kern.ConvGeom{Packed: true, B: x.Shape[0], H: x.Shape[1], W: x.Shape[1], Cin: c.Cin, Cout: c.Cout, K: c.K, Workers: p.workers(), SymKernel: true}
 }
 
 // Apply convolves a packed symmetric (B, L, L, Cin) map into a packed

@@ -72,10 +72,23 @@ func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 		return f
 	}
 	dense := func(k, cin, cout int) float64 {
-		if train {
+		if !train {
+			return denseOnce(k, cin, cout)
+		}
+		if !s.Symmetric {
 			return 3 * denseOnce(k, cin, cout)
 		}
-		return denseOnce(k, cin, cout)
+		// An spConv's gradients run over the kernel's position pairs
+		// (a, b), a <= b.
+		f := denseOnce(k, cin, cout)
+		for range pixels {
+			for a := 0; a < k; a++ {
+				for b := a; b < k; b++ {
+					f += 2 * 2 * float64(cin*cout)
+				}
+			}
+		}
+		return f
 	}
 	nAfter := 0
 	for _, c := range []int{s.In2D, s.Fixed2D} {

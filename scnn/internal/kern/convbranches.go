@@ -42,14 +42,19 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 		return
 	}
 	np, cin := g0.Pixels(), g0.Cin
-	ns := make([]int, len(gs)) // im2col row length of each branch's dy
-	maxN := 0
+	ns := make([]int, len(gs)) // im2col row length of each branch's dy (folded: pairs)
+	maxN, maxFull := 0, 0
 	pfs := make([]*PackedB, len(gs))
 	for i, g := range gs {
 		ns[i] = g.K * g.K * g.Cout
-		maxN = max(maxN, ns[i])
 		flip := make([]float32, len(ws[i]))
 		FlipKernel(flip, ws[i], g.K, g.Cin, g.Cout)
+		if g.foldsPairs() {
+			maxFull = max(maxFull, ns[i])
+			ns[i] = g.K * (g.K + 1) / 2 * g.Cout
+			flip = foldedKernel(flip, g.K, g.Cout*cin)
+		}
+		maxN = max(maxN, ns[i])
 		pfs[i] = PackB(false, ns[i], cin, 1, flip, cin)
 		defer pfs[i].Release()
 	}
@@ -59,19 +64,22 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 	// backend or bfloat16 each branch goes through gemmOwnATrans.
 	shareX := backend == "go" && bf16Active.Load() == nil
 	type acc struct {
-		col, tmp []float32
-		gw, db   [][]float32
+		col, tmp, full []float32
+		gw, db         [][]float32
 	}
 	accs := make([]acc, workers)
 	defer func() {
 		for _, a := range accs {
-			putScratch(a.col, a.tmp)
+			putScratch(a.col, a.tmp, a.full)
 		}
 	}()
 	ParallelFor(g0.B*tiles, workers, func(wk, item int) {
 		a := &accs[wk]
 		if a.col == nil {
 			a.col = getScratch(t * maxN)
+			if maxFull > 0 {
+				a.full = getScratch(min(t, foldChunk) * maxFull)
+			}
 			if len(gs) > 1 {
 				a.tmp = getScratch(t * cin)
 			}
@@ -87,15 +95,34 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 		xt := x[(s*np+p0)*cin : (s*np+p0+rows)*cin]
 		var px *goPackedB
 		if shareX {
-			px = packGo(false, rows, cin, 1, xt, cin)
-			defer putScratch(px.bp)
+			if mk := activeSet.Load().pick(cin); mk.nr == cin {
+				// x's tile is its own packing: one panel of nr columns,
+				// its chunks of sgemmKC rows one after another (packB).
+				px = &goPackedB{bp: xt, k: rows, n: cin, mk: mk}
+			} else {
+				px = packGo(false, rows, cin, 1, xt, cin)
+				defer putScratch(px.bp)
+			}
 		}
 		for i, g := range gs {
 			gy := g
 			gy.Cin, gy.Cout = g.Cout, g.Cin
 			n := ns[i]
 			col := a.col[:rows*n]
-			gy.im2col(col, dys[i][s*np*g.Cout:(s+1)*np*g.Cout], p0, rows)
+			dyi := dys[i][s*np*g.Cout : (s+1)*np*g.Cout]
+			if g.foldsPairs() {
+				// The im2col of dy a chunk of rows at a time, each folded
+				// into its rows of col while in cache.
+				nf := g.K * g.K * g.Cout
+				for r0 := 0; r0 < rows; r0 += foldChunk {
+					rn := min(foldChunk, rows-r0)
+					full := a.full[:rn*nf]
+					gy.im2col(full, dyi, p0+r0, rn)
+					foldPairs(col[r0*n:(r0+rn)*n], full, rn, g.K, g.Cout)
+				}
+			} else {
+				gy.im2col(col, dyi, p0, rows)
+			}
 			if i == 0 {
 				gemmPackedOwnA(rows, col, n, pfs[i], 0, dxt, cin)
 			} else {
@@ -117,6 +144,10 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 	for i, g := range gs {
 		for _, a := range accs {
 			if a.gw == nil {
+				continue
+			}
+			if g.foldsPairs() {
+				addFoldedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g)
 				continue
 			}
 			addFlippedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g)
@@ -141,3 +172,77 @@ func convBackwardEach(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []flo
 		AddRuns(dx, tmp, len(dx), 1, 0, 0)
 	}
 }
+
+// foldChunk is the number of output pixels whose full im2col of dy
+// foldPairs folds at a time.
+const foldChunk = 64
+
+// foldPairs folds n rows of the im2col of dy of a spatially symmetric
+// kernel (k*k positions of c channels per row) into its k(k+1)/2
+// position pairs (a, b), a <= b, numbered row by row (s = 0 for (0, 0),
+// then (0, 1) .. (0, k-1), (1, 1), ...):
+//
+//	dst[r*P*c + s*c + f] = src[r*k*k*c + (a*k+b)*c + f] + src[r*k*k*c + (b*k+a)*c + f]   (a < b)
+//	dst[r*P*c + s*c + f] = src[r*k*k*c + (a*k+a)*c + f]                                 (a == b)
+//
+// A kernel with w[(a,b)] = w[(b,a)] multiplies both terms of a pair by
+// the same weights, so the input gradient is the folded rows times the
+// pairs' kernel (foldedKernel), and the kernel gradient of a pair is
+// what the two positions' gradients sum to: k(k+1)/2 positions' work
+// instead of k*k, each sum one float32 addition.
+func foldPairs(dst, src []float32, n, k, c int) {
+	nf, nd := k*k*c, k*(k+1)/2*c
+	s := 0 // first pair of row a
+	for a := 0; a < k; a++ {
+		// (a, a) .. (a, k-1): one run of row a's positions.
+		CopyRuns(dst[s*c:], src[(a*k+a)*c:], (k-a)*c, n, nd, nf)
+		// (b, a) for b > a: one position per pair, k*c apart in src.
+		for b := a + 1; b < k; b++ {
+			AddRuns(dst[(s+b-a)*c:], src[(b*k+a)*c:], c, n, nd, nf)
+		}
+		s += k - a
+	}
+}
+
+// foldedKernel returns the rows of the kernel matrix w (k*k positions of
+// m = Cout*Cin values) of the position pairs (a, b), a <= b, in
+// foldPairs' order: w[(a*k+b)*m : (a*k+b+1)*m] for each.
+func foldedKernel(w []float32, k, m int) []float32 {
+	out := make([]float32, 0, k*(k+1)/2*m)
+	for a := 0; a < k; a++ {
+		out = append(out, w[(a*k+a)*m:(a*k+k)*m]...)
+	}
+	return out
+}
+
+// addFoldedGrad is addFlippedGrad for a folded kernel gradient gw (the
+// k(k+1)/2 pairs of foldPairs, Cout x Cin each): pair (a, b), a <= b,
+// is the gradient of the flipped positions (k-1-a, k-1-b) and
+// (k-1-b, k-1-a) summed, added to the first of them (the one below the
+// diagonal, or on it):
+//
+//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[(s*Cout + f)*Cin + c]
+func addFoldedGrad(dw, db, gw, wdb []float32, g ConvGeom) {
+	k, s := g.K, 0
+	for a := 0; a < k; a++ {
+		for b := a; b < k; b++ {
+			fp := (k-1-a)*k + k - 1 - b
+			for f := 0; f < g.Cout; f++ {
+				src := gw[(s*g.Cout+f)*g.Cin : (s*g.Cout+f+1)*g.Cin]
+				for c, v := range src {
+					dw[(fp*g.Cin+c)*g.Cout+f] += v
+				}
+			}
+			s++
+		}
+	}
+	if db != nil {
+		for f, v := range wdb {
+			db[f] += v
+		}
+	}
+}
+
+// foldsPairs reports whether ConvBackward works on the kernel's position
+// pairs: a spatially symmetric kernel larger than 1 x 1.
+func (g ConvGeom) foldsPairs() bool { return g.SymKernel && g.K > 1 }

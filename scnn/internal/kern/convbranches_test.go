@@ -77,3 +77,75 @@ func checkConvBackwardBranches(t *testing.T, rng *rand.Rand) {
 		}
 	}
 }
+
+// With SymKernel set on a spatially symmetric kernel, ConvBackwardBranches
+// (one or more branches, dense and packed, tiles of 37 pixels and whole
+// maps; rows past foldChunk) gives the input gradient and the kernel
+// gradient's symmetric sums V[a,b] + V[b,a] of the unfolded pass to
+// float32 rounding, and the same bias gradient, on every kernel set. A
+// lost pair or a weight off by 1% fails it.
+func TestConvBackwardSymKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	withKernels(t, func(t *testing.T) {
+		const b, l, cin = 2, 19, 10
+		for _, branches := range [][][2]int{{{3, 8}}, {{9, 8}, {5, 4}, {1, 3}}, {{7, 5}}} {
+			for _, packed := range []bool{false, true} {
+				for _, tile := range []int{0, 37} {
+					name := fmt.Sprintf("%v/packed=%v/tile%d", branches, packed, tile)
+					t.Run(name, func(t *testing.T) {
+						var gs, gf []ConvGeom
+						var dys, ws, dws, dbs, wantW, wantB [][]float32
+						for _, br := range branches {
+							g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: br[1], K: br[0], Workers: 2, TilePixels: tile}
+							gs = append(gs, g)
+							g.SymKernel = true
+							gf = append(gf, g)
+							dys = append(dys, randSlice(b*g.Pixels()*br[1], rng))
+							ws = append(ws, symKernel(br[0], cin, br[1], rng))
+							n := br[0] * br[0] * cin * br[1]
+							dws, dbs = append(dws, make([]float32, n)), append(dbs, make([]float32, br[1]))
+							wantW, wantB = append(wantW, make([]float32, n)), append(wantB, make([]float32, br[1]))
+						}
+						np := gs[0].Pixels()
+						x := randSlice(b*np*cin, rng)
+						got, want := make([]float32, b*np*cin), make([]float32, b*np*cin)
+						ConvBackwardBranches(gf, got, dws, dbs, x, dys, ws)
+						ConvBackwardBranches(gs, want, wantW, wantB, x, dys, ws)
+						close := func(what string, a, w []float32) {
+							scale := float32(0)
+							for _, v := range w {
+								scale = max(scale, float32(math.Abs(float64(v))))
+							}
+							for j := range a {
+								if d := math.Abs(float64(a[j] - w[j])); d > 1e-5*float64(scale) {
+									t.Fatalf("%s[%d] = %v, want %v (scale %v)", what, j, a[j], w[j], scale)
+								}
+							}
+						}
+						close("dx", got, want)
+						for i, g := range gs {
+							k, m := g.K, cin*g.Cout
+							sym := func(v []float32) []float32 {
+								s := make([]float32, len(v))
+								for a := 0; a < k; a++ {
+									for bb := 0; bb < k; bb++ {
+										for e := 0; e < m; e++ {
+											s[(a*k+bb)*m+e] = v[(a*k+bb)*m+e] + v[(bb*k+a)*m+e]
+										}
+									}
+								}
+								return s
+							}
+							close(fmt.Sprintf("branch %d dw", i), sym(dws[i]), sym(wantW[i]))
+							for f := range dbs[i] {
+								if dbs[i][f] != wantB[i][f] {
+									t.Fatalf("branch %d db[%d] = %v, want %v", i, f, dbs[i][f], wantB[i][f])
+								}
+							}
+						}
+					})
+				}
+			}
+		}
+	})
+}

@@ -98,14 +98,17 @@ func symSum(u []float32, k, m int) []float32 {
 func TestConvBackwardMatchesWeightGradAndTransposedConv(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const b, l = 3, 9
-	for _, ch := range [][2]int{{5, 2}, {3, 4}} {
+	// 16 and 32 input channels: x's tile is its own packing for the
+	// kernel gradient's GEMM (one panel of the 24 x 16 or 12 x 32 kernel).
+	for _, ch := range [][2]int{{5, 2}, {3, 4}, {16, 3}, {32, 2}} {
 		cin, cout := ch[0], ch[1]
 		for _, k := range []int{1, 3, 5} {
 			for _, packed := range []bool{false, true} {
 				for _, tw := range [][2]int{{7, 1}, {13, 2}, {0, 3}} {
-					name := fmt.Sprintf("%dto%d/k%d/packed=%v/tile%d/workers%d", cin, cout, k, packed, tw[0], tw[1])
+					symK := tw[1] == 2 // the kernel's position pairs (SymKernel)
+					name := fmt.Sprintf("%dto%d/k%d/packed=%v/tile%d/workers%d/symkernel=%v", cin, cout, k, packed, tw[0], tw[1], symK)
 					t.Run(name, func(t *testing.T) {
-						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: tw[1], TilePixels: tw[0]}
+						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: tw[1], TilePixels: tw[0], SymKernel: symK}
 						np := g.Pixels()
 						wt := symKernel(k, cin, cout, rng)
 						x, dy := randSlice(b*np*cin, rng), randSlice(b*np*cout, rng)
@@ -114,9 +117,10 @@ func TestConvBackwardMatchesWeightGradAndTransposedConv(t *testing.T) {
 						ConvBackward(g, dx, dw, db, x, dy, wt)
 						wantW, wantB := make([]float32, len(wt)), make([]float32, cout)
 						ConvWeightGrad(g, wantW, wantB, x, dy)
-						if packed {
+						if packed || symK {
 							// Only U + U^T (spatial transpose) is defined by
-							// the triangle: compare that.
+							// the triangle, or by a pass over the kernel's
+							// position pairs: compare that.
 							dw, wantW = symSum(dw, k, cin*cout), symSum(wantW, k, cin*cout)
 						}
 						if d := maxDiff(dw, wantW); d > 1e-3 {
