@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // The model cases count the materialised convolutions (ConvFLOPs, 3x for
@@ -39,7 +40,8 @@ func TestModelCaseFLOPs(t *testing.T) {
 		}
 		if c.Group == "conv" {
 			// The symmetric side: the triangle's pixels, every kernel
-			// position forward and the position pairs a <= b backward.
+			// position forward and the position pairs a <= b backward
+			// where the layer folds them.
 			seen[c.Group]++
 			for _, s := range c.Sides {
 				want := 0.0
@@ -50,8 +52,8 @@ func TestModelCaseFLOPs(t *testing.T) {
 							pairs++
 						}
 					}
-					if tk.K == 1 {
-						pairs = 1
+					if !scnn.FoldsPairs(tk.K, tk.Cin, tk.Cout) {
+						pairs = tk.K * tk.K
 					}
 					for i := 0; i < tk.L; i++ {
 						for j := i; j < tk.L; j++ {

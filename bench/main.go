@@ -418,16 +418,16 @@ const convBurst = 5
 
 // symConvFLOPs is what one run of the symmetric conv task t executes:
 // the forward pass on the B*L(L+1)/2 pixels of the packed triangles, and
-// both gradients there on the kernel's k(k+1)/2 position pairs (kern's
-// ConvGeom.SymKernel; all k*k positions for k = 1).
+// both gradients there, on the kernel's k(k+1)/2 position pairs where
+// the layer folds them (scnn.FoldsPairs), else on its k*k positions.
 func symConvFLOPs(t task) float64 {
 	p := float64(t.B * t.L * (t.L + 1) / 2)
 	pass := 2 * p * float64(t.Cin*t.Cout)
-	pairs := t.K * (t.K + 1) / 2
-	if t.K == 1 {
-		pairs = 1
+	positions := t.K * t.K
+	if scnn.FoldsPairs(t.K, t.Cin, t.Cout) {
+		positions = t.K * (t.K + 1) / 2
 	}
-	return pass*float64(t.K*t.K) + 2*pass*float64(pairs)
+	return pass*float64(t.K*t.K) + 2*pass*float64(positions)
 }
 
 // narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet

@@ -1,5 +1,7 @@
 package pairnet
 
+import "github.com/contactmap/contactmap/scnn"
+
 // ConvMACs is the multiply-adds per pixel of the network's 2D
 // convolutions on materialised maps: every branch of every block and head
 // block, and the output convolution,
@@ -12,17 +14,17 @@ package pairnet
 // training step computes the forward pass, the input gradient and the
 // kernel gradient of every convolution, 3x that.
 func (s Spec) ConvMACs() float64 {
-	return s.convMACs(func(int) float64 { return 1 })
+	return s.convMACs(func(int, int, int) float64 { return 1 })
 }
 
-// convMACs is ConvMACs with each convolution of kernel k weighted by
-// weight(k).
-func (s Spec) convMACs(weight func(k int) float64) float64 {
+// convMACs is ConvMACs with each convolution of kernel k from cin to
+// cout channels weighted by weight(k, cin, cout).
+func (s Spec) convMACs(weight func(k, cin, cout int) float64) float64 {
 	in := s.Pair.width(s.Symmetric, s.seqWidth()) + s.In2D + s.Fixed2D
 	macs := 0.0
 	for _, b := range s.Blocks {
 		for i, k := range b.Kernels {
-			macs += weight(k) * float64(k*k*in*b.Widths[i])
+			macs += weight(k, in, b.Widths[i]) * float64(k*k*in*b.Widths[i])
 		}
 		in = b.Width()
 	}
@@ -31,23 +33,23 @@ func (s Spec) convMACs(weight func(k int) float64) float64 {
 	}
 	for _, b := range s.Head {
 		for i, k := range b.Kernels {
-			macs += weight(k) * float64(k*k*in*b.Widths[i])
+			macs += weight(k, in, b.Widths[i]) * float64(k*k*in*b.Widths[i])
 		}
 		in = b.Width()
 	}
-	return macs + weight(s.OutKernel)*float64(s.OutKernel*s.OutKernel*in)
+	return macs + weight(s.OutKernel, in, 1)*float64(s.OutKernel*s.OutKernel*in)
 }
 
-// passes is what a convolution of kernel k on P pixels executes, in
-// forward passes: 1 for inference; for a training step 3 (forward,
-// input gradient, kernel gradient), except for the SCNN's spConv with
-// k > 1, whose spatially symmetric kernel lets both gradients work on
-// the k(k+1)/2 position pairs (kern's ConvGeom.SymKernel): 1 + (k+1)/k.
-func (s Spec) passes(k int, train bool) float64 {
+// passes is what a convolution of kernel k from cin to cout channels on
+// P pixels executes, in forward passes: 1 for inference; for a training
+// step 3 (forward, input gradient, kernel gradient), except for an
+// SCNN's spConv whose backward pass works on the k(k+1)/2 position pairs
+// of its spatially symmetric kernel (scnn.FoldsPairs): 1 + (k+1)/k.
+func (s Spec) passes(k, cin, cout int, train bool) float64 {
 	switch {
 	case !train:
 		return 1
-	case s.Symmetric && k > 1:
+	case s.Symmetric && scnn.FoldsPairs(k, cin, cout):
 		return 1 + float64(k+1)/float64(k)
 	}
 	return 3
@@ -95,8 +97,8 @@ func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, fa
 // TrainFLOPs is InferenceFLOPs for a training step: the forward pass, and
 // the backward pass of every 2D convolution. A convolution on P pixels
 // costs 3x its forward pass (forward, input gradient, kernel gradient);
-// an SCNN's spConv of kernel k > 1, 1 + (k+1)/k (both gradients on the
-// k(k+1)/2 position pairs of its symmetric kernel).
+// an SCNN's spConv whose gradients work on the k(k+1)/2 position pairs
+// of its symmetric kernel (scnn.FoldsPairs), 1 + (k+1)/k.
 // One that reads a pair map by parts adds to its forward pass
 // (scnn's training by halves, cartesian_train.go):
 //
@@ -117,7 +119,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
-	passes := func(k int) float64 { return s.passes(k, train) }
+	passes := func(k, cin, cout int) float64 { return s.passes(k, cin, cout, train) }
 	if !s.InfersByHalves() {
 		return 2 * s.convMACs(passes) * p * float64(b)
 	}
@@ -159,7 +161,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 			if bi == 0 {
 				flops += byParts(k, blk.Widths[i], n2, 0, halves(s.Pair, s.seqWidth()), s.Symmetric || s.Pair.BN || s.LSTMHidden > 0)
 			} else {
-				flops += passes(k) * 2 * p * float64(k*k*in*blk.Widths[i])
+				flops += passes(k, in, blk.Widths[i]) * 2 * p * float64(k*k*in*blk.Widths[i])
 			}
 		}
 		in = blk.Width()
@@ -173,7 +175,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 		if first {
 			flops += byParts(k, cout, before+n2, before, halves(*s.Reinject, s.In1D), s.Symmetric || s.Reinject.BN)
 		} else {
-			flops += passes(k) * 2 * p * float64(k*k*in*cout)
+			flops += passes(k, in, cout) * 2 * p * float64(k*k*in*cout)
 		}
 	}
 	for _, blk := range s.Head {

@@ -26,13 +26,23 @@ func TestConvMACsByHand(t *testing.T) {
 	if got, want := s.InferenceFLOPs(3, 7), 2*1616*float64(3*7*8/2); got != want {
 		t.Errorf("InferenceFLOPs = %v, want %v", got, want)
 	}
-	// A training step: each spConv's forward pass, and both gradients on
-	// its k(k+1)/2 position pairs: 15 of 25 for the 5 x 5 kernel, 6 of 9
-	// for the 3 x 3 ones; a 1 x 1 kernel has its one position:
-	// 25*12*4 + 2*15*12*4 + 9*12*2 + 2*6*12*2 + 9*6*3 + 2*6*6*3
-	// + 3*10*2 + 9*2 + 2*6*2 = 3,624.
-	if got, want := s.TrainFLOPs(3, 7), 2*3624*float64(3*7*8/2); got != want {
+	// A training step: 3x the forward pass, no spConv here being wide
+	// enough to fold its kernel's position pairs (scnn.FoldsPairs).
+	if got, want := s.TrainFLOPs(3, 7), 3*2*1616*float64(3*7*8/2); got != want {
 		t.Errorf("TrainFLOPs = %v, want %v", got, want)
+	}
+	// With a block of 10 -> 8 and 10 -> 4 channels: the 5 x 5 spConv
+	// folds (80 >= 64), its gradients on 15 of its 25 positions; the
+	// 3 x 3 (40) and the output convolution (12 -> 1) do not:
+	// 25*10*8 + 2*15*10*8 + 3*9*10*4 + 3*9*12 = 5,804.
+	f := Spec{Symmetric: true, In1D: 4, LSTMHidden: 3, LSTMOut: 2,
+		Pair:   MapSpec{Width: 10, BN: true, ReLU: true},
+		Blocks: []Block{{Kernels: []int{5, 3}, Widths: []int{8, 4}}}, OutKernel: 3}
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.TrainFLOPs(3, 7), 2*5804*float64(3*7*8/2); got != want {
+		t.Errorf("TrainFLOPs with a folding spConv = %v, want %v", got, want)
 	}
 	c := s
 	c.Symmetric, c.Pair, c.Reinject = false, MapSpec{BN: true}, &MapSpec{}

@@ -120,6 +120,13 @@ func DirectConv(k, cin, cout, l int) bool {
 	return kern.ConvGeom{H: l, W: l, K: k, Cin: cin, Cout: cout}.UseDirect()
 }
 
+// FoldsPairs reports whether the backward pass of an spConv of kernel
+// size k from cin to cout channels works on the k(k+1)/2 position pairs
+// of its spatially symmetric kernel instead of its k*k positions (see
+// package scnn/internal/kern), for a caller that counts the FLOPs it
+// executes (pairnet's TrainFLOPs).
+func FoldsPairs(k, cin, cout int) bool { return kern.FoldsPairs(k, cin, cout) }
+
 // DirectWorkspace is the workspace of the direct method, in floats, for
 // a block of largest kernel k on l x l maps of cin channels: per worker,
 // its row buffers (ring) and accumulators (acc), and the repacked weights

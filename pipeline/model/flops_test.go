@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // handArch: one 1D channel, one 2D channel, a block of one 3x3
@@ -75,11 +76,11 @@ func loopFLOPs(s pairnet.Spec, l int, train bool) float64 {
 		if !train {
 			return denseOnce(k, cin, cout)
 		}
-		if !s.Symmetric {
+		if !s.Symmetric || !scnn.FoldsPairs(k, cin, cout) {
 			return 3 * denseOnce(k, cin, cout)
 		}
-		// An spConv's gradients run over the kernel's position pairs
-		// (a, b), a <= b.
+		// A folding spConv's gradients run over the kernel's position
+		// pairs (a, b), a <= b.
 		f := denseOnce(k, cin, cout)
 		for range pixels {
 			for a := 0; a < k; a++ {

@@ -244,5 +244,21 @@ func addFoldedGrad(dw, db, gw, wdb []float32, g ConvGeom) {
 }
 
 // foldsPairs reports whether ConvBackward works on the kernel's position
-// pairs: a spatially symmetric kernel larger than 1 x 1.
-func (g ConvGeom) foldsPairs() bool { return g.SymKernel && g.K > 1 }
+// pairs: a spatially symmetric kernel (FoldsPairs).
+func (g ConvGeom) foldsPairs() bool {
+	return g.SymKernel && (FoldsPairs(g.K, g.Cin, g.Cout) || foldAlways && g.K > 1)
+}
+
+// foldAlways makes every SymKernel layer with k > 1 fold its position
+// pairs, whatever FoldsPairs says (tests and benchmarks).
+var foldAlways bool
+
+// FoldsPairs reports whether ConvBackward folds the position pairs of a
+// spatially symmetric kernel of size k from cin to cout channels (with
+// ConvGeom.SymKernel): for k > 1 and cin*cout >= 64. The fold copies and
+// adds the im2col of dy once more; the GEMMs it shortens have N = cin
+// columns and k*k*cout rows of dy per pixel. On packed 100 x 100 maps
+// (BenchmarkConvBackwardSymKernel) it paid 1.2-1.6x for 5 x 5 to 9 x 9
+// kernels on 16-86 channels, about nothing for 3 x 3 ones on 16-31, and
+// cost 1.25x for 5 x 5 from 8 to 4 channels.
+func FoldsPairs(k, cin, cout int) bool { return k > 1 && cin*cout >= 64 }
