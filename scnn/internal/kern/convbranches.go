@@ -255,10 +255,20 @@ var foldAlways bool
 
 // FoldsPairs reports whether ConvBackward folds the position pairs of a
 // spatially symmetric kernel of size k from cin to cout channels (with
-// ConvGeom.SymKernel): for k > 1 and cin*cout >= 64. The fold copies and
-// adds the im2col of dy once more; the GEMMs it shortens have N = cin
-// columns and k*k*cout rows of dy per pixel. On packed 100 x 100 maps
-// (BenchmarkConvBackwardSymKernel) it paid 1.2-1.6x for 5 x 5 to 9 x 9
-// kernels on 16-86 channels, about nothing for 3 x 3 ones on 16-31, and
-// cost 1.25x for 5 x 5 from 8 to 4 channels.
-func FoldsPairs(k, cin, cout int) bool { return k > 1 && cin*cout >= 64 }
+// ConvGeom.SymKernel): for k >= 5 with cin*cout >= 64, and k = 3 with
+// cin*cout >= 160. The fold copies and adds the im2col of dy once more;
+// the GEMMs it shortens have N = cin columns and k*k*cout rows of dy per
+// pixel, a third shorter for k = 3, 40% for k = 5. On packed 100 x 100
+// maps (BenchmarkConvBackwardSymKernel, one worker) it paid 1.2-1.6x for
+// 5 x 5 to 9 x 9 kernels on 16-86 channels, 1.1-1.2x for 3 x 3 ones from
+// 86 channels and 1.08x from 20 to 8, about nothing for 3 x 3 from 16 to
+// 8 or 31 to 4, and cost 1.25x for 5 x 5 from 8 to 4 channels.
+func FoldsPairs(k, cin, cout int) bool {
+	switch {
+	case k >= 5:
+		return cin*cout >= 64
+	case k == 3:
+		return cin*cout >= 160
+	}
+	return false
+}

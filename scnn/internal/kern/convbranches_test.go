@@ -159,7 +159,7 @@ func TestConvBackwardSymKernel(t *testing.T) {
 func BenchmarkConvBackwardSymKernel(b *testing.B) {
 	defer func(f bool) { foldAlways = f }(foldAlways)
 	foldAlways = true
-	for _, sh := range [][3]int{{9, 31, 8}, {7, 86, 8}, {5, 31, 8}, {5, 20, 8}, {3, 86, 8}, {3, 31, 4}, {3, 16, 8}, {5, 8, 8}, {5, 8, 4}} {
+	for _, sh := range [][3]int{{9, 31, 8}, {7, 86, 8}, {5, 31, 8}, {5, 20, 8}, {5, 31, 4}, {5, 8, 8}, {5, 8, 4}, {3, 86, 8}, {3, 20, 8}, {3, 16, 8}, {3, 31, 4}} {
 		for _, fold := range []bool{false, true} {
 			b.Run(fmt.Sprintf("k%d_%dx%d/symkernel=%v", sh[0], sh[1], sh[2], fold), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 2))
