@@ -259,10 +259,13 @@ var foldAlways bool
 // cin*cout >= 160. The fold copies and adds the im2col of dy once more;
 // the GEMMs it shortens have N = cin columns and k*k*cout rows of dy per
 // pixel, a third shorter for k = 3, 40% for k = 5. On packed 100 x 100
-// maps (BenchmarkConvBackwardSymKernel, one worker) it paid 1.2-1.6x for
-// 5 x 5 to 9 x 9 kernels on 16-86 channels, 1.1-1.2x for 3 x 3 ones from
-// 86 channels and 1.08x from 20 to 8, about nothing for 3 x 3 from 16 to
-// 8 or 31 to 4, and cost 1.25x for 5 x 5 from 8 to 4 channels.
+// maps, one worker (BenchmarkConvBackwardSymKernel -count 2, session
+// 24), folding ran 9x9 31->8 1.75x as fast, 7x7 86->8 and 5x5 31->8 or
+// 20->8 about 1.4x, 3x3 86->8 and 5x5 31->4 about 1.1x, 3x3 20->8 1.0x
+// (1.08x in a one-core run by thread CPU time), and gained nothing for
+// 5x5 8->8 or 8->4 or 3x3 16->8 (the one-core run had 5x5 8->4 at
+// 0.79x). The rule keeps the measured gains and leaves the narrowest
+// layers unfolded; the runs are noisy for the small ones.
 func FoldsPairs(k, cin, cout int) bool {
 	switch {
 	case k >= 5:
