@@ -14,17 +14,17 @@ import "github.com/contactmap/contactmap/scnn"
 // training step computes the forward pass, the input gradient and the
 // kernel gradient of every convolution, 3x that.
 func (s Spec) ConvMACs() float64 {
-	return s.convMACs(func(int, int, int) float64 { return 1 })
+	return s.convMACs(func(k, cin, cout int) float64 { return float64(k * k * cin * cout) })
 }
 
 // convMACs is ConvMACs with each convolution of kernel k from cin to
-// cout channels weighted by weight(k, cin, cout).
-func (s Spec) convMACs(weight func(k, cin, cout int) float64) float64 {
+// cout channels counted as macs(k, cin, cout) multiply-adds per pixel.
+func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
 	in := s.Pair.width(s.Symmetric, s.seqWidth()) + s.In2D + s.Fixed2D
-	macs := 0.0
+	total := 0.0
 	for _, b := range s.Blocks {
 		for i, k := range b.Kernels {
-			macs += weight(k, in, b.Widths[i]) * float64(k*k*in*b.Widths[i])
+			total += macs(k, in, b.Widths[i])
 		}
 		in = b.Width()
 	}
@@ -33,26 +33,27 @@ func (s Spec) convMACs(weight func(k, cin, cout int) float64) float64 {
 	}
 	for _, b := range s.Head {
 		for i, k := range b.Kernels {
-			macs += weight(k, in, b.Widths[i]) * float64(k*k*in*b.Widths[i])
+			total += macs(k, in, b.Widths[i])
 		}
 		in = b.Width()
 	}
-	return macs + weight(s.OutKernel, in, 1)*float64(s.OutKernel*s.OutKernel*in)
+	return total + macs(s.OutKernel, in, 1)
 }
 
-// passes is what a convolution of kernel k from cin to cout channels on
-// P pixels executes, in forward passes: 1 for inference; for a training
-// step 3 (forward, input gradient, kernel gradient), except for an
-// SCNN's spConv whose backward pass works on the k(k+1)/2 position pairs
-// of its spatially symmetric kernel (scnn.FoldsPairs): 1 + (k+1)/k.
-func (s Spec) passes(k, cin, cout int, train bool) float64 {
+// passMACs is what a convolution of kernel k from cin to cout channels
+// executes per pixel, in multiply-adds: k*k*cin*cout for inference; for a
+// training step 3x that (forward, input gradient, kernel gradient),
+// except for an SCNN's spConv whose backward pass works on the k(k+1)/2
+// position pairs of its spatially symmetric kernel (scnn.FoldsPairs):
+// (k*k + k*(k+1)) * cin*cout, counted in integers.
+func (s Spec) passMACs(k, cin, cout int, train bool) float64 {
 	switch {
 	case !train:
-		return 1
+		return float64(k * k * cin * cout)
 	case s.Symmetric && scnn.FoldsPairs(k, cin, cout):
-		return 1 + float64(k+1)/float64(k)
+		return float64((k*k + k*(k+1)) * cin * cout)
 	}
-	return 3
+	return float64(3 * k * k * cin * cout)
 }
 
 // InferenceFLOPs is the number of floating-point operations (2 per
@@ -119,9 +120,9 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
-	passes := func(k, cin, cout int) float64 { return s.passes(k, cin, cout, train) }
+	macs := func(k, cin, cout int) float64 { return s.passMACs(k, cin, cout, train) }
 	if !s.InfersByHalves() {
-		return 2 * s.convMACs(passes) * p * float64(b)
+		return 2 * s.convMACs(macs) * p * float64(b)
 	}
 	n2 := s.In2D + s.Fixed2D
 	nAfter := 0 // the 2D tensors given with the batch
@@ -161,7 +162,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 			if bi == 0 {
 				flops += byParts(k, blk.Widths[i], n2, 0, halves(s.Pair, s.seqWidth()), s.Symmetric || s.Pair.BN || s.LSTMHidden > 0)
 			} else {
-				flops += passes(k, in, blk.Widths[i]) * 2 * p * float64(k*k*in*blk.Widths[i])
+				flops += 2 * p * macs(k, in, blk.Widths[i])
 			}
 		}
 		in = blk.Width()
@@ -175,7 +176,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 		if first {
 			flops += byParts(k, cout, before+n2, before, halves(*s.Reinject, s.In1D), s.Symmetric || s.Reinject.BN)
 		} else {
-			flops += passes(k, in, cout) * 2 * p * float64(k*k*in*cout)
+			flops += 2 * p * macs(k, in, cout)
 		}
 	}
 	for _, blk := range s.Head {

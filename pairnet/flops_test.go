@@ -31,18 +31,18 @@ func TestConvMACsByHand(t *testing.T) {
 	if got, want := s.TrainFLOPs(3, 7), 3*2*1616*float64(3*7*8/2); got != want {
 		t.Errorf("TrainFLOPs = %v, want %v", got, want)
 	}
-	// With a block of 10 -> 8 and 10 -> 4 channels: the 5 x 5 spConv
-	// folds (80 >= 64), its gradients on 15 of its 25 positions; the
-	// 3 x 3 (40) and the output convolution (12 -> 1) do not:
-	// 25*10*8 + 2*15*10*8 + 3*9*10*4 + 3*9*12 = 5,804.
+	// With a block of 20 -> 8 twice: the 5 x 5 spConv (160 channel pairs)
+	// and the 3 x 3 one (160) fold, their gradients on 15 of 25 and 6 of
+	// 9 positions; the output convolution (16 -> 1) does not:
+	// 25*20*8 + 2*15*20*8 + 9*20*8 + 2*6*20*8 + 3*9*16 = 12,592, exactly.
 	f := Spec{Symmetric: true, In1D: 4, LSTMHidden: 3, LSTMOut: 2,
-		Pair:   MapSpec{Width: 10, BN: true, ReLU: true},
-		Blocks: []Block{{Kernels: []int{5, 3}, Widths: []int{8, 4}}}, OutKernel: 3}
+		Pair:   MapSpec{Width: 20, BN: true, ReLU: true},
+		Blocks: []Block{{Kernels: []int{5, 3}, Widths: []int{8, 8}}}, OutKernel: 3}
 	if err := f.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := f.TrainFLOPs(3, 7), 2*5804*float64(3*7*8/2); got != want {
-		t.Errorf("TrainFLOPs with a folding spConv = %v, want %v", got, want)
+	if got, want := f.TrainFLOPs(3, 7), 2*12592*float64(3*7*8/2); got != want {
+		t.Errorf("TrainFLOPs with folding spConvs = %v, want %v", got, want)
 	}
 	c := s
 	c.Symmetric, c.Pair, c.Reinject = false, MapSpec{BN: true}, &MapSpec{}

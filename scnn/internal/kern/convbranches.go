@@ -12,7 +12,8 @@ package kern
 // and kernel. Every value is bit for bit what ConvBackward per branch and
 // the elementwise sums in that order give. Per tile of output pixels the
 // branches run one after another: x's tile is packed once for every
-// branch's kernel gradient, and each later branch's input gradient is
+// branch's kernel gradient (or used in place, where it is one panel of
+// the GEMM kernel wide), and each later branch's input gradient is
 // added to the first's while the tile is in cache, instead of through a
 // map-sized gradient per branch.
 //
@@ -261,11 +262,13 @@ var foldAlways bool
 // pixel, a third shorter for k = 3, 40% for k = 5. On packed 100 x 100
 // maps, one worker (BenchmarkConvBackwardSymKernel -count 2, session
 // 24), folding ran 9x9 31->8 1.75x as fast, 7x7 86->8 and 5x5 31->8 or
-// 20->8 about 1.4x, 3x3 86->8 and 5x5 31->4 about 1.1x, 3x3 20->8 1.0x
-// (1.08x in a one-core run by thread CPU time), and gained nothing for
-// 5x5 8->8 or 8->4 or 3x3 16->8 (the one-core run had 5x5 8->4 at
-// 0.79x). The rule keeps the measured gains and leaves the narrowest
-// layers unfolded; the runs are noisy for the small ones.
+// 20->8 about 1.4x, 3x3 86->8 and 5x5 31->4 about 1.1x, and 5x5 8->8,
+// 3x3 20->8 and 16->8 1.0x; a one-core run by thread CPU time had 5x5
+// 8->8 at 1.16x, 3x3 20->8 at 1.08x, 16->8 at 1.03x and 5x5 8->4 at
+// 0.79x. The rule folds where either run gained at least 5% (the edge
+// cases 5x5 8->8 and 3x3 20->8 included) and leaves 3x3 16->8 and the
+// layers below 64 channel pairs unfolded; the small layers' runs are
+// noisy.
 func FoldsPairs(k, cin, cout int) bool {
 	switch {
 	case k >= 5:

@@ -126,19 +126,7 @@ func TestConvBackwardSymKernel(t *testing.T) {
 						}
 						close("dx", got, want)
 						for i, g := range gs {
-							k, m := g.K, cin*g.Cout
-							sym := func(v []float32) []float32 {
-								s := make([]float32, len(v))
-								for a := 0; a < k; a++ {
-									for bb := 0; bb < k; bb++ {
-										for e := 0; e < m; e++ {
-											s[(a*k+bb)*m+e] = v[(a*k+bb)*m+e] + v[(bb*k+a)*m+e]
-										}
-									}
-								}
-								return s
-							}
-							close(fmt.Sprintf("branch %d dw", i), sym(dws[i]), sym(wantW[i]))
+							close(fmt.Sprintf("branch %d dw", i), symSum(dws[i], g.K, cin*g.Cout), symSum(wantW[i], g.K, cin*g.Cout))
 							for f := range dbs[i] {
 								if dbs[i][f] != wantB[i][f] {
 									t.Fatalf("branch %d db[%d] = %v, want %v", i, f, dbs[i][f], wantB[i][f])

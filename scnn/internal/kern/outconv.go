@@ -156,20 +156,24 @@ func (g ConvGeom) gatherPixel(addRows addRowsFunc, o, z []float32, i, j, q0, n i
 //	dx[b,i,j,c] = sum_{a,b',f} dy[b, i-a+pad, j-b'+pad, f] * w[((a*k+b')*Cin + c)*Cout + f]
 //
 // on the stored pixels, and adds the kernel and bias gradients of
-// ConvWeightGrad to dw and db (db may be nil). On a packed map the kernel
-// gradient V it adds differs from ConvWeightGrad's U position by position,
-// but V[a,b] + V[b,a] = U[a,b] + U[b,a], the full map's gradient, which is
-// all a spatially symmetric kernel uses (see scnn's SymPresConv). With Cout much smaller than Cin this
-// copies k*k*Cout values per pixel instead of the k*k*Cin of
-// ConvWeightGrad's im2col of x. dx is overwritten.
+// ConvWeightGrad to dw and db (db may be nil). On a packed map, and
+// wherever the pass folds a symmetric kernel's position pairs
+// (g.SymKernel and FoldsPairs), the kernel gradient V it adds differs from
+// ConvWeightGrad's U position by position, but V[a,b] + V[b,a] = U[a,b] +
+// U[b,a], which is all a spatially symmetric kernel uses (see scnn's
+// SymPresConv); on a packed map that is the full map's gradient. With
+// Cout much smaller than Cin this copies k*k*Cout values per pixel
+// instead of the k*k*Cin of ConvWeightGrad's im2col of x. dx is
+// overwritten.
 //
 // Derivation: with Y = im2col(dy), Y[q, (a,b), f] = dy[q + (a-pad, b-pad), f],
 // dx = Y * flip(w) (the transposed convolution), and
 // dw[flip(a,b)] = sum_q x[q]^T Y[q, (a,b)], since x[q + (a'-pad, b'-pad)]
 // dy[q] summed over q equals x[q] dy[q - (a'-pad, b'-pad)] summed over q.
 //
-// The work goes per tile of output pixels: the im2col of dy, the dx GEMM,
-// then the halving of a packed map's diagonal rows (halveDyRows), then the
+// The work goes per tile of output pixels: the im2col of dy (folded into
+// its position pairs where the pass folds, foldPairs), the dx GEMM, then
+// the halving of a packed map's diagonal rows (halveDyRows), then the
 // kernel-gradient GEMM, each worker summing its own kernel gradient
 // (added in worker order, addFlippedGrad); ConvBackwardBranches does this
 // for one or more branches.

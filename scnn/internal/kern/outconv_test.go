@@ -97,16 +97,22 @@ func symSum(u []float32, k, m int) []float32 {
 // flipped kernel), dense and packed, for several tilings and worker counts.
 func TestConvBackwardMatchesWeightGradAndTransposedConv(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	const b, l = 3, 9
-	// 16 and 32 input channels: x's tile is its own packing for the
-	// kernel gradient's GEMM (one panel of the 24 x 16 or 12 x 32 kernel).
-	for _, ch := range [][2]int{{5, 2}, {3, 4}, {16, 3}, {32, 2}} {
-		cin, cout := ch[0], ch[1]
+	withKernels(t, func(t *testing.T) { checkConvBackward(t, rng) })
+}
+
+func checkConvBackward(t *testing.T, rng *rand.Rand) {
+	const b = 3
+	// 4, 16 and 32 input channels: x's tile is its own packing for the
+	// kernel gradient's GEMM where it is one panel of the kernel picked
+	// (the portable 4 x 4; AVX-512's 24 x 16 or 12 x 32); 13 x 13 maps
+	// give whole-map tiles past sgemmKC rows.
+	for _, ch := range [][3]int{{5, 2, 9}, {3, 4, 9}, {4, 3, 13}, {16, 3, 9}, {32, 2, 13}} {
+		cin, cout, l := ch[0], ch[1], ch[2]
 		for _, k := range []int{1, 3, 5} {
 			for _, packed := range []bool{false, true} {
 				for _, tw := range [][2]int{{7, 1}, {13, 2}, {0, 3}} {
 					symK := tw[1] == 2 // the kernel's position pairs (SymKernel)
-					name := fmt.Sprintf("%dto%d/k%d/packed=%v/tile%d/workers%d/symkernel=%v", cin, cout, k, packed, tw[0], tw[1], symK)
+					name := fmt.Sprintf("%dto%d/L%d/k%d/packed=%v/tile%d/workers%d/symkernel=%v", cin, cout, l, k, packed, tw[0], tw[1], symK)
 					t.Run(name, func(t *testing.T) {
 						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: tw[1], TilePixels: tw[0], SymKernel: symK}
 						np := g.Pixels()
