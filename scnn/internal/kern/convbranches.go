@@ -47,13 +47,12 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 	maxN, maxFull := 0, 0
 	pfs := make([]*PackedB, len(gs))
 	for i, g := range gs {
-		ns[i] = g.K * g.K * g.Cout
+		ns[i] = len(g.dyPositions()) * g.Cout
 		flip := make([]float32, len(ws[i]))
 		FlipKernel(flip, ws[i], g.K, g.Cin, g.Cout)
 		if g.foldsPairs() {
-			maxFull = max(maxFull, ns[i])
-			ns[i] = g.K * (g.K + 1) / 2 * g.Cout
-			flip = foldedKernel(flip, g.K, g.Cout*cin)
+			maxFull = max(maxFull, g.K*g.K*g.Cout)
+			flip = foldedKernel(flip, g, g.Cout*cin)
 		}
 		maxN = max(maxN, ns[i])
 		pfs[i] = PackB(false, ns[i], cin, 1, flip, cin)
@@ -147,10 +146,6 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			if a.gw == nil {
 				continue
 			}
-			if g.foldsPairs() {
-				addFoldedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g)
-				continue
-			}
 			addFlippedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g)
 		}
 	}
@@ -207,41 +202,33 @@ func foldPairs(dst, src []float32, n, k, c int) {
 
 // foldedKernel returns the rows of the kernel matrix w (k*k positions of
 // m = Cout*Cin values) of the position pairs (a, b), a <= b, in
-// foldPairs' order: w[(a*k+b)*m : (a*k+b+1)*m] for each.
-func foldedKernel(w []float32, k, m int) []float32 {
-	out := make([]float32, 0, k*(k+1)/2*m)
-	for a := 0; a < k; a++ {
-		out = append(out, w[(a*k+a)*m:(a*k+k)*m]...)
+// foldPairs' order (dyPositions): w[(a*k+b)*m : (a*k+b+1)*m] for each.
+func foldedKernel(w []float32, g ConvGeom, m int) []float32 {
+	var out []float32
+	for _, p := range g.dyPositions() {
+		pos := p[0]*g.K + p[1]
+		out = append(out, w[pos*m:(pos+1)*m]...)
 	}
 	return out
 }
 
-// addFoldedGrad is addFlippedGrad for a folded kernel gradient gw (the
-// k(k+1)/2 pairs of foldPairs, Cout x Cin each): pair (a, b), a <= b,
-// is the gradient of the flipped positions (k-1-a, k-1-b) and
-// (k-1-b, k-1-a) summed, added to the first of them (the one below the
-// diagonal, or on it):
-//
-//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[(s*Cout + f)*Cin + c]
-func addFoldedGrad(dw, db, gw, wdb []float32, g ConvGeom) {
-	k, s := g.K, 0
-	for a := 0; a < k; a++ {
-		for b := a; b < k; b++ {
-			fp := (k-1-a)*k + k - 1 - b
-			for f := 0; f < g.Cout; f++ {
-				src := gw[(s*g.Cout+f)*g.Cin : (s*g.Cout+f+1)*g.Cin]
-				for c, v := range src {
-					dw[(fp*g.Cin+c)*g.Cout+f] += v
-				}
-			}
-			s++
+// dyPositions lists the kernel positions (a, b) of the columns of the
+// backward pass's im2col of dy, in order: every position row by row, or
+// where the pass folds a symmetric kernel's pairs (foldsPairs), the pairs
+// a <= b row by row, as foldPairs writes them.
+func (g ConvGeom) dyPositions() [][2]int {
+	var ps [][2]int
+	fold := g.foldsPairs()
+	for a := 0; a < g.K; a++ {
+		b0 := 0
+		if fold {
+			b0 = a
+		}
+		for b := b0; b < g.K; b++ {
+			ps = append(ps, [2]int{a, b})
 		}
 	}
-	if db != nil {
-		for f, v := range wdb {
-			db[f] += v
-		}
-	}
+	return ps
 }
 
 // foldsPairs reports whether ConvBackward works on the kernel's position

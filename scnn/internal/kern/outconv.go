@@ -216,15 +216,22 @@ func halveDyRows(g ConvGeom, col []float32, n int, d, db []float32, p0, rows int
 }
 
 // addFlippedGrad adds one worker's sums to the kernel and bias gradients:
+// gw holds a Cout x Cin block for each kernel position (a, b) of the
+// im2col of dy, in dyPositions' order, and the block of (a, b) is the
+// gradient of the flipped position (k-1-a, k-1-b):
 //
-//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[((a*k+b)*Cout + f)*Cin + c]
+//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[(s*Cout + f)*Cin + c]   ((a, b) = dyPositions()[s])
 //	db[f]                              += wdb[f]   (db may be nil)
+//
+// A folded pass's block of the pair (a, b), a <= b, sums the gradients of
+// both flipped positions, and goes to the first, on or below the
+// diagonal.
 func addFlippedGrad(dw, db, gw, wdb []float32, g ConvGeom) {
-	kk := g.K * g.K
-	for pos := 0; pos < kk; pos++ {
-		fp := kk - 1 - pos // flipped position (a,b) -> (k-1-a, k-1-b)
+	k := g.K
+	for s, p := range g.dyPositions() {
+		fp := (k-1-p[0])*k + k - 1 - p[1]
 		for f := 0; f < g.Cout; f++ {
-			src := gw[(pos*g.Cout+f)*g.Cin : (pos*g.Cout+f+1)*g.Cin]
+			src := gw[(s*g.Cout+f)*g.Cin : (s*g.Cout+f+1)*g.Cin]
 			for c, v := range src {
 				dw[(fp*g.Cin+c)*g.Cout+f] += v
 			}
