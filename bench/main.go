@@ -42,6 +42,7 @@ import (
 	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -417,17 +418,11 @@ func (n narrowConv) name() string { return fmt.Sprintf("k%d_%dx%d", n.k, n.cin, 
 const convBurst = 5
 
 // symConvFLOPs is what one run of the symmetric conv task t executes:
-// the forward pass on the B*L(L+1)/2 pixels of the packed triangles, and
-// both gradients there, on the kernel's k(k+1)/2 position pairs where
-// the layer folds them (scnn.FoldsPairs), else on its k*k positions.
+// the forward pass and both gradients on the B*L(L+1)/2 pixels of the
+// packed triangles (pairnet.StepMACs: the gradients on the kernel's
+// position pairs where the layer folds them).
 func symConvFLOPs(t task) float64 {
-	p := float64(t.B * t.L * (t.L + 1) / 2)
-	pass := 2 * p * float64(t.Cin*t.Cout)
-	positions := t.K * t.K
-	if scnn.FoldsPairs(t.K, t.Cin, t.Cout) {
-		positions = t.K * (t.K + 1) / 2
-	}
-	return pass*float64(t.K*t.K) + 2*pass*float64(positions)
+	return 2 * float64(t.B*t.L*(t.L+1)/2) * pairnet.StepMACs(true, t.K, t.Cin, t.Cout, true)
 }
 
 // narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet

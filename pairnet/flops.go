@@ -40,17 +40,17 @@ func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
 	return total + macs(s.OutKernel, in, 1)
 }
 
-// passMACs is what a convolution of kernel k from cin to cout channels
+// StepMACs is what a convolution of kernel k from cin to cout channels
 // executes per pixel, in multiply-adds: k*k*cin*cout for inference; for a
 // training step 3x that (forward, input gradient, kernel gradient),
-// except for an SCNN's spConv whose backward pass works on the k(k+1)/2
-// position pairs of its spatially symmetric kernel (scnn.FoldsPairs):
-// (k*k + k*(k+1)) * cin*cout, counted in integers.
-func (s Spec) passMACs(k, cin, cout int, train bool) float64 {
+// except for an SCNN's spConv (symmetric) whose backward pass works on
+// the k(k+1)/2 position pairs of its spatially symmetric kernel
+// (scnn.FoldsPairs): (k*k + k*(k+1)) * cin*cout, counted in integers.
+func StepMACs(symmetric bool, k, cin, cout int, train bool) float64 {
 	switch {
 	case !train:
 		return float64(k * k * cin * cout)
-	case s.Symmetric && scnn.FoldsPairs(k, cin, cout):
+	case symmetric && scnn.FoldsPairs(k, cin, cout):
 		return float64((k*k + k*(k+1)) * cin * cout)
 	}
 	return float64(3 * k * k * cin * cout)
@@ -120,7 +120,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
-	macs := func(k, cin, cout int) float64 { return s.passMACs(k, cin, cout, train) }
+	macs := func(k, cin, cout int) float64 { return StepMACs(s.Symmetric, k, cin, cout, train) }
 	if !s.InfersByHalves() {
 		return 2 * s.convMACs(macs) * p * float64(b)
 	}
