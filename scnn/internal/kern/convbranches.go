@@ -17,8 +17,10 @@ package kern
 // added to the first's while the tile is in cache, instead of through a
 // map-sized gradient per branch.
 //
-// ConvBackward is this with one branch. Where the branches' tiles differ
-// (an im2col row of dy over 4,096 floats, or TilePixels set) it calls
+// ConvBackward is this with one branch. Narrow branches go by kernel
+// rows instead of tiles (rowback.go), all of them or, where only some
+// would, each by ConvBackward. Where the branches' tiles differ (an
+// im2col row of dy over 4,096 floats, or TilePixels set) it calls
 // ConvBackward per branch and adds.
 func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []float32, dys, ws [][]float32) {
 	if len(gs) == 0 || len(dws) != len(gs) || len(dbs) != len(gs) || len(dys) != len(gs) || len(ws) != len(gs) {
@@ -36,6 +38,15 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			t = gy.tile()
 		} else if gy.tile() != t {
 			t = -1
+		}
+	}
+	if useRows(gs) {
+		convBackwardRows(gs, dx, dws, dbs, x, dys, ws)
+		return
+	}
+	for _, g := range gs {
+		if len(gs) > 1 && useRows([]ConvGeom{g}) {
+			t = -1 // a branch that alone goes by rows: each its own method
 		}
 	}
 	if t < 0 {
@@ -111,15 +122,7 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			col := a.col[:rows*n]
 			dyi := dys[i][s*np*g.Cout : (s+1)*np*g.Cout]
 			if g.foldsPairs() {
-				// The im2col of dy a chunk of rows at a time, each folded
-				// into its rows of col while in cache.
-				nf := g.K * g.K * g.Cout
-				for r0 := 0; r0 < rows; r0 += foldChunk {
-					rn := min(foldChunk, rows-r0)
-					full := a.full[:rn*nf]
-					gy.im2col(full, dyi, p0+r0, rn)
-					foldPairs(col[r0*n:(r0+rn)*n], full, rn, g.K, g.Cout)
-				}
+				gy.im2colFolded(col, a.full, dyi, p0, rows)
 			} else {
 				gy.im2col(col, dyi, p0, rows)
 			}
@@ -146,7 +149,7 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			if a.gw == nil {
 				continue
 			}
-			addFlippedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g)
+			addFlippedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g, g.dyPositions())
 		}
 	}
 }
@@ -195,6 +198,100 @@ func foldPairs(dst, src []float32, n, k, c int) {
 		// (b, a) for b > a: one position per pair, k*c apart in src.
 		for b := a + 1; b < k; b++ {
 			AddRuns(dst[(s+b-a)*c:], src[(b*k+a)*c:], c, n, nd, nf)
+		}
+		s += k - a
+	}
+}
+
+// im2colFolded writes the folded im2col of x (foldPairs of g.im2col: n
+// rows of k(k+1)/2 position pairs of Cin channels) for the output pixels
+// pix0..pix0+n-1, bit for bit. Runs of pixels along a map row whose
+// windows lie inside the map's columns (and, packed, in the stored
+// triangle) are folded straight from x (foldRuns); the im2col rows of the
+// others, near the edges and the diagonal, are made in full, at most
+// foldChunk at a time, in full, and folded by foldPairs.
+func (g ConvGeom) im2colFolded(col, full, x []float32, pix0, n int) {
+	k, c, pad, w := g.K, g.Cin, g.K/2, g.W
+	nd, nf := k*(k+1)/2*c, k*k*c
+	var i, j int
+	if g.Packed {
+		i, j = TriPos(g.H, pix0)
+	} else {
+		i, j = pix0/w, pix0%w
+	}
+	// run is the number of pixels from (i, j) on along map row i whose
+	// windows lie in x's runs (0: (i, j) is not one).
+	run := func(i, j int) int {
+		if j+pad >= w || j < pad || g.Packed && j < i+k-1 {
+			return 0
+		}
+		return w - pad - j
+	}
+	step := func(m int) {
+		if j += m; j == w {
+			i++
+			j = 0
+			if g.Packed {
+				j = i
+			}
+		}
+	}
+	for r := 0; r < n; {
+		if m := min(n-r, run(i, j)); m > 0 {
+			j0 := j
+			start := func(p int) int { return p*w + j0 - pad }
+			if g.Packed {
+				start = func(p int) int { return Tri(w, p, j0-pad) } // j0-pad >= p
+			}
+			foldRuns(col[r*nd:], x, g.H, c, k, i, m, start)
+			r += m
+			step(m)
+			continue
+		}
+		// Edge pixels up to the next run, foldChunk at most.
+		e := 0
+		for ; e < min(n-r, foldChunk) && run(i, j) == 0; e++ {
+			step(1)
+		}
+		g.im2col(full[:e*nf], x, pix0+r, e)
+		foldPairs(col[r*nd:(r+e)*nd], full, e, k, c)
+		r += e
+	}
+}
+
+// foldRuns writes the folded im2col rows (foldPairs) of m pixels of map
+// row i, one after another along the row, whose windows lie inside the
+// map's columns and are stored in x one pixel (c floats) apart: window
+// row p = i+a-pad of the first pixel starts at pixel start(p) of x; rows
+// outside 0 <= p < h are zero. Pair (a, b), a <= b, of pixel t is
+//
+//	x[(start(i+a-pad) + t + b)*c + f] + x[(start(i+b-pad) + t + a)*c + f]   (a < b)
+//	x[(start(i+a-pad) + t + a)*c + f]                                        (a == b)
+//
+// the first term copied, the second added (a row outside the map adds
+// +0), as foldPairs sums them.
+func foldRuns(col, x []float32, h, c, k, i, m int, start func(p int) int) {
+	pad, nd := k/2, k*(k+1)/2*c
+	var zero [64]float32
+	s := 0 // first pair of row a
+	for a := 0; a < k; a++ {
+		p := i + a - pad
+		if p < 0 || p >= h {
+			for t := 0; t < m; t++ {
+				clear(col[t*nd+s*c : t*nd+(s+k-a)*c])
+			}
+		} else {
+			CopyRuns(col[s*c:], x[(start(p)+a)*c:], (k-a)*c, m, nd, c)
+		}
+		for b := a + 1; b < k; b++ {
+			dst := col[(s+b-a)*c:]
+			if q := i + b - pad; q >= 0 && q < h {
+				AddRuns(dst, x[(start(q)+a)*c:], c, m, nd, c)
+			} else {
+				for f := 0; f < c; f += len(zero) {
+					AddRuns(dst[f:], zero[:], min(c-f, len(zero)), m, nd, 0)
+				}
+			}
 		}
 		s += k - a
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 )
 
 // ConvBackwardBranches gives, bit for bit, what ConvBackward per branch
@@ -86,8 +88,9 @@ func checkConvBackwardBranches(t *testing.T, rng *rand.Rand) {
 // lost pair or a weight off by 1% fails it.
 func TestConvBackwardSymKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 11))
-	defer func(f bool) { foldAlways = f }(foldAlways)
+	defer func(f, r bool) { foldAlways, rowsNever = f, r }(foldAlways, rowsNever)
 	foldAlways = true // every branch with k > 1 folds, whatever its widths
+	rowsNever = true  // the unfolded reference by tiles too: the same bias sums
 	withKernels(t, func(t *testing.T) {
 		const b, l, cin = 2, 19, 10
 		for _, branches := range [][][2]int{{{3, 8}}, {{9, 8}, {5, 4}, {1, 3}}, {{7, 5}}} {
@@ -161,5 +164,259 @@ func BenchmarkConvBackwardSymKernel(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestIm2colFolded checks the folded im2col of dy straight from the map
+// against foldPairs of the full im2col, bit for bit (the sign of a zero
+// included), on dense and packed maps, every kernel set.
+func TestIm2colFolded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	withKernels(t, func(t *testing.T) {
+		for _, packed := range []bool{false, true} {
+			for _, k := range []int{1, 3, 5, 9} {
+				for _, c := range []int{1, 8, 20, 70} {
+					for _, l := range []int{1, 4, 9, 23} {
+						g := ConvGeom{Packed: packed, B: 1, H: l, W: l, Cin: c, Cout: 1, K: k}
+						np := g.Pixels()
+						x := randSlice(np*c, rng)
+						for i := range x {
+							switch rng.IntN(8) {
+							case 0:
+								x[i] = 0
+							case 1:
+								x[i] = float32(math.Copysign(0, -1))
+							}
+						}
+						nd, nf := k*(k+1)/2*c, k*k*c
+						for trial := 0; trial < 4; trial++ {
+							pix0 := rng.IntN(np)
+							n := 1 + rng.IntN(np-pix0)
+							if trial == 0 {
+								pix0, n = 0, np
+							}
+							want := make([]float32, n*nd)
+							full := make([]float32, n*nf)
+							g.im2col(full, x, pix0, n)
+							foldPairs(want, full, n, k, c)
+							got := randSlice(n*nd, rng) // every element must be written
+							g.im2colFolded(got, make([]float32, min(n, foldChunk)*nf), x, pix0, n)
+							for e := range want {
+								if math.Float32bits(got[e]) != math.Float32bits(want[e]) {
+									t.Fatalf("packed=%v k=%d c=%d l=%d pixels %d+%d: element %d (row %d) = %v, want %v",
+										packed, k, c, l, pix0, n, e, e/nd, got[e], want[e])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestConvBackwardRows checks the backward pass by kernel rows against
+// the tile method: dense and packed maps, one to three branches (a
+// branch of kernel 1 included), 1 and 3 workers, maps narrower than the
+// kernel and wider than sgemmKC, every kernel set.
+func TestConvBackwardRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	defer func(a, n bool) { rowsAlways, rowsNever = a, n }(rowsAlways, rowsNever)
+	withKernels(t, func(t *testing.T) {
+		for _, sh := range []struct {
+			l, cin   int
+			branches [][2]int
+		}{
+			{19, 16, [][2]int{{3, 8}}},
+			{19, 31, [][2]int{{9, 8}, {5, 4}, {1, 3}}},
+			{3, 5, [][2]int{{5, 2}}},
+			{140, 8, [][2]int{{3, 4}}},
+			{23, 20, [][2]int{{7, 5}, {3, 6}}},
+		} {
+			for _, packed := range []bool{false, true} {
+				for _, workers := range []int{1, 3} {
+					name := fmt.Sprintf("l%d/cin%d/%v/packed=%v/workers%d", sh.l, sh.cin, sh.branches, packed, workers)
+					t.Run(name, func(t *testing.T) {
+						const b = 2
+						var gs []ConvGeom
+						var dys, ws [][]float32
+						for _, br := range sh.branches {
+							g := ConvGeom{Packed: packed, B: b, H: sh.l, W: sh.l, Cin: sh.cin, Cout: br[1], K: br[0], Workers: workers}
+							gs = append(gs, g)
+							dys = append(dys, randSlice(b*g.Pixels()*br[1], rng))
+							ws = append(ws, randSlice(br[0]*br[0]*sh.cin*br[1], rng))
+						}
+						x := randSlice(b*gs[0].Pixels()*sh.cin, rng)
+						run := func(rows bool) (dx []float32, dws, dbs [][]float32) {
+							rowsAlways, rowsNever = rows, !rows
+							if got := useRows(gs); got != rows {
+								t.Fatalf("useRows = %v with rowsAlways = %v", got, rows)
+							}
+							dx = make([]float32, len(x))
+							for i, g := range gs {
+								dws = append(dws, randSlice(len(ws[i]), rand.New(rand.NewPCG(1, uint64(i)))))
+								dbs = append(dbs, make([]float32, g.Cout))
+							}
+							ConvBackwardBranches(gs, dx, dws, dbs, x, dys, ws)
+							return
+						}
+						gotX, gotW, gotB := run(true)
+						wantX, wantW, wantB := run(false)
+						close := func(what string, a, w []float32) {
+							scale := float32(0)
+							for _, v := range w {
+								scale = max(scale, float32(math.Abs(float64(v))))
+							}
+							for j := range a {
+								if d := math.Abs(float64(a[j] - w[j])); d > 1e-5*float64(scale) || math.IsNaN(float64(a[j])) {
+									t.Fatalf("%s[%d] = %v, want %v (scale %v)", what, j, a[j], w[j], scale)
+								}
+							}
+						}
+						close("dx", gotX, wantX)
+						for i := range gs {
+							close(fmt.Sprintf("branch %d dw", i), gotW[i], wantW[i])
+							close(fmt.Sprintf("branch %d db", i), gotB[i], wantB[i])
+						}
+					})
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkConvBackwardRows times the backward pass by tiles and by
+// kernel rows, alternately (tiles, rows, rows, tiles per iteration), on
+// the narrow layers of the shipped networks and their neighbours, batch
+// 10 of 100 x 100 maps (packed: the triangle), one worker, and reports
+// the median of the paired ratios, tiles/rows (above 1: rows faster).
+// Run with -benchtime 25x or more: single runs on this project's hosts
+// vary by 30%, pairs of neighbouring runs much less.
+func BenchmarkConvBackwardRows(b *testing.B) {
+	defer func(a, n bool) { rowsAlways, rowsNever = a, n }(rowsAlways, rowsNever)
+	for _, sh := range [][3]int{{3, 16, 8}, {3, 8, 8}, {3, 8, 4}, {3, 31, 8}, {3, 20, 8}, {5, 8, 8}, {5, 8, 4}, {5, 16, 8}, {5, 31, 8}, {9, 31, 8}, {7, 86, 8}, {3, 86, 8}, {3, 3, 8}, {5, 3, 8}, {7, 3, 8}, {7, 5, 8}, {7, 8, 8}, {3, 1, 8}, {7, 1, 8}} {
+		for _, packed := range []bool{false, true} {
+			b.Run(fmt.Sprintf("k%d_%dx%d/packed=%v", sh[0], sh[1], sh[2], packed), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(1, 2))
+				g := ConvGeom{Packed: packed, B: 10, H: 100, W: 100, Cin: sh[1], Cout: sh[2], K: sh[0], Workers: 1}
+				np := g.Pixels()
+				x, dy := randSlice(g.B*np*g.Cin, rng), randSlice(g.B*np*g.Cout, rng)
+				w := randSlice(g.K*g.K*g.Cin*g.Cout, rng)
+				dx, dw, db := make([]float32, len(x)), make([]float32, len(w)), make([]float32, g.Cout)
+				run := func(rows bool) float64 {
+					rowsAlways, rowsNever = rows, !rows
+					s := time.Now()
+					ConvBackward(g, dx, dw, db, x, dy, w)
+					return time.Since(s).Seconds()
+				}
+				run(false)
+				run(true)
+				var ratios []float64
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t0, r0 := run(false), run(true)
+					r1, t1 := run(true), run(false)
+					ratios = append(ratios, t0/r0, t1/r1)
+				}
+				slices.Sort(ratios)
+				b.ReportMetric(ratios[len(ratios)/2], "tiles/rows")
+			})
+		}
+	}
+}
+
+// BenchmarkIm2colFolded times the folded im2col of dy made straight from
+// the map (im2colFolded) and by the full im2col and foldPairs, a chunk
+// of foldChunk rows at a time (the method before session 25),
+// alternately, on one sample of a packed map, in tiles of 1,024 pixels,
+// and reports the median of the paired ratios, full/straight (above 1:
+// straight faster).
+func BenchmarkIm2colFolded(b *testing.B) {
+	for _, sh := range [][3]int{{9, 8, 100}, {7, 8, 100}, {5, 8, 100}, {9, 8, 64}, {5, 8, 64}, {5, 4, 64}} {
+		b.Run(fmt.Sprintf("k%d_c%d_L%d", sh[0], sh[1], sh[2]), func(b *testing.B) {
+			k, c, l := sh[0], sh[1], sh[2]
+			g := ConvGeom{Packed: true, B: 1, H: l, W: l, Cin: c, Cout: 1, K: k}
+			np := g.Pixels()
+			x := randSlice(np*c, rand.New(rand.NewPCG(1, 2)))
+			nd, nf, tl := k*(k+1)/2*c, k*k*c, 1024
+			col, full := make([]float32, tl*nd), make([]float32, foldChunk*nf)
+			run := func(straight bool) float64 {
+				s := time.Now()
+				for p0 := 0; p0 < np; p0 += tl {
+					rows := min(tl, np-p0)
+					if straight {
+						g.im2colFolded(col, full, x, p0, rows)
+						continue
+					}
+					for r0 := 0; r0 < rows; r0 += foldChunk {
+						rn := min(foldChunk, rows-r0)
+						g.im2col(full[:rn*nf], x, p0+r0, rn)
+						foldPairs(col[r0*nd:(r0+rn)*nd], full, rn, k, c)
+					}
+				}
+				return time.Since(s).Seconds()
+			}
+			var ratios []float64
+			for i := 0; i < b.N; i++ {
+				f0, s0 := run(false), run(true)
+				s1, f1 := run(true), run(false)
+				ratios = append(ratios, f0/s0, f1/s1)
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "full/straight")
+		})
+	}
+}
+
+// BenchmarkConvBackwardRowsBlocks is BenchmarkConvBackwardRows for the
+// blocks of the shipped CNNs as ConvBackwardBranches runs them: batch 10
+// of 64 x 64 dense maps (the RNA recipe's crop), GOMAXPROCS workers,
+// tiles/rows by paired runs; rows where rowsPays says so for every
+// branch.
+func BenchmarkConvBackwardRowsBlocks(b *testing.B) {
+	defer func(n bool) { rowsNever = n }(rowsNever)
+	for _, bl := range []struct {
+		name string
+		cin  int
+		brs  [][2]int // kernel, output channels
+	}{
+		{"rna_block1", 31, [][2]int{{9, 8}, {5, 8}, {3, 4}}},
+		{"rna_block2", 20, [][2]int{{5, 8}, {3, 8}}},
+		{"rna_block3", 16, [][2]int{{3, 8}}},
+		{"protein_block1", 86, [][2]int{{7, 8}, {5, 8}, {3, 8}}},
+		{"protein_block2", 24, [][2]int{{5, 8}, {3, 8}}},
+		{"protein_block3", 16, [][2]int{{3, 8}}},
+		{"protein_head", 8, [][2]int{{3, 8}}},
+	} {
+		b.Run(bl.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			var gs []ConvGeom
+			var dys, ws, dws, dbs [][]float32
+			for _, br := range bl.brs {
+				g := ConvGeom{B: 10, H: 64, W: 64, Cin: bl.cin, Cout: br[1], K: br[0]}
+				gs = append(gs, g)
+				dys = append(dys, randSlice(g.B*g.Pixels()*br[1], rng))
+				ws = append(ws, randSlice(br[0]*br[0]*bl.cin*br[1], rng))
+				dws, dbs = append(dws, make([]float32, len(ws[len(ws)-1]))), append(dbs, make([]float32, br[1]))
+			}
+			x := randSlice(gs[0].B*gs[0].Pixels()*bl.cin, rng)
+			dx := make([]float32, len(x))
+			run := func(rows bool) float64 {
+				rowsNever = !rows
+				s := time.Now()
+				ConvBackwardBranches(gs, dx, dws, dbs, x, dys, ws)
+				return time.Since(s).Seconds()
+			}
+			run(false)
+			run(true)
+			var ratios []float64
+			for i := 0; i < b.N; i++ {
+				t0, r0 := run(false), run(true)
+				r1, t1 := run(true), run(false)
+				ratios = append(ratios, t0/r0, t1/r1)
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "tiles/rows")
+		})
 	}
 }

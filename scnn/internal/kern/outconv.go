@@ -217,18 +217,19 @@ func halveDyRows(g ConvGeom, col []float32, n int, d, db []float32, p0, rows int
 
 // addFlippedGrad adds one worker's sums to the kernel and bias gradients:
 // gw holds a Cout x Cin block for each kernel position (a, b) of the
-// im2col of dy, in dyPositions' order, and the block of (a, b) is the
-// gradient of the flipped position (k-1-a, k-1-b):
+// im2col of dy, in the order of pos (dyPositions' for the tile method),
+// and the block of (a, b) is the gradient of the flipped position
+// (k-1-a, k-1-b):
 //
-//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[(s*Cout + f)*Cin + c]   ((a, b) = dyPositions()[s])
+//	dw[((k-1-a)*k + k-1-b)*Cin + c, f] += gw[(s*Cout + f)*Cin + c]   ((a, b) = pos[s])
 //	db[f]                              += wdb[f]   (db may be nil)
 //
 // A folded pass's block of the pair (a, b), a <= b, sums the gradients of
 // both flipped positions, and goes to the first, on or below the
 // diagonal.
-func addFlippedGrad(dw, db, gw, wdb []float32, g ConvGeom) {
+func addFlippedGrad(dw, db, gw, wdb []float32, g ConvGeom, pos [][2]int) {
 	k := g.K
-	for s, p := range g.dyPositions() {
+	for s, p := range pos {
 		fp := (k-1-p[0])*k + k - 1 - p[1]
 		for f := 0; f < g.Cout; f++ {
 			src := gw[(s*g.Cout+f)*g.Cin : (s*g.Cout+f+1)*g.Cin]

@@ -200,6 +200,18 @@ func packGo(transB bool, k, n int, alpha float32, b []float32, ldb int) *goPacke
 // where that capacity holds them (their results are computed aside and
 // dropped, so C is the same), instead of copying the block's rows.
 func sgemmPacked(transA bool, m int, a []float32, lda int, pb *goPackedB, beta float32, c []float32, ldc int, ownA bool) {
+	edge := getScratch(sgemmEdge(pb.mk))
+	defer putScratch(edge)
+	sgemmPackedEdge(transA, m, a, lda, pb, beta, c, ldc, ownA, edge)
+}
+
+// sgemmEdge is the length of sgemmPackedEdge's edge buffer for kernel mk.
+func sgemmEdge(mk *microKernel) int { return mk.mr*sgemmKC + mk.mr*mk.nr }
+
+// sgemmPackedEdge is sgemmPacked with the caller's buffer for ragged
+// blocks (sgemmEdge(pb.mk) floats at least): for callers that make many
+// small products.
+func sgemmPackedEdge(transA bool, m int, a []float32, lda int, pb *goPackedB, beta float32, c []float32, ldc int, ownA bool, edge []float32) {
 	n, k, mk, bp := pb.n, pb.k, pb.mk, pb.bp
 	// The first K block overwrites C when beta is 0 (no clearing, no
 	// reading); otherwise C is scaled first and every block adds.
@@ -213,9 +225,7 @@ func sgemmPacked(transA bool, m int, a []float32, lda int, pb *goPackedB, beta f
 		rs, cs = 1, lda
 	}
 	np := (n + nr - 1) / nr
-	edge := getScratch(mr*sgemmKC + mr*nr)
-	defer putScratch(edge)
-	ea, ec := edge[:mr*sgemmKC], edge[mr*sgemmKC:]
+	ea, ec := edge[:mr*sgemmKC], edge[mr*sgemmKC:sgemmEdge(mk)]
 
 	mc := max(sgemmMC/mr, 1) * mr
 	for ic := 0; ic < m; ic += mc {
