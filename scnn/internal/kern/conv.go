@@ -80,7 +80,9 @@ func (g ConvGeom) forIm2colTiles(x []float32, fn func(b, p0, n int, col []float3
 //
 // Narrow layers use the direct method (see UseDirect and
 // convForwardDirect), other layers with Cout much smaller than Cin the
-// output-side method (convForwardOut); the rest im2col and sgemm per tile.
+// output-side method (convForwardOut); the rest the GEMM on kernel rows
+// (convForwardRows), or with another backend or bfloat16 im2col and
+// sgemm per tile.
 func ConvForward(g ConvGeom, out, x, w, bias []float32) {
 	ConvForwardStrided(g, out, g.Cout, 0, x, w, bias)
 }
@@ -95,6 +97,10 @@ func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []fl
 	}
 	if g.UseOutputSide() {
 		convForwardOut(g, out, ldo, off, x, w, bias)
+		return
+	}
+	if useFwdRows(g) {
+		convForwardRows(g, []int{g.K}, []int{g.Cout}, out, ldo, off, x, [][]float32{w}, [][]float32{bias})
 		return
 	}
 	kk := g.Rows()
@@ -217,7 +223,8 @@ func FlipKernel(dst, w []float32, k, cin, cout int) {
 // map, Cin, layout and workers; its K and Cout are ignored.
 //
 // Where every branch takes the direct method (UseDirect), they share its
-// row buffers (convForwardDirectBranches). Otherwise one im2col of the
+// row buffers (convForwardDirectBranches); otherwise, with the Go
+// kernels in float32, the window rows of convForwardRows. Else one im2col of the
 // largest kernel per tile serves every branch: the
 // k x k window of a smaller kernel is, in the im2col row of the largest
 // one (kmax), k runs of k*Cin values, one per kernel row, kmax*Cin apart;
@@ -238,6 +245,10 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 			off += couts[b]
 		}
 		convForwardDirectBranches(g, out, ctot, x, brs)
+		return
+	}
+	if useFwdRows(g) {
+		convForwardRows(g, ks, couts, out, ctot, 0, x, ws, bs)
 		return
 	}
 	np, kk := g.Pixels(), g.Rows()
