@@ -9,7 +9,7 @@ type ConvGeom struct {
 	Cin, Cout  int // channels
 	K          int // odd kernel size
 	Workers    int // goroutines; 0 means GOMAXPROCS
-	TilePixels int // output pixels per GEMM; 0 picks one from the kernel size
+	TilePixels int // output pixels per GEMM of the im2col methods (set: they run, not the kernel rows); 0 picks one from the kernel size
 	// SymKernel says that the kernel is spatially symmetric, w[(a,b)] =
 	// w[(b,a)] (an spConv's tied kernel). Where FoldsPairs allows it,
 	// ConvBackward then multiplies the output gradient's k(k+1)/2
@@ -80,9 +80,10 @@ func (g ConvGeom) forIm2colTiles(x []float32, fn func(b, p0, n int, col []float3
 //
 // Narrow layers use the direct method (see UseDirect and
 // convForwardDirect), other layers with Cout much smaller than Cin the
-// output-side method (convForwardOut); the rest the GEMM on kernel rows
-// (convForwardRows), or with another backend or bfloat16 im2col and
-// sgemm per tile.
+// output-side method (convForwardOut); the rest with kernels of 3x3 and
+// up the GEMM on kernel rows (convForwardRows), or with another backend,
+// bfloat16 or TilePixels set, like 1x1 kernels, im2col and sgemm per
+// tile.
 func ConvForward(g ConvGeom, out, x, w, bias []float32) {
 	ConvForwardStrided(g, out, g.Cout, 0, x, w, bias)
 }

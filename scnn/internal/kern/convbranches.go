@@ -45,8 +45,9 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 		return
 	}
 	for _, g := range gs {
-		if len(gs) > 1 && useRows([]ConvGeom{g}) {
+		if t > 0 && len(gs) > 1 && useRows([]ConvGeom{g}) {
 			t = -1 // a branch that alone goes by rows: each its own method
+			break
 		}
 	}
 	if t < 0 {
@@ -209,7 +210,7 @@ func foldPairs(dst, src []float32, n, k, c int) {
 // windows lie inside the map's columns (and, packed, in the stored
 // triangle) are folded straight from x (foldRuns); the im2col rows of the
 // others, near the edges and the diagonal, are made in full, at most
-// foldChunk at a time, in full, and folded by foldPairs.
+// foldChunk at a time, and folded by foldPairs.
 func (g ConvGeom) im2colFolded(col, full, x []float32, pix0, n int) {
 	k, c, pad, w := g.K, g.Cin, g.K/2, g.W
 	nd, nf := k*(k+1)/2*c, k*k*c

@@ -14,11 +14,17 @@ import (
 // set and every bfloat16 set (where x's tile is not shared), dense and
 // packed, for one to three branches, one and two workers, one tile per
 // sample, tiles of 37 pixels (starting inside triangle rows, a short last
-// one) and branches whose tiles differ (the fallback).
+// one) and branches whose tiles differ (the fallback); and with every
+// branch by kernel rows where no tile size is set (rowsAlways).
 func TestConvBackwardBranchesMatchesEach(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	withKernels(t, func(t *testing.T) { checkConvBackwardBranches(t, rng) })
 	withBF16Sets(t, func(t *testing.T, _ *bf16Set) { checkConvBackwardBranches(t, rng) })
+	t.Run("rows", func(t *testing.T) {
+		defer func(a bool) { rowsAlways = a }(rowsAlways)
+		rowsAlways = true
+		withKernels(t, func(t *testing.T) { checkConvBackwardBranches(t, rng) })
+	})
 }
 
 func checkConvBackwardBranches(t *testing.T, rng *rand.Rand) {
@@ -262,21 +268,10 @@ func TestConvBackwardRows(t *testing.T) {
 						}
 						gotX, gotW, gotB := run(true)
 						wantX, wantW, wantB := run(false)
-						close := func(what string, a, w []float32) {
-							scale := float32(0)
-							for _, v := range w {
-								scale = max(scale, float32(math.Abs(float64(v))))
-							}
-							for j := range a {
-								if d := math.Abs(float64(a[j] - w[j])); d > 1e-5*float64(scale) || math.IsNaN(float64(a[j])) {
-									t.Fatalf("%s[%d] = %v, want %v (scale %v)", what, j, a[j], w[j], scale)
-								}
-							}
-						}
-						close("dx", gotX, wantX)
+						closeTo(t, "dx", gotX, wantX)
 						for i := range gs {
-							close(fmt.Sprintf("branch %d dw", i), gotW[i], wantW[i])
-							close(fmt.Sprintf("branch %d db", i), gotB[i], wantB[i])
+							closeTo(t, fmt.Sprintf("branch %d dw", i), gotW[i], wantW[i])
+							closeTo(t, fmt.Sprintf("branch %d db", i), gotB[i], wantB[i])
 						}
 					})
 				}

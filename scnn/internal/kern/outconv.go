@@ -171,8 +171,9 @@ func (g ConvGeom) gatherPixel(addRows addRowsFunc, o, z []float32, i, j, q0, n i
 // dw[flip(a,b)] = sum_q x[q]^T Y[q, (a,b)], since x[q + (a'-pad, b'-pad)]
 // dy[q] summed over q equals x[q] dy[q - (a'-pad, b'-pad)] summed over q.
 //
-// The work goes per tile of output pixels: the im2col of dy (folded into
-// its position pairs where the pass folds, foldPairs), the dx GEMM, then
+// Narrow layers go by kernel rows instead (rowback.go: useRows). The
+// others go per tile of output pixels: the im2col of dy (folded into
+// its position pairs where the pass folds, im2colFolded), the dx GEMM, then
 // the halving of a packed map's diagonal rows (halveDyRows), then the
 // kernel-gradient GEMM, each worker summing its own kernel gradient
 // (added in worker order, addFlippedGrad); ConvBackwardBranches does this

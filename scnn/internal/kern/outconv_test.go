@@ -105,7 +105,8 @@ func checkConvBackward(t *testing.T, rng *rand.Rand) {
 	// 4, 16 and 32 input channels: x's tile is its own packing for the
 	// kernel gradient's GEMM where it is one panel of the kernel picked
 	// (the portable 4 x 4; AVX-512's 24 x 16 or 12 x 32); 13 x 13 maps
-	// give whole-map tiles past sgemmKC rows.
+	// give whole-map tiles past sgemmKC rows. Without a tile size (tile0)
+	// dense k >= 3 and packed k = 5 layers go by kernel rows (rowsPays).
 	for _, ch := range [][3]int{{5, 2, 9}, {3, 4, 9}, {4, 3, 13}, {16, 3, 9}, {32, 2, 13}} {
 		cin, cout, l := ch[0], ch[1], ch[2]
 		for _, k := range []int{1, 3, 5} {

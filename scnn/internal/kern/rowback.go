@@ -19,9 +19,10 @@ package kern
 //
 // with flip the flipped kernel's rows in (b, a) order. That copies k*C
 // floats per pixel instead of k*k*C, and the GEMMs read them from a
-// buffer of a few kilobytes. A packed map's diagonal pixel, the first of
-// its row, enters the kernel gradient at half weight (as halveDyRows
-// does for the tile method): its im2col row is copied aside and halved.
+// buffer of (W+k-1)*k*C floats (31 KB for a 9x9 kernel to 8 channels at
+// W = 100). A packed map's diagonal pixel, the first of its row, enters
+// the kernel gradient at half weight (as halveDyRows does for the tile
+// method): its row of x is halved in the kernel gradient's packed copy.
 //
 // The sums run in another order than the tile method's (per map row,
 // not per tile of pixels): the gradients agree with it to float32
@@ -34,16 +35,19 @@ package kern
 var rowsAlways, rowsNever bool
 
 // rowsPays reports whether the row method is the faster for a branch
-// of kernel k from cin to cout channels on a dense or packed map. By
-// BenchmarkConvBackwardRows (paired ratios, one worker, batch 10 of 100 x
-// 100 maps, session 25), rows over tiles: on dense maps 1.0-1.2x for the
-// 3x3 layers (16->8 1.13x), 1.1-1.2x for 5x5, 1.19x for 7x7 86->8, 1.68x
-// for 9x9 31->8; on packed maps 0.93-1.01x for 3x3 (rows of 50 pixels on
-// average: more calls per pixel), 0.98-1.12x for 5x5, 1.1-1.5x for 7x7
-// and 9x9. Measured for 4 and 8 output channels and 8-86 input channels;
-// wider layers keep the tile method, whose GEMMs fill their vectors.
-func rowsPays(k, cin, cout int, packed bool) bool {
-	return k >= 3 && cout <= 8 && cin <= 96 && (!packed || k >= 5)
+// of kernel k from cin to cout channels on a dense or packed map w
+// columns wide. By BenchmarkConvBackwardRows (paired ratios, one worker,
+// batch 10 of 100 x 100 maps, session 25), rows over tiles: on dense
+// maps 1.0-1.2x for the 3x3 layers (16->8 1.08x), 1.1-1.2x for 5x5,
+// 1.15-1.4x for 7x7, 1.59x for 9x9 31->8; on packed maps 0.88-1.02x for
+// 3x3 (rows of 50 pixels on average: more calls per pixel), 1.0-1.15x
+// for 5x5, 1.06-1.3x for 7x7, 1.43x for 9x9. Measured for 4 and 8 output
+// channels and 1-86 input channels, and (BenchmarkConvBackwardRowsBlocks)
+// on 64 x 64 maps; wider layers keep the tile method, whose GEMMs fill
+// their vectors, and maps under 24 columns, where the forward pass by
+// rows lost (fwdRowsPays).
+func rowsPays(k, cin, cout, w int, packed bool) bool {
+	return k >= 3 && cout <= 8 && cin <= 96 && w >= 24 && (!packed || k >= 5)
 }
 
 // useRows reports whether ConvBackwardBranches runs gs by kernel rows:
@@ -58,7 +62,7 @@ func useRows(gs []ConvGeom) bool {
 		if g.foldsPairs() || g.TilePixels > 0 {
 			return false
 		}
-		if !rowsAlways && !rowsPays(g.K, g.Cin, g.Cout, g.Packed) {
+		if !rowsAlways && !rowsPays(g.K, g.Cin, g.Cout, g.W, g.Packed) {
 			return false
 		}
 	}
@@ -113,18 +117,44 @@ func (g ConvGeom) rowWindows(t, x []float32, i, q0, nq int, zero []float32) {
 
 // rowPixels returns the first column and the number of the output pixels
 // of map row i (packed: the triangle row, from the diagonal on), and the
-// index of its first pixel in the sample.
+// index of its first pixel in the sample (rowStart).
 func (g ConvGeom) rowPixels(i int) (j0, n, first int) {
 	if g.Packed {
-		return i, g.W - i, Tri(g.W, i, i)
+		return i, g.W - i, g.rowStart(i)
 	}
-	return 0, g.W, i * g.W
+	return 0, g.W, g.rowStart(i)
+}
+
+// rowOrder returns the kernel matrix w (k*k positions of m = Cin*Cout
+// values, rows (a, b) row by row) with its positions in (b, a) order,
+// the order of the window rows' columns.
+func rowOrder(w []float32, k, m int) []float32 {
+	perm := make([]float32, k*k*m)
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			copy(perm[(b*k+a)*m:(b*k+a+1)*m], w[(a*k+b)*m:(a*k+b+1)*m])
+		}
+	}
+	return perm
+}
+
+// rowBands splits the rows of g's maps into bands for at most
+// Workers(g.Workers) workers, about 4 items a worker (directBands), and
+// returns them with the number of workers to start (g.B and g.H >= 1).
+func (g ConvGeom) rowBands() (bounds []int, workers int) {
+	workers = min(Workers(g.Workers), g.B*g.H)
+	per := max(1, (4*workers+g.B-1)/g.B)
+	bounds = g.directBands(per)
+	return bounds, min(workers, g.B*(len(bounds)-1))
 }
 
 // convBackwardRows is ConvBackwardBranches by kernel rows (see above),
 // for geometries useRows accepts.
 func convBackwardRows(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []float32, dys, ws [][]float32) {
 	g0 := gs[0]
+	if g0.B == 0 || g0.H == 0 {
+		return
+	}
 	np, cin := g0.Pixels(), g0.Cin
 	pfs := make([]*goPackedB, len(gs))
 	maxT, maxC := 0, 0
@@ -133,13 +163,7 @@ func convBackwardRows(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []flo
 		m := c * cin
 		flip := make([]float32, len(ws[bi]))
 		FlipKernel(flip, ws[bi], k, cin, c)
-		perm := make([]float32, len(flip))
-		for a := 0; a < k; a++ {
-			for b := 0; b < k; b++ {
-				copy(perm[(b*k+a)*m:(b*k+a+1)*m], flip[(a*k+b)*m:(a*k+b+1)*m])
-			}
-		}
-		pfs[bi] = packGo(false, k*k*c, cin, 1, perm, cin)
+		pfs[bi] = packGo(false, k*k*c, cin, 1, rowOrder(flip, k, m), cin)
 		defer putScratch(pfs[bi].bp)
 		// A ragged last block of the GEMMs reads up to a micro-kernel's
 		// rows past the row's pixels (sgemmPacked's ownA): room for them.
@@ -152,11 +176,8 @@ func convBackwardRows(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []flo
 	for _, p := range pfs {
 		maxEdge = max(maxEdge, sgemmEdge(p.mk))
 	}
-	workers := min(Workers(g0.Workers), g0.B*g0.H)
-	per := max(1, (4*workers+g0.B-1)/g0.B)
-	bounds := g0.directBands(per)
+	bounds, workers := g0.rowBands()
 	nb := len(bounds) - 1
-	workers = min(workers, g0.B*nb)
 	type acc struct {
 		t, tmp, xp, zero, edge []float32
 		gw, db                 [][]float32

@@ -30,13 +30,17 @@ var fwdRowsAlways, fwdRowsNever bool
 
 // fwdRowsPays reports whether the row method is the faster forward pass
 // for the im2col layers (those UseDirect and UseOutputSide leave to it)
-// of largest kernel k. BenchmarkConvForwardRows (paired runs, two
-// workers, session 25) had every layer it times faster by rows, dense
-// and packed: 1.07-1.10x for 3x3 16->32, 1.20-1.28x for 3x3 64->64,
-// 1.36-1.64x for 5x5 and 9x9 layers of 54-108 channels. Its layers have
-// 8-108 input and 20-64 output channels per branch.
-func fwdRowsPays(k int) bool {
-	return k >= 3
+// of largest kernel k on maps w columns wide. BenchmarkConvForwardRows
+// (paired runs, two workers, session 25) had every layer it times on
+// maps of 24 columns or more faster by rows, dense and packed: 1.09-1.17x
+// for 3x3 16->32, 1.14-1.25x for 3x3 64->64, 1.2-2.3x for the layers of
+// 5x5 and up. Its layers have 8-108 input and 20-64 output channels per
+// branch. On smaller maps the fixed costs (the kernel reordered and
+// packed per call, k-1 dropped outputs per row) outweigh the copies
+// saved: 0.64x for 3x3 64->64 at 12 columns, 0.89x packed for the 13x13
+// block at 16 (CosRec's 5 x 5 maps stay on the im2col).
+func fwdRowsPays(k, w int) bool {
+	return k >= 3 && w >= 24
 }
 
 // useFwdRows reports whether the forward pass of g (its K the largest
@@ -46,7 +50,7 @@ func useFwdRows(g ConvGeom) bool {
 	if fwdRowsNever || backend != "go" || bf16Active.Load() != nil || g.K < 1 {
 		return false
 	}
-	return fwdRowsAlways || fwdRowsPays(g.K)
+	return fwdRowsAlways || fwdRowsPays(g.K, g.W)
 }
 
 // fwdRowsTarget is the number of GEMM rows (output pixels, with the
@@ -79,12 +83,7 @@ func convForwardRows(g ConvGeom, ks, couts []int, out []float32, ldo, off int, x
 	maxEdge := 0
 	for bi, k := range ks {
 		m := cin * couts[bi]
-		perm := make([]float32, k*k*m)
-		for a := 0; a < k; a++ {
-			for b := 0; b < k; b++ {
-				copy(perm[(b*k+a)*m:(b*k+a+1)*m], ws[bi][(a*k+b)*m:(a*k+b+1)*m])
-			}
-		}
+		perm := rowOrder(ws[bi], k, m)
 		if k == kmax {
 			packed[bi] = []*goPackedB{packGo(false, k*k*cin, couts[bi], 1, perm, couts[bi])}
 		} else {
@@ -100,11 +99,8 @@ func convForwardRows(g ConvGeom, ks, couts []int, out []float32, ldo, off int, x
 	// Rows per product: their buffers hold up to W + k - 1 columns each.
 	wk := g.W + kmax - 1
 	group := max(1, fwdRowsTarget/wk)
-	workers := min(Workers(g.Workers), g.B*g.H)
-	per := max(1, (4*workers+g.B-1)/g.B)
-	bounds := g.directBands(per)
+	bounds, workers := g.rowBands()
 	nb := len(bounds) - 1
-	workers = min(workers, g.B*nb)
 	np := g.Pixels()
 	type buf struct{ t, c, zero, edge []float32 }
 	bufs := make([]buf, workers)

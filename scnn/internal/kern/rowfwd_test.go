@@ -53,6 +53,9 @@ func TestConvForwardRows(t *testing.T) {
 								ConvForwardBranches(g, sh.ks, sh.couts, out, x, ws, bs)
 								return out
 							}
+							if g.branchesDirect(sh.ks, sh.couts) {
+								t.Fatal("the branches take the direct method: nothing compared")
+							}
 							got, want := run(true), run(false)
 							closeTo(t, "out", got, want)
 							// One branch into channels [off, off+cout) of a
@@ -63,8 +66,8 @@ func TestConvForwardRows(t *testing.T) {
 							ldo := off + gb.Cout + extra
 							for _, rows := range []bool{true, false} {
 								fwdRowsAlways, fwdRowsNever = rows, !rows
-								if rows && !useFwdRows(gb) {
-									t.Fatal("useFwdRows false with fwdRowsAlways")
+								if rows && (!useFwdRows(gb) || gb.UseDirect() || gb.UseOutputSide()) {
+									t.Fatal("ConvForwardStrided would not go by rows")
 								}
 								wide := make([]float32, g.B*g.Pixels()*ldo)
 								for i := range wide {
@@ -130,6 +133,10 @@ func BenchmarkConvForwardRows(b *testing.B) {
 		{100, 16, []int{3}, []int{32}},
 		{100, 8, []int{7, 5, 3}, []int{24, 24, 24}},
 		{64, 26, []int{5, 3}, []int{20, 20}},
+		{32, 54, []int{9, 5}, []int{54, 54}},
+		{16, 54, []int{13, 9, 5}, []int{54, 54, 54}},
+		{24, 64, []int{5}, []int{64}},
+		{12, 64, []int{3}, []int{64}},
 	} {
 		for _, packed := range []bool{false, true} {
 			b.Run(fmt.Sprintf("L%d_%dx%v_k%v/packed=%v", sh.l, sh.cin, sh.couts, sh.ks, packed), func(b *testing.B) {
