@@ -327,7 +327,7 @@ func BenchmarkConvBackwardRows(b *testing.B) {
 // and reports the median of the paired ratios, full/straight (above 1:
 // straight faster).
 func BenchmarkIm2colFolded(b *testing.B) {
-	for _, sh := range [][3]int{{9, 8, 100}, {7, 8, 100}, {5, 8, 100}, {9, 8, 64}, {5, 8, 64}, {5, 4, 64}} {
+	for _, sh := range [][3]int{{9, 8, 100}, {7, 8, 100}, {5, 8, 100}, {9, 8, 64}, {5, 8, 64}, {5, 4, 64}, {3, 64, 5}, {3, 64, 12}} {
 		b.Run(fmt.Sprintf("k%d_c%d_L%d", sh[0], sh[1], sh[2]), func(b *testing.B) {
 			k, c, l := sh[0], sh[1], sh[2]
 			g := ConvGeom{Packed: true, B: 1, H: l, W: l, Cin: c, Cout: 1, K: k}
