@@ -304,17 +304,7 @@ func BenchmarkConvBackwardRows(b *testing.B) {
 					ConvBackward(g, dx, dw, db, x, dy, w)
 					return time.Since(s).Seconds()
 				}
-				run(false)
-				run(true)
-				var ratios []float64
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					t0, r0 := run(false), run(true)
-					r1, t1 := run(true), run(false)
-					ratios = append(ratios, t0/r0, t1/r1)
-				}
-				slices.Sort(ratios)
-				b.ReportMetric(ratios[len(ratios)/2], "tiles/rows")
+				pairedRatio(b, "tiles/rows", run)
 			})
 		}
 	}
@@ -351,14 +341,7 @@ func BenchmarkIm2colFolded(b *testing.B) {
 				}
 				return time.Since(s).Seconds()
 			}
-			var ratios []float64
-			for i := 0; i < b.N; i++ {
-				f0, s0 := run(false), run(true)
-				s1, f1 := run(true), run(false)
-				ratios = append(ratios, f0/s0, f1/s1)
-			}
-			slices.Sort(ratios)
-			b.ReportMetric(ratios[len(ratios)/2], "full/straight")
+			pairedRatio(b, "full/straight", run)
 		})
 	}
 }
@@ -402,16 +385,25 @@ func BenchmarkConvBackwardRowsBlocks(b *testing.B) {
 				ConvBackwardBranches(gs, dx, dws, dbs, x, dys, ws)
 				return time.Since(s).Seconds()
 			}
-			run(false)
-			run(true)
-			var ratios []float64
-			for i := 0; i < b.N; i++ {
-				t0, r0 := run(false), run(true)
-				r1, t1 := run(true), run(false)
-				ratios = append(ratios, t0/r0, t1/r1)
-			}
-			slices.Sort(ratios)
-			b.ReportMetric(ratios[len(ratios)/2], "tiles/rows")
+			pairedRatio(b, "tiles/rows", run)
 		})
 	}
+}
+
+// pairedRatio runs b.N iterations of old, new, new, old (run(false),
+// run(true); each returns its seconds) after one of each, and reports
+// the median of the paired ratios old/new as unit: single runs on this
+// project's hosts vary by 30%, neighbouring runs much less.
+func pairedRatio(b *testing.B, unit string, run func(newer bool) float64) {
+	run(false)
+	run(true)
+	var ratios []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		o0, n0 := run(false), run(true)
+		n1, o1 := run(true), run(false)
+		ratios = append(ratios, o0/n0, o1/n1)
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], unit)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 )
@@ -157,16 +156,7 @@ func BenchmarkConvForwardRows(b *testing.B) {
 					ConvForwardBranches(g, sh.ks, sh.couts, out, x, ws, bs)
 					return time.Since(s).Seconds()
 				}
-				run(false)
-				run(true)
-				var ratios []float64
-				for i := 0; i < b.N; i++ {
-					c0, r0 := run(false), run(true)
-					r1, c1 := run(true), run(false)
-					ratios = append(ratios, c0/r0, c1/r1)
-				}
-				slices.Sort(ratios)
-				b.ReportMetric(ratios[len(ratios)/2], "im2col/rows")
+				pairedRatio(b, "im2col/rows", run)
 			})
 		}
 	}
