@@ -226,6 +226,9 @@ func TestIm2colFolded(t *testing.T) {
 // branch of kernel 1 included), 1 and 3 workers, maps narrower than the
 // kernel and wider than sgemmKC, every kernel set.
 func TestConvBackwardRows(t *testing.T) {
+	if backend != "go" {
+		t.Skip("the row methods run on the Go kernels only")
+	}
 	rng := rand.New(rand.NewPCG(14, 15))
 	defer func(a, n bool) { rowsAlways, rowsNever = a, n }(rowsAlways, rowsNever)
 	withKernels(t, func(t *testing.T) {

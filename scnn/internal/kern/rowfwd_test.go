@@ -14,6 +14,9 @@ import (
 // kernel and taller than one product's rows, 1 and 3 workers, every
 // kernel set; and ConvForwardStrided into a wider map.
 func TestConvForwardRows(t *testing.T) {
+	if backend != "go" {
+		t.Skip("the row methods run on the Go kernels only")
+	}
 	rng := rand.New(rand.NewPCG(20, 21))
 	defer func(a, n bool) { fwdRowsAlways, fwdRowsNever = a, n }(fwdRowsAlways, fwdRowsNever)
 	withKernels(t, func(t *testing.T) {
