@@ -170,6 +170,13 @@ func convBackwardRows(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []flo
 		maxT = max(maxT, (g.W+k+32)*k*c)
 		maxC = max(maxC, c)
 	}
+	// Each branch's geometry of dy (its channels in, x's out), for
+	// rowWindows.
+	gys := make([]ConvGeom, len(gs))
+	for bi, g := range gs {
+		gys[bi] = g
+		gys[bi].Cin, gys[bi].Cout = g.Cout, g.Cin
+	}
 	mk := activeSet.Load().pick(cin)
 	inPlace := mk.nr == cin
 	maxEdge := sgemmEdge(mk)
@@ -237,11 +244,9 @@ func convBackwardRows(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []flo
 			for bi, g := range gs {
 				k, c, pad := g.K, g.Cout, g.K/2
 				kc := k * c
-				gy := g
-				gy.Cin, gy.Cout = g.Cout, g.Cin
 				dyr := dys[bi][(s*np+first)*c : (s*np+first+n)*c]
 				t := a.t[:(n+k-1)*kc]
-				gy.rowWindows(t, dys[bi][s*np*c:(s+1)*np*c], i, j0-pad, n+k-1, a.zero)
+				gys[bi].rowWindows(t, dys[bi][s*np*c:(s+1)*np*c], i, j0-pad, n+k-1, a.zero)
 				if bi == 0 {
 					sgemmPackedEdge(false, n, t, kc, pfs[bi], 0, dxr, cin, true, a.edge)
 				} else {
