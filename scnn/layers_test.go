@@ -267,6 +267,68 @@ func TestWeightedBCE(t *testing.T) {
 	}
 }
 
+// WeightedBCE gives the bits of the loss written with two softplus
+// calls and the logistic function, 1/(1+exp(-z)), over logits of both
+// signs, large and small, on both layouts: computing log1p(exp(-|z|))
+// once changes nothing.
+func TestWeightedBCEBits(t *testing.T) {
+	softplus := func(z float64) float64 { return max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) }
+	rng := newRNG(77)
+	const b, l, pw = 3, 9, 5.0
+	lab, msk := make([]float32, b*l*l), make([]float32, b*l*l)
+	for i := range lab {
+		lab[i] = float32(rng.IntN(2))
+		if rng.IntN(4) > 0 { // a quarter masked out
+			msk[i] = 1
+		}
+	}
+	for _, zt := range []*Tensor{randTensor(rng, b, l, l, 1), randPacked(rng, b, l, 1)} {
+		for i := range zt.Data {
+			zt.Data[i] *= float32([]float64{0.01, 1, 30}[i%3])
+		}
+		loss, g, err := WeightedBCE{PosWeight: pw, Workers: 1}.Forward(zt, lab, msk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		half := 1.0
+		idx := func(s, i, j int) int { return (s*l+i)*l + j }
+		if zt.Layout == Packed {
+			half = 0.5
+			idx = func(s, i, j int) int { return s*l*(l+1)/2 + PackedIndex(l, i, j) }
+		}
+		want := make([]float32, len(g.Data))
+		sum, n := 0.0, 0
+		for s := 0; s < b; s++ {
+			ss := 0.0
+			for i := 0; i < l; i++ {
+				for j := i + 1; j < l; j++ {
+					m := (s*l+i)*l + j
+					if msk[m] == 0 {
+						continue
+					}
+					zz, y := float64(zt.Data[idx(s, i, j)]), float64(lab[m])
+					ss += pw*y*softplus(-zz) + (1-y)*softplus(zz)
+					sg := 1 / (1 + math.Exp(-zz))
+					want[idx(s, i, j)] = float32(half * (pw*y*(sg-1) + (1-y)*sg))
+					n++
+				}
+			}
+			sum += ss
+		}
+		for i := range want {
+			want[i] /= float32(n)
+		}
+		if math.Float64bits(loss) != math.Float64bits(sum/float64(n)) {
+			t.Errorf("%s: loss %v, want %v", zt.Layout, loss, sum/float64(n))
+		}
+		for i := range want {
+			if math.Float32bits(g.Data[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: grad[%d] = %v, want %v", zt.Layout, i, g.Data[i], want[i])
+			}
+		}
+	}
+}
+
 func TestMaskPixels(t *testing.T) {
 	rng := newRNG(76)
 	p := randPacked(rng, 2, 5, 2)

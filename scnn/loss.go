@@ -13,7 +13,7 @@ import (
 //	loss = (1/N) sum_{b, i<j, mask=1} PosWeight*y*softplus(-z) + (1-y)*softplus(z)
 //
 // where N is the number of counted pairs and softplus(z) = log(1+exp(z)) =
-// -log(1 - sigmoid(z)). Pairs with mask 0 (padding, residues without
+// -log(1 - sigmoid(z)), computed stably as max(z, 0) + log1p(exp(-|z|)). Pairs with mask 0 (padding, residues without
 // coordinates) contribute nothing.
 //
 // For a row-major output (an ordinary CNN, not symmetric) the gradient is
@@ -25,8 +25,6 @@ type WeightedBCE struct {
 	PosWeight float64
 	Workers   int // goroutines over samples; 0 means GOMAXPROCS (results do not depend on it)
 }
-
-func softplus(z float64) float64 { return max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) }
 
 // Forward returns the mean loss and dL/dz for logits z (B, L, L, 1),
 // row-major or packed; labels and mask are row-major B x L x L.
@@ -62,8 +60,16 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 					errs[s] = fmt.Errorf("scnn: loss: logit of sample %d pair (%d,%d) is %v", s, i, j, zz)
 					return
 				}
-				sums[s] += w.PosWeight*y*softplus(-zz) + (1-y)*softplus(zz)
-				sg := 1 / (1 + math.Exp(-zz))
+				// softplus(-zz) and softplus(zz) share log1p(exp(-|zz|)):
+				// the same bits as calling softplus twice, at half the cost.
+				e := math.Exp(-math.Abs(zz))
+				lp := math.Log1p(e)
+				sums[s] += w.PosWeight*y*(max(-zz, 0)+lp) + (1-y)*(max(zz, 0)+lp)
+				// 1/(1+exp(-zz)), whose exp is e where zz >= 0.
+				if zz < 0 {
+					e = math.Exp(-zz)
+				}
+				sg := 1 / (1 + e)
 				grad.Data[p] = float32(half * (w.PosWeight*y*(sg-1) + (1-y)*sg))
 				ns[s]++
 			}

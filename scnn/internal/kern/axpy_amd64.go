@@ -7,6 +7,12 @@ func axpyRowsF64AVX512(r *float64, x *float32, nx int, w *float32, cout, full in
 
 // axpyRowsF64AVX512Go adapts the assembly AxpyRowsF64 (axpy_amd64.s);
 // AxpyRowsF64 has checked the slices.
+// Up to regSums outputs, the sums stay in registers (bnreg_amd64.s).
 func axpyRowsF64AVX512Go(r []float64, x, w []float32, cout int) {
+	if cout <= regSums {
+		nch, masks := regChunks(cout)
+		axpyRowsF64RegAVX512(&r[0], &x[0], len(x), &w[0], cout, nch, masks)
+		return
+	}
 	axpyRowsF64AVX512(&r[0], &x[0], len(x), &w[0], cout, cout/8, 1<<(cout%8)-1)
 }

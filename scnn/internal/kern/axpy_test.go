@@ -8,12 +8,12 @@ import (
 )
 
 // AxpyRowsF64 gives the loop's bits on every kernel set: each row of
-// widths 1-20 (full chunks and tails), zero and negative-zero inputs
+// widths 1-40 (full chunks and tails, in registers up to 32 and past), zero and negative-zero inputs
 // skipped, and nothing written past cout.
 func TestAxpyRowsF64(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 27))
 	withKernels(t, func(t *testing.T) {
-		for cout := 1; cout <= 20; cout++ {
+		for cout := 1; cout <= 40; cout++ {
 			t.Run(fmt.Sprint(cout), func(t *testing.T) {
 				nx := 13
 				x := randSlice(nx, rng)
