@@ -32,6 +32,10 @@ import (
 type shape struct {
 	isa    string // "avx512" or "avx2"
 	mr, nv int    // rows, vectors per row
+	// unit: rs is 1 (the rows of a step are consecutive floats, as in a
+	// transposed A or a packed panel): every row is addressed from AX by
+	// a constant offset, and only AX moves by cs per step.
+	unit bool
 }
 
 func (s shape) vw() int {
@@ -42,15 +46,22 @@ func (s shape) vw() int {
 }
 
 func (s shape) name() string {
-	return fmt.Sprintf("kern%s_%dx%d", map[string]string{"avx512": "AVX512", "avx2": "AVX2"}[s.isa], s.mr, s.nv*s.vw())
+	u := ""
+	if s.unit {
+		u = "u"
+	}
+	return fmt.Sprintf("kern%s_%dx%d%s", map[string]string{"avx512": "AVX512", "avx2": "AVX2"}[s.isa], s.mr, s.nv*s.vw(), u)
 }
 
 var shapes = []shape{
-	{"avx512", 6, 4},  // 6 x 64
-	{"avx512", 12, 2}, // 12 x 32
-	{"avx512", 24, 1}, // 24 x 16
-	{"avx2", 6, 2},    // 6 x 16
-	{"avx2", 12, 1},   // 12 x 8
+	{"avx512", 6, 4, false},  // 6 x 64
+	{"avx512", 12, 2, false}, // 12 x 32
+	{"avx512", 24, 1, false}, // 24 x 16
+	{"avx512", 6, 4, true},   // the same with rs = 1
+	{"avx512", 12, 2, true},
+	{"avx512", 24, 1, true},
+	{"avx2", 6, 2, false},  // 6 x 16
+	{"avx2", 12, 1, false}, // 12 x 8
 }
 
 // bases are the registers holding the row-group pointers (at most 8
@@ -79,6 +90,9 @@ func emit(w *bytes.Buffer, s shape) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	vw, nr := s.vw(), s.nv*s.vw()
 	groups := (s.mr + 2) / 3
+	if s.unit {
+		groups = 1
+	}
 	reg := "Y"
 	if s.isa == "avx512" {
 		reg = "Z"
@@ -90,6 +104,9 @@ func emit(w *bytes.Buffer, s shape) {
 		bv = func(v int) string { return fmt.Sprintf("Z%d", 24+v) }
 	}
 	rowAddr := func(r int) string {
+		if s.unit {
+			return fmt.Sprintf("%d(AX)", 4*r)
+		}
 		b := bases[r/3]
 		switch r % 3 {
 		case 0:

@@ -18,6 +18,18 @@ func kernAVX512_12x32(k int, a *float32, rs, cs int, b, c *float32, ldc int, add
 //go:noescape
 func kernAVX512_24x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
 
+// The same kernels for rs = 1 (gen_sgemm.go's unit shapes): the rows of
+// a step are consecutive floats, addressed from one register.
+
+//go:noescape
+func kernAVX512_6x64u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_12x32u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_24x16u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
 //go:noescape
 func kernAVX2_6x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
 
@@ -35,16 +47,26 @@ func asmKernel(mr, nr int, speed float64, f func(k int, a *float32, rs, cs int, 
 
 // maskedKernel adapts an AVX-512 kernel, which writes only the first nb
 // columns of its block (any 1 <= nb <= nr): its mask has the low nb bits
-// set, 16 per vector.
-func maskedKernel(mr, nr int, speed float64, f func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)) microKernel {
+// set, 16 per vector. Where rs is 1 it runs unit, the kernel's variant
+// for consecutive rows (one base register; the same operations in the
+// same order, so the same bits).
+func maskedKernel(mr, nr int, speed float64, f, unit func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)) microKernel {
 	return microKernel{mr: mr, nr: nr, speed: speed, masked: true, run: func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int) {
 		mask := ^uint64(0)
 		if nb < 64 {
 			mask = 1<<nb - 1
 		}
+		if rs == 1 && !unitNever {
+			unit(k, &a[ao], rs, cs, &b[0], &c[co], ldc, add, mask)
+			return
+		}
 		f(k, &a[ao], rs, cs, &b[0], &c[co], ldc, add, mask)
 	}}
 }
+
+// unitNever makes maskedKernel run the general kernels for every rs
+// (tests and benchmarks).
+var unitNever bool
 
 // archKernelSets returns the AVX-512 kernels on a CPU with AVX-512F, and
 // the AVX2 ones on a CPU with AVX2 and FMA (both, best first), with
@@ -55,9 +77,9 @@ func archKernelSets() []*kernelSet {
 	var sets []*kernelSet
 	if cpu.X86.HasAVX512F {
 		sets = append(sets, &kernelSet{name: "avx512", kernels: []microKernel{
-			maskedKernel(6, 64, 1, kernAVX512_6x64),
-			maskedKernel(12, 32, 0.93, kernAVX512_12x32),
-			maskedKernel(24, 16, 0.78, kernAVX512_24x16),
+			maskedKernel(6, 64, 1, kernAVX512_6x64, kernAVX512_6x64u),
+			maskedKernel(12, 32, 0.93, kernAVX512_12x32, kernAVX512_12x32u),
+			maskedKernel(24, 16, 0.78, kernAVX512_24x16, kernAVX512_24x16u),
 		}, addRows: addRowsAVX512, direct: directAVX512, axpyF64: axpyRowsF64AVX512Go,
 			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
 			gatherRows: transposeRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
