@@ -87,30 +87,38 @@ func (l *BiLSTM) Apply(p *Pass, x *Tensor, lengths []int) (*Tensor, error) {
 	}
 	lengths = append([]int(nil), lengths...)
 	y := New(b, n, 2*h)
+	// The two directions are independent recurrences: one worker each.
+	// Each keeps its own gradients, and dL/dx is the sum of their parts
+	// added forward then backward, so the results do not depend on the
+	// number of workers.
+	dirs := [2]*LSTMDirection{l.Fwd, l.Bwd}
 	var runs [2]*lstmRun
-	for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
-		runs[k] = d.forward(x, lengths, h)
+	kern.ParallelFor(2, p.workers(), func(_, k int) {
+		runs[k] = dirs[k].forward(x, lengths, h)
 		for q := 0; q < b*n; q++ {
 			copy(y.Data[q*2*h+k*h:q*2*h+(k+1)*h], runs[k].h[q*h:(q+1)*h])
 		}
-	}
+	})
 	p.record(y, func() error {
 		dy := p.gradOf(y)
 		if dy == nil {
 			return nil
 		}
-		var dx *Tensor // nil: nobody wants dL/dx
-		if p.wants(x) {
-			dx = p.zerosLike(x)
-		}
-		for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
+		// The recurrences backward in parallel, each returning its
+		// gates' gradients; then dL/dx, forward's part added first.
+		var dxg [2][]float32
+		kern.ParallelFor(2, p.workers(), func(_, k int) {
 			dh := make([]float32, b*n*h)
 			for q := 0; q < b*n; q++ {
 				copy(dh[q*h:(q+1)*h], dy.Data[q*2*h+k*h:q*2*h+(k+1)*h])
 			}
-			d.backward(runs[k], x, lengths, dh, dx, h)
-		}
-		if dx != nil {
+			dxg[k] = dirs[k].backward(runs[k], x, lengths, dh, h)
+		})
+		if p.wants(x) {
+			dx := p.zerosLike(x)
+			for k, d := range dirs {
+				kern.Gemm(false, true, b*n, l.In, 4*h, 1, dxg[k], 4*h, d.Wx.Value, 4*h, 1, dx.Data, l.In)
+			}
 			p.addGrad(x, dx)
 		}
 		return nil
@@ -164,7 +172,10 @@ func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) *lstmRun {
 	return r
 }
 
-func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []float32, dx *Tensor, h int) {
+// backward adds this direction's parameter gradients for the output
+// gradient dhOut (B*n x h) of run r, and returns the gates' gradients
+// (B*n x 4h), from which the caller forms dL/dx.
+func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []float32, h int) []float32 {
 	b, n, in := x.Shape[0], x.Shape[1], x.Shape[2]
 	dxg := make([]float32, b*n*4*h)
 	dhn := make([]float32, h)
@@ -222,7 +233,5 @@ func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []f
 			d.B.Grad[q] += v
 		}
 	}
-	if dx != nil {
-		kern.Gemm(false, true, b*n, in, 4*h, 1, dxg, 4*h, d.Wx.Value, 4*h, 1, dx.Data, in)
-	}
+	return dxg
 }
