@@ -253,16 +253,7 @@ func sgemmPackedEdge(transA bool, m int, a []float32, lda int, pb *goPackedB, be
 						src = a[:cap(a)]
 					} else if rb < mr {
 						src, ao, srs, scs = ea, 0, 1, mr
-						for p := 0; p < kb; p++ {
-							col := ea[p*mr : (p+1)*mr]
-							for r := range col {
-								if r < rb {
-									col[r] = a[(i+r)*rs+(pc+p)*cs]
-								} else {
-									col[r] = 0
-								}
-							}
-						}
+						copyEdge(ea, a, i*rs+pc*cs, rs, cs, rb, mr, kb)
 					}
 					mk.run(kb, src, ao, srs, scs, panel, ec, 0, nr, false, nr)
 					for r := 0; r < rb; r++ {
@@ -278,6 +269,27 @@ func sgemmPackedEdge(transA bool, m int, a []float32, lda int, pb *goPackedB, be
 				}
 			}
 		}
+	}
+}
+
+// copyEdge writes the rb rows of A from a[ao] (row stride rs, column
+// stride cs) for kb steps into ea column by column, mr floats a step,
+// rows rb..mr-1 zero:
+//
+//	ea[p*mr + r] = a[ao + r*rs + p*cs]   (r < rb), 0 (rb <= r < mr)
+//
+// A transposed A (rs = 1) copies each step's rows at once.
+func copyEdge(ea, a []float32, ao, rs, cs, rb, mr, kb int) {
+	for p := 0; p < kb; p++ {
+		col := ea[p*mr : (p+1)*mr]
+		if rs == 1 {
+			copy(col[:rb], a[ao+p*cs:ao+p*cs+rb])
+		} else {
+			for r := range rb {
+				col[r] = a[ao+r*rs+p*cs]
+			}
+		}
+		clear(col[rb:])
 	}
 }
 
