@@ -286,6 +286,8 @@ func TestWeightedBCEBits(t *testing.T) {
 		for i := range zt.Data {
 			zt.Data[i] *= float32([]float64{0.01, 1, 30}[i%3])
 		}
+		// The boundary of the sigmoid's two branches, both zeros.
+		zt.Data[1], zt.Data[len(zt.Data)/2] = 0, float32(math.Copysign(0, -1))
 		loss, g, err := WeightedBCE{PosWeight: pw, Workers: 1}.Forward(zt, lab, msk)
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 //	loss = (1/N) sum_{b, i<j, mask=1} PosWeight*y*softplus(-z) + (1-y)*softplus(z)
 //
 // where N is the number of counted pairs and softplus(z) = log(1+exp(z)) =
-// -log(1 - sigmoid(z)), computed stably as max(z, 0) + log1p(exp(-|z|)). Pairs with mask 0 (padding, residues without
+// -log(1 - sigmoid(z)), computed as max(z, 0) + log1p(exp(-|z|)). Pairs with mask 0 (padding, residues without
 // coordinates) contribute nothing.
 //
 // For a row-major output (an ordinary CNN, not symmetric) the gradient is

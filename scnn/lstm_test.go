@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
 )
 
 func TestBiLSTMGradient(t *testing.T) {
@@ -137,6 +139,19 @@ func TestBiLSTMWorkers(t *testing.T) {
 	one, two := run(1), run(2)
 	same("y", one.y, two.y)
 	same("dx", one.dx, two.dx)
+	// dL/dx as the directions were run before they had workers of their
+	// own: forward's part onto zeros, then backward's.
+	l := must[*BiLSTM](t)(NewBiLSTM("lstm", 5, 40, newRNG(82)))
+	ref := make([]float32, len(x.Data))
+	for k, d := range []*LSTMDirection{l.Fwd, l.Bwd} {
+		dh := make([]float32, 3*7*40)
+		for q := 0; q < 3*7; q++ {
+			copy(dh[q*40:(q+1)*40], r.Data[q*80+k*40:q*80+(k+1)*40])
+		}
+		dxg := d.backward(d.forward(x, lengths, 40), x, lengths, dh, 40)
+		kern.Gemm(false, true, 3*7, 5, 4*40, 1, dxg, 4*40, d.Wx.Value, 4*40, 1, ref, 5)
+	}
+	same("dx against the sequential order", ref, one.dx)
 	for i := range one.grads {
 		same("grad", one.grads[i], two.grads[i])
 	}

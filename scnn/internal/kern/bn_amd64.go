@@ -2,8 +2,10 @@
 
 package kern
 
-// The batchnorm loops in assembly (bn_amd64.s); n >= 1, c >= 1, lim the
-// byte offset after the full chunks, mask the tail's lanes.
+// The batchnorm loops in assembly: bn_amd64.s, with lim the byte offset
+// after the full chunks and mask the tail's lanes; and the float64 sums
+// of bnreg_amd64.s for up to regSums channels, with nch chunks and a
+// mask byte per chunk (regChunks). n >= 1, c >= 1.
 
 //go:noescape
 func bnVarSumsAVX512(acc, mean *float64, w, x *float32, n, c, lim int, mask uint64)

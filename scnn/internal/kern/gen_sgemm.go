@@ -13,6 +13,8 @@
 // op(A) = A^T need no packing); b is a packed panel of NR columns. Rows
 // r = 3g, 3g+1, 3g+2 of a are addressed from one base register per group
 // g, as base, base+rs and base+2rs, and every base moves by cs per step.
+// The AVX-512 kernels also come in a variant for rs = 1 (suffix u): all
+// rows from AX at constant offsets 4r, AX alone moving by cs.
 //
 // AVX-512 kernels keep the MR*NR/16 accumulators in Z0-Z23 and the panel
 // row in Z24-Z27, and store C under a column mask (the last argument, 16

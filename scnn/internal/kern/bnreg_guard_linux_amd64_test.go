@@ -1,0 +1,110 @@
+//go:build amd64 && linux && !purego
+
+package kern
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// guardedF32 returns a slice of n float32 that ends where an
+// inaccessible page begins, so a kernel that reads or writes one element
+// past it faults.
+func guardedF32(t *testing.T, n int) []float32 {
+	b := guardedBytes(t, 4*n)
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+func guardedF64(t *testing.T, n int) []float64 {
+	b := guardedBytes(t, 8*n)
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+func guardedBytes(t *testing.T, n int) []byte {
+	t.Helper()
+	page := syscall.Getpagesize()
+	size := (n + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, size+page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mprotect(mem[size:], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	return mem[size-n : size]
+}
+
+// The register-resident sums (bnreg_amd64.s) read and write nothing past
+// their slices, every slice ending at an inaccessible page, and give the
+// portable loops' bits, for 1-32 channels (one to four chunks, full and
+// partial), 1-5 pixels, zero weights among them and all weights zero.
+func TestBNSumsInRegistersBounds(t *testing.T) {
+	if !cpu.X86.HasAVX512F {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(29, 29))
+	fill32 := func(v []float32) []float32 {
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+		}
+		return v
+	}
+	fill64 := func(v []float64) []float64 {
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v
+	}
+	same := func(t *testing.T, name string, got, want []float64) {
+		t.Helper()
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%s[%d] = %v, want %v", name, i, got[i], want[i])
+			}
+		}
+	}
+	for c := 1; c <= regSums; c++ {
+		for _, n := range []int{1, 2, 5} {
+			for _, zeros := range []string{"some", "all"} {
+				t.Run(fmt.Sprintf("c%d/n%d/%s", c, n, zeros), func(t *testing.T) {
+					w := fill32(guardedF32(t, n))
+					if zeros == "all" {
+						clear(w)
+					} else if n > 1 {
+						w[1] = 0
+					}
+					x, dy := fill32(guardedF32(t, n*c)), fill32(guardedF32(t, n*c))
+					mean, inv := fill32(guardedF32(t, c)), fill32(guardedF32(t, c))
+					mean64 := fill64(guardedF64(t, c))
+					nch, masks := regChunks(c)
+
+					acc := fill64(guardedF64(t, c))
+					want := append([]float64(nil), acc...)
+					bnVarSumsRegAVX512(&acc[0], &mean64[0], &w[0], &x[0], n, c, nch, masks)
+					bnVarSumsGo(want, mean64, w, x, c)
+					same(t, "var", acc, want)
+
+					sdy, sdyxh := fill64(guardedF64(t, c)), fill64(guardedF64(t, c))
+					w1, w2 := append([]float64(nil), sdy...), append([]float64(nil), sdyxh...)
+					bnBackSumsRegAVX512(&sdy[0], &sdyxh[0], &w[0], &dy[0], &x[0], &mean[0], &inv[0], n, c, nch, masks)
+					bnBackSumsGo(w1, w2, w, dy, x, mean, inv, c)
+					same(t, "sdy", sdy, w1)
+					same(t, "sdyxh", sdyxh, w2)
+
+					r := fill64(guardedF64(t, c))
+					wr := append([]float64(nil), r...)
+					axpyRowsF64RegAVX512(&r[0], &w[0], n, &x[0], c, nch, masks)
+					axpyRowsF64Go(wr, w, x, c)
+					same(t, "axpy", r, wr)
+				})
+			}
+		}
+	}
+}
