@@ -567,13 +567,7 @@ func halfGrads(p *Pass, m CartesianMap, lens []int, d *Tensor, w []float32, k, c
 		if m.Sum {
 			dm = ac.full
 			base := s * kern.TriSize(l) * cout
-			for i := 0; i < l; i++ {
-				for j := i; j < l; j++ {
-					src := d.Data[base+kern.Tri(l, i, j)*cout : base+(kern.Tri(l, i, j)+1)*cout]
-					copy(dm[(i*l+j)*cout:(i*l+j+1)*cout], src)
-					copy(dm[(j*l+i)*cout:(j*l+i+1)*cout], src)
-				}
-			}
+			kern.Unpack(dm, d.Data[base:base+kern.TriSize(l)*cout], l, cout)
 		} else {
 			dm = d.Data[s*l*l*cout : (s+1)*l*l*cout]
 		}
@@ -587,12 +581,8 @@ func halfGrads(p *Pass, m CartesianMap, lens []int, d *Tensor, w []float32, k, c
 		pre := ac.pre
 		for i := 0; i < l; i++ {
 			clear(pre[:cout])
-			row := dm[i*l*cout : (i+1)*l*cout]
-			for j := 0; j < l; j++ {
-				for o := 0; o < cout; o++ {
-					pre[(j+1)*cout+o] = pre[j*cout+o] + float64(row[j*cout+o])
-				}
-			}
+			// pre[(j+1)*cout+o] = pre[j*cout+o] + float64(row[j*cout+o]).
+			kern.PrefixSumsF64(pre, dm[i*l*cout:(i+1)*l*cout], l, cout)
 			for o := 0; o < cout; o++ {
 				ac.db[o] += pre[l*cout+o]
 			}

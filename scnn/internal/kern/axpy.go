@@ -31,3 +31,29 @@ func axpyRowsF64Go(r []float64, x, w []float32, cout int) {
 		}
 	}
 }
+
+// PrefixSumsF64 writes the running sums of n rows of c values of x,
+// widened to float64, after the first row of pre:
+//
+//	for j < n; o < c:  pre[(j+1)*c + o] = pre[j*c + o] + float64(x[j*c + o])
+//
+// in j order, so every implementation gives the same bits. scnn's
+// training by halves sums the rows of a gradient map with it.
+func PrefixSumsF64(pre []float64, x []float32, n, c int) {
+	if n <= 0 || c <= 0 {
+		return
+	}
+	if len(pre) < (n+1)*c || len(x) < n*c {
+		panic("kern: PrefixSumsF64: slices too short")
+	}
+	activeSet.Load().prefixF64(pre[:(n+1)*c], x[:n*c], n, c)
+}
+
+// prefixSumsF64Go is the portable PrefixSumsF64.
+func prefixSumsF64Go(pre []float64, x []float32, n, c int) {
+	for j := 0; j < n; j++ {
+		for o := 0; o < c; o++ {
+			pre[(j+1)*c+o] = pre[j*c+o] + float64(x[j*c+o])
+		}
+	}
+}

@@ -16,3 +16,18 @@ func axpyRowsF64AVX512Go(r []float64, x, w []float32, cout int) {
 	}
 	axpyRowsF64AVX512(&r[0], &x[0], len(x), &w[0], cout, cout/8, 1<<(cout%8)-1)
 }
+
+//go:noescape
+func prefixSumsF64RegAVX512(pre *float64, x *float32, n, c, nch int, masks uint64)
+
+// prefixSumsF64AVX512Go runs PrefixSumsF64 with the running sums in
+// registers up to regSums channels (bnreg_amd64.s), the portable loop
+// past them; PrefixSumsF64 has checked the slices.
+func prefixSumsF64AVX512Go(pre []float64, x []float32, n, c int) {
+	if c > regSums {
+		prefixSumsF64Go(pre, x, n, c)
+		return
+	}
+	nch, masks := regChunks(c)
+	prefixSumsF64RegAVX512(&pre[0], &x[0], n, c, nch, masks)
+}

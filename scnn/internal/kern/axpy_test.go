@@ -44,3 +44,33 @@ func TestAxpyRowsF64(t *testing.T) {
 		}
 	})
 }
+
+// PrefixSumsF64 gives the loop's bits on every kernel set, for widths
+// 1-40 (in registers up to 32 and past) and 1-5 rows, from a nonzero
+// first row, writing nothing past its rows.
+func TestPrefixSumsF64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 30))
+	withKernels(t, func(t *testing.T) {
+		for c := 1; c <= 40; c++ {
+			for n := 1; n <= 5; n++ {
+				x := randSlice(n*c, rng)
+				pre := make([]float64, (n+2)*c)
+				for i := range pre {
+					pre[i] = rng.NormFloat64()
+				}
+				want := append([]float64(nil), pre...)
+				for j := 0; j < n; j++ {
+					for o := 0; o < c; o++ {
+						want[(j+1)*c+o] = want[j*c+o] + float64(x[j*c+o])
+					}
+				}
+				PrefixSumsF64(pre, x, n, c)
+				for i := range want {
+					if math.Float64bits(pre[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("c %d n %d: pre[%d] = %v, want %v", c, n, i, pre[i], want[i])
+					}
+				}
+			}
+		}
+	})
+}

@@ -232,3 +232,47 @@ arnext:
 	VMOVUPD Z11, K4, 192(DI)
 	VZEROUPPER
 	RET
+
+// func prefixSumsF64RegAVX512(pre *float64, x *float32, n, c, nch int, masks uint64)
+//
+// for j < n; k < c: pre[(j+1)*c+k] = pre[j*c+k] + float64(x[j*c+k]).
+// The running sums (from pre's first row) in Z8-Z11.
+TEXT ·prefixSumsF64RegAVX512(SB), NOSPLIT, $0-48
+	MOVQ pre+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R10
+	MOVQ nch+32(FP), DX
+	MOVQ masks+40(FP), R11
+	SETMASKS(R11)
+	VMOVUPD.Z (DI), K1, Z8
+	VMOVUPD.Z 64(DI), K2, Z9
+	VMOVUPD.Z 128(DI), K3, Z10
+	VMOVUPD.Z 192(DI), K4, Z11
+	LEAQ (DI)(R10*8), DI
+	SHLQ $2, R10
+
+#define PREFIXCHUNK(xoff, poff, K, ACC) \
+	VCVTPS2PD.Z xoff(SI), K, Z1; \
+	VADDPD Z1, ACC, ACC; \
+	VMOVUPD ACC, K, poff(DI)
+
+pfj:
+	PREFIXCHUNK(0, 0, K1, Z8)
+	CMPQ DX, $2
+	JLT pfnext
+	PREFIXCHUNK(32, 64, K2, Z9)
+	CMPQ DX, $3
+	JLT pfnext
+	PREFIXCHUNK(64, 128, K3, Z10)
+	CMPQ DX, $4
+	JLT pfnext
+	PREFIXCHUNK(96, 192, K4, Z11)
+
+pfnext:
+	ADDQ R10, SI
+	LEAQ (DI)(R10*2), DI
+	DECQ CX
+	JNZ pfj
+	VZEROUPPER
+	RET

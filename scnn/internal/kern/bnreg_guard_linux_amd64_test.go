@@ -41,7 +41,7 @@ func guardedBytes(t *testing.T, n int) []byte {
 	return mem[size-n : size]
 }
 
-// The register-resident sums (bnreg_amd64.s) read and write nothing past
+// The register-resident sums (bnreg_amd64.s; PrefixSumsF64's too) read and write nothing past
 // their slices, every slice ending at an inaccessible page, and give the
 // portable loops' bits, for 1-32 channels (one to four chunks, full and
 // partial), 1-5 pixels, zero weights among them and all weights zero.
@@ -103,6 +103,12 @@ func TestBNSumsInRegistersBounds(t *testing.T) {
 					axpyRowsF64RegAVX512(&r[0], &w[0], n, &x[0], c, nch, masks)
 					axpyRowsF64Go(wr, w, x, c)
 					same(t, "axpy", r, wr)
+
+					pre := fill64(guardedF64(t, (n+1)*c))
+					wp := append([]float64(nil), pre...)
+					prefixSumsF64RegAVX512(&pre[0], &x[0], n, c, nch, masks)
+					prefixSumsF64Go(wp, x, n, c)
+					same(t, "prefix", pre, wp)
 				})
 			}
 		}

@@ -190,3 +190,35 @@ func TestConvForwardBranches(t *testing.T) {
 		}
 	}
 }
+
+// Unpack writes every pixel of the full map from the triangle's pixel
+// (i, j) or (j, i), on every kernel set, for sizes 1-9 and 1-17 channels,
+// and Pack of the result gives the triangle back.
+func TestUnpack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 31))
+	withKernels(t, func(t *testing.T) {
+		for l := 1; l <= 9; l++ {
+			for c := 1; c <= 17; c += 4 {
+				src := randSlice(TriSize(l)*c, rng)
+				dst := make([]float32, l*l*c)
+				Unpack(dst, src, l, c)
+				for i := 0; i < l; i++ {
+					for j := 0; j < l; j++ {
+						for f := 0; f < c; f++ {
+							if got, want := dst[(i*l+j)*c+f], src[TriSym(l, i, j)*c+f]; got != want {
+								t.Fatalf("l %d c %d: (%d,%d,%d) = %v, want %v", l, c, i, j, f, got, want)
+							}
+						}
+					}
+				}
+				back := make([]float32, len(src))
+				Pack(back, dst, l, c)
+				for i := range src {
+					if back[i] != src[i] {
+						t.Fatalf("l %d c %d: Pack(Unpack)[%d] = %v, want %v", l, c, i, back[i], src[i])
+					}
+				}
+			}
+		}
+	})
+}

@@ -34,10 +34,12 @@ type kernelSet struct {
 	direct  directKernel // the direct convolution's micro-kernel (direct.go); nil: none
 	// axpyF64 is AxpyRowsF64 (axpy.go), relu and reluMask ReLU and
 	// ReLUMask (relu.go); nil: the portable ones.
-	axpyF64  func(r []float64, x, w []float32, cout int)
-	relu     func(v []float32)
-	reluMask func(d, y []float32)
-	bn       *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
+	axpyF64 func(r []float64, x, w []float32, cout int)
+	// prefixF64 is PrefixSumsF64 (axpy.go); nil: the portable one.
+	prefixF64 func(pre []float64, x []float32, n, c int)
+	relu      func(v []float32)
+	reluMask  func(d, y []float32)
+	bn        *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
 	// copyRuns is CopyRuns (copyruns.go); nil: the portable one.
 	copyRuns func(dst, src []float32, run, count, dstStride, srcStride int)
 	// gatherRows is the direct convolution's row transposition
@@ -90,6 +92,9 @@ var kernelSets = func() []*kernelSet {
 	for _, s := range sets {
 		if s.axpyF64 == nil {
 			s.axpyF64 = axpyRowsF64Go
+		}
+		if s.prefixF64 == nil {
+			s.prefixF64 = prefixSumsF64Go
 		}
 		if s.relu == nil {
 			s.relu, s.reluMask = reluGo, reluMaskGo

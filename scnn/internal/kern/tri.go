@@ -42,13 +42,16 @@ func Pack(dst, src []float32, l, c int) {
 // Unpack writes the full L x L x C map of a packed one:
 //
 //	dst[(i*L+j)*C+c] = src[TriSym(L,i,j)*C+c]
+//
+// Row i of the triangle is copied once into row i of dst (j >= i) and,
+// as runs of C floats (CopyRuns), into column i (j > i).
 func Unpack(dst, src []float32, l, c int) {
 	p := 0
 	for i := 0; i < l; i++ {
 		n := (l - i) * c
 		copy(dst[(i*l+i)*c:(i*l+l)*c], src[p:p+n])
-		for j := i + 1; j < l; j++ {
-			copy(dst[(j*l+i)*c:(j*l+i+1)*c], src[p+(j-i)*c:p+(j-i+1)*c])
+		if i+1 < l {
+			CopyRuns(dst[((i+1)*l+i)*c:], src[p+c:], c, l-i-1, l*c, c)
 		}
 		p += n
 	}
