@@ -511,6 +511,9 @@ func recordCartesian(p *Pass, m CartesianMap, convs []cartesianConv, y *Tensor, 
 	})
 }
 
+// one is AxpyRowsF64's input for a plain sum of a row.
+var one = [1]float32{1}
+
 // halfGrads adds the product part's kernel gradient (full map, kernel
 // layout (K, K, cin, cout)) to dw, the bias gradient to db, and the
 // halves' gradients to drow and dcol (nil: not wanted), from one
@@ -617,9 +620,8 @@ func halfGrads(p *Pass, m CartesianMap, lens []int, d *Tensor, w []float32, k, c
 			}
 			for i := 0; i < l; i++ {
 				snap(i)
-				for q, v := range dm[i*l*cout : (i+1)*l*cout] {
-					run[q] += float64(v)
-				}
+				// run[q] += float64(dm[i*l*cout+q]): times 1, exact.
+				kern.AxpyRowsF64(run, one[:], dm[i*l*cout:(i+1)*l*cout], l*cout)
 			}
 			snap(l)
 			for a := 0; a < k; a++ {
