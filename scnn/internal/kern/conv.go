@@ -131,7 +131,14 @@ func ConvForwardStrided(g ConvGeom, out []float32, ldo, off int, x, w, bias []fl
 // full-map gradient is U[a,b'] + U[b',a] (see scnn's SymPresConv). db may be
 // nil. Each worker accumulates privately and the results are added in
 // worker order, so the sum is deterministic for a given worker count.
+//
+// Layers of at most 8 input and output channels go by the direct method
+// (directbwd.go: useDirectWeightGrad), whose sums agree to rounding.
 func ConvWeightGrad(g ConvGeom, dw, db, x, dy []float32) {
+	if g.useDirectWeightGrad() {
+		convWeightGradDirect(g, dw, db, x, dy)
+		return
+	}
 	np, kk, t := g.Pixels(), g.Rows(), g.tile()
 	tiles := (np + t - 1) / t
 	workers := min(Workers(g.Workers), g.B*tiles)

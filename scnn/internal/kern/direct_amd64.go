@@ -33,3 +33,30 @@ func directAVX512(nv int, acc, x []float32, ldx int, w []float32, cin, k int) {
 		directAVX512_3(&acc[0], &x[0], ldx, &w[0], cin, k)
 	}
 }
+
+//go:noescape
+func directDWAVX512_1(acc, x *float32, ldx int, dy *float32, ldd, nv, cin int)
+
+//go:noescape
+func directDWAVX512_2(acc, x *float32, ldx int, dy *float32, ldd, nv, cin int)
+
+//go:noescape
+func directDWAVX512_3(acc, x *float32, ldx int, dy *float32, ldd, nv, cin int)
+
+// directDWAVX512 is the directDWKernel of the AVX-512 set. It checks that
+// every element the assembly touches is inside its slices.
+func directDWAVX512(kb int, acc, x []float32, ldx int, dy []float32, ldd, nv, cin int) {
+	n := nv * directV
+	if kb < 1 || kb > 3 || nv < 1 || cin < 1 || ldd < n || len(acc) < cin*kb*directF*directV ||
+		len(x) < (cin-1)*ldx+kb-1+n || len(dy) < (directF-1)*ldd+n {
+		panic("kern: directDWAVX512: arguments out of range")
+	}
+	switch kb {
+	case 1:
+		directDWAVX512_1(&acc[0], &x[0], ldx, &dy[0], ldd, nv, cin)
+	case 2:
+		directDWAVX512_2(&acc[0], &x[0], ldx, &dy[0], ldd, nv, cin)
+	default:
+		directDWAVX512_3(&acc[0], &x[0], ldx, &dy[0], ldd, nv, cin)
+	}
+}

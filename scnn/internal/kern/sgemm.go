@@ -32,6 +32,9 @@ type kernelSet struct {
 	kernels []microKernel
 	addRows addRowsFunc  // the output-side convolution's gather (addrows.go)
 	direct  directKernel // the direct convolution's micro-kernel (direct.go); nil: none
+	// directDW is the direct backward pass's kernel-gradient micro-kernel
+	// (directbwd.go); nil: none.
+	directDW directDWKernel
 	// axpyF64 is AxpyRowsF64 (axpy.go), relu and reluMask ReLU and
 	// ReLUMask (relu.go); nil: the portable ones.
 	axpyF64 func(r []float64, x, w []float32, cout int)
