@@ -3,6 +3,8 @@ package scnn
 import (
 	"fmt"
 	"math"
+
+	"github.com/contactmap/contactmap/scnn/internal/kern"
 )
 
 // Adam is the Adam optimiser (Kingma & Ba) with L2 weight decay added to
@@ -29,6 +31,7 @@ type Adam struct {
 
 	params []*Param
 	m, v   [][]float32
+	spans  []adamSpanOf // Step's work items, made on its first call
 }
 
 // NewAdam returns Adam over the trainable params, with b1 0.9, b2 0.999,
@@ -53,15 +56,26 @@ func (a *Adam) ZeroGrad() {
 	}
 }
 
-// Step applies one update from the current gradients.
+// Step applies one update from the current gradients. Every element is
+// updated on its own, so the parameters go to GOMAXPROCS workers in
+// spans of adamSpan elements, with the same result on any number.
 func (a *Adam) Step() {
 	a.T++
 	c1 := 1 - math.Pow(a.Beta1, float64(a.T))
 	c2 := 1 - math.Pow(a.Beta2, float64(a.T))
 	b1, b2 := float32(a.Beta1), float32(a.Beta2)
-	for k, p := range a.params {
-		m, v := a.m[k], a.v[k]
-		for i, g := range p.Grad {
+	if a.spans == nil {
+		for k, p := range a.params {
+			for lo := 0; lo < len(p.Value); lo += adamSpan {
+				a.spans = append(a.spans, adamSpanOf{k, lo, min(lo+adamSpan, len(p.Value))})
+			}
+		}
+	}
+	kern.ParallelFor(len(a.spans), kern.Workers(0), func(_, s int) {
+		sp := a.spans[s]
+		p, m, v := a.params[sp.k], a.m[sp.k], a.v[sp.k]
+		for i := sp.lo; i < sp.hi; i++ {
+			g := p.Grad[i]
 			if p.Decay {
 				g += float32(a.L2) * p.Value[i]
 			}
@@ -71,8 +85,15 @@ func (a *Adam) Step() {
 			vh := float64(v[i]) / c2
 			p.Value[i] = flushBelow(p.Value[i]-float32(a.LR*mh/(math.Sqrt(vh)+a.Eps)), minWeight)
 		}
-	}
+	})
 }
+
+// adamSpan is the most elements of one parameter one work item of
+// Adam.Step updates.
+const adamSpan = 1 << 14
+
+// adamSpanOf is elements lo..hi-1 of parameter k.
+type adamSpanOf struct{ k, lo, hi int }
 
 // minNormal32 is the smallest normal float32, 2^-126; minWeight the
 // smallest weight Adam keeps (see Adam).

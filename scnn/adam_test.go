@@ -3,6 +3,7 @@ package scnn
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -208,4 +209,59 @@ func TestAdamFlushesSubnormals(t *testing.T) {
 		t.Fatalf("the dead weights did not reach 0: %v", dead.Value)
 	}
 	t.Logf("dead weights 0 after %d steps", zeroAt)
+}
+
+// Adam.Step, its elements spread over workers in spans, gives the bits
+// of the element-by-element loop it replaced, over parameters shorter
+// and longer than a span, with and without decay, for three steps.
+func TestAdamStepSpans(t *testing.T) {
+	rng := newRNG(84)
+	mk := func(n int, decay bool) *Param {
+		p := &Param{Name: fmt.Sprint("p", n), Shape: []int{n}, Value: make([]float32, n), Grad: make([]float32, n), Trainable: true, Decay: decay}
+		randn(p.Value, rng)
+		return p
+	}
+	sizes := []int{7, adamSpan + 3, 2*adamSpan + 1, 1}
+	var ps, ref []*Param
+	for i, n := range sizes {
+		p := mk(n, i%2 == 0)
+		ps = append(ps, p)
+		q := *p
+		q.Value, q.Grad = append([]float32(nil), p.Value...), make([]float32, n)
+		ref = append(ref, &q)
+	}
+	a := NewAdam(ps, 1e-3, 1e-4)
+	m, v := make([][]float32, len(ref)), make([][]float32, len(ref))
+	for k := range ref {
+		m[k], v[k] = make([]float32, sizes[k]), make([]float32, sizes[k])
+	}
+	for step := 1; step <= 3; step++ {
+		for k, p := range ps {
+			randn(p.Grad, rng)
+			copy(ref[k].Grad, p.Grad)
+		}
+		a.Step()
+		c1 := 1 - math.Pow(a.Beta1, float64(step))
+		c2 := 1 - math.Pow(a.Beta2, float64(step))
+		b1, b2 := float32(a.Beta1), float32(a.Beta2)
+		for k, p := range ref {
+			for i, g := range p.Grad {
+				if p.Decay {
+					g += float32(a.L2) * p.Value[i]
+				}
+				m[k][i] = flushToZero(b1*m[k][i] + (1-b1)*g)
+				v[k][i] = flushToZero(b2*v[k][i] + (1-b2)*g*g)
+				mh := float64(m[k][i]) / c1
+				vh := float64(v[k][i]) / c2
+				p.Value[i] = flushBelow(p.Value[i]-float32(a.LR*mh/(math.Sqrt(vh)+a.Eps)), minWeight)
+			}
+		}
+		for k := range ps {
+			for i := range ps[k].Value {
+				if math.Float32bits(ps[k].Value[i]) != math.Float32bits(ref[k].Value[i]) {
+					t.Fatalf("step %d: param %d [%d] = %v, want %v", step, k, i, ps[k].Value[i], ref[k].Value[i])
+				}
+			}
+		}
+	}
 }
