@@ -5,6 +5,9 @@ package kern
 //go:noescape
 func transposeRowsAVX512(dst *float32, ldr int, xs *float32, idx *int32, n, c int)
 
+//go:noescape
+func minMaxInt32AVX512(v *int32, n int) (lo, hi int32)
+
 // transposeRowsAVX512Go is gatherRows by in-register 16 x 16
 // transpositions (transpose_amd64.s). It checks that every element the
 // assembly touches is inside its slices. The assembly loads 16 pixels a
@@ -18,10 +21,8 @@ func transposeRowsAVX512Go(dst []float32, ldr int, xs []float32, idx []int32, c 
 	if c < 0 || ldr < n || len(dst) < (c-1)*ldr+n {
 		panic("kern: gatherRows: dst out of range")
 	}
-	for _, o := range idx {
-		if o < 0 || int(o)+c > len(xs) {
-			panic("kern: gatherRows: offset out of range")
-		}
+	if lo, hi := minMaxInt32AVX512(&idx[0], n); lo < 0 || int(hi)+c > len(xs) {
+		panic("kern: gatherRows: offset out of range")
 	}
 	full := n &^ (directV - 1)
 	if full > 0 {

@@ -264,3 +264,47 @@ nextpixels:
 done:
 	VZEROUPPER
 	RET
+
+// func minMaxInt32AVX512(v *int32, n int) (lo, hi int32)
+//
+// The least and the greatest of v[0..n-1], n >= 1: 16 lanes at a time,
+// the last block under a mask (its other lanes keep the first value).
+TEXT ·minMaxInt32AVX512(SB), NOSPLIT, $0-24
+	MOVQ v+0(FP), SI
+	MOVQ n+8(FP), R13
+	VPBROADCASTD (SI), Z0 // running minima
+	VMOVDQA32 Z0, Z1      // running maxima
+
+mmblock:
+	CHUNK_MASK(R13)
+	VMOVDQA32 Z0, Z2
+	VMOVDQU32 (SI), K1, Z2 // lanes past n keep v[0]
+	VPMINSD Z2, Z0, Z0
+	VPMAXSD Z2, Z1, Z1
+	ADDQ $64, SI
+	SUBQ $16, R13
+	JG   mmblock
+
+	// Reduce the 16 lanes: halves, quarters, pairs, lanes.
+	VEXTRACTI64X4 $1, Z0, Y2
+	VPMINSD Y2, Y0, Y0
+	VEXTRACTI64X4 $1, Z1, Y3
+	VPMAXSD Y3, Y1, Y1
+	VEXTRACTI128 $1, Y0, X2
+	VPMINSD X2, X0, X0
+	VEXTRACTI128 $1, Y1, X3
+	VPMAXSD X3, X1, X1
+	VPSHUFD $0x4E, X0, X2
+	VPMINSD X2, X0, X0
+	VPSHUFD $0x4E, X1, X3
+	VPMAXSD X3, X1, X1
+	VPSHUFD $0xB1, X0, X2
+	VPMINSD X2, X0, X0
+	VPSHUFD $0xB1, X1, X3
+	VPMAXSD X3, X1, X1
+	VMOVD X0, AX
+	MOVL AX, lo+16(FP)
+	VMOVD X1, AX
+	MOVL AX, hi+20(FP)
+	VZEROUPPER
+	RET
