@@ -74,17 +74,14 @@ func (a *Adam) Step() {
 	kern.ParallelFor(len(a.spans), kern.Workers(0), func(_, s int) {
 		sp := a.spans[s]
 		p, m, v := a.params[sp.k], a.m[sp.k], a.v[sp.k]
-		for i := sp.lo; i < sp.hi; i++ {
-			g := p.Grad[i]
-			if p.Decay {
-				g += float32(a.L2) * p.Value[i]
-			}
-			m[i] = flushToZero(b1*m[i] + (1-b1)*g)
-			v[i] = flushToZero(b2*v[i] + (1-b2)*g*g)
-			mh := float64(m[i]) / c1
-			vh := float64(v[i]) / c2
-			p.Value[i] = flushBelow(p.Value[i]-float32(a.LR*mh/(math.Sqrt(vh)+a.Eps)), minWeight)
-		}
+		// For each i: g = p.Grad[i] (+ L2 p.Value[i] with decay);
+		// m[i] = flushToZero(b1*m[i] + (1-b1)*g);
+		// v[i] = flushToZero(b2*v[i] + (1-b2)*g*g);
+		// p.Value[i] = flushBelow(p.Value[i] - LR*(m[i]/c1)/(sqrt(v[i]/c2)+Eps), 2^-100),
+		// the last quotient in float64; flushToZero(x) is x, or 0 of x's
+		// sign where x is subnormal, flushBelow(x, t) where |x| < t.
+		kern.AdamUpdate(p.Value[sp.lo:sp.hi], p.Grad[sp.lo:sp.hi], m[sp.lo:sp.hi], v[sp.lo:sp.hi], p.Decay,
+			float32(a.L2), b1, 1-b1, b2, 1-b2, c1, c2, a.LR, a.Eps)
 	})
 }
 
@@ -94,24 +91,6 @@ const adamSpan = 1 << 14
 
 // adamSpanOf is elements lo..hi-1 of parameter k.
 type adamSpanOf struct{ k, lo, hi int }
-
-// minNormal32 is the smallest normal float32, 2^-126; minWeight the
-// smallest weight Adam keeps (see Adam).
-const (
-	minNormal32 = 0x1p-126
-	minWeight   = 0x1p-100
-)
-
-// flushToZero returns v, or 0 (of v's sign) where v is subnormal.
-func flushToZero(v float32) float32 { return flushBelow(v, minNormal32) }
-
-// flushBelow returns v, or 0 (of v's sign) where |v| < min.
-func flushBelow(v, min float32) float32 {
-	if v > -min && v < min {
-		return v * 0
-	}
-	return v
-}
 
 // Optimizer updates the trainable parameters it was built over from
 // their gradients. The training loop (package scnn/loop) drives it:

@@ -211,8 +211,9 @@ func TestAdamFlushesSubnormals(t *testing.T) {
 	t.Logf("dead weights 0 after %d steps", zeroAt)
 }
 
-// Adam.Step, its elements spread over workers in spans, gives the bits
-// of the element-by-element loop it replaced, over parameters shorter
+// Adam.Step, its elements spread over workers in spans and updated by
+// kern.AdamUpdate, gives the bits of the element-by-element loop it
+// replaced, over parameters shorter
 // and longer than a span, with and without decay, for three steps.
 func TestAdamStepSpans(t *testing.T) {
 	rng := newRNG(84)
@@ -264,4 +265,23 @@ func TestAdamStepSpans(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The flushes of the loop Adam.Step replaced (TestAdamStepSpans's
+// reference): minNormal32 is the smallest normal float32, 2^-126;
+// minWeight the smallest weight Adam keeps (see Adam).
+const (
+	minNormal32 = 0x1p-126
+	minWeight   = 0x1p-100
+)
+
+// flushToZero returns v, or 0 (of v's sign) where v is subnormal.
+func flushToZero(v float32) float32 { return flushBelow(v, minNormal32) }
+
+// flushBelow returns v, or 0 (of v's sign) where |v| < min.
+func flushBelow(v, min float32) float32 {
+	if v > -min && v < min {
+		return v * 0
+	}
+	return v
 }

@@ -38,6 +38,8 @@ type kernelSet struct {
 	// axpyF64 is AxpyRowsF64 (axpy.go), relu and reluMask ReLU and
 	// ReLUMask (relu.go); nil: the portable ones.
 	axpyF64 func(r []float64, x, w []float32, cout int)
+	// adam is AdamUpdate (adam.go); nil: the portable one.
+	adam func(val, grad, m, v []float32, decay bool, l2, b1, omb1, b2, omb2 float32, c1, c2, lr, eps float64)
 	// prefixF64 is PrefixSumsF64 (axpy.go); nil: the portable one.
 	prefixF64 func(pre []float64, x []float32, n, c int)
 	relu      func(v []float32)

@@ -80,7 +80,7 @@ func archKernelSets() []*kernelSet {
 			maskedKernel(6, 64, 1, kernAVX512_6x64, kernAVX512_6x64u),
 			maskedKernel(12, 32, 0.93, kernAVX512_12x32, kernAVX512_12x32u),
 			maskedKernel(24, 16, 0.78, kernAVX512_24x16, kernAVX512_24x16u),
-		}, addRows: addRowsAVX512, direct: directAVX512, directDW: directDWAVX512, axpyF64: axpyRowsF64AVX512Go, prefixF64: prefixSumsF64AVX512Go,
+		}, addRows: addRowsAVX512, direct: directAVX512, directDW: directDWAVX512, axpyF64: axpyRowsF64AVX512Go, prefixF64: prefixSumsF64AVX512Go, adam: adamAVX512Go,
 			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
 			gatherRows: transposeRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
 			addRuns: addRunsAVX512Go, sumRuns: sumRunsAVX512Go, cartesianAdd: cartesianAddAVX512Go, packRows: packRowsAVX512Go,
