@@ -38,10 +38,12 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 		return 0, nil, fmt.Errorf("scnn: loss: %d labels and %d mask values for %d x %d x %d", len(labels), len(mask), b, l, l)
 	}
 	grad := ZerosLike(z)
-	idx := func(s, i, j int) int { return (s*l+i)*l + j }
+	// first(s, i) is the index in z of pair (i, i+1) of sample s; the
+	// pairs (i, j > i) follow it one by one in either layout.
+	first := func(s, i int) int { return (s*l+i)*l + i + 1 }
 	half := 1.0
 	if z.Layout == Packed {
-		idx = func(s, i, j int) int { return s*l*(l+1)/2 + PackedIndex(l, i, j) }
+		first = func(s, i int) int { return s*l*(l+1)/2 + PackedIndex(l, i, i) + 1 }
 		half = 0.5
 	}
 	// Per-sample sums, combined in sample order: deterministic whatever
@@ -49,12 +51,13 @@ func (w WeightedBCE) Forward(z *Tensor, labels, mask []float32) (float64, *Tenso
 	ns, sums, errs := make([]int, b), make([]float64, b), make([]error, b)
 	kern.ParallelFor(b, kern.Workers(w.Workers), func(_, s int) {
 		for i := 0; i < l; i++ {
+			row, p0 := (s*l+i)*l, first(s, i)
 			for j := i + 1; j < l; j++ {
-				m := (s*l+i)*l + j
+				m := row + j
 				if mask[m] == 0 {
 					continue
 				}
-				p := idx(s, i, j)
+				p := p0 + j - i - 1
 				zz, y := float64(z.Data[p]), float64(labels[m])
 				if math.IsNaN(zz) || math.IsInf(zz, 0) {
 					errs[s] = fmt.Errorf("scnn: loss: logit of sample %d pair (%d,%d) is %v", s, i, j, zz)
