@@ -135,22 +135,28 @@ func directRow(dst, xs []float32, packed bool, h, w, c, pad, ldr, p, q0 int, idx
 		return
 	}
 	q0 = max(q0, 0)
-	idx = idx[:w]
+	rowOffsets(idx[:w], packed, h, w, c, p, q0)
+	gatherRows(dst[pad+q0:], ldr, xs, idx[q0:w], c)
+}
+
+// rowOffsets sets idx[q], q0 <= q < w, to the offset of pixel (p, q)'s c
+// channels in one sample's map (dense H x W, or packed L x L, where
+// (p, q) with q < p is read as (q, p)).
+func rowOffsets(idx []int32, packed bool, h, w, c, p, q0 int) {
 	if !packed {
 		for q := q0; q < w; q++ {
 			idx[q] = int32((p*w + q) * c)
 		}
-	} else {
-		// q < p: element (q, p) of row q of the triangle.
-		for q := q0; q < p; q++ {
-			idx[q] = int32(Tri(h, q, p) * c)
-		}
-		t := Tri(h, p, p)
-		for q := max(p, q0); q < w; q++ {
-			idx[q] = int32((t + q - p) * c)
-		}
+		return
 	}
-	gatherRows(dst[pad+q0:], ldr, xs, idx[q0:], c)
+	// q < p: element (q, p) of row q of the triangle.
+	for q := q0; q < p; q++ {
+		idx[q] = int32(Tri(h, q, p) * c)
+	}
+	t := Tri(h, p, p)
+	for q := max(p, q0); q < w; q++ {
+		idx[q] = int32((t + q - p) * c)
+	}
 }
 
 // DirectWorkspace is what the direct forward pass of a block of

@@ -138,7 +138,11 @@ func convWeightGradDirect(g ConvGeom, dw, db, x, dy []float32) {
 				if g.Packed {
 					j0 = i / directV * directV // D_i is 0 below j = i
 				}
-				directRow(s.dyt, dys, g.Packed, g.H, g.W, g.Cout, 0, ldr, i, i*btoi(g.Packed), s.idx, true)
+				q0 := 0 // D_i is 0 below j = i on a packed map
+				if g.Packed {
+					q0 = i
+				}
+				directRow(s.dyt, dys, g.Packed, g.H, g.W, g.Cout, 0, ldr, i, q0, s.idx, true)
 				for f := 0; f < g.Cout; f++ {
 					row := s.dyt[f*ldr : f*ldr+g.W]
 					if g.Packed {
@@ -219,27 +223,6 @@ func directRowChannels(dst, xs []float32, packed bool, h, w, c, c0, cb, pad, ldr
 		clear(dst)
 		return
 	}
-	idx = idx[:w]
-	if !packed {
-		for q := 0; q < w; q++ {
-			idx[q] = int32((p*w+q)*c + c0)
-		}
-	} else {
-		for q := 0; q < p; q++ {
-			idx[q] = int32(Tri(h, q, p)*c + c0)
-		}
-		t := Tri(h, p, p)
-		for q := p; q < w; q++ {
-			idx[q] = int32((t+q-p)*c + c0)
-		}
-	}
-	gatherRows(dst[pad:], ldr, xs, idx, cb)
-}
-
-// btoi is 1 for true, 0 for false.
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	rowOffsets(idx[:w], packed, h, w, c, p, 0)
+	gatherRows(dst[pad:], ldr, xs[c0:], idx[:w], cb) // offsets from channel c0
 }
