@@ -13,7 +13,7 @@ type ConvGeom struct {
 	// SymKernel says that the kernel is spatially symmetric, w[(a,b)] =
 	// w[(b,a)] (an spConv's tied kernel). Where FoldsPairs allows it,
 	// ConvBackward then multiplies the output gradient's k(k+1)/2
-	// position pairs instead of its k*k positions (see foldPairs), and
+	// position pairs instead of its k*k positions (see fold.go), and
 	// the kernel gradient it adds is one V with V[a,b] + V[b,a] equal to
 	// the full gradient's, as on a packed map. The forward pass does not
 	// read it.

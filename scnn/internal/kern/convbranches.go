@@ -56,14 +56,13 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 	}
 	np, cin := g0.Pixels(), g0.Cin
 	ns := make([]int, len(gs)) // im2col row length of each branch's dy (folded: pairs)
-	maxN, maxFull := 0, 0
+	maxN := 0
 	pfs := make([]*PackedB, len(gs))
 	for i, g := range gs {
 		ns[i] = len(g.dyPositions()) * g.Cout
 		flip := make([]float32, len(ws[i]))
 		FlipKernel(flip, ws[i], g.K, g.Cin, g.Cout)
 		if g.foldsPairs() {
-			maxFull = max(maxFull, g.K*g.K*g.Cout)
 			flip = foldedKernel(flip, g, g.Cout*cin)
 		}
 		maxN = max(maxN, ns[i])
@@ -76,22 +75,19 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 	// backend or bfloat16 each branch goes through gemmOwnATrans.
 	shareX := backend == "go" && bf16Active.Load() == nil
 	type acc struct {
-		col, tmp, full []float32
-		gw, db         [][]float32
+		col, tmp []float32
+		gw, db   [][]float32
 	}
 	accs := make([]acc, workers)
 	defer func() {
 		for _, a := range accs {
-			putScratch(a.col, a.tmp, a.full)
+			putScratch(a.col, a.tmp)
 		}
 	}()
 	ParallelFor(g0.B*tiles, workers, func(wk, item int) {
 		a := &accs[wk]
 		if a.col == nil {
 			a.col = getScratch(t * maxN)
-			if maxFull > 0 {
-				a.full = getScratch(min(t, foldChunk) * maxFull)
-			}
 			if len(gs) > 1 {
 				a.tmp = getScratch(t * cin)
 			}
@@ -123,7 +119,7 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			col := a.col[:rows*n]
 			dyi := dys[i][s*np*g.Cout : (s+1)*np*g.Cout]
 			if g.foldsPairs() {
-				gy.im2colFolded(col, a.full, dyi, p0, rows)
+				gy.im2colFolded(col, dyi, p0, rows)
 			} else {
 				gy.im2col(col, dyi, p0, rows)
 			}
@@ -170,131 +166,6 @@ func convBackwardEach(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []flo
 		}
 		ConvBackward(g, tmp[:len(dx)], dws[i], dbs[i], x, dys[i], ws[i])
 		AddRuns(dx, tmp, len(dx), 1, 0, 0)
-	}
-}
-
-// foldChunk is the number of output pixels whose full im2col of dy
-// foldPairs folds at a time.
-const foldChunk = 64
-
-// foldPairs folds n rows of the im2col of dy of a spatially symmetric
-// kernel (k*k positions of c channels per row) into its k(k+1)/2
-// position pairs (a, b), a <= b, numbered row by row (s = 0 for (0, 0),
-// then (0, 1) .. (0, k-1), (1, 1), ...):
-//
-//	dst[r*P*c + s*c + f] = src[r*k*k*c + (a*k+b)*c + f] + src[r*k*k*c + (b*k+a)*c + f]   (a < b)
-//	dst[r*P*c + s*c + f] = src[r*k*k*c + (a*k+a)*c + f]                                 (a == b)
-//
-// A kernel with w[(a,b)] = w[(b,a)] multiplies both terms of a pair by
-// the same weights, so the input gradient is the folded rows times the
-// pairs' kernel (foldedKernel), and the kernel gradient of a pair is
-// what the two positions' gradients sum to: k(k+1)/2 positions' work
-// instead of k*k, each sum one float32 addition.
-func foldPairs(dst, src []float32, n, k, c int) {
-	nf, nd := k*k*c, k*(k+1)/2*c
-	s := 0 // first pair of row a
-	for a := 0; a < k; a++ {
-		// (a, a) .. (a, k-1): one run of row a's positions.
-		CopyRuns(dst[s*c:], src[(a*k+a)*c:], (k-a)*c, n, nd, nf)
-		// (b, a) for b > a: one position per pair, k*c apart in src.
-		for b := a + 1; b < k; b++ {
-			AddRuns(dst[(s+b-a)*c:], src[(b*k+a)*c:], c, n, nd, nf)
-		}
-		s += k - a
-	}
-}
-
-// im2colFolded writes the folded im2col of x (foldPairs of g.im2col: n
-// rows of k(k+1)/2 position pairs of Cin channels) for the output pixels
-// pix0..pix0+n-1, bit for bit. Runs of pixels along a map row whose
-// windows lie inside the map's columns (and, packed, in the stored
-// triangle) are folded straight from x (foldRuns); the im2col rows of the
-// others, near the edges and the diagonal, are made in full, at most
-// foldChunk at a time, and folded by foldPairs.
-func (g ConvGeom) im2colFolded(col, full, x []float32, pix0, n int) {
-	k, c, pad, w := g.K, g.Cin, g.K/2, g.W
-	nd, nf := k*(k+1)/2*c, k*k*c
-	var i, j int
-	if g.Packed {
-		i, j = TriPos(g.H, pix0)
-	} else {
-		i, j = pix0/w, pix0%w
-	}
-	// run is the number of pixels from (i, j) on along map row i whose
-	// windows lie in x's runs (0: (i, j) is not one).
-	run := func(i, j int) int {
-		if j+pad >= w || j < pad || g.Packed && j < i+k-1 {
-			return 0
-		}
-		return w - pad - j
-	}
-	step := func(m int) {
-		if j += m; j == w {
-			i++
-			j = 0
-			if g.Packed {
-				j = i
-			}
-		}
-	}
-	for r := 0; r < n; {
-		if m := min(n-r, run(i, j)); m > 0 {
-			j0 := j
-			start := func(p int) int { return p*w + j0 - pad }
-			if g.Packed {
-				start = func(p int) int { return Tri(w, p, j0-pad) } // j0-pad >= p
-			}
-			foldRuns(col[r*nd:], x, g.H, c, k, i, m, start)
-			r += m
-			step(m)
-			continue
-		}
-		// Edge pixels up to the next run, foldChunk at most.
-		e := 0
-		for ; e < min(n-r, foldChunk) && run(i, j) == 0; e++ {
-			step(1)
-		}
-		g.im2col(full[:e*nf], x, pix0+r, e)
-		foldPairs(col[r*nd:(r+e)*nd], full, e, k, c)
-		r += e
-	}
-}
-
-// foldRuns writes the folded im2col rows (foldPairs) of m pixels of map
-// row i, one after another along the row, whose windows lie inside the
-// map's columns and are stored in x one pixel (c floats) apart: window
-// row p = i+a-pad of the first pixel starts at pixel start(p) of x; rows
-// outside 0 <= p < h are zero. Pair (a, b), a <= b, of pixel t is
-//
-//	x[(start(i+a-pad) + t + b)*c + f] + x[(start(i+b-pad) + t + a)*c + f]   (a < b)
-//	x[(start(i+a-pad) + t + a)*c + f]                                        (a == b)
-//
-// the first term copied, the second added (a row outside the map adds
-// +0), as foldPairs sums them.
-func foldRuns(col, x []float32, h, c, k, i, m int, start func(p int) int) {
-	pad, nd := k/2, k*(k+1)/2*c
-	var zero [64]float32
-	s := 0 // first pair of row a
-	for a := 0; a < k; a++ {
-		p := i + a - pad
-		if p < 0 || p >= h {
-			for t := 0; t < m; t++ {
-				clear(col[t*nd+s*c : t*nd+(s+k-a)*c])
-			}
-		} else {
-			CopyRuns(col[s*c:], x[(start(p)+a)*c:], (k-a)*c, m, nd, c)
-		}
-		for b := a + 1; b < k; b++ {
-			dst := col[(s+b-a)*c:]
-			if q := i + b - pad; q >= 0 && q < h {
-				AddRuns(dst, x[(start(q)+a)*c:], c, m, nd, c)
-			} else {
-				for f := 0; f < c; f += len(zero) {
-					AddRuns(dst[f:], zero[:], min(c-f, len(zero)), m, nd, 0)
-				}
-			}
-		}
-		s += k - a
 	}
 }
 

@@ -206,7 +206,7 @@ func TestIm2colFolded(t *testing.T) {
 							g.im2col(full, x, pix0, n)
 							foldPairs(want, full, n, k, c)
 							got := randSlice(n*nd, rng) // every element must be written
-							g.im2colFolded(got, make([]float32, min(n, foldChunk)*nf), x, pix0, n)
+							g.im2colFolded(got, x, pix0, n)
 							for e := range want {
 								if math.Float32bits(got[e]) != math.Float32bits(want[e]) {
 									t.Fatalf("packed=%v k=%d c=%d l=%d pixels %d+%d: element %d (row %d) = %v, want %v",
@@ -314,8 +314,8 @@ func BenchmarkConvBackwardRows(b *testing.B) {
 }
 
 // BenchmarkIm2colFolded times the folded im2col of dy made straight from
-// the map (im2colFolded) and by the full im2col and foldPairs, a chunk
-// of foldChunk rows at a time (the method before session 25),
+// the map (im2colFolded: pixel by pixel, fold.go) and by the full im2col
+// and the reference fold foldPairs, a chunk of foldChunk rows at a time,
 // alternately, on one sample of a packed map, in tiles of 1,024 pixels,
 // and reports the median of the paired ratios, full/straight (above 1:
 // straight faster).
@@ -333,7 +333,7 @@ func BenchmarkIm2colFolded(b *testing.B) {
 				for p0 := 0; p0 < np; p0 += tl {
 					rows := min(tl, np-p0)
 					if straight {
-						g.im2colFolded(col, full, x, p0, rows)
+						g.im2colFolded(col, x, p0, rows)
 						continue
 					}
 					for r0 := 0; r0 < rows; r0 += foldChunk {

@@ -45,6 +45,9 @@ type kernelSet struct {
 	relu      func(v []float32)
 	reluMask  func(d, y []float32)
 	bn        *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
+	// foldRows writes folded im2col rows (fold.go); nil: the portable
+	// one.
+	foldRows func(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int)
 	// copyRuns is CopyRuns (copyruns.go); nil: the portable one.
 	copyRuns func(dst, src []float32, run, count, dstStride, srcStride int)
 	// gatherRows is the direct convolution's row transposition

@@ -1,0 +1,198 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func foldRowsAVX512(dst *float32, nd int, x, zero *float32, ops *foldOp, nops, m, c int)
+//
+// foldRows (fold.go), the places checked by the caller: for each of m
+// pixels, for each operation {d, a, b, _} (int32s, 16 bytes), c floats
+// of dst+d from x+a (zero where a is foldZero), plus x+b (zero where b is
+// foldZero; nothing where b is foldNone), 16 a vector, the last under a
+// mask (K1), in a 256-bit register where it holds at most 8 floats (a
+// 512-bit access whose masked-off half crosses a cache line costs a
+// split access; rows of 8 channels are 32-byte aligned); x's places
+// move by c floats a pixel, zero's do not.
+//
+// Rows of 8 channels go four pixels an operation, each term's 32 floats
+// in two 512-bit registers, each pixel's 8 stored apart (zero must then
+// hold 32 zeros); the last m mod 4 pixels one by one.
+//
+// Registers: DI the pixel's dst row, R8 nd in bytes, SI x moved to the
+// pixel, DX the operations, R9 their end, BX the pixels left, R10 c in
+// bytes, R11 the operation, AX/R13/R14 dst/first/second term, CX the
+// floats left, R12 the groups of four left.
+TEXT ·foldRowsAVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ nd+8(FP), R8
+	SHLQ $2, R8
+	MOVQ x+16(FP), SI
+	MOVQ ops+32(FP), DX
+	MOVQ nops+40(FP), R9
+	SHLQ $4, R9
+	ADDQ DX, R9
+	MOVQ m+48(FP), BX
+	MOVQ c+56(FP), R10
+	// K1: the last vector's c mod 16 floats (all 16 where c is a
+	// multiple of 16: the loop below then ends with a full vector).
+	MOVQ R10, CX
+	DECQ CX
+	ANDQ $15, CX
+	INCQ CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1
+	SHLQ $2, R10
+	// Rows of 8 channels: four pixels an operation (below) while four
+	// are left.
+	CMPQ R10, $32
+	JNE  pixel
+	MOVQ BX, R12
+	SHRQ $2, R12
+	JZ   pixel
+	ANDQ $3, BX
+
+quad:
+	MOVQ DX, R11
+
+quadop:
+	MOVLQSX 0(R11), AX
+	LEAQ    (DI)(AX*4), AX
+	MOVLQSX 4(R11), R13
+	TESTQ   R13, R13
+	JS      quadazero
+	LEAQ    (SI)(R13*4), R13
+	JMP     quadahave
+
+quadazero:
+	MOVQ zero+24(FP), R13
+
+quadahave:
+	// The first term of pixels t, t+1 (Z0) and t+2, t+3 (Z1).
+	VMOVUPS (R13), Z0
+	VMOVUPS 64(R13), Z1
+	MOVLQSX 8(R11), R14
+	CMPQ    R14, $-2
+	JEQ     quadstore
+	TESTQ   R14, R14
+	JS      quadbzero
+	LEAQ    (SI)(R14*4), R14
+	JMP     quadbhave
+
+quadbzero:
+	MOVQ zero+24(FP), R14
+
+quadbhave:
+	VADDPS (R14), Z0, Z0
+	VADDPS 64(R14), Z1, Z1
+
+quadstore:
+	VMOVUPS       Y0, (AX)
+	VEXTRACTF64X4 $1, Z0, Y2
+	VMOVUPS       Y2, (AX)(R8*1)
+	VMOVUPS       Y1, (AX)(R8*2)
+	VEXTRACTF64X4 $1, Z1, Y3
+	LEAQ          (AX)(R8*2), CX
+	VMOVUPS       Y3, (CX)(R8*1)
+	ADDQ          $16, R11
+	CMPQ          R11, R9
+	JLT           quadop
+	LEAQ          (DI)(R8*4), DI
+	ADDQ          $128, SI
+	DECQ          R12
+	JNZ           quad
+	TESTQ         BX, BX
+	JZ            done
+
+pixel:
+	MOVQ DX, R11
+
+op:
+	MOVLQSX 0(R11), AX
+	LEAQ    (DI)(AX*4), AX
+	MOVLQSX 4(R11), R13
+	TESTQ   R13, R13
+	JS      azero
+	LEAQ    (SI)(R13*4), R13
+	JMP     ahave
+
+azero:
+	MOVQ zero+24(FP), R13
+
+ahave:
+	MOVLQSX 8(R11), R14
+	MOVQ    c+56(FP), CX
+	CMPQ    R14, $-2
+	JEQ     copy
+	TESTQ   R14, R14
+	JS      bzero
+	LEAQ    (SI)(R14*4), R14
+	JMP     add
+
+bzero:
+	MOVQ zero+24(FP), R14
+
+	// dst = first + second, whole vectors while more than 16 floats
+	// are left, then the last (1-16) under K1.
+add:
+	CMPQ CX, $16
+	JLE  addlast
+	VMOVUPS (R13), Z0
+	VADDPS  (R14), Z0, Z0
+	VMOVUPS Z0, (AX)
+	ADDQ    $64, AX
+	ADDQ    $64, R13
+	ADDQ    $64, R14
+	SUBQ    $16, CX
+	JMP     add
+
+addlast:
+	CMPQ      CX, $8
+	JGT       addlast16
+	VMOVUPS.Z (R13), K1, Y0
+	VMOVUPS.Z (R14), K1, Y1
+	VADDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, K1, (AX)
+	JMP       next
+
+addlast16:
+	VMOVUPS.Z (R13), K1, Z0
+	VMOVUPS.Z (R14), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)
+	JMP       next
+
+	// dst = first.
+copy:
+	CMPQ CX, $16
+	JLE  copylast
+	VMOVUPS (R13), Z0
+	VMOVUPS Z0, (AX)
+	ADDQ    $64, AX
+	ADDQ    $64, R13
+	SUBQ    $16, CX
+	JMP     copy
+
+copylast:
+	CMPQ      CX, $8
+	JGT       copylast16
+	VMOVUPS.Z (R13), K1, Y0
+	VMOVUPS   Y0, K1, (AX)
+	JMP       next
+
+copylast16:
+	VMOVUPS.Z (R13), K1, Z0
+	VMOVUPS   Z0, K1, (AX)
+
+next:
+	ADDQ $16, R11
+	CMPQ R11, R9
+	JLT  op
+	ADDQ R8, DI
+	ADDQ R10, SI
+	DECQ BX
+	JNZ  pixel
+
+done:
+	VZEROUPPER
+	RET

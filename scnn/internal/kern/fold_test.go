@@ -1,0 +1,157 @@
+package kern
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// foldChunk is the number of output pixels whose full im2col the
+// reference fold (foldPairs) folds at a time in the benchmarks.
+const foldChunk = 64
+
+// foldPairs is the reference fold (fold.go's definition): n rows of the
+// full im2col of dy (k*k positions of c channels per row) folded into
+// the k(k+1)/2 position pairs (a, b), a <= b, numbered row by row:
+//
+//	dst[r*P*c + s*c + f] = src[r*k*k*c + (a*k+b)*c + f] + src[r*k*k*c + (b*k+a)*c + f]   (a < b)
+//	dst[r*P*c + s*c + f] = src[r*k*k*c + (a*k+a)*c + f]                                 (a == b)
+func foldPairs(dst, src []float32, n, k, c int) {
+	nf, nd := k*k*c, k*(k+1)/2*c
+	for r := 0; r < n; r++ {
+		s := 0
+		for a := 0; a < k; a++ {
+			for b := a; b < k; b++ {
+				d := dst[r*nd+s*c : r*nd+(s+1)*c]
+				first := src[r*nf+(a*k+b)*c : r*nf+(a*k+b+1)*c]
+				if b == a {
+					copy(d, first)
+				} else {
+					second := src[r*nf+(b*k+a)*c : r*nf+(b*k+a+1)*c]
+					for f := range d {
+						d[f] = first[f] + second[f]
+					}
+				}
+				s++
+			}
+		}
+	}
+}
+
+// foldRows on every kernel set against the loop of its definition, bit
+// for bit (zeros of both signs among the values): runs of 1-5 pixels,
+// 1-40 channels (vectors whole and partial; 8 by four pixels and one by
+// one), places in x, foldZero and foldNone; x's last place ends at its
+// last float.
+func TestFoldRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	withKernels(t, func(t *testing.T) {
+		for _, c := range []int{1, 8, 15, 16, 17, 40} {
+			for _, m := range []int{1, 2, 4, 5, 11} {
+				nops := 6
+				nd := nops*c + 3
+				x := randSlice(50*c, rng)
+				for i := range x {
+					switch rng.IntN(6) {
+					case 0:
+						x[i] = 0
+					case 1:
+						x[i] = float32(math.Copysign(0, -1))
+					}
+				}
+				maxPlace := len(x) - m*c
+				ops := make([]foldOp, nops)
+				for s := range ops {
+					ops[s] = foldOp{d: int32(s * c), a: int32(rng.IntN(maxPlace + 1)), b: int32(rng.IntN(maxPlace + 1))}
+					switch s {
+					case 0:
+						ops[s].b = foldNone
+					case 1:
+						ops[s].a = foldZero
+					case 2:
+						ops[s].b = foldZero
+					case 3:
+						ops[s].a, ops[s].b = foldZero, foldNone
+					case 4:
+						ops[s].a = int32(maxPlace) // ends at x's end
+					}
+				}
+				zero := make([]float32, max(c, 32))
+				got := randSlice(m*nd, rng)
+				want := append([]float32(nil), got...)
+				foldRows(got, nd, x, zero, ops, m, c)
+				for p := 0; p < m; p++ {
+					for _, op := range ops {
+						for f := 0; f < c; f++ {
+							var xa, xb float32
+							if op.a != foldZero {
+								xa = x[int(op.a)+p*c+f]
+							}
+							if op.b == foldNone {
+								want[p*nd+int(op.d)+f] = xa
+								continue
+							}
+							if op.b != foldZero {
+								xb = x[int(op.b)+p*c+f]
+							}
+							want[p*nd+int(op.d)+f] = xa + xb
+						}
+					}
+				}
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("c %d m %d: dst[%d] = %v, want %v", c, m, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	})
+}
+
+// foldRows refuses places outside x or the row.
+func TestFoldRowsBounds(t *testing.T) {
+	x, zero, dst := make([]float32, 40), make([]float32, 32), make([]float32, 2*20)
+	for _, tc := range []struct {
+		name string
+		op   foldOp
+	}{
+		{"first past x", foldOp{a: 33, b: foldNone}}, // 33 + 2*8 > 40
+		{"second past x", foldOp{a: 0, b: 25}},
+		{"negative place", foldOp{a: -5, b: foldNone}},
+		{"no first term", foldOp{a: foldNone, b: 0}},
+		{"past the row", foldOp{d: 13, a: 0, b: foldNone}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("foldRows(%+v) did not panic", tc.op)
+				}
+			}()
+			foldRows(dst, 20, x, zero, []foldOp{tc.op}, 2, 8)
+		})
+	}
+	// The largest places that fit run.
+	foldRows(dst, 20, x, zero, []foldOp{{d: 12, a: 24, b: 24}}, 2, 8)
+}
+
+func ExampleConvGeom_foldOps() {
+	// A 3x3 kernel on a 4x4 dense map of one channel: pixel (0, 1)'s
+	// pairs (a, b), a <= b, with the offsets of x(a-1, b) and x(b-1, a).
+	// Window row 0 lies above the map (foldZero, -1); the diagonal pairs
+	// have no second term (foldNone, -2). Pair (1, 2): x(0, 2) + x(1, 1),
+	// offsets 2 and 5.
+	g := ConvGeom{B: 1, H: 4, W: 4, Cin: 1, K: 3}
+	ops := make([]foldOp, 6)
+	g.foldOps(ops, make([]int32, 12), 0, 1)
+	for _, op := range ops {
+		fmt.Println(op.d, op.a, op.b)
+	}
+	// Output:
+	// 0 -1 -2
+	// 1 -1 0
+	// 2 -1 4
+	// 3 1 -2
+	// 4 2 5
+	// 5 6 -2
+}
