@@ -132,6 +132,9 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		if t.Precision != "" {
 			args = append(args, "--gemm-precision", t.Precision)
 		}
+		if t.Steps > 0 {
+			args = append(args, "--steps", strconv.Itoa(t.Steps))
+		}
 		if len(t.Command) > 0 {
 			args = append(append(args, "--"), t.Command...)
 		}

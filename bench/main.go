@@ -68,7 +68,7 @@ func main() {
 func workerMain(args []string) error {
 	fs := flag.NewFlagSet("bench worker", flag.ContinueOnError)
 	var t task
-	fs.StringVar(&t.Kind, "task", "", "train, infer, conv, sgemm, fold, plm or exec")
+	fs.StringVar(&t.Kind, "task", "", "train, infer, conv, sgemm, fold, plm, exec or fma")
 	fs.StringVar(&t.Model, "model", string(model.CNN), "cnn or scnn")
 	fs.StringVar(&t.Config, "config", "default", "default or paper")
 	fs.BoolVar(&t.Sym, "sym", false, "conv: symmetric packed layer")
@@ -78,6 +78,7 @@ func workerMain(args []string) error {
 	fs.IntVar(&t.K, "k", 3, "kernel size")
 	fs.IntVar(&t.Cin, "cin", 64, "input channels")
 	fs.IntVar(&t.Cout, "cout", 64, "output channels")
+	fs.IntVar(&t.Steps, "steps", 0, "fma: the FMA loop's steps on each goroutine")
 	fs.StringVar(&t.Alignment, "alignment", "", "plm: the alignment; exec: the file whose plain text the command reads on stdin")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the worker's life to this file")
 	precision := fs.String("gemm-precision", "float32", "the GEMMs' arithmetic: float32, or bfloat16 where the CPU has AVX512_BF16 (scnn.SetGemmPrecision)")
@@ -109,6 +110,14 @@ func workerMain(args []string) error {
 func cases(torch, openblas bool, psicov, freecontact, contactmap string) []benchCase {
 	const b, l, c = 10, 100, 64
 	var cs []benchCase
+	// The conv cases time the FMA peak's loop as a side of their own, so
+	// that their "% of peak" divides by the peak of the same rounds.
+	withFMA := func(s []side) []side {
+		if f := scnn.FMAWork(1, 1); f > 0 {
+			s = append(s, side{Label: "fma", Task: task{Kind: "fma", Steps: fmaSteps}, FLOPs: f * fmaSteps * float64(gomaxprocs())})
+		}
+		return s
+	}
 	withTorch := func(s []side, t task) []side {
 		if torch {
 			s = append(s, side{Label: "torch", Torch: true, Task: t})
@@ -132,7 +141,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 		st.Sym = true
 		cs = append(cs, benchCase{Group: "conv", Name: fmt.Sprintf("k%d_%dx%d", k, c, c), Burst: convBurst,
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
-			Sides: withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t), t)})
+			Sides: withFMA(withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t), t))})
 	}
 	// The narrow layers the shipped networks train (issue 29): the RNA
 	// recipe's first block (31 channels to 8 by 9 x 9, ...) and the
@@ -143,7 +152,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 		st.Sym = true
 		cs = append(cs, benchCase{Group: "conv", Name: n.name(), Burst: convBurst,
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(n.k*n.k*n.cin*n.cout),
-			Sides: withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t)})
+			Sides: withFMA(withTorch([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t))})
 	}
 	// One case per configuration: the CNN and the SCNN, Go, PyTorch and
 	// the OpenBLAS build, interleaved, so that every ratio compares runs
@@ -407,6 +416,11 @@ func withBF16(sides []side) []side {
 	}
 	return out
 }
+
+// fmaSteps is the FMA loop's steps a goroutine runs in one run of the
+// conv cases' "fma" side: 2^21 steps, about a GFLOP a core with
+// AVX-512 (about 7 ms).
+const fmaSteps = 1 << 21
 
 // narrowConv is one narrow layer of the conv cases.
 type narrowConv struct{ k, cin, cout int }

@@ -177,6 +177,73 @@ func (r *report) flops(group, name, label string) float64 {
 	return 0
 }
 
+// casePeak is the FMA peak the "% of peak" columns of conv case c
+// divide by: the GFLOP/s of its "fma" side (scnn.FMAWork, timed in the
+// same rounds as the layer), or, in a run recorded before that side, the
+// peak measured at the start of the run.
+func (r *report) casePeak(c *caseResult) float64 {
+	if s := c.side("fma"); s != nil && s.FLOPs > 0 {
+		if g := gflops(s.FLOPs, r.med(c.Group, c.Name, "fma")); g > 0 {
+			return g
+		}
+	}
+	return r.Machine.FMAPeak
+}
+
+// peakHead ends the header of a conv table whose alignment row is
+// align: with a "peak" column where the run timed the peak beside the
+// layers (peakNote).
+func (r *report) peakHead(align string) string {
+	if r.peakNote() == "" {
+		return "\n" + align + "\n"
+	}
+	return " peak GFLOP/s |\n" + align + "---:|\n"
+}
+
+// peakCell is a conv row's "peak" cell (peakHead), or "".
+func (r *report) peakCell(peak float64) string {
+	if r.peakNote() == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %.1f |", peak)
+}
+
+// peakHeader is what the machine's line adds to its peak where the conv
+// cases timed their own, or "".
+func (r *report) peakHeader() string {
+	if r.peakNote() == "" {
+		return ""
+	}
+	return ", but for the convolution layers', which divide by the peak of their own rounds"
+}
+
+// peakShares returns the lowest and highest share of the peak that side
+// label of conv case c (flops a run) reached in a round: its GFLOP/s
+// over the fma side's in the same round; ok false where the case has no
+// fma side or the rounds do not pair.
+func (r *report) peakShares(c *caseResult, label string, flops float64) (lo, hi float64, ok bool) {
+	p := c.side("fma")
+	if p == nil || p.FLOPs <= 0 {
+		return 0, 0, false
+	}
+	q0, q1, ok := r.roundRatios(c.Group, c.Name, "fma", label) // its seconds over the layer's
+	if !ok {
+		return 0, 0, false
+	}
+	return q0 * flops / p.FLOPs, q1 * flops / p.FLOPs, true
+}
+
+// peakNote is what the conv tables add to their text where their cases
+// timed the peak's loop beside the layers, or "".
+func (r *report) peakNote() string {
+	for _, c := range r.group("conv") {
+		if s := c.side("fma"); s != nil && s.FLOPs > 0 {
+			return fmt.Sprintf(" \"%% of peak\" divides by the FMA peak of the same rounds: FMAPeak's loop (%d steps on each goroutine, scnn.FMAWork), timed as a side of each case between the layers' runs, its median in the \"peak\" column. On this project's shared hosts the loop's speed moves from round to round (the fma side's timings in the .json), so a peak measured once at the start of the run is another moment's; the targets' \"range over rounds\" gives each round's share of its own peak.", fmaSteps)
+		}
+	}
+	return ""
+}
+
 // symSideFLOPs is what the symmetric side of conv case c executes: its
 // own count (a run made since the spConv's gradients work on the
 // kernel's position pairs), or in a run recorded before, the triangle's
@@ -287,7 +354,7 @@ func (r *report) markdown() string {
 	}
 	fmt.Fprintf(&b, "; PyTorch %s, CPU, %d threads. Batch 10, L = 100 unless stated; inputs are synthetic (timing does not depend on the values).\n\n", m.Torch, m.Threads)
 	if m.FMAPeak > 0 {
-		fmt.Fprintf(&b, "FMA peak: %.1f GFLOP/s, measured at the start of the run by a loop of independent %s fused multiply-adds on all %d goroutines (scnn.FMAPeak); \"%% of peak\" columns divide by it.\n\n", m.FMAPeak, m.FMAISA, m.Threads)
+		fmt.Fprintf(&b, "FMA peak: %.1f GFLOP/s, measured at the start of the run by a loop of independent %s fused multiply-adds on all %d goroutines (scnn.FMAPeak); \"%% of peak\" columns divide by it%s.\n\n", m.FMAPeak, m.FMAISA, m.Threads, r.peakHeader())
 	}
 
 	executed := r.executedCounts()
@@ -365,8 +432,8 @@ func (r *report) markdown() string {
 			gs, ob, ts := r.med("sgemm", name, "go"), r.med("sgemm", name, "openblas"), r.med("sgemm", name, "torch")
 			fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", name, sec(gs), gflops(c.FLOPs, gs), pct(gflops(c.FLOPs, gs), peak), sec(ob), gf(c.FLOPs, ob), sec(ts), gf(c.FLOPs, ts))
 		}
-		b.WriteString("\nOne 64 -> 64 convolution layer, forward + backward (input and kernel gradients), batch 10, L = 100. Full: 3 GEMMs of the shape above. Symmetric (spConv, packed): the same on the L(L+1)/2 upper-triangle pixels; \"executed\" GFLOP/s counts only those." + r.symPairsNote() + r.burstNote("conv") + "\n\n")
-		b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | sym/full | OpenBLAS build full | GFLOP/s | PyTorch full | GFLOP/s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		b.WriteString("\nOne 64 -> 64 convolution layer, forward + backward (input and kernel gradients), batch 10, L = 100. Full: 3 GEMMs of the shape above. Symmetric (spConv, packed): the same on the L(L+1)/2 upper-triangle pixels; \"executed\" GFLOP/s counts only those." + r.symPairsNote() + r.burstNote("conv") + r.peakNote() + "\n\n")
+		b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | sym/full | OpenBLAS build full | GFLOP/s | PyTorch full | GFLOP/s |" + r.peakHead("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"))
 		for _, k := range []int{3, 5} {
 			name := fmt.Sprintf("k%d_64x64", k)
 			c := r.find("conv", name)
@@ -375,12 +442,13 @@ func (r *report) markdown() string {
 			}
 			full, sym, ob, ts := r.med("conv", name, "go"), r.med("conv", name, "go-sym"), r.med("conv", name, "openblas"), r.med("conv", name, "torch")
 			symFLOPs := symSideFLOPs(c)
-			fmt.Fprintf(&b, "| %dx%d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s | %s | %s |\n", k, k, sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), peak),
-				sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), peak), ratio(sym, full), sec(ob), gf(c.FLOPs, ob), sec(ts), gf(c.FLOPs, ts))
+			cp := r.casePeak(c)
+			fmt.Fprintf(&b, "| %dx%d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s | %s | %s |%s\n", k, k, sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), cp),
+				sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), cp), ratio(sym, full), sec(ob), gf(c.FLOPs, ob), sec(ts), gf(c.FLOPs, ts), r.peakCell(cp))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(r.narrowTable(m.FMAPeak))
+	b.WriteString(r.narrowTable())
 
 	if sweep := r.group("sweep"); len(sweep) > 0 {
 		b.WriteString("## Inference on one chain of length L\n\n")
@@ -554,20 +622,35 @@ func (r *report) targets() string {
 			f = gflops(c.FLOPs, r.med("conv", c.Name, "go"))
 		}
 		peak := r.Machine.FMAPeak
-		row(fmt.Sprintf("%dx%d 64->64 conv fwd+bwd >= 60%% of FMA peak", k, k), pct(f, peak), "-", f >= 0.6*peak, false, f > 0 && peak > 0)
+		spread, every := "-", false
+		if c != nil {
+			peak = r.casePeak(c)
+			if lo, hi, ok := r.peakShares(c, "go", c.FLOPs); ok {
+				spread, every = fmt.Sprintf("%.0f-%.0f%%", 100*lo, 100*hi), lo >= 0.6
+			}
+		}
+		row(fmt.Sprintf("%dx%d 64->64 conv fwd+bwd >= 60%% of FMA peak", k, k), pct(f, peak), spread, f >= 0.6*peak, every, f > 0 && peak > 0)
 	}
 	// Issue 29: the narrow layers at 40% of the peak, executed FLOPs
-	// (the symmetric layer's are its triangle's).
-	peak := r.Machine.FMAPeak
+	// (the symmetric layer's are its triangle's), the peak of the same
+	// rounds where the case timed it.
 	for _, n := range narrowConvs {
 		c := r.find("conv", n.name())
 		if c == nil {
 			continue
 		}
+		peak := r.casePeak(c)
 		f := gflops(c.FLOPs, r.med("conv", c.Name, "go"))
 		fs := gflops(symSideFLOPs(c), r.med("conv", c.Name, "go-sym"))
-		row(fmt.Sprintf("%dx%d %d->%d conv fwd+bwd >= 40%% of FMA peak (full, symmetric)", n.k, n.k, n.cin, n.cout), pct(f, peak)+", "+pct(fs, peak), "-",
-			f >= 0.4*peak && fs >= 0.4*peak, false, f > 0 && fs > 0 && peak > 0)
+		spread, every := "-", false
+		lo, hi, ok := r.peakShares(c, "go", c.FLOPs)
+		los, his, oks := r.peakShares(c, "go-sym", symSideFLOPs(c))
+		if ok && oks {
+			spread = fmt.Sprintf("%.0f-%.0f%%, %.0f-%.0f%%", 100*lo, 100*hi, 100*los, 100*his)
+			every = lo >= 0.4 && los >= 0.4
+		}
+		row(fmt.Sprintf("%dx%d %d->%d conv fwd+bwd >= 40%% of FMA peak (full, symmetric)", n.k, n.k, n.cin, n.cout), pct(f, peak)+", "+pct(fs, peak), spread,
+			f >= 0.4*peak && fs >= 0.4*peak, every, f > 0 && fs > 0 && peak > 0)
 	}
 	for _, cfg := range []string{"default", "paper"} {
 		for _, kind := range []string{"cnn", "scnn"} {
@@ -674,7 +757,7 @@ func (r *report) burstNote(group string) string {
 
 // narrowTable is the section of the narrow conv cases (narrowConvs), or
 // "" when the run has none.
-func (r *report) narrowTable(peak float64) string {
+func (r *report) narrowTable() string {
 	var b strings.Builder
 	for _, n := range narrowConvs {
 		c := r.find("conv", n.name())
@@ -683,14 +766,15 @@ func (r *report) narrowTable(peak float64) string {
 		}
 		if b.Len() == 0 {
 			b.WriteString("## Narrow convolution layers vs the machine's FMA peak\n\n")
-			b.WriteString("The layers the shipped networks train: one convolution, forward + backward (input and kernel gradients), batch 10, L = 100, kernel k, Cin -> Cout channels. Full: the dense map; symmetric (spConv, packed): the L(L+1)/2 upper-triangle pixels, \"executed\" GFLOP/s counting only those. With AVX-512 the forward pass runs by the direct method (scnn/internal/kern/direct.go), the backward pass by im2col + GEMM." + r.symPairsNote() + r.burstNote("conv") + "\n\n")
-			b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | PyTorch full | GFLOP/s | Go full/PyTorch |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+			b.WriteString("The layers the shipped networks train: one convolution, forward + backward (input and kernel gradients), batch 10, L = 100, kernel k, Cin -> Cout channels. Full: the dense map; symmetric (spConv, packed): the L(L+1)/2 upper-triangle pixels, \"executed\" GFLOP/s counting only those. With AVX-512 the forward pass runs by the direct method (scnn/internal/kern/direct.go), the backward pass by im2col + GEMM." + r.symPairsNote() + r.burstNote("conv") + r.peakNote() + "\n\n")
+			b.WriteString("| layer | Go full | GFLOP/s | % of peak | Go symmetric | executed GFLOP/s | % of peak | PyTorch full | GFLOP/s | Go full/PyTorch |" + r.peakHead("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"))
 		}
 		full, sym, ts := r.med("conv", c.Name, "go"), r.med("conv", c.Name, "go-sym"), r.med("conv", c.Name, "torch")
 		symFLOPs := symSideFLOPs(c)
-		fmt.Fprintf(&b, "| %dx%d, %d -> %d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s |\n", n.k, n.k, n.cin, n.cout,
-			sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), peak), sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), peak),
-			sec(ts), gf(c.FLOPs, ts), ratio(full, ts))
+		cp := r.casePeak(c)
+		fmt.Fprintf(&b, "| %dx%d, %d -> %d | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s |%s\n", n.k, n.k, n.cin, n.cout,
+			sec(full), gflops(c.FLOPs, full), pct(gflops(c.FLOPs, full), cp), sec(sym), gflops(symFLOPs, sym), pct(gflops(symFLOPs, sym), cp),
+			sec(ts), gf(c.FLOPs, ts), ratio(full, ts), r.peakCell(cp))
 	}
 	if b.Len() > 0 {
 		b.WriteString("\n")

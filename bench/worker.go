@@ -41,6 +41,9 @@ type task struct {
 	Command []string
 	// Precision: the Go worker's --gemm-precision ("": float32).
 	Precision string
+	// Steps: fma, the steps of the FMA loop each goroutine runs
+	// (scnn.FMAWork).
+	Steps int
 }
 
 // maxBurst bounds the N of "run N".
@@ -172,6 +175,14 @@ func buildTask(t task) (built, error) {
 		return buildPlmTask(t)
 	case "exec":
 		return buildExecTask(t)
+	case "fma":
+		if t.Steps < 1 {
+			return b, fmt.Errorf("bench: fma task of %d steps", t.Steps)
+		}
+		b.run = func() error {
+			scnn.FMAWork(0, t.Steps)
+			return nil
+		}
 	default:
 		err = fmt.Errorf("bench: unknown task %q", t.Kind)
 	}

@@ -65,6 +65,12 @@ func FMAPeak(workers int, d time.Duration) (gflops float64, isa string) {
 	return kern.FMAPeak(workers, d)
 }
 
+// FMAWork runs steps steps of FMAPeak's loop on each of workers
+// goroutines (0: GOMAXPROCS) at once and returns the floating-point
+// operations done (0 in a build without the loop): FMAPeak's work, to be
+// timed beside other work.
+func FMAWork(workers, steps int) float64 { return kern.FMAWork(workers, steps) }
+
 // BLASCore names the kernel set OpenBLAS chose at load time (for example
 // "SkylakeX", "Haswell", "Prescott"), or "" in the default (Go) build.
 func BLASCore() string { return kern.BLASCore() }

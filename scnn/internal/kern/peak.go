@@ -26,22 +26,33 @@ func FMAPeak(workers int, d time.Duration) (gflops float64, isa string) {
 		}
 		n *= 4
 	}
-	workers = Workers(workers)
-	flops := make([]float64, workers)
-	var wg sync.WaitGroup
 	t0 := time.Now()
+	total := FMAWork(workers, n)
+	return total / time.Since(t0).Seconds() / 1e9, isa
+}
+
+// FMAWork runs steps (at least 1) steps of FMAPeak's loop on each of
+// workers goroutines (0: GOMAXPROCS) at once and returns the
+// floating-point operations done, 0 in a build without the loop. Timed
+// beside other work, it is the peak measured in the same moments (make
+// bench's conv cases).
+func FMAWork(workers, steps int) float64 {
+	if _, isa := fmaLoop(1); isa == "" {
+		return 0
+	}
+	flops := make([]float64, Workers(workers))
+	var wg sync.WaitGroup
 	for w := range flops {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			flops[w], _ = fmaLoop(n)
+			flops[w], _ = fmaLoop(steps)
 		}()
 	}
 	wg.Wait()
-	el := time.Since(t0).Seconds()
 	total := 0.0
 	for _, f := range flops {
 		total += f
 	}
-	return total / el / 1e9, isa
+	return total
 }
