@@ -213,24 +213,25 @@ var foldAlways bool
 // FoldsPairs reports whether ConvBackward folds the position pairs of a
 // spatially symmetric kernel of size k from cin to cout channels (with
 // ConvGeom.SymKernel): for k >= 5 with cin*cout >= 64, and k = 3 with
-// cin*cout >= 160. The fold copies and adds the im2col of dy once more;
-// the GEMMs it shortens have N = cin columns and k*k*cout rows of dy per
-// pixel, a third shorter for k = 3, 40% for k = 5. On packed 100 x 100
-// maps, one worker (BenchmarkConvBackwardSymKernel -count 2, session
-// 24), folding ran 9x9 31->8 1.75x as fast, 7x7 86->8 and 5x5 31->8 or
-// 20->8 about 1.4x, 3x3 86->8 and 5x5 31->4 about 1.1x, and 5x5 8->8,
-// 3x3 20->8 and 16->8 1.0x; a one-core run by thread CPU time had 5x5
-// 8->8 at 1.16x, 3x3 20->8 at 1.08x, 16->8 at 1.03x and 5x5 8->4 at
-// 0.79x. The rule folds where either run gained at least 5% (the edge
-// cases 5x5 8->8 and 3x3 20->8 included) and leaves 3x3 16->8 and the
-// layers below 64 channel pairs unfolded; the small layers' runs are
-// noisy.
+// cin*cout >= 160, or with cout >= 8 and cin*cout >= 64. The fold
+// writes a folded im2col of dy (fold.go); the GEMMs it shortens have N =
+// cin columns and k*k*cout rows of dy per pixel, a third shorter for
+// k = 3, 40% for k = 5. On packed 100 x 100 maps, one worker
+// (BenchmarkConvBackwardSymKernel -count 2, session 24), folding ran
+// 9x9 31->8 1.75x as fast, 7x7 86->8 and 5x5 31->8 or 20->8 about 1.4x,
+// 3x3 86->8 and 5x5 31->4 about 1.1x, and 5x5 8->8, 3x3 20->8 and 16->8
+// 1.0x. Since the fold goes pixel by pixel, four pixels an operation
+// for 8 channels (session 27), folding pays for 8 output channels at
+// k = 3 too: batch 10, two workers, paired (BenchmarkConvBackwardFold,
+// unfolded/folded) 3x3 16->8 1.28x, 8->8 1.27x, 20->8 1.33x, 86->8
+// 1.29x, 5x5 8->8 1.46x; with 4 output channels (one pixel an operation)
+// it still does not: 5x5 8->4 0.86x, 3x3 31->4 0.93x.
 func FoldsPairs(k, cin, cout int) bool {
 	switch {
 	case k >= 5:
 		return cin*cout >= 64
 	case k == 3:
-		return cin*cout >= 160
+		return cin*cout >= 160 || cout >= 8 && cin*cout >= 64
 	}
 	return false
 }
