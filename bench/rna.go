@@ -111,13 +111,22 @@ func rnaCases(torch bool) []benchCase {
 // t.Model under protocol t.Config, on a synthetic batch of t.B molecules
 // of length t.L.
 func buildRNATask(t task, rng *rand.Rand) (func() error, int, error) {
-	s, p, err := rnaSpec(t.Model, t.Config)
+	run, net, err := rnaTask(t, rng)
 	if err != nil {
 		return nil, 0, err
 	}
+	return run, net.Trainable(), nil
+}
+
+// rnaTask is buildRNATask's run and the network it trains or runs.
+func rnaTask(t task, rng *rand.Rand) (func() error, *pairnet.Net, error) {
+	s, p, err := rnaSpec(t.Model, t.Config)
+	if err != nil {
+		return nil, nil, err
+	}
 	net, err := pairnet.New(s, 1)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	b, l := t.B, t.L
 	in := pairnet.Inputs{X1: scnn.New(b, l, s.In1D)}
@@ -171,12 +180,12 @@ func buildRNATask(t task, rng *rand.Rand) (func() error, int, error) {
 				z.Data[i] = float32(1 / (1 + math.Exp(-float64(v))))
 			}
 			return nil
-		}, net.Trainable(), nil
+		}, net, nil
 	}
 	kind, _ := ssnet.ParseKind(t.Model)
 	loss := scnn.WeightedBCE{PosWeight: p.PosWeight}
 	return trainStep(scnn.NewAdam(net.Params(), p.LR(kind), p.L2), func(pass *scnn.Pass) (*scnn.Tensor, error) { return net.Forward(pass, in) },
-		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return loss.Forward(z, labels, mask) }), net.Trainable(), nil
+		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return loss.Forward(z, labels, mask) }), net, nil
 }
 
 // rnaTable is the section of the RNA cases, or "" when the run has none.

@@ -235,13 +235,22 @@ func syntheticBatch(b, l int, a model.Arch, packed bool, rng *rand.Rand) *model.
 }
 
 func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
-	a, err := model.ArchByName(model.Kind(t.Model), t.Config)
+	run, m, err := modelTask(t, rng)
 	if err != nil {
 		return nil, 0, err
 	}
+	return run, m.Trainable(), nil
+}
+
+// modelTask is buildModelTask's run and the model it trains or runs.
+func modelTask(t task, rng *rand.Rand) (func() error, *model.Model, error) {
+	a, err := model.ArchByName(model.Kind(t.Model), t.Config)
+	if err != nil {
+		return nil, nil, err
+	}
 	m, err := model.NewModel(a, 1)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	b := syntheticBatch(t.B, t.L, a, m.Packed(), rng)
 	if t.Kind == "infer" {
@@ -252,11 +261,11 @@ func buildModelTask(t task, rng *rand.Rand) (func() error, int, error) {
 			}
 			model.Probabilities(logits, b.Lengths)
 			return nil
-		}, m.Trainable(), nil
+		}, m, nil
 	}
 	loss := scnn.WeightedBCE{PosWeight: 5}
 	return trainStep(scnn.NewAdam(m.Params(), 1e-3, 1e-5), func(pass *scnn.Pass) (*scnn.Tensor, error) { return m.Forward(pass, b) },
-		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return loss.Forward(z, b.Labels, b.Mask) }), m.Trainable(), nil
+		func(z *scnn.Tensor) (float64, *scnn.Tensor, error) { return loss.Forward(z, b.Labels, b.Mask) }), m, nil
 }
 
 // trainStep is one training step, as the training loops take it: the
