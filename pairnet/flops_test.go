@@ -26,9 +26,12 @@ func TestConvMACsByHand(t *testing.T) {
 	if got, want := s.InferenceFLOPs(3, 7), 2*1616*float64(3*7*8/2); got != want {
 		t.Errorf("InferenceFLOPs = %v, want %v", got, want)
 	}
-	// A training step: 3x the forward pass, no spConv here being wide
-	// enough to fold its kernel's position pairs (scnn.FoldsPairs).
-	if got, want := s.TrainFLOPs(3, 7), 3*2*1616*float64(3*7*8/2); got != want {
+	// A training step: 3x the forward pass, but for the 5 x 5 spConv to
+	// 4 channels, which folds its kernel's position pairs
+	// (scnn.FoldsPairs): its two gradients on 15 of 25 positions, 2*10*
+	// 12*4 = 960 MACs fewer: 3*1,616 - 960 = 3,888. The others have
+	// fewer than 4 output channels and too few channel pairs to fold.
+	if got, want := s.TrainFLOPs(3, 7), 2*3888*float64(3*7*8/2); got != want {
 		t.Errorf("TrainFLOPs = %v, want %v", got, want)
 	}
 	// With a block of 20 -> 8 twice: the 5 x 5 spConv (160 channel pairs)

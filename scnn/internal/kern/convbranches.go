@@ -212,26 +212,30 @@ var foldAlways bool
 
 // FoldsPairs reports whether ConvBackward folds the position pairs of a
 // spatially symmetric kernel of size k from cin to cout channels (with
-// ConvGeom.SymKernel): for k >= 5 with cin*cout >= 64, and k = 3 with
-// cin*cout >= 160, or with cout >= 8 and cin*cout >= 64. The fold
-// writes a folded im2col of dy (fold.go); the GEMMs it shortens have N =
-// cin columns and k*k*cout rows of dy per pixel, a third shorter for
-// k = 3, 40% for k = 5. On packed 100 x 100 maps, one worker
-// (BenchmarkConvBackwardSymKernel -count 2, session 24), folding ran
-// 9x9 31->8 1.75x as fast, 7x7 86->8 and 5x5 31->8 or 20->8 about 1.4x,
-// 3x3 86->8 and 5x5 31->4 about 1.1x, and 5x5 8->8, 3x3 20->8 and 16->8
-// 1.0x. Since the fold goes pixel by pixel, four pixels an operation
-// for 8 channels (session 27), folding pays for 8 output channels at
-// k = 3 too: batch 10, two workers, paired (BenchmarkConvBackwardFold,
-// unfolded/folded) 3x3 16->8 1.28x, 8->8 1.27x, 20->8 1.33x, 86->8
-// 1.29x, 5x5 8->8 1.46x; with 4 output channels (one pixel an operation)
-// it still does not: 5x5 8->4 0.86x, 3x3 31->4 0.93x.
+// ConvGeom.SymKernel): for k >= 3 with at least 4 output channels; with
+// fewer, for k >= 5 with cin*cout >= 64 and k = 3 with cin*cout >= 160.
+// The fold writes a folded im2col of dy (fold.go); the GEMMs it shortens
+// have N = cin columns and k*k*cout rows of dy per pixel, a third
+// shorter for k = 3, 40% for k = 5. Session 24's fold (a pass per pair)
+// paid only for the wider layers: on packed 100 x 100 maps, one worker,
+// 9x9 31->8 1.75x, 7x7 86->8 and 5x5 31->8 about 1.4x, 3x3 86->8 and
+// 5x5 31->4 about 1.1x, 3x3 16->8 1.0x. Since the fold goes pixel by
+// pixel, four pixels an operation for 4 and 8 channels (session 27), it
+// pays for every layer with 4 or more output channels: batch 10, two
+// workers, paired (BenchmarkConvBackwardFold -benchtime 21x,
+// unfolded/folded) 3x3 16->8 1.29x, 8->8 1.31x, 3->8 1.30x, 86->8
+// 1.27x, 31->4 1.23x, 8->4 1.25x, 4->4 1.25x, 5x5 8->8 1.37x, 3->8
+// 1.48x, 8->4 1.18x, 4->4 1.22x, 7x7 3->8 1.31x; one output channel
+// goes one pixel an operation and loses (3x3 8->1 0.68x, 5x5 8->1
+// 0.62x).
 func FoldsPairs(k, cin, cout int) bool {
 	switch {
+	case k < 3:
+		return false
+	case cout >= 4:
+		return true
 	case k >= 5:
 		return cin*cout >= 64
-	case k == 3:
-		return cin*cout >= 160 || cout >= 8 && cin*cout >= 64
 	}
-	return false
+	return cin*cout >= 160
 }

@@ -291,7 +291,8 @@ func TestConvBackwardRows(t *testing.T) {
 // behind FoldsPairs since session 27.
 func BenchmarkConvBackwardFold(b *testing.B) {
 	defer func(f bool) { foldAlways = f }(foldAlways)
-	for _, sh := range [][3]int{{3, 16, 8}, {3, 8, 8}, {3, 20, 8}, {3, 86, 8}, {5, 8, 8}, {5, 8, 4}, {3, 31, 4}} {
+	for _, sh := range [][3]int{{3, 16, 8}, {3, 8, 8}, {3, 20, 8}, {3, 86, 8}, {5, 8, 8}, {5, 8, 4}, {3, 31, 4},
+		{3, 8, 4}, {3, 4, 4}, {5, 4, 4}, {3, 3, 8}, {5, 3, 8}, {7, 3, 8}, {3, 8, 1}, {5, 8, 1}} {
 		b.Run(fmt.Sprintf("k%d_%dx%d", sh[0], sh[1], sh[2]), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			g := ConvGeom{Packed: true, B: 10, H: 100, W: 100, Cin: sh[1], Cout: sh[2], K: sh[0]}

@@ -15,7 +15,8 @@
 //
 // Rows of 8 channels go four pixels an operation, each term's 32 floats
 // in two 512-bit registers, each pixel's 8 stored apart (zero must then
-// hold 32 zeros); the last m mod 4 pixels one by one.
+// hold 32 zeros), and rows of 4 channels likewise in one register; the
+// last m mod 4 pixels one by one.
 //
 // Registers: DI the pixel's dst row, R8 nd in bytes, SI x moved to the
 // pixel, DX the operations, R9 their end, BX the pixels left, R10 c in
@@ -43,8 +44,10 @@ TEXT ·foldRowsAVX512(SB), NOSPLIT, $0-64
 	DECQ AX
 	KMOVW AX, K1
 	SHLQ $2, R10
-	// Rows of 8 channels: four pixels an operation (below) while four
-	// are left.
+	// Rows of 8 or 4 channels: four pixels an operation (below) while
+	// four are left.
+	CMPQ R10, $16
+	JEQ  quad4start
 	CMPQ R10, $32
 	JNE  pixel
 	MOVQ BX, R12
@@ -103,6 +106,64 @@ quadstore:
 	JNZ           quad
 	TESTQ         BX, BX
 	JZ            done
+
+	// Rows of 4 channels: each term's 16 floats of pixels t..t+3 in one
+	// 512-bit register, each pixel's 4 stored apart.
+quad4start:
+	MOVQ BX, R12
+	SHRQ $2, R12
+	JZ   pixel
+	ANDQ $3, BX
+
+quad4:
+	MOVQ DX, R11
+
+quad4op:
+	MOVLQSX 0(R11), AX
+	LEAQ    (DI)(AX*4), AX
+	MOVLQSX 4(R11), R13
+	TESTQ   R13, R13
+	JS      quad4azero
+	LEAQ    (SI)(R13*4), R13
+	JMP     quad4ahave
+
+quad4azero:
+	MOVQ zero+24(FP), R13
+
+quad4ahave:
+	VMOVUPS (R13), Z0
+	MOVLQSX 8(R11), R14
+	CMPQ    R14, $-2
+	JEQ     quad4store
+	TESTQ   R14, R14
+	JS      quad4bzero
+	LEAQ    (SI)(R14*4), R14
+	JMP     quad4bhave
+
+quad4bzero:
+	MOVQ zero+24(FP), R14
+
+quad4bhave:
+	VADDPS (R14), Z0, Z0
+
+quad4store:
+	VMOVUPS        X0, (AX)
+	VEXTRACTF32X4  $1, Z0, X1
+	VMOVUPS        X1, (AX)(R8*1)
+	VEXTRACTF32X4  $2, Z0, X2
+	VMOVUPS        X2, (AX)(R8*2)
+	VEXTRACTF32X4  $3, Z0, X3
+	LEAQ           (AX)(R8*2), CX
+	VMOVUPS        X3, (CX)(R8*1)
+	ADDQ           $16, R11
+	CMPQ           R11, R9
+	JLT            quad4op
+	LEAQ           (DI)(R8*4), DI
+	ADDQ           $64, SI
+	DECQ           R12
+	JNZ            quad4
+	TESTQ          BX, BX
+	JZ             done
 
 pixel:
 	MOVQ DX, R11

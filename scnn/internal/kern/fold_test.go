@@ -41,13 +41,13 @@ func foldPairs(dst, src []float32, n, k, c int) {
 
 // foldRows on every kernel set against the loop of its definition, bit
 // for bit (zeros of both signs among the values): runs of 1-5 pixels,
-// 1-40 channels (vectors whole and partial; 8 by four pixels and one by
-// one), places in x, foldZero and foldNone; x's last place ends at its
+// 1-40 channels (vectors whole and partial; 4 and 8 by four pixels and
+// one by one), places in x, foldZero and foldNone; x's last place ends at its
 // last float.
 func TestFoldRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	withKernels(t, func(t *testing.T) {
-		for _, c := range []int{1, 8, 15, 16, 17, 40} {
+		for _, c := range []int{1, 4, 8, 15, 16, 17, 40} {
 			for _, m := range []int{1, 2, 4, 5, 11} {
 				nops := 6
 				nd := nops*c + 3
