@@ -18,11 +18,12 @@ package kern
 // work instead of k*k.
 //
 // Each row is written pixel by pixel, all its pairs at once, from a list
-// of operations (foldOp) that name the two places of x per pair: the row
-// is written once, in order, while it is in the first-level cache.
-// Along a run of pixels whose windows lie inside the map's columns (and,
-// packed, in the stored triangle) every place moves by one pixel, c
-// floats, per pixel, so one list serves the run.
+// of operations (foldOp) that name the two places per pair: the row is
+// written once, in order, while it is in the first-level cache. The
+// places are in copies of the window's map rows, padded and with a
+// packed map's mirrored pixels filled in (im2colFolded), where every
+// place moves by one pixel, c floats, per pixel, so one list serves an
+// output row.
 
 // foldNone as a foldOp's b: the pair is a diagonal one, (a, a), with no
 // second term; foldZero as a or b: that term lies outside the map, +0.
@@ -39,60 +40,6 @@ const (
 // a or b foldZero: that term +0; b foldNone: dst = the first term alone.
 // The layout is fold_amd64.s's.
 type foldOp struct{ d, a, b, _ int32 }
-
-// foldOps sets ops (k(k+1)/2 long) to the folded im2col row of pixel
-// (i, j) of g's map (one sample, g.Cin channels): the offsets of its
-// pairs' places in x. pos (4k long) is scratch.
-func (g ConvGeom) foldOps(ops []foldOp, pos []int32, i, j int) {
-	k, c, pad, w := g.K, int32(g.Cin), g.K/2, int32(g.W)
-	// rows[u], cols[v]: window row u's map row i+u-pad and window column
-	// v's map column j+v-pad, -1 outside the map; rs[u], cs[v]: the
-	// offset in pixels of that row's (or, a packed map's mirrored place,
-	// that column's) first stored pixel, less its index: dense p*W,
-	// packed Tri(W, p, q) - q = p*W - p*(p-1)/2 - p for p <= q, and
-	// (p, q) with q < p read as (q, p), at Tri(W, q, p) = cs[v] + p.
-	rows, cols, rs, cs := pos[:k], pos[k:2*k], pos[2*k:3*k], pos[3*k:4*k]
-	for u := range k {
-		rows[u], cols[u] = -1, -1
-		if p := i + u - pad; p >= 0 && p < g.H {
-			r := int32(p)
-			rows[u], rs[u] = r, r*w
-			if g.Packed {
-				rs[u] -= r*(r-1)/2 + r
-			}
-		}
-		if q := j + u - pad; q >= 0 && q < g.W {
-			q := int32(q)
-			cols[u], cs[u] = q, q*w-q*(q-1)/2-q
-		}
-	}
-	s := 0
-	for a := 0; a < k; a++ {
-		for b := a; b < k; b++ {
-			op := foldOp{d: int32(s) * c, a: foldZero, b: foldNone}
-			// The first place: window (a, b); the second: (b, a).
-			if p, q := rows[a], cols[b]; p >= 0 && q >= 0 {
-				if !g.Packed || p <= q {
-					op.a = (rs[a] + q) * c
-				} else {
-					op.a = (cs[b] + p) * c
-				}
-			}
-			if b > a {
-				op.b = foldZero
-				if p, q := rows[b], cols[a]; p >= 0 && q >= 0 {
-					if !g.Packed || p <= q {
-						op.b = (rs[b] + q) * c
-					} else {
-						op.b = (cs[a] + p) * c
-					}
-				}
-			}
-			ops[s] = op
-			s++
-		}
-	}
-}
 
 // foldRows writes m folded im2col rows, nd floats apart in dst, of
 // pixels one after another along a map row (foldOp), c channels each.
@@ -157,13 +104,13 @@ func foldRowsGo(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int
 }
 
 // im2colFolded writes the folded im2col of x for the output pixels
-// pix0..pix0+n-1 (n rows of k(k+1)/2 position pairs of g.Cin channels):
-// a run of pixels along a map row whose windows lie inside the map's
-// columns (and, packed, in the stored triangle) by one list of
-// operations, every other pixel, near the edges and the diagonal, by its
-// own. foldOps names only stored pixels of the sample, and a run's last
-// pixel's places are stored pixels too, so one check of x's and col's
-// lengths covers every place.
+// pix0..pix0+n-1 (n rows of k(k+1)/2 position pairs of g.Cin channels).
+// The pixels of each output row are folded from copies of its window's
+// k map rows (windowRow): full width, pad zero pixels at either end, a
+// packed map's mirrored places filled in, a row outside the map all
+// zeros. In those copies every place moves by c floats a pixel, so one
+// list of operations serves the whole row; the copies sit in a ring of
+// k+1 slots (the last one zero), so each map row is copied about once.
 func (g ConvGeom) im2colFolded(col, x []float32, pix0, n int) {
 	k, c, pad, w := g.K, g.Cin, g.K/2, g.W
 	nd := k * (k + 1) / 2 * c
@@ -179,23 +126,70 @@ func (g ConvGeom) im2colFolded(col, x []float32, pix0, n int) {
 	} else {
 		i, j = pix0/w, pix0%w
 	}
+	ldr := (w + 2*pad) * c // a slot's floats
+	ring := getScratch((k + 1) * ldr)
+	defer putScratch(ring)
+	clear(ring[k*ldr:])    // the zero slot
+	held := make([]int, k) // the map row in each slot; -1: none
+	for s := range held {
+		held[s] = -1
+	}
+	slot := make([]int, k) // window row u's slot
 	ops := make([]foldOp, k*(k+1)/2)
-	pos := make([]int32, 4*k)
-	zero := make([]float32, max(c, 32))
+	zero := make([]float32, max(c, 32)) // foldRows' contract; no place is foldZero
 	for r := 0; r < n; {
-		m := 1
-		if j >= pad && j+pad < w && (!g.Packed || j >= i+k-1) {
-			m = min(n-r, w-pad-j)
-		}
-		g.foldOps(ops, pos, i, j)
-		foldRowsUnchecked(col[r*nd:(r+m)*nd], nd, x, zero, ops, m, c)
-		r += m
-		if j += m; j == w {
-			i++
-			j = 0
-			if g.Packed {
-				j = i
+		for u := range k {
+			p := i + u - pad
+			if p < 0 || p >= g.H {
+				slot[u] = k
+				continue
+			}
+			slot[u] = p % k
+			if held[p%k] != p {
+				g.windowRow(ring[(p%k)*ldr:(p%k+1)*ldr], x, p)
+				held[p%k] = p
 			}
 		}
+		// Pair (a, b) of pixel (i, j): window (a, b) at column j+b of
+		// row a's copy, (b, a) at column j+a of row b's.
+		s := 0
+		for a := 0; a < k; a++ {
+			for b := a; b < k; b++ {
+				op := foldOp{d: int32(s * c), a: int32(slot[a]*ldr + (j+b)*c), b: foldNone}
+				if b > a {
+					op.b = int32(slot[b]*ldr + (j+a)*c)
+				}
+				ops[s] = op
+				s++
+			}
+		}
+		m := min(n-r, w-j)
+		foldRowsUnchecked(col[r*nd:(r+m)*nd], nd, ring, zero, ops, m, c)
+		r += m
+		i++
+		j = 0
+		if g.Packed {
+			j = i
+		}
 	}
+}
+
+// windowRow writes map row p of x (one sample, g.Cin channels) into
+// dst, g.W+2*pad pixels: pad zero pixels, the row's W pixels (a packed
+// map's (p, q), q < p, read as (q, p)), pad zero pixels.
+func (g ConvGeom) windowRow(dst, x []float32, p int) {
+	c, pad, w := g.Cin, g.K/2, g.W
+	clear(dst[:pad*c])
+	clear(dst[(pad+w)*c:])
+	row := dst[pad*c : (pad+w)*c]
+	if !g.Packed {
+		copy(row, x[p*w*c:(p+1)*w*c])
+		return
+	}
+	for q := 0; q < p; q++ {
+		o := Tri(w, q, p) * c
+		copy(row[q*c:(q+1)*c], x[o:o+c])
+	}
+	o := Tri(w, p, p) * c
+	copy(row[p*c:], x[o:o+(w-p)*c])
 }

@@ -1,7 +1,6 @@
 package kern
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -135,40 +134,28 @@ func TestFoldRowsBounds(t *testing.T) {
 	foldRows(dst, 20, x, zero, []foldOp{{d: 12, a: 24, b: 24}}, 2, 8)
 }
 
-func ExampleConvGeom_foldOps() {
-	// A 3x3 kernel on a 4x4 dense map of one channel: pixel (0, 1)'s
-	// pairs (a, b), a <= b, with the offsets of x(a-1, b) and x(b-1, a).
-	// Window row 0 lies above the map (foldZero, -1); the diagonal pairs
-	// have no second term (foldNone, -2). Pair (1, 2): x(0, 2) + x(1, 1),
-	// offsets 2 and 5.
-	g := ConvGeom{B: 1, H: 4, W: 4, Cin: 1, K: 3}
-	ops := make([]foldOp, 6)
-	g.foldOps(ops, make([]int32, 12), 0, 1)
-	for _, op := range ops {
-		fmt.Println(op.d, op.a, op.b)
-	}
-	// Output:
-	// 0 -1 -2
-	// 1 -1 0
-	// 2 -1 4
-	// 3 1 -2
-	// 4 2 5
-	// 5 6 -2
-}
-
-// BenchmarkFoldRows times foldRows on interior runs of a packed 100 x
-// 100 map (9x9 kernel, 8 channels: 45 pairs, 1,440 bytes a row) into a
-// tile of 128 rows, and a copy of the same number of bytes a row; both
-// report ns/pixel.
+// BenchmarkFoldRows times foldRows on runs of 64 pixels (9x9 kernel, 8
+// channels: 45 pairs, 1,440 bytes a row) into a tile of 128 rows, and a
+// copy of the same number of bytes a row; both report ns/pixel.
 func BenchmarkFoldRows(b *testing.B) {
 	const rows, m = 128, 64
-	g := ConvGeom{Packed: true, B: 1, H: 100, W: 100, Cin: 8, K: 9}
-	x := randSlice(g.Pixels()*8, rand.New(rand.NewPCG(1, 2)))
+	x := randSlice(9*100*8+128*8, rand.New(rand.NewPCG(1, 2)))
 	nd := 45 * 8
 	col := make([]float32, rows*nd)
 	b.Run("fold", func(b *testing.B) {
+		// The pairs of pixel 30 of an output row, from window rows 100
+		// pixels apart in x, as im2colFolded lays them out.
 		ops, zero := make([]foldOp, 45), make([]float32, 32)
-		g.foldOps(ops, make([]int32, 36), 10, 30) // an interior pixel
+		s := 0
+		for a := 0; a < 9; a++ {
+			for bb := a; bb < 9; bb++ {
+				ops[s] = foldOp{d: int32(s * 8), a: int32((a*100 + 30 + bb) * 8), b: foldNone}
+				if bb > a {
+					ops[s].b = int32((bb*100 + 30 + a) * 8)
+				}
+				s++
+			}
+		}
 		for i := 0; i < b.N; i++ {
 			for r := 0; r < rows; r += m {
 				foldRows(col[r*nd:(r+m)*nd], nd, x, zero, ops, m, 8)
