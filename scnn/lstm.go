@@ -147,15 +147,8 @@ func (d *LSTMDirection) forward(x *Tensor, lengths []int, h int) *lstmRun {
 			}
 			p := s*n + t
 			copy(z, xg[p*4*h:(p+1)*4*h])
-			for k, hv := range hprev {
-				if hv == 0 {
-					continue
-				}
-				row := d.Wh.Value[k*4*h : (k+1)*4*h]
-				for q := range z {
-					z[q] += hv * row[q]
-				}
-			}
+			// z += hprev Wh, the rows in order, zero values skipped.
+			kern.GemvRowsF32(z, hprev, d.Wh.Value, 4*h, true)
 			g := r.gates[p*4*h : (p+1)*4*h]
 			c, hh := r.c[p*h:(p+1)*h], r.h[p*h:(p+1)*h]
 			for k := 0; k < h; k++ {
@@ -180,6 +173,13 @@ func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []f
 	dxg := make([]float32, b*n*4*h)
 	dhn := make([]float32, h)
 	dcn := make([]float32, h)
+	// Wh transposed (4h rows of h), for dhn = dz Wh^T by rows.
+	whT := make([]float32, 4*h*h)
+	for k := 0; k < h; k++ {
+		for q, v := range d.Wh.Value[k*4*h : (k+1)*4*h] {
+			whT[q*h+k] = v
+		}
+	}
 	for s := 0; s < b; s++ {
 		clear(dhn)
 		clear(dcn)
@@ -212,19 +212,14 @@ func (d *LSTMDirection) backward(r *lstmRun, x *Tensor, lengths []int, dhOut []f
 				dz[3*h+k] = dh * tc * og * (1 - og)
 				dcn[k] = dc * fg
 			}
-			// dWh += hprev^T dz;  dhn = dz Wh^T.
-			for k := 0; k < h; k++ {
-				row := d.Wh.Value[k*4*h : (k+1)*4*h]
-				grow := d.Wh.Grad[k*4*h : (k+1)*4*h]
-				var acc float32
-				for q, v := range dz {
-					acc += v * row[q]
-					if hprev != nil {
-						grow[q] += hprev[k] * v
-					}
-				}
-				dhn[k] = acc
+			// dWh += hprev^T dz;  dhn = dz Wh^T, each sum in q order
+			// from +0 (so a zero term changes nothing and none is
+			// skipped), every product rounded first.
+			if hprev != nil {
+				kern.GerF32(d.Wh.Grad, 4*h, hprev, dz)
 			}
+			clear(dhn)
+			kern.GemvRowsF32(dhn, dz, whT, h, false)
 		}
 	}
 	kern.Gemm(true, false, in, 4*h, b*n, 1, x.Data, in, dxg, 4*h, 1, d.Wx.Grad, 4*h)

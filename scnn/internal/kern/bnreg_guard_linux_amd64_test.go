@@ -114,3 +114,39 @@ func TestBNSumsInRegistersBounds(t *testing.T) {
 		}
 	}
 }
+
+// GemvRowsF32's and GerF32's AVX-512 kernels read and write nothing past
+// their slices, each ending at an inaccessible page, for lengths around
+// the vector width.
+func TestGemvRowsAndGerGuarded(t *testing.T) {
+	if !cpu.X86.HasAVX512F {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(33, 34))
+	for _, n := range []int{1, 7, 16, 17, 33} {
+		for _, m := range []int{1, 3} {
+			ldw := n + 2
+			y, a, b := guardedF32(t, n), guardedF32(t, m), guardedF32(t, n)
+			w := guardedF32(t, (m-1)*ldw+n)
+			for _, v := range [][]float32{y, a, b, w} {
+				copy(v, randSlice(len(v), rng))
+			}
+			want := append([]float32(nil), y...)
+			gemvRowsGo(want, a, w, ldw, false)
+			gemvRowsAVX512Go(y, a, w, ldw, false)
+			wantW := append([]float32(nil), w...)
+			gerGo(wantW, ldw, a, b)
+			gerAVX512Go(w, ldw, a, b)
+			for j := range want {
+				if math.Float32bits(y[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("n %d m %d: gemv y[%d] = %v, want %v", n, m, j, y[j], want[j])
+				}
+			}
+			for i := range wantW {
+				if math.Float32bits(w[i]) != math.Float32bits(wantW[i]) {
+					t.Fatalf("n %d m %d: ger w[%d] = %v, want %v", n, m, i, w[i], wantW[i])
+				}
+			}
+		}
+	}
+}

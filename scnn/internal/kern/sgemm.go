@@ -45,6 +45,10 @@ type kernelSet struct {
 	relu      func(v []float32)
 	reluMask  func(d, y []float32)
 	bn        *bnKernels // batchnorm's loops (bn.go); nil: the portable ones
+	// gemvRows and ger are GemvRowsF32 and GerF32 (gemv32.go); nil: the
+	// portable ones.
+	gemvRows func(y, a, w []float32, ldw int, skipZero bool)
+	ger      func(w []float32, ldw int, a, b []float32)
 	// foldRows writes folded im2col rows (fold.go); nil: the portable
 	// one.
 	foldRows func(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int)
