@@ -150,3 +150,33 @@ func TestGemvRowsAndGerGuarded(t *testing.T) {
 		}
 	}
 }
+
+// mirrorColumn's AVX-512 kernel reads and writes nothing past its
+// slices, src ending at the last pixel it reads and dst at the last it
+// writes, each at an inaccessible page, and copies the loop's values.
+func TestMirrorColumnGuarded(t *testing.T) {
+	if !cpu.X86.HasAVX512F {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(35, 36))
+	for _, c := range []int{1, 4, 8, 13, 16} {
+		for _, w := range []int{2, 9, 30} {
+			for _, p := range []int{1, w / 2, w - 1} {
+				if p < 1 {
+					continue
+				}
+				src := guardedF32(t, (Tri(w, p-1, p)+1)*c)
+				copy(src, randSlice(len(src), rng))
+				dst := guardedF32(t, p*c)
+				mirrorColumnAVX512Go(dst, src, p, w, c)
+				for q := 0; q < p; q++ {
+					for f := 0; f < c; f++ {
+						if got, want := dst[q*c+f], src[Tri(w, q, p)*c+f]; got != want {
+							t.Fatalf("c %d w %d p %d: dst[%d] = %v, want %v", c, w, p, q*c+f, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

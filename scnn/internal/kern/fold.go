@@ -186,9 +186,17 @@ func (g ConvGeom) windowRow(dst, x []float32, p int) {
 		copy(row, x[p*w*c:(p+1)*w*c])
 		return
 	}
-	for q := 0; q < p; q++ {
-		o := Tri(w, q, p) * c
-		copy(row[q*c:(q+1)*c], x[o:o+c])
+	// (q, p) for q < p: Tri(w, q, p) = p for q = 0, then w-q-1 pixels
+	// further for each next q (a memmove call for 16 or 32 bytes cost
+	// more than the copy: the kernel set's mirrorColumn where it has one).
+	if f := activeSet.Load().mirrorColumn; f != nil && c <= 16 {
+		f(row, x, p, w, c)
+	} else {
+		o := p * c
+		for q := 0; q < p; q++ {
+			copy(row[q*c:(q+1)*c], x[o:o+c])
+			o += (w - q - 1) * c
+		}
 	}
 	o := Tri(w, p, p) * c
 	copy(row[p*c:], x[o:o+(w-p)*c])

@@ -257,3 +257,42 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func mirrorColumnAVX512(dst, src *float32, p, w, c int)
+//
+// windowRow's mirrored pixels (fold.go), 1 <= c <= 16, p >= 1: for
+// q < p, the c floats of (q, p) of a packed w x w triangle,
+// Tri(w, q, p) = p for q = 0 and w-q-1 pixels further for each next q,
+// to dst[q*c:], one masked vector (K1) each.
+//
+// Registers: DI dst, SI src, AX the offset in bytes, R8 the next step
+// in bytes, R9 c in bytes, CX q, DX p.
+TEXT ·mirrorColumnAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ p+16(FP), DX
+	MOVQ w+24(FP), R8
+	MOVQ c+32(FP), CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1
+	MOVQ CX, R9
+	SHLQ $2, R9
+	MOVQ DX, AX
+	IMULQ R9, AX      // p*c floats, in bytes
+	DECQ R8
+	IMULQ R9, R8      // (w-1)*c floats, in bytes
+	XORQ CX, CX
+
+mirror:
+	VMOVUPS.Z (SI)(AX*1), K1, Z0
+	VMOVUPS   Z0, K1, (DI)
+	ADDQ      R9, DI
+	ADDQ      R8, AX
+	SUBQ      R9, R8
+	INCQ      CX
+	CMPQ      CX, DX
+	JLT       mirror
+	VZEROUPPER
+	RET

@@ -49,6 +49,10 @@ type kernelSet struct {
 	// portable ones.
 	gemvRows func(y, a, w []float32, ldw int, skipZero bool)
 	ger      func(w []float32, ldw int, a, b []float32)
+	// foldRows writes folded im2col rows (fold.go), mirrorColumn a packed
+	// map's column into a window row's mirrored pixels (1-16 channels);
+	// nil: the portable loops.
+	mirrorColumn func(dst, src []float32, p, w, c int)
 	// foldRows writes folded im2col rows (fold.go); nil: the portable
 	// one.
 	foldRows func(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int)

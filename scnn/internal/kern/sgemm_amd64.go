@@ -83,7 +83,7 @@ func archKernelSets() []*kernelSet {
 		}, addRows: addRowsAVX512, direct: directAVX512, directDW: directDWAVX512, axpyF64: axpyRowsF64AVX512Go, prefixF64: prefixSumsF64AVX512Go, adam: adamAVX512Go,
 			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
 			gatherRows: transposeRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
-			addRuns: addRunsAVX512Go, sumRuns: sumRunsAVX512Go, foldRows: foldRowsAVX512Go, gemvRows: gemvRowsAVX512Go, ger: gerAVX512Go, cartesianAdd: cartesianAddAVX512Go, packRows: packRowsAVX512Go,
+			addRuns: addRunsAVX512Go, sumRuns: sumRunsAVX512Go, foldRows: foldRowsAVX512Go, mirrorColumn: mirrorColumnAVX512Go, gemvRows: gemvRowsAVX512Go, ger: gerAVX512Go, cartesianAdd: cartesianAddAVX512Go, packRows: packRowsAVX512Go,
 			outerSumRow: outerSumRowAVX512Go, rowSumsRow: rowSumsRowAVX512Go})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
