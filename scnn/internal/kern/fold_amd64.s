@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "chunkmask_amd64.h"
 
 // func foldRowsAVX512(dst *float32, nd int, x, zero *float32, ops *foldOp, nops, m, c int)
 //
@@ -35,14 +36,7 @@ TEXT ·foldRowsAVX512(SB), NOSPLIT, $0-64
 	MOVQ c+56(FP), R10
 	// K1: the last vector's c mod 16 floats (all 16 where c is a
 	// multiple of 16: the loop below then ends with a full vector).
-	MOVQ R10, CX
-	DECQ CX
-	ANDQ $15, CX
-	INCQ CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
+	TAIL_MASK(R10, K1)
 	SHLQ $2, R10
 	// Rows of 8 or 4 channels: four pixels an operation (below) while
 	// four are left.

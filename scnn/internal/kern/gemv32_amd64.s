@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "chunkmask_amd64.h"
 
 // func gemvRowsAVX512(y *float32, n int, a *float32, m int, w *float32, ldw int, skipZero bool)
 //
@@ -10,8 +11,9 @@
 // product rounded), added (VADDPS).
 //
 // Registers: DI the chunk of y, SI a, BX m, R8 the chunk of w's first
-// row, R9 ldw in bytes, DX the floats of y left, CX the rows left, R10
-// the row, R11 a's value, R12 skipZero.
+// row, R9 ldw in bytes, DX the floats of y left, CX the row's index
+// (AX and CX the chunk's mask first), R10 the row, R11 a's value, R12
+// skipZero.
 TEXT ·gemvRowsAVX512(SB), NOSPLIT, $0-49
 	MOVQ    y+0(FP), DI
 	MOVQ    n+8(FP), DX
@@ -21,19 +23,9 @@ TEXT ·gemvRowsAVX512(SB), NOSPLIT, $0-49
 	MOVQ    ldw+40(FP), R9
 	SHLQ    $2, R9
 	MOVBQZX skipZero+48(FP), R12
-	MOVQ    $0xffff, AX
-	KMOVW   AX, K1
 
 chunk:
-	CMPQ DX, $16
-	JGE  full
-	MOVQ DX, CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-
-full:
+	CHUNK_MASK(DX)
 	VMOVUPS.Z (DI), K1, Z0
 	MOVQ      R8, R10
 	XORQ      CX, CX
@@ -80,14 +72,7 @@ TEXT ·gerAVX512(SB), NOSPLIT, $0-48
 	MOVQ b+32(FP), R8
 	MOVQ n+40(FP), DX
 	// K2: the last chunk's floats (all 16 where n is a multiple of 16).
-	MOVQ DX, CX
-	DECQ CX
-	ANDQ $15, CX
-	INCQ CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K2
+	TAIL_MASK(DX, K2)
 
 grow:
 	VBROADCASTSS (SI), Z1
