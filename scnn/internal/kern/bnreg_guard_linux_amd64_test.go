@@ -180,3 +180,57 @@ func TestMirrorColumnGuarded(t *testing.T) {
 		}
 	}
 }
+
+// foldRows' AVX-512 kernel reads and writes nothing past its slices (x,
+// zero and dst each ending at an inaccessible page; places ending at x's
+// last float) and gives the portable loop's bits, for 1-41 channels (the
+// four-pixel paths of 4 and 8 and the one-pixel path) and runs of 1-13
+// pixels.
+func TestFoldRowsGuarded(t *testing.T) {
+	if !cpu.X86.HasAVX512F {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(37, 38))
+	for c := 1; c <= 41; c++ {
+		for m := 1; m <= 13; m++ {
+			nops := 7
+			nd := nops * c
+			x := guardedF32(t, 3*m*c+5)
+			copy(x, randSlice(len(x), rng))
+			signedZeros(x, rng)
+			zero := guardedF32(t, max(c, 32))
+			clear(zero)
+			last := len(x) - m*c // the last place whose run fits
+			ops := make([]foldOp, nops)
+			for s := range ops {
+				ops[s] = foldOp{d: int32(s * c), a: int32(rng.IntN(last + 1)), b: int32(rng.IntN(last + 1))}
+				switch s {
+				case 0:
+					ops[s].b = foldNone
+				case 1:
+					ops[s].a = foldZero
+				case 2:
+					ops[s].b = foldZero
+				case 3:
+					ops[s].a, ops[s].b = foldZero, foldNone
+				case 4:
+					ops[s].a = int32(last)
+				case 5:
+					ops[s].b = int32(last)
+				case 6:
+					ops[s].a, ops[s].b = int32(last), foldNone
+				}
+			}
+			got := guardedF32(t, m*nd)
+			copy(got, randSlice(len(got), rng))
+			want := append([]float32(nil), got...)
+			foldRowsGo(want, nd, x, zero, ops, m, c)
+			foldRowsAVX512Go(got, nd, x, zero, ops, m, c)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("c %d m %d: dst[%d] = %v, want %v", c, m, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -227,7 +227,10 @@ var foldAlways bool
 // 1.27x, 31->4 1.23x, 8->4 1.25x, 4->4 1.25x, 5x5 8->8 1.37x, 3->8
 // 1.48x, 8->4 1.18x, 4->4 1.22x, 7x7 3->8 1.31x; one output channel
 // goes one pixel an operation and loses (3x3 8->1 0.68x, 5x5 8->1
-// 0.62x).
+// 0.62x). A folding layer goes by tiles, never by kernel rows (useRows),
+// so some layers that took the rows before (packed 5x5 4->4 and 8->4)
+// now take the folded tiles; the unfolded side of the benchmark is what
+// ConvBackward chose for them, the rows included.
 func FoldsPairs(k, cin, cout int) bool {
 	switch {
 	case k < 3:

@@ -175,15 +175,21 @@ func BenchmarkConvBackwardSymKernel(b *testing.B) {
 
 // TestIm2colFolded checks the folded im2col of dy straight from the map
 // against foldPairs of the full im2col, bit for bit (the sign of a zero
-// included), on dense and packed maps, every kernel set.
+// included), on dense maps (square and not) and packed ones, tiles from
+// any pixel (mid-row, across rows), channels that take each of
+// foldRows' paths (4 and 8 by four pixels), every kernel set.
 func TestIm2colFolded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
 	withKernels(t, func(t *testing.T) {
 		for _, packed := range []bool{false, true} {
-			for _, k := range []int{1, 3, 5, 9} {
-				for _, c := range []int{1, 8, 20, 70} {
-					for _, l := range []int{1, 4, 9, 23} {
-						g := ConvGeom{Packed: packed, B: 1, H: l, W: l, Cin: c, Cout: 1, K: k}
+			for _, k := range []int{1, 3, 5, 7, 9} {
+				for _, c := range []int{1, 3, 4, 8, 20, 70} {
+					for _, hw := range [][2]int{{1, 1}, {4, 4}, {9, 9}, {23, 23}, {5, 11}, {12, 3}} {
+						l, wd := hw[0], hw[1]
+						if packed && l != wd {
+							continue
+						}
+						g := ConvGeom{Packed: packed, B: 1, H: l, W: wd, Cin: c, Cout: 1, K: k}
 						np := g.Pixels()
 						x := randSlice(np*c, rng)
 						for i := range x {
@@ -209,8 +215,8 @@ func TestIm2colFolded(t *testing.T) {
 							g.im2colFolded(got, x, pix0, n)
 							for e := range want {
 								if math.Float32bits(got[e]) != math.Float32bits(want[e]) {
-									t.Fatalf("packed=%v k=%d c=%d l=%d pixels %d+%d: element %d (row %d) = %v, want %v",
-										packed, k, c, l, pix0, n, e, e/nd, got[e], want[e])
+									t.Fatalf("packed=%v k=%d c=%d %dx%d pixels %d+%d: element %d (row %d) = %v, want %v",
+										packed, k, c, l, wd, pix0, n, e, e/nd, got[e], want[e])
 								}
 							}
 						}

@@ -43,8 +43,9 @@ type foldOp struct{ d, a, b, _ int32 }
 
 // foldRows writes m folded im2col rows, nd floats apart in dst, of
 // pixels one after another along a map row (foldOp), c channels each.
-// zero holds max(c, 32) zeros. It checks every place the operations
-// name.
+// zero holds max(c, 32) zeros. dst must not overlap x or zero (the
+// AVX-512 kernel reads four pixels' places before it writes their rows).
+// It checks every place the operations name.
 func foldRows(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int) {
 	if m <= 0 || len(ops) == 0 {
 		return
@@ -69,7 +70,8 @@ func foldRows(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int) 
 }
 
 // foldRowsUnchecked is foldRows for a caller that has checked every
-// place (im2colFolded, whose places foldOps makes).
+// place (im2colFolded, whose places lie in its window rows by
+// construction).
 func foldRowsUnchecked(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int) {
 	if f := activeSet.Load().foldRows; f != nil {
 		f(dst, nd, x, zero, ops, m, c)
@@ -129,14 +131,22 @@ func (g ConvGeom) im2colFolded(col, x []float32, pix0, n int) {
 	ldr := (w + 2*pad) * c // a slot's floats
 	ring := getScratch((k + 1) * ldr)
 	defer putScratch(ring)
-	clear(ring[k*ldr:])    // the zero slot
-	held := make([]int, k) // the map row in each slot; -1: none
+	clear(ring[k*ldr:]) // the zero slot
+	// held: the map row in each slot (-1: none); slot: window row u's
+	// slot (arrays for the kernels up to 15, directMaxK). ops and zero go
+	// to the kernel by a function value, so they live on the heap
+	// whatever their declaration.
+	var heldA, slotA [16]int
+	held, slot := heldA[:], slotA[:]
+	if k > len(heldA) {
+		held, slot = make([]int, k), make([]int, k)
+	}
+	held, slot = held[:k], slot[:k]
+	ops := make([]foldOp, k*(k+1)/2)
+	zero := make([]float32, max(c, 32)) // foldRows' contract; no place is foldZero
 	for s := range held {
 		held[s] = -1
 	}
-	slot := make([]int, k) // window row u's slot
-	ops := make([]foldOp, k*(k+1)/2)
-	zero := make([]float32, max(c, 32)) // foldRows' contract; no place is foldZero
 	for r := 0; r < n; {
 		for u := range k {
 			p := i + u - pad

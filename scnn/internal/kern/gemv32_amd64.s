@@ -8,7 +8,9 @@
 // GemvRowsF32 (gemv32.go): y's n values 16 at a time (the last under
 // the mask K1), each chunk held in Z0 while the rows run in order: the
 // row's value broadcast (Z1), times the chunk of the row (VMULPS: the
-// product rounded), added (VADDPS).
+// product rounded), added (VADDPS). Each add takes the product as its
+// first operand, as the portable loop compiles (ADDSS): where both are
+// NaN, the product's NaN is the sum, the same payload.
 //
 // Registers: DI the chunk of y, SI a, BX m, R8 the chunk of w's first
 // row, R9 ldw in bytes, DX the floats of y left, CX the row's index
@@ -40,7 +42,7 @@ row:
 use:
 	VBROADCASTSS (SI)(CX*4), Z1
 	VMULPS.Z     (R10), Z1, K1, Z2
-	VADDPS       Z2, Z0, Z0
+	VADDPS       Z0, Z2, Z0 // the product first, as the Go loop's ADDSS
 
 next:
 	ADDQ R9, R10
@@ -94,7 +96,7 @@ gchunk:
 glast:
 	VMULPS.Z  (R11), Z1, K2, Z2
 	VMOVUPS.Z (R10), K2, Z3
-	VADDPS    Z2, Z3, Z2
+	VADDPS    Z3, Z2, Z2 // the product first, as the Go loop's ADDSS
 	VMOVUPS   Z2, K2, (R10)
 	ADDQ      R9, DI
 	ADDQ      $4, SI

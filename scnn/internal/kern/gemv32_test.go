@@ -20,9 +20,11 @@ func signedZeros(v []float32, rng *rand.Rand) {
 }
 
 // GemvRowsF32 and GerF32 on every kernel set against the loops of their
-// definitions, bit for bit: lengths around the vector width, rows with
-// zero values of both signs (skipped or not), a row stride past n, an
-// infinity in w (0 times it is NaN where not skipped).
+// definitions, bit for bit, NaN payloads included: lengths around the
+// vector width, rows with zero values of both signs (skipped or not), a
+// row stride past n, an infinity in w (0 times it is NaN where not
+// skipped), and NaNs of two payloads in y and w (where a sum's operands
+// are both NaN, the product's is the sum's, as the Go loop compiles).
 func TestGemvRowsAndGer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	withKernels(t, func(t *testing.T) {
@@ -37,6 +39,12 @@ func TestGemvRowsAndGer(t *testing.T) {
 					signedZeros(a, rng)
 					y := randSlice(n, rng)
 					signedZeros(y, rng)
+					// Both operands of y[j0]'s first sum NaN (w's row 0
+					// read, a[0] not zero), and of w[0][j0]'s sum below.
+					j0 := rng.IntN(n)
+					a[0] = 1
+					y[j0] = math.Float32frombits(0x7fc00002)
+					w[j0] = math.Float32frombits(0x7fc00001)
 					want := append([]float32(nil), y...)
 					for i, av := range a {
 						if skip && av == 0 {
@@ -49,7 +57,7 @@ func TestGemvRowsAndGer(t *testing.T) {
 					}
 					GemvRowsF32(y, a, w, ldw, skip)
 					for j := range want {
-						if math.Float32bits(y[j]) != math.Float32bits(want[j]) && !(math.IsNaN(float64(y[j])) && math.IsNaN(float64(want[j]))) {
+						if math.Float32bits(y[j]) != math.Float32bits(want[j]) {
 							t.Fatalf("GemvRowsF32 %s: y[%d] = %v, want %v", name, j, y[j], want[j])
 						}
 					}
@@ -64,7 +72,7 @@ func TestGemvRowsAndGer(t *testing.T) {
 					}
 					GerF32(w, ldw, a, b)
 					for i := range wantW {
-						if math.Float32bits(w[i]) != math.Float32bits(wantW[i]) && !(math.IsNaN(float64(w[i])) && math.IsNaN(float64(wantW[i]))) {
+						if math.Float32bits(w[i]) != math.Float32bits(wantW[i]) {
 							t.Fatalf("GerF32 %s: w[%d] = %v, want %v", name, i, w[i], wantW[i])
 						}
 					}

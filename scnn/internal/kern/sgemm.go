@@ -52,10 +52,8 @@ type kernelSet struct {
 	// foldRows writes folded im2col rows (fold.go), mirrorColumn a packed
 	// map's column into a window row's mirrored pixels (1-16 channels);
 	// nil: the portable loops.
+	foldRows     func(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int)
 	mirrorColumn func(dst, src []float32, p, w, c int)
-	// foldRows writes folded im2col rows (fold.go); nil: the portable
-	// one.
-	foldRows func(dst []float32, nd int, x, zero []float32, ops []foldOp, m, c int)
 	// copyRuns is CopyRuns (copyruns.go); nil: the portable one.
 	copyRuns func(dst, src []float32, run, count, dstStride, srcStride int)
 	// gatherRows is the direct convolution's row transposition
