@@ -62,6 +62,21 @@ var shapes = []shape{
 	{"avx512", 6, 4, true},   // the same with rs = 1
 	{"avx512", 12, 2, true},
 	{"avx512", 24, 1, true},
+	// Fewer rows, for a ragged last block of rows (the same operations
+	// a row, so the same bits): 6x64's 2 and 4, 12x32's 4 and 8, 24x16's
+	// 8 and 16, general and rs = 1.
+	{"avx512", 2, 4, false},
+	{"avx512", 4, 4, false},
+	{"avx512", 4, 2, false},
+	{"avx512", 8, 2, false},
+	{"avx512", 8, 1, false},
+	{"avx512", 16, 1, false},
+	{"avx512", 2, 4, true},
+	{"avx512", 4, 4, true},
+	{"avx512", 4, 2, true},
+	{"avx512", 8, 2, true},
+	{"avx512", 8, 1, true},
+	{"avx512", 16, 1, true},
 	{"avx2", 6, 2, false},  // 6 x 16
 	{"avx2", 12, 1, false}, // 12 x 8
 }

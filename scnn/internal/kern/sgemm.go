@@ -23,6 +23,28 @@ type microKernel struct {
 	speed  float64
 	run    func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int)
 	masked bool
+	// tails are the kernel's variants with fewer rows, fewest first: a
+	// ragged last block of rb < mr rows runs on the first whose mr is at
+	// least rb (each row's operations are the full kernel's, so its bits
+	// too), straight into C where it fits exactly.
+	tails []microKernel
+}
+
+// tailsNever makes forRows return the full kernel (tests and
+// benchmarks).
+var tailsNever bool
+
+// forRows returns the kernel of mk's family for a block of rb rows: mk,
+// or the tail with the fewest rows at least rb.
+func (mk *microKernel) forRows(rb int) *microKernel {
+	if rb < mk.mr && !tailsNever {
+		for i := range mk.tails {
+			if t := &mk.tails[i]; t.mr >= rb {
+				return t
+			}
+		}
+	}
+	return mk
 }
 
 // A kernelSet is the micro-kernels of one instruction set. Gemm takes,
@@ -263,18 +285,28 @@ func sgemmPackedEdge(transA bool, m int, a []float32, lda int, pb *goPackedB, be
 						mk.run(kb, a, ao, rs, cs, panel, c, i*ldc+j0, ldc, add, nb)
 						continue
 					}
-					// A ragged block (the last rows of A; or the last
-					// columns, for a kernel without a mask): the rows of A
-					// copied and zero-padded to mr, the block computed
-					// aside and its valid part written to C.
-					src, srs, scs := a, rs, cs
-					if rb < mr && ownA && (i+mr-1)*rs+(pc+kb-1)*cs < cap(a) {
-						src = a[:cap(a)]
-					} else if rb < mr {
-						src, ao, srs, scs = ea, 0, 1, mr
-						copyEdge(ea, a, i*rs+pc*cs, rs, cs, rb, mr, kb)
+					// A ragged last block of rows: the family's kernel with
+					// the fewest rows at least rb (forRows), straight into C
+					// where its rows are exactly rb.
+					tk := mk.forRows(rb)
+					if rb == tk.mr && (nb == nr || tk.masked) {
+						tk.run(kb, a, ao, rs, cs, panel, c, i*ldc+j0, ldc, add, nb)
+						continue
 					}
-					mk.run(kb, src, ao, srs, scs, panel, ec, 0, nr, false, nr)
+					tmr := tk.mr
+					// A ragged block (the last rows of A, fewer than the
+					// tail kernel's; or the last columns, for a kernel
+					// without a mask): the rows of A copied and zero-padded
+					// to the kernel's rows, the block computed aside and its
+					// valid part written to C.
+					src, srs, scs := a, rs, cs
+					if rb < tmr && ownA && (i+tmr-1)*rs+(pc+kb-1)*cs < cap(a) {
+						src = a[:cap(a)]
+					} else if rb < tmr {
+						src, ao, srs, scs = ea, 0, 1, tmr
+						copyEdge(ea, a, i*rs+pc*cs, rs, cs, rb, tmr, kb)
+					}
+					tk.run(kb, src, ao, srs, scs, panel, ec, 0, nr, false, nr)
 					for r := 0; r < rb; r++ {
 						crow := c[(i+r)*ldc+j0 : (i+r)*ldc+j0+nb]
 						if add {

@@ -30,6 +30,45 @@ func kernAVX512_12x32u(k int, a *float32, rs, cs int, b, c *float32, ldc int, ad
 //go:noescape
 func kernAVX512_24x16u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
 
+// The same kernels with fewer rows, for a ragged last block of rows
+// (gen_sgemm.go): the same operations a row, so the same bits.
+
+//go:noescape
+func kernAVX512_2x64(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_2x64u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_4x64(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_4x64u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_4x32(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_4x32u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_8x32(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_8x32u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_8x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_8x16u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_16x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
+//go:noescape
+func kernAVX512_16x16u(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)
+
 //go:noescape
 func kernAVX2_6x16(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool)
 
@@ -49,9 +88,10 @@ func asmKernel(mr, nr int, speed float64, f func(k int, a *float32, rs, cs int, 
 // columns of its block (any 1 <= nb <= nr): its mask has the low nb bits
 // set, 16 per vector. Where rs is 1 it runs unit, the kernel's variant
 // for consecutive rows (one base register; the same operations in the
-// same order, so the same bits).
-func maskedKernel(mr, nr int, speed float64, f, unit func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64)) microKernel {
-	return microKernel{mr: mr, nr: nr, speed: speed, masked: true, run: func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int) {
+// same order, so the same bits). tails are the kernel's variants with
+// fewer rows (microKernel.tails), fewest first.
+func maskedKernel(mr, nr int, speed float64, f, unit func(k int, a *float32, rs, cs int, b, c *float32, ldc int, add bool, mask uint64), tails ...microKernel) microKernel {
+	return microKernel{mr: mr, nr: nr, speed: speed, masked: true, tails: tails, run: func(k int, a []float32, ao, rs, cs int, b, c []float32, co, ldc int, add bool, nb int) {
 		mask := ^uint64(0)
 		if nb < 64 {
 			mask = 1<<nb - 1
@@ -77,9 +117,12 @@ func archKernelSets() []*kernelSet {
 	var sets []*kernelSet
 	if cpu.X86.HasAVX512F {
 		sets = append(sets, &kernelSet{name: "avx512", kernels: []microKernel{
-			maskedKernel(6, 64, 1, kernAVX512_6x64, kernAVX512_6x64u),
-			maskedKernel(12, 32, 0.93, kernAVX512_12x32, kernAVX512_12x32u),
-			maskedKernel(24, 16, 0.78, kernAVX512_24x16, kernAVX512_24x16u),
+			maskedKernel(6, 64, 1, kernAVX512_6x64, kernAVX512_6x64u,
+				maskedKernel(2, 64, 1, kernAVX512_2x64, kernAVX512_2x64u), maskedKernel(4, 64, 1, kernAVX512_4x64, kernAVX512_4x64u)),
+			maskedKernel(12, 32, 0.93, kernAVX512_12x32, kernAVX512_12x32u,
+				maskedKernel(4, 32, 1, kernAVX512_4x32, kernAVX512_4x32u), maskedKernel(8, 32, 1, kernAVX512_8x32, kernAVX512_8x32u)),
+			maskedKernel(24, 16, 0.78, kernAVX512_24x16, kernAVX512_24x16u,
+				maskedKernel(8, 16, 1, kernAVX512_8x16, kernAVX512_8x16u), maskedKernel(16, 16, 1, kernAVX512_16x16, kernAVX512_16x16u)),
 		}, addRows: addRowsAVX512, direct: directAVX512, directDW: directDWAVX512, axpyF64: axpyRowsF64AVX512Go, prefixF64: prefixSumsF64AVX512Go, adam: adamAVX512Go,
 			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
 			gatherRows: transposeRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
