@@ -193,34 +193,13 @@ func TestFoldRowsGuarded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 38))
 	for c := 1; c <= 41; c++ {
 		for m := 1; m <= 13; m++ {
-			nops := 7
-			nd := nops * c
 			x := guardedF32(t, 3*m*c+5)
 			copy(x, randSlice(len(x), rng))
 			signedZeros(x, rng)
 			zero := guardedF32(t, max(c, 32))
 			clear(zero)
-			last := len(x) - m*c // the last place whose run fits
-			ops := make([]foldOp, nops)
-			for s := range ops {
-				ops[s] = foldOp{d: int32(s * c), a: int32(rng.IntN(last + 1)), b: int32(rng.IntN(last + 1))}
-				switch s {
-				case 0:
-					ops[s].b = foldNone
-				case 1:
-					ops[s].a = foldZero
-				case 2:
-					ops[s].b = foldZero
-				case 3:
-					ops[s].a, ops[s].b = foldZero, foldNone
-				case 4:
-					ops[s].a = int32(last)
-				case 5:
-					ops[s].b = int32(last)
-				case 6:
-					ops[s].a, ops[s].b = int32(last), foldNone
-				}
-			}
+			ops := randomFoldOps(rng, c, len(x)-m*c)
+			nd := len(ops) * c
 			got := guardedF32(t, m*nd)
 			copy(got, randSlice(len(got), rng))
 			want := append([]float32(nil), got...)

@@ -38,6 +38,25 @@ func foldPairs(dst, src []float32, n, k, c int) {
 	}
 }
 
+// randomFoldOps returns seven operations of c channels at places up to
+// last (the last place whose run fits x): random places, then every
+// kind of term: a diagonal pair (foldNone), zero first and second terms,
+// both, and places at last.
+func randomFoldOps(rng *rand.Rand, c, last int) []foldOp {
+	ops := make([]foldOp, 7)
+	for s := range ops {
+		ops[s] = foldOp{d: int32(s * c), a: int32(rng.IntN(last + 1)), b: int32(rng.IntN(last + 1))}
+	}
+	ops[0].b = foldNone
+	ops[1].a = foldZero
+	ops[2].b = foldZero
+	ops[3].a, ops[3].b = foldZero, foldNone
+	ops[4].a = int32(last)
+	ops[5].b = int32(last)
+	ops[6].a, ops[6].b = int32(last), foldNone
+	return ops
+}
+
 // foldRows on every kernel set against the loop of its definition, bit
 // for bit (zeros of both signs among the values): runs of 1-5 pixels,
 // 1-40 channels (vectors whole and partial; 4 and 8 by four pixels and
@@ -48,34 +67,10 @@ func TestFoldRows(t *testing.T) {
 	withKernels(t, func(t *testing.T) {
 		for _, c := range []int{1, 4, 8, 15, 16, 17, 40} {
 			for _, m := range []int{1, 2, 4, 5, 11} {
-				nops := 6
-				nd := nops*c + 3
 				x := randSlice(50*c, rng)
-				for i := range x {
-					switch rng.IntN(6) {
-					case 0:
-						x[i] = 0
-					case 1:
-						x[i] = float32(math.Copysign(0, -1))
-					}
-				}
-				maxPlace := len(x) - m*c
-				ops := make([]foldOp, nops)
-				for s := range ops {
-					ops[s] = foldOp{d: int32(s * c), a: int32(rng.IntN(maxPlace + 1)), b: int32(rng.IntN(maxPlace + 1))}
-					switch s {
-					case 0:
-						ops[s].b = foldNone
-					case 1:
-						ops[s].a = foldZero
-					case 2:
-						ops[s].b = foldZero
-					case 3:
-						ops[s].a, ops[s].b = foldZero, foldNone
-					case 4:
-						ops[s].a = int32(maxPlace) // ends at x's end
-					}
-				}
+				signedZeros(x, rng)
+				ops := randomFoldOps(rng, c, len(x)-m*c)
+				nd := len(ops)*c + 3
 				zero := make([]float32, max(c, 32))
 				got := randSlice(m*nd, rng)
 				want := append([]float32(nil), got...)
