@@ -3,6 +3,25 @@
 #include "textflag.h"
 #include "chunkmask_amd64.h"
 
+// FOLD_OP decodes the operation at R11 for the pixel at DI (dst row) and
+// SI (x): AX = dst+d, R13 = x+a (zero where a is foldZero), R14 = x+b
+// (zero where b is foldZero or foldNone), by conditional moves; the
+// flags then say whether b is foldNone (JEQ: a copy). It uses CX.
+#define FOLD_OP \
+	MOVLQSX 0(R11), AX; \
+	LEAQ    (DI)(AX*4), AX; \
+	MOVLQSX 4(R11), R13; \
+	LEAQ    (SI)(R13*4), CX; \
+	TESTQ   R13, R13; \
+	MOVQ    CX, R13; \
+	CMOVQLT zero+24(FP), R13; \
+	MOVLQSX 8(R11), R14; \
+	LEAQ    (SI)(R14*4), CX; \
+	TESTQ   R14, R14; \
+	CMOVQLT zero+24(FP), CX; \
+	CMPQ    R14, $-2; \
+	MOVQ    CX, R14
+
 // func foldRowsAVX512(dst *float32, nd int, x, zero *float32, ops *foldOp, nops, m, c int)
 //
 // foldRows (fold.go), the places checked by the caller: for each of m
@@ -21,8 +40,9 @@
 //
 // Registers: DI the pixel's dst row, R8 nd in bytes, SI x moved to the
 // pixel, DX the operations, R9 their end, BX the pixels left, R10 c in
-// bytes, R11 the operation, AX/R13/R14 dst/first/second term, CX the
-// floats left, R12 the groups of four left.
+// bytes, R11 the operation, AX/R13/R14 dst/first/second term (FOLD_OP),
+// CX the floats left (FOLD_OP's scratch first), R12 the groups of four
+// left.
 TEXT ·foldRowsAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ nd+8(FP), R8
@@ -53,35 +73,13 @@ quad:
 	MOVQ DX, R11
 
 quadop:
-	MOVLQSX 0(R11), AX
-	LEAQ    (DI)(AX*4), AX
-	MOVLQSX 4(R11), R13
-	TESTQ   R13, R13
-	JS      quadazero
-	LEAQ    (SI)(R13*4), R13
-	JMP     quadahave
-
-quadazero:
-	MOVQ zero+24(FP), R13
-
-quadahave:
+	FOLD_OP
 	// The first term of pixels t, t+1 (Z0) and t+2, t+3 (Z1).
 	VMOVUPS (R13), Z0
 	VMOVUPS 64(R13), Z1
-	MOVLQSX 8(R11), R14
-	CMPQ    R14, $-2
 	JEQ     quadstore
-	TESTQ   R14, R14
-	JS      quadbzero
-	LEAQ    (SI)(R14*4), R14
-	JMP     quadbhave
-
-quadbzero:
-	MOVQ zero+24(FP), R14
-
-quadbhave:
-	VADDPS (R14), Z0, Z0
-	VADDPS 64(R14), Z1, Z1
+	VADDPS  (R14), Z0, Z0
+	VADDPS  64(R14), Z1, Z1
 
 quadstore:
 	VMOVUPS       Y0, (AX)
@@ -113,32 +111,10 @@ quad4:
 	MOVQ DX, R11
 
 quad4op:
-	MOVLQSX 0(R11), AX
-	LEAQ    (DI)(AX*4), AX
-	MOVLQSX 4(R11), R13
-	TESTQ   R13, R13
-	JS      quad4azero
-	LEAQ    (SI)(R13*4), R13
-	JMP     quad4ahave
-
-quad4azero:
-	MOVQ zero+24(FP), R13
-
-quad4ahave:
+	FOLD_OP
 	VMOVUPS (R13), Z0
-	MOVLQSX 8(R11), R14
-	CMPQ    R14, $-2
 	JEQ     quad4store
-	TESTQ   R14, R14
-	JS      quad4bzero
-	LEAQ    (SI)(R14*4), R14
-	JMP     quad4bhave
-
-quad4bzero:
-	MOVQ zero+24(FP), R14
-
-quad4bhave:
-	VADDPS (R14), Z0, Z0
+	VADDPS  (R14), Z0, Z0
 
 quad4store:
 	VMOVUPS        X0, (AX)
@@ -163,29 +139,9 @@ pixel:
 	MOVQ DX, R11
 
 op:
-	MOVLQSX 0(R11), AX
-	LEAQ    (DI)(AX*4), AX
-	MOVLQSX 4(R11), R13
-	TESTQ   R13, R13
-	JS      azero
-	LEAQ    (SI)(R13*4), R13
-	JMP     ahave
-
-azero:
-	MOVQ zero+24(FP), R13
-
-ahave:
-	MOVLQSX 8(R11), R14
-	MOVQ    c+56(FP), CX
-	CMPQ    R14, $-2
-	JEQ     copy
-	TESTQ   R14, R14
-	JS      bzero
-	LEAQ    (SI)(R14*4), R14
-	JMP     add
-
-bzero:
-	MOVQ zero+24(FP), R14
+	FOLD_OP
+	MOVQ c+56(FP), CX // MOVQ leaves FOLD_OP's flags alone
+	JEQ  copy
 
 	// dst = first + second, whole vectors while more than 16 floats
 	// are left, then the last (1-16) under K1.
