@@ -29,9 +29,9 @@
 // of dst+d from x+a (zero where a is foldZero), plus x+b (zero where b is
 // foldZero; nothing where b is foldNone), 16 a vector, the last under a
 // mask (K1), in a 256-bit register where it holds at most 8 floats (a
-// 512-bit access whose masked-off half crosses a cache line costs a
-// split access; rows of 8 channels are 32-byte aligned); x's places
-// move by c floats a pixel, zero's do not.
+// 512-bit access whose masked-off half crosses a cache line may cost a
+// split access; no difference was measured); x's places move by c
+// floats a pixel, zero's do not.
 //
 // Rows of 8 channels go four pixels an operation, each term's 32 floats
 // in two 512-bit registers, each pixel's 8 stored apart (zero must then
