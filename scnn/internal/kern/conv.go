@@ -37,9 +37,36 @@ func (g ConvGeom) tile() int {
 	}
 	// Up to 1,024 pixels (and at most 4M floats) of im2col per worker.
 	// With the Go sgemm, tiles of 1/16 and 1/8 of that ran within noise
-	// of it, 1/32 and 1/64 slower (BenchmarkConvForwardBackward).
+	// of it, 1/32 and 1/64 slower (BenchmarkConvForwardBackward). The
+	// backward pass aims lower (backwardTile).
 	t := (4 << 20) / g.Rows()
 	return min(max(t, 64), 1024)
+}
+
+// backwardTileFloats is the im2col tile of dy that backwardTile aims at,
+// in floats: 512 KB, so that the tile stays in a core's second-level
+// cache between the im2col that writes it and the two GEMMs that read
+// it. Until session 28 the backward pass took tile's 1,024 pixels for
+// every layer narrower than 4,096 floats a row: 1.4 MB for the RNA
+// recipe's folded 9x9 layer, 3.8 MB for a 5x5 64 -> 64 one. Of the aims
+// 256 KB, 512 KB and 768 KB, paired against that in one run (session
+// 28), 512 KB was within 2% of the best on every layer of make bench's
+// conv tables and not slower than the old tiles on any; 256 KB was 7%
+// slower on the 5x5 31 -> 8 spConv (BenchmarkConvBackwardTile).
+var backwardTileFloats = 1 << 17
+
+// tileFloatsOld is the aim of the backward pass's tiles until session 28
+// (tile's), for BenchmarkConvBackwardTile.
+const tileFloatsOld = 4 << 20
+
+// backwardTile is the number of output pixels per tile of the backward
+// pass's im2col method for an im2col row of n floats: TilePixels where
+// set, else backwardTileFloats/n pixels, at least 64 and at most 1,024.
+func (g ConvGeom) backwardTile(n int) int {
+	if g.TilePixels > 0 {
+		return g.TilePixels
+	}
+	return min(max(backwardTileFloats/n, 64), 1024)
 }
 
 func (g ConvGeom) im2col(col, x []float32, pix0, n int) {

@@ -9,8 +9,9 @@ package kern
 //
 // and adds each branch's kernel and bias gradients to dws[i] and dbs[i]
 // (a dbs[i] may be nil); dys[i] and ws[i] are branch i's output gradient
-// and kernel. Every value is bit for bit what ConvBackward per branch and
-// the elementwise sums in that order give. Per tile of output pixels the
+// and kernel. Every value is bit for bit what ConvBackward per branch
+// (with TilePixels set to the branches' shared tile, below, where they go
+// by tiles) and the elementwise sums in that order give. Per tile of output pixels the
 // branches run one after another: x's tile is packed once for every
 // branch's kernel gradient (or used in place, where it is one panel of
 // the GEMM kernel wide), and each later branch's input gradient is
@@ -19,37 +20,25 @@ package kern
 //
 // ConvBackward is this with one branch. Narrow branches go by kernel
 // rows instead of tiles (rowback.go), all of them or, where only some
-// would, each by ConvBackward. Where the branches' tiles differ (an
-// im2col row of dy over 4,096 floats, or TilePixels set) it calls
-// ConvBackward per branch and adds.
+// would, each by ConvBackward. The branches share one tile of output
+// pixels (sharedTile: the smallest of their own), and each gives what
+// ConvBackward with TilePixels set to it gives; where their TilePixels
+// differ it calls ConvBackward per branch and adds.
 func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x []float32, dys, ws [][]float32) {
 	if len(gs) == 0 || len(dws) != len(gs) || len(dbs) != len(gs) || len(dys) != len(gs) || len(ws) != len(gs) {
 		panic("kern: ConvBackwardBranches: branch counts differ")
 	}
 	g0 := gs[0]
-	t := 0
-	for i, g := range gs {
+	for _, g := range gs {
 		if g.Packed != g0.Packed || g.B != g0.B || g.H != g0.H || g.W != g0.W || g.Cin != g0.Cin || g.Workers != g0.Workers {
 			panic("kern: ConvBackwardBranches: the branches' geometries differ")
-		}
-		gy := g
-		gy.Cin, gy.Cout = g.Cout, g.Cin
-		if i == 0 {
-			t = gy.tile()
-		} else if gy.tile() != t {
-			t = -1
 		}
 	}
 	if useRows(gs) {
 		convBackwardRows(gs, dx, dws, dbs, x, dys, ws)
 		return
 	}
-	for _, g := range gs {
-		if t > 0 && len(gs) > 1 && useRows([]ConvGeom{g}) {
-			t = -1 // a branch that alone goes by rows: each its own method
-			break
-		}
-	}
+	t := sharedTile(gs)
 	if t < 0 {
 		convBackwardEach(gs, dx, dws, dbs, x, dys, ws)
 		return
@@ -149,6 +138,23 @@ func ConvBackwardBranches(gs []ConvGeom, dx []float32, dws, dbs [][]float32, x [
 			addFlippedGrad(dws[i], dbs[i], a.gw[i], a.db[i], g, g.dyPositions())
 		}
 	}
+}
+
+// sharedTile is the tile of output pixels that the branches gs share in
+// ConvBackwardBranches' tile method: the smallest of their own
+// backwardTiles (of their im2col rows of dy), so that each of them is
+// ConvBackward with TilePixels set to it. It is -1 where the branches go
+// each by ConvBackward instead: their TilePixels differ, or one of
+// several would alone go by kernel rows.
+func sharedTile(gs []ConvGeom) int {
+	t := 1 << 30
+	for _, g := range gs {
+		if g.TilePixels != gs[0].TilePixels || len(gs) > 1 && useRows([]ConvGeom{g}) {
+			return -1
+		}
+		t = min(t, g.backwardTile(len(g.dyPositions())*g.Cout))
+	}
+	return t
 }
 
 // convBackwardEach is ConvBackwardBranches by one ConvBackward per branch,

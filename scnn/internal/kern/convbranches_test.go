@@ -10,7 +10,8 @@ import (
 )
 
 // ConvBackwardBranches gives, bit for bit, what ConvBackward per branch
-// gives with the input gradients added in branch order, on every kernel
+// (on the branches' shared tile) gives with the input gradients added in
+// branch order, on every kernel
 // set and every bfloat16 set (where x's tile is not shared), dense and
 // packed, for one to three branches, one and two workers, one tile per
 // sample, tiles of 37 pixels (starting inside triangle rows, a short last
@@ -55,7 +56,11 @@ func checkConvBackwardBranches(t *testing.T, rng *rand.Rand) {
 							got := randSlice(b*np*cin, rng) // overwritten
 							ConvBackwardBranches(gs, got, dws, dbs, x, dys, ws)
 							want := make([]float32, len(got))
+							shared := sharedTile(gs)
 							for i, g := range gs {
+								if !useRows(gs) && shared > 0 {
+									g.TilePixels = shared // the tile the branches share
+								}
 								dx := make([]float32, len(got))
 								ConvBackward(g, dx, wantW[i], wantB[i], x, dys[i], ws[i])
 								for j, v := range dx {
@@ -90,7 +95,8 @@ func checkConvBackwardBranches(t *testing.T, rng *rand.Rand) {
 // (one or more branches, dense and packed, tiles of 37 pixels and whole
 // maps; rows past foldChunk) gives the input gradient and the kernel
 // gradient's symmetric sums V[a,b] + V[b,a] of the unfolded pass to
-// float32 rounding, and the same bias gradient, on every kernel set. A
+// float32 rounding, and the same bias gradient (to rounding where the
+// tiles are backwardTile's, which differ folded), on every kernel set. A
 // lost pair or a weight off by 1% fails it.
 func TestConvBackwardSymKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 11))
@@ -136,6 +142,12 @@ func TestConvBackwardSymKernel(t *testing.T) {
 						close("dx", got, want)
 						for i, g := range gs {
 							close(fmt.Sprintf("branch %d dw", i), symSum(dws[i], g.K, cin*g.Cout), symSum(wantW[i], g.K, cin*g.Cout))
+							if tile == 0 {
+								// backwardTile's tiles follow the im2col
+								// rows, shorter folded: other sums of dy.
+								close(fmt.Sprintf("branch %d db", i), dbs[i], wantB[i])
+								continue
+							}
 							for f := range dbs[i] {
 								if dbs[i][f] != wantB[i][f] {
 									t.Fatalf("branch %d db[%d] = %v, want %v", i, f, dbs[i][f], wantB[i][f])
@@ -442,4 +454,45 @@ func pairedRatio(b *testing.B, unit string, run func(newer bool) float64) {
 	}
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], unit)
+}
+
+// BenchmarkConvBackwardTile times ConvBackward with backwardTile's aim of
+// 512 KB of dy's im2col a tile and with the aim of sessions up to 27
+// (4M floats: 1,024 pixels for all these layers), alternately, on the
+// layers of make bench's conv tables (batch 10 of 100 x 100 maps;
+// packed: spConvs, their kernel pairs folded where FoldsPairs says so),
+// GOMAXPROCS workers, and reports the median of the paired ratios,
+// old/new (above 1: the smaller tiles faster). Layers whose tiles it
+// does not change (an im2col row of dy of at most 128 floats: the
+// pixels/tile metric reads 1,024) read 1 within noise. Run with
+// -benchtime 15x or more.
+func BenchmarkConvBackwardTile(b *testing.B) {
+	defer func(f int) { backwardTileFloats = f }(backwardTileFloats)
+	newFloats := backwardTileFloats
+	for _, sh := range [][3]int{{9, 31, 8}, {5, 31, 8}, {7, 86, 8}, {3, 86, 8}, {3, 16, 8}, {3, 64, 64}, {5, 64, 64}} {
+		for _, packed := range []bool{true, false} {
+			g := ConvGeom{Packed: packed, SymKernel: packed, B: 10, H: 100, W: 100, Cin: sh[1], Cout: sh[2], K: sh[0]}
+			if useRows([]ConvGeom{g}) {
+				continue // by kernel rows: no tiles
+			}
+			b.Run(fmt.Sprintf("k%d_%dx%d/packed=%v", sh[0], sh[1], sh[2], packed), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(1, 2))
+				np := g.Pixels()
+				x, dy := randSlice(g.B*np*g.Cin, rng), randSlice(g.B*np*g.Cout, rng)
+				w := symKernel(g.K, g.Cin, g.Cout, rng)
+				dx, dw, db := make([]float32, len(x)), make([]float32, len(w)), make([]float32, g.Cout)
+				pairedRatio(b, "old/new", func(newer bool) float64 {
+					backwardTileFloats = tileFloatsOld
+					if newer {
+						backwardTileFloats = newFloats
+					}
+					s := time.Now()
+					ConvBackward(g, dx, dw, db, x, dy, w)
+					return time.Since(s).Seconds()
+				})
+				backwardTileFloats = newFloats
+				b.ReportMetric(float64(g.backwardTile(len(g.dyPositions())*g.Cout)), "pixels/tile")
+			})
+		}
+	}
 }
