@@ -172,7 +172,7 @@ func (p *Pass) Backward(y, dy *Tensor) error {
 	if p.tape.steps == nil {
 		return fmt.Errorf("scnn: Backward: the pass was already stepped back, or recorded nothing")
 	}
-	seed := p.zerosLike(dy)
+	seed := p.overwrittenLike(dy) // every element copied from dy
 	copy(seed.Data, dy.Data)
 	p.addGrad(y, seed)
 	for i := len(p.tape.steps) - 1; i >= 0; i-- {
