@@ -48,11 +48,14 @@ func (g ConvGeom) tile() int {
 // cache between the im2col that writes it and the two GEMMs that read
 // it. Until session 28 the backward pass took tile's 1,024 pixels for
 // every layer narrower than 4,096 floats a row: 1.4 MB for the RNA
-// recipe's folded 9x9 layer, 3.8 MB for a 5x5 64 -> 64 one. Of the aims
-// 256 KB, 512 KB and 768 KB, paired against that in one run (session
-// 28), 512 KB was within 2% of the best on every layer of make bench's
-// conv tables and not slower than the old tiles on any; 256 KB was 7%
-// slower on the 5x5 31 -> 8 spConv (BenchmarkConvBackwardTile).
+// recipe's folded 9x9 layer, 3.8 MB for a 5x5 64 -> 64 one.
+// BenchmarkConvBackwardTile compares aims of 256, 512 and 768 KB with
+// that. In one run (session 28, -benchtime 15x), at 512 KB the 9x9
+// 31 -> 8 spConv ran 1.23x, the 64 -> 64 layers 1.13-1.39x, the 5x5
+// 31 -> 8 and 7x7 86 -> 8 spConvs 0.99x and 0.96x (1.00x in an earlier
+// run: noise); at 256 KB the 5x5 64 -> 64 layers ran faster still
+// (1.37x, 1.59x), but the 9x9 spConv 1.12x and the 5x5 31 -> 8 one
+// 0.97x (0.93x and 0.96x in two earlier runs).
 var backwardTileFloats = 1 << 17
 
 // tileFloatsOld is the aim of the backward pass's tiles until session 28

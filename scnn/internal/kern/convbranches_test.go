@@ -456,43 +456,45 @@ func pairedRatio(b *testing.B, unit string, run func(newer bool) float64) {
 	b.ReportMetric(ratios[len(ratios)/2], unit)
 }
 
-// BenchmarkConvBackwardTile times ConvBackward with backwardTile's aim of
-// 512 KB of dy's im2col a tile and with the aim of sessions up to 27
-// (4M floats: 1,024 pixels for all these layers), alternately, on the
-// layers of make bench's conv tables (batch 10 of 100 x 100 maps;
-// packed: spConvs, their kernel pairs folded where FoldsPairs says so),
-// GOMAXPROCS workers, and reports the median of the paired ratios,
-// old/new (above 1: the smaller tiles faster). Layers whose tiles it
-// does not change (an im2col row of dy of at most 128 floats: the
+// BenchmarkConvBackwardTile times ConvBackward with backwardTile's tiles
+// at an aim of 256, 512 (the default) and 768 KB of dy's im2col a tile
+// and with the aim of sessions up to 27 (4M floats: 1,024 pixels for all
+// these layers), alternately, on the layers of make bench's conv tables
+// (batch 10 of 100 x 100 maps; packed: spConvs, their kernel pairs folded
+// where FoldsPairs says so), GOMAXPROCS workers, and reports per aim the
+// median of the paired ratios, old/new (above 1: the smaller tiles
+// faster), and the tile. Layers whose tiles an aim does not change (the
 // pixels/tile metric reads 1,024) read 1 within noise. Run with
 // -benchtime 15x or more.
 func BenchmarkConvBackwardTile(b *testing.B) {
 	defer func(f int) { backwardTileFloats = f }(backwardTileFloats)
-	newFloats := backwardTileFloats
 	for _, sh := range [][3]int{{9, 31, 8}, {5, 31, 8}, {7, 86, 8}, {3, 86, 8}, {3, 16, 8}, {3, 64, 64}, {5, 64, 64}} {
 		for _, packed := range []bool{true, false} {
 			g := ConvGeom{Packed: packed, SymKernel: packed, B: 10, H: 100, W: 100, Cin: sh[1], Cout: sh[2], K: sh[0]}
 			if useRows([]ConvGeom{g}) {
 				continue // by kernel rows: no tiles
 			}
-			b.Run(fmt.Sprintf("k%d_%dx%d/packed=%v", sh[0], sh[1], sh[2], packed), func(b *testing.B) {
-				rng := rand.New(rand.NewPCG(1, 2))
-				np := g.Pixels()
-				x, dy := randSlice(g.B*np*g.Cin, rng), randSlice(g.B*np*g.Cout, rng)
-				w := symKernel(g.K, g.Cin, g.Cout, rng)
-				dx, dw, db := make([]float32, len(x)), make([]float32, len(w)), make([]float32, g.Cout)
-				pairedRatio(b, "old/new", func(newer bool) float64 {
-					backwardTileFloats = tileFloatsOld
-					if newer {
-						backwardTileFloats = newFloats
-					}
-					s := time.Now()
-					ConvBackward(g, dx, dw, db, x, dy, w)
-					return time.Since(s).Seconds()
+			rng := rand.New(rand.NewPCG(1, 2))
+			np := g.Pixels()
+			x, dy := randSlice(g.B*np*g.Cin, rng), randSlice(g.B*np*g.Cout, rng)
+			w := symKernel(g.K, g.Cin, g.Cout, rng)
+			dx, dw, db := make([]float32, len(x)), make([]float32, len(w)), make([]float32, g.Cout)
+			for _, aim := range []int{1 << 16, 1 << 17, 3 << 16} {
+				name := fmt.Sprintf("k%d_%dx%d/packed=%v/aim=%dKB", sh[0], sh[1], sh[2], packed, aim>>8)
+				b.Run(name, func(b *testing.B) {
+					pairedRatio(b, "old/new", func(newer bool) float64 {
+						backwardTileFloats = tileFloatsOld
+						if newer {
+							backwardTileFloats = aim
+						}
+						s := time.Now()
+						ConvBackward(g, dx, dw, db, x, dy, w)
+						return time.Since(s).Seconds()
+					})
+					backwardTileFloats = aim
+					b.ReportMetric(float64(g.backwardTile(len(g.dyPositions())*g.Cout)), "pixels/tile")
 				})
-				backwardTileFloats = newFloats
-				b.ReportMetric(float64(g.backwardTile(len(g.dyPositions())*g.Cout)), "pixels/tile")
-			})
+			}
 		}
 	}
 }
