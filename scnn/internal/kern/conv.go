@@ -48,7 +48,8 @@ func (g ConvGeom) tile() int {
 // cache between the im2col that writes it and the two GEMMs that read
 // it. Until session 28 the backward pass took tile's 1,024 pixels for
 // every layer narrower than 4,096 floats a row: 1.4 MB for the RNA
-// recipe's folded 9x9 layer, 3.8 MB for a 5x5 64 -> 64 one.
+// recipe's folded 9x9 layer, 3.9 and 6.6 MB for a 5x5 64 -> 64 one
+// folded and dense.
 // BenchmarkConvBackwardTile compares aims of 256, 512 and 768 KB with
 // that. In one run (session 28, -benchtime 15x), at 512 KB the 9x9
 // 31 -> 8 spConv ran 1.23x, the 64 -> 64 layers 1.13-1.39x, the 5x5

@@ -10,13 +10,13 @@ package kern
 // and adds each branch's kernel and bias gradients to dws[i] and dbs[i]
 // (a dbs[i] may be nil); dys[i] and ws[i] are branch i's output gradient
 // and kernel. Every value is bit for bit what ConvBackward per branch
-// (with TilePixels set to the branches' shared tile, below, where they go
-// by tiles) and the elementwise sums in that order give. Per tile of output pixels the
-// branches run one after another: x's tile is packed once for every
-// branch's kernel gradient (or used in place, where it is one panel of
-// the GEMM kernel wide), and each later branch's input gradient is
-// added to the first's while the tile is in cache, instead of through a
-// map-sized gradient per branch.
+// (with TilePixels set to the branches' shared tile, below, where they
+// go by tiles) and the elementwise sums in that order give. Per tile of
+// output pixels the branches run one after another: x's tile is packed
+// once for every branch's kernel gradient (or used in place, where it is
+// one panel of the GEMM kernel wide), and each later branch's input
+// gradient is added to the first's while the tile is in cache, instead
+// of through a map-sized gradient per branch.
 //
 // ConvBackward is this with one branch. Narrow branches go by kernel
 // rows instead of tiles (rowback.go), all of them or, where only some
