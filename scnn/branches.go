@@ -69,7 +69,11 @@ func ForwardBranches(p *Pass, x *Tensor, convs ...BranchConv) (*Tensor, error) {
 		ws[i], bs[i] = convs[i].weights()
 	}
 	if shared || direct {
-		kern.ConvForwardBranches(geoms[0], ks, couts, y.Data, x.Data, ws, bs)
+		g := geoms[0]
+		for _, gi := range geoms {
+			g.SymKernel = g.SymKernel && gi.SymKernel // every kernel symmetric, or none folds
+		}
+		kern.ConvForwardBranches(g, ks, couts, y.Data, x.Data, ws, bs)
 	} else { // one branch at a time, each into its channels of y
 		off := 0
 		for i, g := range geoms {

@@ -15,8 +15,10 @@ type ConvGeom struct {
 	// ConvBackward then multiplies the output gradient's k(k+1)/2
 	// position pairs instead of its k*k positions (see fold.go), and
 	// the kernel gradient it adds is one V with V[a,b] + V[b,a] equal to
-	// the full gradient's, as on a packed map. The forward pass does not
-	// read it.
+	// the full gradient's, as on a packed map. On a packed map the
+	// direct forward pass likewise takes each pair a < b as one tap on
+	// the sum of its two inputs (convForwardDirectBranches); the other
+	// forward methods do not read it.
 	SymKernel bool
 }
 
@@ -280,7 +282,7 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 		brs := make([]directBranch, len(ks))
 		off := 0
 		for b, k := range ks {
-			brs[b] = directBranch{k: k, cout: couts[b], off: off, wp: directWeights(ws[b], k, g.Cin, couts[b]), bias: bs[b]}
+			brs[b] = directBranch{k: k, cout: couts[b], off: off, wp: directWeights(ws[b], k, g.Cin, couts[b]), bias: bs[b], w: ws[b]}
 			off += couts[b]
 		}
 		convForwardDirectBranches(g, out, ctot, x, brs)

@@ -69,6 +69,58 @@ func directGo(nv int, acc, x []float32, ldx int, w []float32, cin, k int) {
 	}
 }
 
+// A directPairKernel computes kernel row a of a spatially symmetric
+// kernel (w[(a,b)] = w[(b,a)]) on a symmetric map, each tap (a, b),
+// b >= a, with its mirror (b, a) at once, on the sum of their inputs:
+// for f < 8, v < nv (1..3), l < 16, over c, then j < nb = len(xbs),
+//
+//	acc[(f*nv+v)*16 + l] += w[(c*nb + j)*8 + f] * (xa[c*ldx + j + v*16 + l] + xbs[j][c*ldx + v*16 + l])
+//
+// xa must hold (cin-1)*ldx + nb-1 + nv*16 floats, each xbs[j]
+// (cin-1)*ldx + nv*16.
+type directPairKernel func(nv int, acc, xa []float32, xbs [][]float32, ldx int, w []float32, cin int)
+
+// directPairGo is the portable directPairKernel.
+func directPairGo(nv int, acc, xa []float32, xbs [][]float32, ldx int, w []float32, cin int) {
+	n, nb := nv*directV, len(xbs)
+	acc = acc[:directF*n]
+	for c := 0; c < cin; c++ {
+		for j, xb := range xbs {
+			xs, ys := xa[c*ldx+j:c*ldx+j+n], xb[c*ldx:c*ldx+n]
+			for f, wv := range w[(c*nb+j)*directF : (c*nb+j+1)*directF] {
+				a := acc[f*n : (f+1)*n]
+				for l := range a {
+					a[l] += wv * (xs[l] + ys[l])
+				}
+			}
+		}
+	}
+}
+
+// directPairKernelOf returns the pair micro-kernel of the active set, or
+// directGo's companion directPairGo where tests force the direct method on
+// a set without one; nil where the set has none.
+func directPairKernelOf() directPairKernel {
+	if d := activeSet.Load().directPair; d != nil {
+		return d
+	}
+	if forceDirect && activeSet.Load().direct == nil {
+		return directPairGo
+	}
+	return nil
+}
+
+// directPairMinK is the smallest kernel whose position pairs the direct
+// forward pass folds: BenchmarkConvForwardDirectPairs (session 28, paired,
+// unfolded/folded) read 1.10-1.16x for 5x5 to 9x9 kernels to 8 channels,
+// 1.07x for 5x5 8 -> 4, and 0.98-1.01x for 3x3 ones (which the benchmark
+// folds by setting this to 3).
+var directPairMinK = 5
+
+// directPairNever keeps the direct forward pass from folding an spConv's
+// position pairs (tests and benchmarks: the unfolded pass beside it).
+var directPairNever bool
+
 // forceDirect makes UseDirect true for every k > 1 layer with a kernel
 // set's directKernel, or directGo for a set without one (tests).
 var forceDirect bool
@@ -196,6 +248,41 @@ func directWeights(w []float32, k, cin, cout int) []float32 {
 	return wp
 }
 
+// directPairWeights repacks the kernel matrix w ((k*k*cin) x cout) of a
+// spatially symmetric kernel for directPairKernel: per chunk of 8 output
+// channels and kernel row a, the taps b = a..k-1 (j = b-a) channel by
+// channel, zero beyond cout:
+//
+//	wpp[pairRowStart(k, ch, a, cin) + ((c*(k-a) + j)*8 + f] = w[((a*k+a+j)*cin + c)*cout + ch*8 + f]
+func directPairWeights(w []float32, k, cin, cout int) []float32 {
+	chunks := (cout + directF - 1) / directF
+	wpp := make([]float32, chunks*k*(k+1)/2*cin*directF)
+	for ch := 0; ch < chunks; ch++ {
+		for a := 0; a < k; a++ {
+			nb, base := k-a, pairRowStart(k, ch, a, cin)
+			for c := 0; c < cin; c++ {
+				for j := 0; j < nb; j++ {
+					dst := wpp[base+(c*nb+j)*directF:][:directF]
+					src := w[((a*k+a+j)*cin+c)*cout:][:cout]
+					for f := range dst {
+						if o := ch*directF + f; o < cout {
+							dst[f] = src[o]
+						}
+					}
+				}
+			}
+		}
+	}
+	return wpp
+}
+
+// pairRowStart is the offset in directPairWeights' matrix of chunk ch's
+// kernel row a: the rows before it hold k-a' taps each.
+func pairRowStart(k, ch, a, cin int) int {
+	taps := ch*k*(k+1)/2 + a*k - a*(a-1)/2
+	return taps * cin * directF
+}
+
 // directBands splits the rows of one map into bands of about equal
 // stored pixels (a packed row i has W - i), n bands at most.
 func (g ConvGeom) directBands(n int) []int {
@@ -222,12 +309,14 @@ func (g ConvGeom) directBands(n int) []int {
 type directBranch struct {
 	k, cout, off int
 	wp, bias     []float32
-	wpb          []uint32 // wp as channel pairs (bfloat16 only)
+	wpb          []uint32  // wp as channel pairs (bfloat16 only)
+	wpp          []float32 // the kernel by position pairs (folded only: directPairWeights)
+	w            []float32 // the kernel matrix wp was packed from
 }
 
 // convForwardDirect is ConvForwardStrided by the direct method.
 func convForwardDirect(g ConvGeom, out []float32, ldo, off int, x, w, bias []float32) {
-	convForwardDirectBranches(g, out, ldo, x, []directBranch{{k: g.K, cout: g.Cout, off: off, wp: directWeights(w, g.K, g.Cin, g.Cout), bias: bias}})
+	convForwardDirectBranches(g, out, ldo, x, []directBranch{{k: g.K, cout: g.Cout, off: off, wp: directWeights(w, g.K, g.Cin, g.Cout), bias: bias, w: w}})
 }
 
 // convForwardDirectBranches runs the direct forward pass of several
@@ -239,6 +328,21 @@ func convForwardDirect(g ConvGeom, out []float32, ldo, off int, x, w, bias []flo
 func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, brs []directBranch) {
 	dk := directKernelOf()
 	bs := bf16Active.Load()
+	// An spConv's kernel on a packed (symmetric) map: the taps (a, b) and
+	// (b, a) read mirrored inputs with one weight, so each pair a < b is
+	// one tap on the sum of its inputs (directPairKernel): k(k+1)/2 taps
+	// instead of k*k. The sums round differently (float32 rounding).
+	// It pays from 5x5 kernels on (BenchmarkConvForwardDirectPairs); a
+	// branch folds where its wpp is set.
+	pk := directPairKernelOf()
+	if g.Packed && g.SymKernel && bs == nil && pk != nil && !directPairNever {
+		brs = append([]directBranch(nil), brs...)
+		for i := range brs {
+			if brs[i].k >= directPairMinK {
+				brs[i].wpp = directPairWeights(brs[i].w, brs[i].k, g.Cin, brs[i].cout)
+			}
+		}
+	}
 	k, pad := g.K, g.K/2
 	np := g.Pixels()
 	ldr := directLdr(g.W, k)
@@ -268,6 +372,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 		ringW []uint32
 		row   []float32
 		idx   []int32 // directRow's pixel offsets
+		xbs   [][]float32
 	}
 	wss := make([]ws, workers)
 	defer func() {
@@ -300,6 +405,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 			}
 			s.at = make([]int, k)
 			s.idx = make([]int32, g.W)
+			s.xbs = make([][]float32, k)
 			s.acc = getScratch(acc)
 		}
 		for r := range s.at {
@@ -379,6 +485,18 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 							wc := br.wpb[ch*br.k*cp*br.k*directF:]
 							for a := 0; a < br.k; a++ {
 								bs.direct(nv, acc, rowsW[a+d][jb+d:], ldr, wc[a*cp*br.k*directF:], cp, br.k)
+							}
+						} else if br.wpp != nil {
+							// Row a's taps (a, b) read row a at columns
+							// j+b, their mirrors (b, a) row b at j+a (the
+							// diagonal's: the zero row).
+							for a := 0; a < br.k; a++ {
+								xbs := s.xbs[:br.k-a]
+								xbs[0] = zero[jb:]
+								for b := a + 1; b < br.k; b++ {
+									xbs[b-a] = rows[b+d][jb+d+a:]
+								}
+								pk(nv, acc, rows[a+d][jb+d+a:], xbs, ldr, br.wpp[pairRowStart(br.k, ch, a, g.Cin):], g.Cin)
 							}
 						} else {
 							wc := br.wp[ch*br.k*g.Cin*br.k*directF:]

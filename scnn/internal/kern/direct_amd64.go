@@ -35,6 +35,40 @@ func directAVX512(nv int, acc, x []float32, ldx int, w []float32, cin, k int) {
 }
 
 //go:noescape
+func directPairAVX512_1(acc, xa *float32, xbs **float32, nb, ldx int, w *float32, cin int)
+
+//go:noescape
+func directPairAVX512_2(acc, xa *float32, xbs **float32, nb, ldx int, w *float32, cin int)
+
+//go:noescape
+func directPairAVX512_3(acc, xa *float32, xbs **float32, nb, ldx int, w *float32, cin int)
+
+// directPairAVX512 is the directPairKernel of the AVX-512 set. It checks
+// that every element the assembly touches is inside its slices.
+func directPairAVX512(nv int, acc, xa []float32, xbs [][]float32, ldx int, w []float32, cin int) {
+	n, nb := nv*directV, len(xbs)
+	if nv < 1 || nv > directMaxNV || cin < 1 || nb < 1 || nb > directMaxK || len(acc) < directF*n ||
+		len(xa) < (cin-1)*ldx+nb-1+n || len(w) < cin*nb*directF {
+		panic("kern: directPairAVX512: arguments out of range")
+	}
+	var ptrs [directMaxK]*float32
+	for j, xb := range xbs {
+		if len(xb) < (cin-1)*ldx+n {
+			panic("kern: directPairAVX512: arguments out of range")
+		}
+		ptrs[j] = &xb[0]
+	}
+	switch nv {
+	case 1:
+		directPairAVX512_1(&acc[0], &xa[0], &ptrs[0], nb, ldx, &w[0], cin)
+	case 2:
+		directPairAVX512_2(&acc[0], &xa[0], &ptrs[0], nb, ldx, &w[0], cin)
+	default:
+		directPairAVX512_3(&acc[0], &xa[0], &ptrs[0], nb, ldx, &w[0], cin)
+	}
+}
+
+//go:noescape
 func directDWAVX512_1(acc, x *float32, ldx int, dy *float32, ldd, nv, cin int)
 
 //go:noescape

@@ -82,11 +82,14 @@ func TestConvForwardDirect(t *testing.T) {
 					if l == 100 && (cin*cout > 128 || k > 5) {
 						continue // the naive reference would take minutes
 					}
-					for _, packed := range []bool{false, true} {
-						name := fmt.Sprintf("%dto%d/k%d/L%d/packed=%v", cin, cout, k, l, packed)
+					for _, mode := range []string{"dense", "packed", "packed-sym"} {
+						// packed-sym: an spConv (SymKernel), its position
+						// pairs folded (directPairKernel).
+						packed, sym := mode != "dense", mode == "packed-sym"
+						name := fmt.Sprintf("%dto%d/k%d/L%d/%s", cin, cout, k, l, mode)
 						t.Run(name, func(t *testing.T) {
 							const b, off, extra = 3, 2, 3
-							g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2}
+							g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Cout: cout, K: k, Workers: 2, SymKernel: sym}
 							if !g.UseDirect() {
 								t.Fatal("the direct method is not in use")
 							}
@@ -170,11 +173,12 @@ func TestConvForwardBranchesDirect(t *testing.T) {
 			ks, couts []int
 		}{{31, []int{9, 5, 3}, []int{8, 8, 4}}, {20, []int{5, 3}, []int{8, 11}}} {
 			for _, l := range []int{7, 37, 49} { // 49: a second 48-pixel block
-				for _, packed := range []bool{false, true} {
-					t.Run(fmt.Sprintf("cin%d/%v/L%d/packed=%v", bc.cin, bc.ks, l, packed), func(t *testing.T) {
+				for _, mode := range []string{"dense", "packed", "packed-sym"} {
+					packed, sym := mode != "dense", mode == "packed-sym"
+					t.Run(fmt.Sprintf("cin%d/%v/L%d/%s", bc.cin, bc.ks, l, mode), func(t *testing.T) {
 						const b = 2
 						cin := bc.cin
-						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Workers: 2}
+						g := ConvGeom{Packed: packed, B: b, H: l, W: l, Cin: cin, Workers: 2, SymKernel: sym}
 						if !g.branchesDirect(bc.ks, bc.couts) {
 							t.Fatal("the branches do not take the direct method")
 						}

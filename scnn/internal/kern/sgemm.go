@@ -54,6 +54,9 @@ type kernelSet struct {
 	kernels []microKernel
 	addRows addRowsFunc  // the output-side convolution's gather (addrows.go)
 	direct  directKernel // the direct convolution's micro-kernel (direct.go); nil: none
+	// directPair is its kernel for a position pair of a symmetric kernel
+	// (direct.go's directPairKernel); nil: none, the pairs unfolded.
+	directPair directPairKernel
 	// directDW is the direct backward pass's kernel-gradient micro-kernel
 	// (directbwd.go); nil: none.
 	directDW directDWKernel

@@ -123,7 +123,7 @@ func archKernelSets() []*kernelSet {
 				maskedKernel(4, 32, 1, kernAVX512_4x32, kernAVX512_4x32u), maskedKernel(8, 32, 1, kernAVX512_8x32, kernAVX512_8x32u)),
 			maskedKernel(24, 16, 0.78, kernAVX512_24x16, kernAVX512_24x16u,
 				maskedKernel(8, 16, 1, kernAVX512_8x16, kernAVX512_8x16u), maskedKernel(16, 16, 1, kernAVX512_16x16, kernAVX512_16x16u)),
-		}, addRows: addRowsAVX512, direct: directAVX512, directDW: directDWAVX512, axpyF64: axpyRowsF64AVX512Go, prefixF64: prefixSumsF64AVX512Go, adam: adamAVX512Go,
+		}, addRows: addRowsAVX512, direct: directAVX512, directPair: directPairAVX512, directDW: directDWAVX512, axpyF64: axpyRowsF64AVX512Go, prefixF64: prefixSumsF64AVX512Go, adam: adamAVX512Go,
 			relu: reluAVX512Go, reluMask: reluMaskAVX512Go, bn: &bnAVX512, copyRuns: copyRunsAVX512Go,
 			gatherRows: transposeRowsAVX512Go, storeAcc8: storeAcc8AVX512Go, accInit8: accInit8AVX512Go,
 			addRuns: addRunsAVX512Go, sumRuns: sumRunsAVX512Go, foldRows: foldRowsAVX512Go, mirrorColumn: mirrorColumnAVX512Go, gemvRows: gemvRowsAVX512Go, ger: gerAVX512Go, cartesianAdd: cartesianAddAVX512Go, packRows: packRowsAVX512Go,
