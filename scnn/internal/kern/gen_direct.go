@@ -80,9 +80,7 @@ func emit(w *bytes.Buffer, nv int) {
 	p("MOVQ w+24(FP), R8")
 	p("MOVQ cin+32(FP), CX")
 	p("MOVQ k+40(FP), R9")
-	for r := 0; r < 8*nv; r++ {
-		p("VMOVUPS %d(DI), Z%d", r*64, r)
-	}
+	accLoad(p, nv)
 	fmt.Fprintf(w, "%sc:\n", name)
 	p("MOVQ SI, R10")
 	p("MOVQ R9, R11")
@@ -90,13 +88,7 @@ func emit(w *bytes.Buffer, nv int) {
 	for v := 0; v < nv; v++ {
 		p("VMOVUPS %d(R10), Z%d", v*64, 24+v)
 	}
-	for f := 0; f < 8; f++ {
-		bc := 27 + f%5
-		p("VBROADCASTSS %d(R8), Z%d", f*4, bc)
-		for v := 0; v < nv; v++ {
-			p("VFMADD231PS Z%d, Z%d, Z%d", 24+v, bc, f*nv+v)
-		}
-	}
+	tapFMAs(p, nv)
 	p("ADDQ $4, R10")
 	p("ADDQ $32, R8")
 	p("DECQ R11")
@@ -104,11 +96,7 @@ func emit(w *bytes.Buffer, nv int) {
 	p("ADDQ DX, SI")
 	p("DECQ CX")
 	p("JNZ %sc", name)
-	for r := 0; r < 8*nv; r++ {
-		p("VMOVUPS Z%d, %d(DI)", r, r*64)
-	}
-	p("VZEROUPPER")
-	p("RET")
+	accStoreRet(p, nv)
 }
 
 func emitPair(w *bytes.Buffer, nv int) {
@@ -125,9 +113,7 @@ func emitPair(w *bytes.Buffer, nv int) {
 	p("MOVQ w+40(FP), R8")
 	p("MOVQ cin+48(FP), CX")
 	p("XORQ R13, R13")
-	for r := 0; r < 8*nv; r++ {
-		p("VMOVUPS %d(DI), Z%d", r*64, r)
-	}
+	accLoad(p, nv)
 	fmt.Fprintf(w, "%sc:\n", name)
 	p("MOVQ SI, R10")
 	p("XORQ R11, R11")
@@ -138,13 +124,7 @@ func emitPair(w *bytes.Buffer, nv int) {
 		p("VMOVUPS %d(R10), Z%d", v*64, 24+v)
 		p("VADDPS %d(BX), Z%d, Z%d", v*64, 24+v, 24+v)
 	}
-	for f := 0; f < 8; f++ {
-		bc := 27 + f%5
-		p("VBROADCASTSS %d(R8), Z%d", f*4, bc)
-		for v := 0; v < nv; v++ {
-			p("VFMADD231PS Z%d, Z%d, Z%d", 24+v, bc, f*nv+v)
-		}
-	}
+	tapFMAs(p, nv)
 	p("ADDQ $4, R10")
 	p("ADDQ $32, R8")
 	p("INCQ R11")
@@ -154,6 +134,31 @@ func emitPair(w *bytes.Buffer, nv int) {
 	p("ADDQ DX, R13")
 	p("DECQ CX")
 	p("JNZ %sc", name)
+	accStoreRet(p, nv)
+}
+
+// tapFMAs emits one tap's multiply-adds: the 8 weights from R8
+// broadcast in turn (Z27-Z31), each times the NV input vectors in
+// Z24.. into accumulator f*NV + v.
+func tapFMAs(p func(string, ...any), nv int) {
+	for f := 0; f < 8; f++ {
+		bc := 27 + f%5
+		p("VBROADCASTSS %d(R8), Z%d", f*4, bc)
+		for v := 0; v < nv; v++ {
+			p("VFMADD231PS Z%d, Z%d, Z%d", 24+v, bc, f*nv+v)
+		}
+	}
+}
+
+// accLoad loads the 8*NV accumulators from DI into Z0..; accStoreRet
+// stores them back and returns.
+func accLoad(p func(string, ...any), nv int) {
+	for r := 0; r < 8*nv; r++ {
+		p("VMOVUPS %d(DI), Z%d", r*64, r)
+	}
+}
+
+func accStoreRet(p func(string, ...any), nv int) {
 	for r := 0; r < 8*nv; r++ {
 		p("VMOVUPS Z%d, %d(DI)", r, r*64)
 	}
