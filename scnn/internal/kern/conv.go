@@ -282,7 +282,7 @@ func ConvForwardBranches(g ConvGeom, ks, couts []int, out, x []float32, ws, bs [
 		brs := make([]directBranch, len(ks))
 		off := 0
 		for b, k := range ks {
-			brs[b] = directBranch{k: k, cout: couts[b], off: off, wp: directWeights(ws[b], k, g.Cin, couts[b]), bias: bs[b], w: ws[b]}
+			brs[b] = directBranch{k: k, cout: couts[b], off: off, w: ws[b], bias: bs[b]}
 			off += couts[b]
 		}
 		convForwardDirectBranches(g, out, ctot, x, brs)

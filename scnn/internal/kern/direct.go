@@ -304,19 +304,21 @@ func (g ConvGeom) directBands(n int) []int {
 }
 
 // A directBranch is one convolution of a direct forward pass: kernel
-// size k, the weights of directWeights, an optional bias, written to
-// channels [off, off+cout) of each output pixel.
+// size k, kernel matrix w ((k*k*Cin) x cout), an optional bias, written
+// to channels [off, off+cout) of each output pixel. The pass packs w
+// once, into the one form it uses: wp (directWeights), wpb (bfloat16)
+// or wpp (folded tap pairs).
 type directBranch struct {
 	k, cout, off int
-	wp, bias     []float32
+	w, bias      []float32
+	wp           []float32 // directWeights(w)
 	wpb          []uint32  // wp as channel pairs (bfloat16 only)
 	wpp          []float32 // the kernel by position pairs (folded only: directPairWeights)
-	w            []float32 // the kernel matrix wp was packed from
 }
 
 // convForwardDirect is ConvForwardStrided by the direct method.
 func convForwardDirect(g ConvGeom, out []float32, ldo, off int, x, w, bias []float32) {
-	convForwardDirectBranches(g, out, ldo, x, []directBranch{{k: g.K, cout: g.Cout, off: off, wp: directWeights(w, g.K, g.Cin, g.Cout), bias: bias, w: w}})
+	convForwardDirectBranches(g, out, ldo, x, []directBranch{{k: g.K, cout: g.Cout, off: off, w: w, bias: bias}})
 }
 
 // convForwardDirectBranches runs the direct forward pass of several
@@ -335,14 +337,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 	// It pays from 5x5 kernels on (BenchmarkConvForwardDirectPairs); a
 	// branch folds where its wpp is set.
 	pk := directPairKernelOf()
-	if g.Packed && g.SymKernel && bs == nil && pk != nil && !directPairNever {
-		brs = append([]directBranch(nil), brs...)
-		for i := range brs {
-			if brs[i].k >= directPairMinK {
-				brs[i].wpp = directPairWeights(brs[i].w, brs[i].k, g.Cin, brs[i].cout)
-			}
-		}
-	}
+	fold := g.Packed && g.SymKernel && bs == nil && pk != nil && !directPairNever
 	k, pad := g.K, g.K/2
 	np := g.Pixels()
 	ldr := directLdr(g.W, k)
@@ -350,10 +345,16 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 		return
 	}
 	cp := (g.Cin + 1) / 2 // channel pairs (bfloat16)
-	if bs != nil {
-		brs = append([]directBranch(nil), brs...)
-		for i := range brs {
-			brs[i].wpb = directWeightsBF16(brs[i].wp, brs[i].k, g.Cin, brs[i].cout)
+	brs = append([]directBranch(nil), brs...)
+	for i := range brs {
+		br := &brs[i]
+		switch {
+		case fold && br.k >= directPairMinK:
+			br.wpp = directPairWeights(br.w, br.k, g.Cin, br.cout)
+		case bs != nil:
+			br.wpb = directWeightsBF16(directWeights(br.w, br.k, g.Cin, br.cout), br.k, g.Cin, br.cout)
+		default:
+			br.wp = directWeights(br.w, br.k, g.Cin, br.cout)
 		}
 	}
 	workers := Workers(g.Workers)
