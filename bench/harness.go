@@ -66,6 +66,9 @@ type sideResult struct {
 	// where they are not the case's (0, and absent from the runs recorded
 	// before sides had their own: the case's; caseResult.flopsOf).
 	FLOPs float64 `json:"flops,omitempty"`
+	// Settle: after each timed run, how long the worker took to go idle
+	// (idle.go), in seconds; absent from runs recorded before.
+	Settle []float64 `json:"settle_seconds,omitempty"`
 }
 
 type caseResult struct {
@@ -271,6 +274,7 @@ func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
 		if err != nil {
 			return res, err
 		}
+		settle(cmd.Process.Pid)
 		res.Sides = append(res.Sides, sideResult{Label: s.Label, Params: ready.Params, StartRSS: ready.RSSStart, Backend: ready.Version, L: ready.L, N: ready.N, FLOPs: s.FLOPs})
 	}
 	res.Burst = c.Burst
@@ -284,8 +288,11 @@ func (r runner) run(c benchCase, warmup, reps int) (caseResult, error) {
 			if err != nil {
 				return res, err
 			}
+			// The next side starts on a quiet machine (idle.go).
+			quiet := settle(p.cmd.Process.Pid)
 			if round >= warmup {
 				res.Sides[i].Seconds = append(res.Sides[i].Seconds, rep.Seconds)
+				res.Sides[i].Settle = append(res.Sides[i].Settle, quiet.Seconds())
 			}
 		}
 	}

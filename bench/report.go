@@ -338,12 +338,33 @@ func sec(s float64) string {
 	return fmt.Sprintf("%.2f s", s)
 }
 
+// settleRange is the range of the waits for idle workers between runs
+// ("1.5-11.6 ms", harness.go), and false for a run recorded before them.
+func (r *report) settleRange() (string, bool) {
+	lo, hi, n := math.Inf(1), math.Inf(-1), 0
+	for _, c := range r.Cases {
+		for _, s := range c.Sides {
+			for _, v := range s.Settle {
+				lo, hi, n = min(lo, v), max(hi, v), n+1
+			}
+		}
+	}
+	if n == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%.1f-%.1f ms", lo*1000, hi*1000), true
+}
+
 func (r *report) markdown() string {
 	var b strings.Builder
 	m := r.Machine
 	fmt.Fprintf(&b, "# contactmap benchmark: Go vs PyTorch\n\n")
 	fmt.Fprintf(&b, "Written by `make bench` (bench/main.go) on %s, %.0f min in all. ", r.Started.Format("2006-01-02"), r.Seconds/60)
-	fmt.Fprintf(&b, "Every number is the median of %d timed runs per side after %d warm-up run(s), sides interleaved run by run (Go, PyTorch, Go, PyTorch, ...); all timings are in results.json.\n\n", r.Reps, r.Warmup)
+	fmt.Fprintf(&b, "Every number is the median of %d timed runs per side after %d warm-up run(s), sides interleaved run by run (Go, PyTorch, Go, PyTorch, ...); all timings are in results.json.", r.Reps, r.Warmup)
+	if w, ok := r.settleRange(); ok {
+		fmt.Fprintf(&b, " After each run the next side waited until the worker that ran was idle (bench/idle.go): PyTorch's OpenMP threads spin on a core for about 10 ms after each call, and would otherwise run in the next side's time; the waits took %s (settle_seconds in the .json).", w)
+	}
+	b.WriteString("\n\n")
 	goBackend, blasBackend := r.backend("go"), r.backend("openblas")
 	if goBackend != "" { // a run of the coevo cases alone has no "go" side
 		goBackend = " (" + goBackend + ")"
