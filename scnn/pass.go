@@ -173,7 +173,9 @@ func (p *Pass) Backward(y, dy *Tensor) error {
 		return fmt.Errorf("scnn: Backward: the pass was already stepped back, or recorded nothing")
 	}
 	seed := p.overwrittenLike(dy) // every element copied from dy
-	copy(seed.Data, dy.Data)
+	forChunks(p, len(dy.Data), func(_, lo, hi int) {
+		copy(seed.Data[lo:hi], dy.Data[lo:hi])
+	})
 	p.addGrad(y, seed)
 	for i := len(p.tape.steps) - 1; i >= 0; i-- {
 		if err := p.tape.steps[i](); err != nil {

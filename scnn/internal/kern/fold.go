@@ -156,7 +156,14 @@ func (g ConvGeom) im2colFolded(col, x []float32, pix0, n int) {
 			}
 			slot[u] = p % k
 			if held[p%k] != p {
-				g.windowRow(ring[(p%k)*ldr:(p%k+1)*ldr], x, p)
+				// Output row i is this copy's first reader (the rows go
+				// up), and on a packed map it reads columns q >= i-pad
+				// only (its pixels j >= i).
+				q0 := 0
+				if g.Packed {
+					q0 = max(0, i-pad)
+				}
+				g.windowRow(ring[(p%k)*ldr:(p%k+1)*ldr], x, p, q0)
 				held[p%k] = p
 			}
 		}
@@ -186,8 +193,10 @@ func (g ConvGeom) im2colFolded(col, x []float32, pix0, n int) {
 
 // windowRow writes map row p of x (one sample, g.Cin channels) into
 // dst, g.W+2*pad pixels: pad zero pixels, the row's W pixels (a packed
-// map's (p, q), q < p, read as (q, p)), pad zero pixels.
-func (g ConvGeom) windowRow(dst, x []float32, p int) {
+// map's (p, q), q < p, read as (q, p)), pad zero pixels; on a packed map
+// it leaves the pixels q < q0 of the row as they were (its readers don't
+// read them).
+func (g ConvGeom) windowRow(dst, x []float32, p, q0 int) {
 	c, pad, w := g.Cin, g.K/2, g.W
 	clear(dst[:pad*c])
 	clear(dst[(pad+w)*c:])
@@ -196,16 +205,22 @@ func (g ConvGeom) windowRow(dst, x []float32, p int) {
 		copy(row, x[p*w*c:(p+1)*w*c])
 		return
 	}
-	// (q, p) for q < p: Tri(w, q, p) = p for q = 0, then w-q-1 pixels
-	// further for each next q (a memmove call for 16 or 32 bytes cost
-	// more than the copy: the kernel set's mirrorColumn where it has one).
-	if f := activeSet.Load().mirrorColumn; f != nil && c <= 16 {
-		f(row, x, p, w, c)
-	} else {
-		o := p * c
-		for q := 0; q < p; q++ {
-			copy(row[q*c:(q+1)*c], x[o:o+c])
-			o += (w - q - 1) * c
+	// (q, p) for q0 <= q < p: the pixels from (q0, q0) on are the packed
+	// (w-q0) x (w-q0) triangle of the rows and columns from q0, so that
+	// (q, p) is its (q-q0, p-q0): Tri(w-q0, q-q0, p-q0) = p-q0 for
+	// q = q0, then w-q-1 pixels further for each next q (a memmove call
+	// for 16 or 32 bytes cost more than the copy: the kernel set's
+	// mirrorColumn where it has one).
+	if q0 < p {
+		sub := x[Tri(w, q0, q0)*c:]
+		if f := activeSet.Load().mirrorColumn; f != nil && c <= 16 {
+			f(row[q0*c:], sub, p-q0, w-q0, c)
+		} else {
+			o := (p - q0) * c
+			for q := q0; q < p; q++ {
+				copy(row[q*c:(q+1)*c], sub[o:o+c])
+				o += (w - q - 1) * c
+			}
 		}
 	}
 	o := Tri(w, p, p) * c
