@@ -39,9 +39,9 @@ func TestModelCaseFLOPs(t *testing.T) {
 			continue
 		}
 		if c.Group == "conv" {
-			// The symmetric side: the triangle's pixels, every kernel
-			// position forward and the position pairs a <= b backward
-			// where the layer folds them.
+			// The symmetric side: the triangle's pixels, the position
+			// pairs a <= b forward and backward where the layer folds
+			// them there, every kernel position where not.
 			seen[c.Group]++
 			for _, s := range c.Sides {
 				if s.Label == "fma" {
@@ -60,12 +60,16 @@ func TestModelCaseFLOPs(t *testing.T) {
 							pairs++
 						}
 					}
+					fwd, bwd := tk.K*tk.K, pairs
 					if !scnn.FoldsPairs(tk.K, tk.Cin, tk.Cout) {
-						pairs = tk.K * tk.K
+						bwd = tk.K * tk.K
+					}
+					if scnn.ForwardFoldsPairs(tk.K, tk.Cin, tk.Cout, tk.L) {
+						fwd = pairs
 					}
 					for i := 0; i < tk.L; i++ {
 						for j := i; j < tk.L; j++ {
-							want += float64(tk.B) * 2 * float64(tk.Cin*tk.Cout*(tk.K*tk.K+2*pairs))
+							want += float64(tk.B) * 2 * float64(tk.Cin*tk.Cout*(fwd+2*bwd))
 						}
 					}
 				}
@@ -273,5 +277,21 @@ func TestRunKeepsSideFLOPs(t *testing.T) {
 	}
 	if own.FLOPs != 40 || res.flopsOf(*own) != 40 || cs.FLOPs != 0 || res.flopsOf(*cs) != 96 {
 		t.Errorf("side counts %g and %g, used %g and %g; want 40 and 0, used 40 and 96", own.FLOPs, cs.FLOPs, res.flopsOf(*own), res.flopsOf(*cs))
+	}
+}
+
+// TestReportForwardPairsNote: a run whose counts take the folded forward
+// pass says so in the conv tables; one recorded before keeps its text.
+func TestReportForwardPairsNote(t *testing.T) {
+	r := report{Reps: 1, Cases: []caseResult{{Group: "conv", Name: "k9_31x8", FLOPs: 10, Sides: []sideResult{
+		{Label: "go", Seconds: []float64{1}, Median: 1},
+		{Label: "go-sym", Seconds: []float64{1}, Median: 1, FLOPs: 5},
+	}}}}
+	if strings.Contains(r.symPairsNote(), "ForwardFoldsPairs") || r.symPairsNote() == "" {
+		t.Errorf("a run recorded before: %q", r.symPairsNote())
+	}
+	r.ForwardPairs = true
+	if !strings.Contains(r.symPairsNote(), "ForwardFoldsPairs") {
+		t.Errorf("a run with the forward pairs counted: %q", r.symPairsNote())
 	}
 }

@@ -334,7 +334,7 @@ func harnessMain(args []string) error {
 	if len(todo) == 0 {
 		return fmt.Errorf("bench: every case matching %q was skipped", *only)
 	}
-	rep := report{Machine: describeMachine(), Reps: *reps, Warmup: *warmup, Started: time.Now().UTC(), Notes: notes}
+	rep := report{Machine: describeMachine(), Reps: *reps, Warmup: *warmup, Started: time.Now().UTC(), Notes: notes, ForwardPairs: true}
 	for _, c := range todo {
 		if c.Group == "coevo" && fc != "" {
 			rep.Machine.FreeContact = freecontactVersion(fc)
@@ -433,10 +433,10 @@ const convBurst = 5
 
 // symConvFLOPs is what one run of the symmetric conv task t executes:
 // the forward pass and both gradients on the B*L(L+1)/2 pixels of the
-// packed triangles (pairnet.StepMACs: the gradients on the kernel's
-// position pairs where the layer folds them).
+// packed triangles (pairnet.StepMACs: each pass on the kernel's position
+// pairs where the layer folds them).
 func symConvFLOPs(t task) float64 {
-	return 2 * float64(t.B*t.L*(t.L+1)/2) * pairnet.StepMACs(true, t.K, t.Cin, t.Cout, true)
+	return 2 * float64(t.B*t.L*(t.L+1)/2) * pairnet.StepMACs(true, t.K, t.Cin, t.Cout, t.L, true)
 }
 
 // narrowConvs are the narrow layers timed: the RNA recipe's (rna/ssnet

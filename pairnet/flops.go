@@ -41,19 +41,31 @@ func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
 }
 
 // StepMACs is what a convolution of kernel k from cin to cout channels
-// executes per pixel, in multiply-adds: k*k*cin*cout for inference; for a
-// training step 3x that (forward, input gradient, kernel gradient),
-// except for an SCNN's spConv (symmetric) whose backward pass works on
-// the k(k+1)/2 position pairs of its spatially symmetric kernel
-// (scnn.FoldsPairs): (k*k + k*(k+1)) * cin*cout, counted in integers.
-func StepMACs(symmetric bool, k, cin, cout int, train bool) float64 {
+// on l x l maps executes per pixel, in multiply-adds: k*k*cin*cout for
+// inference; for a training step 3x that (forward, input gradient,
+// kernel gradient). An SCNN's spConv (symmetric) differs in two passes,
+// each working on the k(k+1)/2 position pairs (a, b), a <= b, of its
+// spatially symmetric kernel where the kernels fold them:
+//   - its forward pass, k(k+1)/2 * cin*cout, where it goes by the direct
+//     method's pair kernel (scnn.ForwardFoldsPairs: from 5 x 5, narrow
+//     layers, this CPU's kernels); the additions of each pair's two
+//     inputs (k(k-1)/2 * cin per 8 output channels) are not counted;
+//   - its input and kernel gradients, k*(k+1) * cin*cout for the two,
+//     where its backward pass folds (scnn.FoldsPairs).
+//
+// Counted in integers.
+func StepMACs(symmetric bool, k, cin, cout, l int, train bool) float64 {
+	fwd := k * k
+	if symmetric && scnn.ForwardFoldsPairs(k, cin, cout, l) {
+		fwd = k * (k + 1) / 2
+	}
 	switch {
 	case !train:
-		return float64(k * k * cin * cout)
+		return float64(fwd * cin * cout)
 	case symmetric && scnn.FoldsPairs(k, cin, cout):
-		return float64((k*k + k*(k+1)) * cin * cout)
+		return float64((fwd + k*(k+1)) * cin * cout)
 	}
-	return float64(3 * k * k * cin * cout)
+	return float64((fwd + 2*k*k) * cin * cout)
 }
 
 // InferenceFLOPs is the number of floating-point operations (2 per
@@ -85,6 +97,7 @@ func StepMACs(symmetric bool, k, cin, cout int, train bool) float64 {
 //	        flops += 4 * P * cout                      // each pixel: two differences, their sum, into y
 //	    else:
 //	        flops += 2 * P * k*k * cin * cout          // as ConvMACs, on P pixels
+//	                                                  // (an spConv's folded pairs: k(k+1)/2, StepMACs)
 //
 // The loops over V(i) visit taps(l, k) = sum_i |V(i)| = l*k - h*(h+1)
 // offsets once l >= h. The halves of a map of a 1D input of n channels
@@ -99,7 +112,8 @@ func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, fa
 // the backward pass of every 2D convolution. A convolution on P pixels
 // costs 3x its forward pass (forward, input gradient, kernel gradient);
 // an SCNN's spConv whose gradients work on the k(k+1)/2 position pairs
-// of its symmetric kernel (scnn.FoldsPairs), 1 + (k+1)/k.
+// of its symmetric kernel (scnn.FoldsPairs), 1 + (k+1)/k, and less
+// where its forward pass works on them too (StepMACs).
 // One that reads a pair map by parts adds to its forward pass
 // (scnn's training by halves, cartesian_train.go):
 //
@@ -120,7 +134,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
-	macs := func(k, cin, cout int) float64 { return StepMACs(s.Symmetric, k, cin, cout, train) }
+	macs := func(k, cin, cout int) float64 { return StepMACs(s.Symmetric, k, cin, cout, l, train) }
 	if !s.InfersByHalves() {
 		return 2 * s.convMACs(macs) * p * float64(b)
 	}

@@ -117,6 +117,18 @@ func directPairKernelOf() directPairKernel {
 // folds by setting this to 3).
 var directPairMinK = 5
 
+// ForwardFoldsPairs reports whether ConvForward of an spConv (kernel k,
+// cin -> cout channels, ConvGeom.SymKernel) on packed l x l maps computes
+// its k(k+1)/2 position pairs instead of its k*k positions: where it
+// takes the direct method (UseDirect) with the active kernel set's pair
+// kernel, in float32 (not bfloat16), for k >= directPairMinK
+// (convForwardDirectBranches). For counting what a pass executes.
+func ForwardFoldsPairs(k, cin, cout, l int) bool {
+	g := ConvGeom{Packed: true, SymKernel: true, B: 1, H: l, W: l, K: k, Cin: cin, Cout: cout}
+	return k >= directPairMinK && !directPairNever && bf16Active.Load() == nil &&
+		directPairKernelOf() != nil && g.UseDirect()
+}
+
 // directPairNever keeps the direct forward pass from folding an spConv's
 // position pairs (tests and benchmarks: the unfolded pass beside it).
 var directPairNever bool
