@@ -47,7 +47,7 @@ func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
 // each working on the k(k+1)/2 position pairs (a, b), a <= b, of its
 // spatially symmetric kernel where the kernels fold them:
 //   - its forward pass, k(k+1)/2 * cin*cout, where it goes by the direct
-//     method's pair kernel (scnn.ForwardFoldsPairs: from 5 x 5, narrow
+//     method's pair kernel (scnn.ForwardFoldsPairs: narrow
 //     layers, this CPU's kernels); the additions of each pair's two
 //     inputs (k(k-1)/2 * cin per 8 output channels) are not counted;
 //   - its input and kernel gradients, k*(k+1) * cin*cout for the two,

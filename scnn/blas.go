@@ -137,7 +137,7 @@ func FoldsPairs(k, cin, cout int) bool { return kern.FoldsPairs(k, cin, cout) }
 // (SymPresConv) of kernel k from cin to cout channels on l x l maps
 // computes its k(k+1)/2 position pairs (a, b), a <= b, each on the sum of
 // its two mirrored inputs, instead of its k*k positions: the direct
-// method's pair kernel, from 5 x 5 kernels, in float32, on this CPU's
+// method's pair kernel, in float32, on this CPU's
 // kernel set (scnn/internal/kern's ForwardFoldsPairs).
 func ForwardFoldsPairs(k, cin, cout, l int) bool { return kern.ForwardFoldsPairs(k, cin, cout, l) }
 

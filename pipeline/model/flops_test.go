@@ -231,14 +231,17 @@ func TestInferenceFLOPsLimits(t *testing.T) {
 	// L*k*k*80*8 per branch of the block, 2 * L*9*50*8 for the head's,
 	// add about 57 per pixel at L = 2000 (the SCNN's halves are twice as
 	// wide, on half the pixels: about 227).
-	// Where the SCNN's 5x5 24 -> 8 spConv goes by the direct method's
-	// pair kernel, its forward pass takes 15 of the 25 positions: 2 *
-	// 24*8*10 = 3,840 fewer.
+	// Where the SCNN's spConvs go by the direct method's pair kernel,
+	// their forward passes take k(k+1)/2 of the k*k positions: 2 *
+	// cin*cout*k(k-1)/2 fewer each (the 5x5 and 3x3 24 -> 8, 16 -> 8,
+	// and the output's 3x3 8 -> 1; 5,808 in all).
 	const l = 2000
 	for kind, slack := range map[Kind]float64{CNN: 60, SCNN: 240} {
 		perPixel := 25488.0 + 192
-		if kind == SCNN && scnn.ForwardFoldsPairs(5, 24, 8, l) {
-			perPixel -= 3840
+		for _, c := range [][3]int{{5, 24, 8}, {3, 24, 8}, {3, 16, 8}, {3, 8, 1}} {
+			if k := c[0]; kind == SCNN && scnn.ForwardFoldsPairs(k, c[1], c[2], l) {
+				perPixel -= float64(2 * c[1] * c[2] * k * (k - 1) / 2)
+			}
 		}
 		a := DefaultArch(kind)
 		p := float64(l * l)

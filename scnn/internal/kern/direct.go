@@ -111,11 +111,16 @@ func directPairKernelOf() directPairKernel {
 }
 
 // directPairMinK is the smallest kernel whose position pairs the direct
-// forward pass folds: BenchmarkConvForwardDirectPairs (session 28, paired,
-// unfolded/folded) read 1.10-1.16x for 5x5 to 9x9 kernels to 8 channels,
-// 1.07x for 5x5 8 -> 4, and 0.98-1.01x for 3x3 ones (which the benchmark
-// folds by setting this to 3).
-var directPairMinK = 5
+// forward pass folds: every spConv's. BenchmarkConvForwardDirectPairs
+// (paired, unfolded/folded, -benchtime 31x) read on an Intel Xeon
+// (session 28) 1.10-1.16x for 5x5 to 9x9 kernels to 8 channels, 1.07x for
+// 5x5 8 -> 4 and 0.98-1.01x for the 3x3 ones, which kept them unfolded
+// then; on an AMD EPYC (Zen 4: one 512-bit FMA a cycle, so the kernel
+// waits on its multiply-adds more than on its loads; session 29, two
+// runs) 1.23-1.59x from 5x5 and 1.04-1.16x for 3x3 (16 -> 8 1.06, 1.09;
+// 86 -> 8 1.16, 1.12; 8 -> 1 1.04, 1.04). Neutral on the one, faster on
+// the other: 3.
+var directPairMinK = 3
 
 // ForwardFoldsPairs reports whether ConvForward of an spConv (kernel k,
 // cin -> cout channels, ConvGeom.SymKernel) on packed l x l maps computes
@@ -346,8 +351,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 	// (b, a) read mirrored inputs with one weight, so each pair a < b is
 	// one tap on the sum of its inputs (directPairKernel): k(k+1)/2 taps
 	// instead of k*k. The sums round differently (float32 rounding).
-	// It pays from 5x5 kernels on (BenchmarkConvForwardDirectPairs); a
-	// branch folds where its wpp is set.
+	// A branch of at least directPairMinK folds (its wpp is set).
 	pk := directPairKernelOf()
 	fold := g.Packed && g.SymKernel && bs == nil && pk != nil && !directPairNever
 	k, pad := g.K, g.K/2
