@@ -263,3 +263,41 @@ func TestUseDirectRule(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardFoldsPairs: ForwardFoldsPairs says what ConvForward does. A
+// folded pass sums each position pair's inputs before the multiply, so
+// on random inputs its output differs in rounding from the unfolded
+// pass's (directPairNever); an unfolded one is the same bits.
+func TestForwardFoldsPairs(t *testing.T) {
+	defer func(n bool) { directPairNever = n }(directPairNever)
+	rng := rand.New(rand.NewPCG(3, 4))
+	folded := 0
+	for _, sh := range [][4]int{{3, 16, 8, 40}, {5, 31, 8, 40}, {9, 31, 8, 40}, {3, 8, 1, 40}, {5, 31, 8, 12}, {3, 64, 64, 40}, {1, 8, 8, 40}} {
+		k, cin, cout, l := sh[0], sh[1], sh[2], sh[3]
+		g := ConvGeom{Packed: true, SymKernel: true, B: 2, H: l, W: l, K: k, Cin: cin, Cout: cout, Workers: 1}
+		x := randSlice(g.B*g.Pixels()*cin, rng)
+		w := symKernel(k, cin, cout, rng)
+		out := func(never bool) []float32 {
+			directPairNever = never
+			o := make([]float32, g.B*g.Pixels()*cout)
+			ConvForward(g, o, x, w, nil)
+			return o
+		}
+		plain, got := out(true), out(false)
+		differ := false
+		for i := range got {
+			if got[i] != plain[i] {
+				differ = true
+				break
+			}
+		}
+		if f := ForwardFoldsPairs(k, cin, cout, l); f != differ {
+			t.Errorf("k %d, %d -> %d, L = %d: ForwardFoldsPairs %v, but the pass's bits differ from the unfolded pass's: %v", k, cin, cout, l, f, differ)
+		} else if f {
+			folded++
+		}
+	}
+	if folded == 0 && directPairKernelOf() != nil {
+		t.Error("no shape folded on a kernel set with the pair kernel")
+	}
+}
