@@ -396,7 +396,7 @@ vet:
 # bench/main.go): the FMA peak, training steps, inference, conv layers and
 # sgemm, written to
 # bench/results.md and bench/results.json (earlier runs on other CPUs in
-# bench/history/). The last full run took 21 minutes;
+# bench/history/). The last full run took 20 minutes;
 # BENCH_ARGS='-only train/default -reps 5' runs a part (written to
 # bench/results-partial.md, leaving the full run's tables alone).
 PYTHON ?= /usr/bin/python3
