@@ -17,7 +17,7 @@ func TestCPUNanosGrows(t *testing.T) {
 	}
 	before, ok := cpuNanos(os.Getpid())
 	if !ok {
-		t.Fatal("cpuNanos: can't read this process's schedstat")
+		t.Skip("no /proc/PID/task/*/schedstat (a kernel without CONFIG_SCHED_INFO): settle does not wait here")
 	}
 	var spent time.Duration
 	x := 1.0
@@ -40,8 +40,8 @@ func TestSettle(t *testing.T) {
 	if d := settle(1 << 30); d != 0 {
 		t.Errorf("settle of no process waited %v", d)
 	}
-	if runtime.GOOS != "linux" {
-		t.Skip("cpuNanos reads /proc")
+	if _, ok := cpuNanos(os.Getpid()); !ok {
+		t.Skip("no per-thread CPU times here: settle does not wait")
 	}
 	// A child that sleeps: idle at the first reading after its start.
 	cmd := exec.Command("sleep", "5")
