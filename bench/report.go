@@ -265,12 +265,14 @@ func symSideFLOPs(c *caseResult) float64 {
 // (symmetric sides with FLOPs of their own); "" in a run recorded before.
 func (r *report) symPairsNote() string {
 	for _, c := range r.group("conv") {
-		if s := c.side("go-sym"); s != nil && s.FLOPs > 0 && r.ForwardPairs {
+		s := c.side("go-sym")
+		if s == nil || s.FLOPs == 0 {
+			continue
+		}
+		if r.ForwardPairs {
 			return " The symmetric layer works on the k(k+1)/2 position pairs (a, b), a <= b, of its spatially symmetric kernel (scnn/internal/kern's ConvGeom.SymKernel): its executed count is both gradients on those pairs, and the forward pass on the triangle on those pairs too where the direct method's pair kernel computes it (scnn.ForwardFoldsPairs; the additions of each pair's two inputs not counted), on every position where not."
 		}
-		if s := c.side("go-sym"); s != nil && s.FLOPs > 0 {
-			return " The symmetric layer's input and kernel gradients work on the k(k+1)/2 position pairs (a, b), a <= b, of its spatially symmetric kernel (scnn/internal/kern's ConvGeom.SymKernel): its executed count is the forward pass on the triangle and both gradients on those pairs."
-		}
+		return " The symmetric layer's input and kernel gradients work on the k(k+1)/2 position pairs (a, b), a <= b, of its spatially symmetric kernel (scnn/internal/kern's ConvGeom.SymKernel): its executed count is the forward pass on the triangle and both gradients on those pairs."
 	}
 	return ""
 }

@@ -130,8 +130,14 @@ var directPairMinK = 3
 // (convForwardDirectBranches). For counting what a pass executes.
 func ForwardFoldsPairs(k, cin, cout, l int) bool {
 	g := ConvGeom{Packed: true, SymKernel: true, B: 1, H: l, W: l, K: k, Cin: cin, Cout: cout}
-	return k >= directPairMinK && !directPairNever && bf16Active.Load() == nil &&
-		directPairKernelOf() != nil && g.UseDirect()
+	return k >= directPairMinK && g.UseDirect() && g.directFoldsPairs()
+}
+
+// directFoldsPairs reports whether the direct forward pass of g folds the
+// position pairs of its branches of at least directPairMinK: an spConv
+// on a packed map, in float32, with the active set's pair kernel.
+func (g ConvGeom) directFoldsPairs() bool {
+	return g.Packed && g.SymKernel && bf16Active.Load() == nil && directPairKernelOf() != nil && !directPairNever
 }
 
 // directPairNever keeps the direct forward pass from folding an spConv's
@@ -353,7 +359,7 @@ func convForwardDirectBranches(g ConvGeom, out []float32, ldo int, x []float32, 
 	// instead of k*k. The sums round differently (float32 rounding).
 	// A branch of at least directPairMinK folds (its wpp is set).
 	pk := directPairKernelOf()
-	fold := g.Packed && g.SymKernel && bs == nil && pk != nil && !directPairNever
+	fold := g.directFoldsPairs()
 	k, pad := g.K, g.K/2
 	np := g.Pixels()
 	ldr := directLdr(g.W, k)
