@@ -338,37 +338,12 @@ train-rna-families: build
 		rna train --protocol families --train $(RNA_FAMILIES_TRAIN) --valid $(RNA_FAMILIES_VALID) \
 		--mfe-cache experiments/rna-families/mfe-cache.tsv.gz
 
-# Short fuzzing of every parser (the seeds run in make test anyway).
+# Short fuzzing: every Fuzz function of the module, FUZZTIME each (found
+# by go test -list, so none is left out; the seeds and any crashers kept
+# in testdata/fuzz run in make test anyway).
+FUZZTIME ?= 20s
 fuzz:
-	$(GO) test ./pisces -run '^$$' -fuzz FuzzReader -fuzztime 20s
-	$(GO) test ./pdb -run '^$$' -fuzz FuzzReadPDB -fuzztime 20s
-	$(GO) test ./pdb -run '^$$' -fuzz FuzzReadMMCIF -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzDecode -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadSequences -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseMSA -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzMSAFeatures -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadSS2 -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadHoriz -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzParseSSFasta -fuzztime 20s
-	$(GO) test ./pipeline/features -run '^$$' -fuzz FuzzReadManifest -fuzztime 20s
-	$(GO) test ./pipeline/model -run '^$$' -fuzz '^FuzzReadModel$$' -fuzztime 20s
-	$(GO) test ./pipeline/model -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
-	$(GO) test ./rna/ssnet -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
-	$(GO) test ./rna/ssnet -run '^$$' -fuzz FuzzReadMFECache -fuzztime 20s
-	$(GO) test ./scnn/loop -run '^$$' -fuzz FuzzResume -fuzztime 20s
-	$(GO) test ./internal/modelkind -run '^$$' -fuzz FuzzDetect -fuzztime 20s
-	$(GO) test ./internal/checkpoint -run '^$$' -fuzz FuzzReadCheckpoint -fuzztime 20s
-	$(GO) test ./internal/checkpoint -run '^$$' -fuzz FuzzRestore -fuzztime 20s
-	$(GO) test ./pipeline/predict -run '^$$' -fuzz FuzzReadRR -fuzztime 20s
-	$(GO) test ./scnn -run '^$$' -fuzz FuzzReadParams -fuzztime 20s
-	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz '^FuzzGemm$$' -fuzztime 20s
-	$(GO) test ./scnn/internal/kern -run '^$$' -fuzz FuzzGemmPacked -fuzztime 20s
-	$(GO) test ./rec -run '^$$' -fuzz FuzzReadRatings -fuzztime 20s
-	$(GO) test ./rec -run '^$$' -fuzz FuzzReadTitles -fuzztime 20s
-	$(GO) test ./rec -run '^$$' -fuzz FuzzReadModelRecord -fuzztime 20s
-	$(GO) test ./pipeline/sets -run '^$$' -fuzz FuzzRead -fuzztime 20s
-	for t in FuzzReadCT FuzzReadBPSEQ FuzzReadDotBracket FuzzReadFiveLine FuzzReadFASTA FuzzWriteDotBracket FuzzDecodeMEA FuzzReadDBN; do \
-		$(GO) test ./rna -run '^$$' -fuzz "^$$t\$$" -fuzztime 20s || exit 1; done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 # The README's test command: vet and every test of the default build,
 # the network library's tests again with the portable Go kernels (purego

@@ -30,10 +30,8 @@ import (
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/pprof"
 	"strings"
-	"syscall"
 
 	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/modelkind"
@@ -138,10 +136,11 @@ func run(args []string, out, errOut io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	name := strings.Join(args[:commandWords(args)], " ") // for messages: "predict", "rna predict"
+	setFinished("")
+	ctx, stop := signalContext(name, stderr)
 	defer stop()
 	err := cmd(ctx, args[1:])
-	name := strings.Join(args[:commandWords(args)], " ") // for messages: "predict", "rna predict"
 	switch {
 	case err == nil:
 		return 0
@@ -150,6 +149,17 @@ func run(args []string, out, errOut io.Writer) int {
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "contactmap %s: %v\n", name, err)
 		return 2
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		// Stopped by SIGINT or SIGTERM within the grace period: say what
+		// was finished rather than "context canceled".
+		msg := "contactmap " + name + ": interrupted"
+		if note := finishedNote(); note != "" {
+			msg += "; finished: " + note
+		} else {
+			msg += "; nothing was finished"
+		}
+		fmt.Fprintln(stderr, msg)
+		return 1
 	}
 	var wk *modelkind.WrongKindError
 	if errors.As(err, &wk) {

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// stopGrace is how long a command has, after SIGINT or SIGTERM, to stop
+// on its own (its context is cancelled at once); after it the process
+// removes its temporary files and exits. A second signal ends the wait.
+// Outputs are written to temporary files and renamed into place, so what
+// a forced exit leaves is the outputs finished before it, never a part.
+var stopGrace = 1500 * time.Millisecond
+
+// exitNow ends the process; tests replace it.
+var exitNow = os.Exit
+
+// finished records what a command has completed, for the message of an
+// interrupted run ("3 of 10 chains written to preds").
+var finished struct {
+	sync.Mutex
+	note string
+}
+
+// setFinished replaces the note of what the running command has
+// completed so far.
+func setFinished(format string, a ...any) {
+	finished.Lock()
+	finished.note = fmt.Sprintf(format, a...)
+	finished.Unlock()
+}
+
+func finishedNote() string {
+	finished.Lock()
+	defer finished.Unlock()
+	return finished.note
+}
+
+// atExit holds the cleanups of a forced exit: the removal of temporary
+// files that the command is still writing.
+var atExit struct {
+	sync.Mutex
+	fns []func()
+}
+
+// onForcedExit registers f to run before a forced exit.
+func onForcedExit(f func()) {
+	atExit.Lock()
+	atExit.fns = append(atExit.fns, f)
+	atExit.Unlock()
+}
+
+// signalContext returns a context cancelled by the first SIGINT or
+// SIGTERM. The command then has stopGrace to return; if it has not, the
+// registered cleanups run, a line says what finished and the process
+// exits with status 1. The returned stop releases the signals; call it
+// when the command has returned.
+func signalContext(name string, errOut io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var once sync.Once
+	go func() {
+		var s os.Signal
+		select {
+		case s = <-sigs:
+		case <-done:
+			return
+		}
+		fmt.Fprintf(errOut, "contactmap %s: %v: stopping\n", name, signalName(s))
+		cancel()
+		timer := time.NewTimer(stopGrace)
+		defer timer.Stop()
+		select {
+		case <-done:
+			return
+		case <-timer.C:
+		case <-sigs:
+		}
+		atExit.Lock()
+		for _, f := range atExit.fns {
+			f()
+		}
+		atExit.Unlock()
+		msg := fmt.Sprintf("contactmap %s: interrupted by %v", name, signalName(s))
+		if note := finishedNote(); note != "" {
+			msg += "; finished: " + note
+		} else {
+			msg += "; nothing was finished"
+		}
+		fmt.Fprintln(errOut, msg)
+		exitNow(1)
+	}()
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel()
+		})
+	}
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
