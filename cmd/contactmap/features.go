@@ -55,6 +55,7 @@ for each chain left out.`,
 	fs.Float64Var(&cfg.Labels.Cutoff, "cutoff", pdb.ContactCutoff, "contact distance cutoff, Å")
 	seed := fs.Uint64("seed", 1, "seed of the train/validation/test split")
 	merge := fs.String("merge", "", "merge the shard manifests of this directory into manifest.tsv and exit")
+	fs.BoolVar(&cfg.Force, "force", false, "replace the features of an --out made with other settings (another split seed, labels, chain list or mode); without it such a run is refused, and one with the same settings resumes the directory")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -90,8 +91,13 @@ for each chain left out.`,
 		cfg.Labels.Atoms = pdb.CBeta
 	}
 	var bar *progress.Bar
-	cfg.OnStart = func(n int) { bar = progress.New(n, "features") }
-	cfg.OnChain = func(string) { bar.Add(1) }
+	total, done := 0, 0
+	cfg.OnStart = func(n int) { bar, total = progress.New(n, "features"), n }
+	cfg.OnChain = func(string) {
+		bar.Add(1)
+		done++
+		setFinished("%d of %d chains' feature files in %s (a rerun reuses them; the manifest is written at the end)", done, total, cfg.Out)
+	}
 	rep, err := features.Run(ctx, cfg)
 	if bar != nil {
 		bar.Finish()

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +20,15 @@ const (
 	nonNeg   = ">= 0" // 0 meaning "the default" or "none"
 	fraction = "0..1" // a proportion
 )
+
+// workersCap bounds every --workers flag (and --plm-threads): goroutines
+// beyond a few per CPU add no speed, and an absurd count (2^63-1) would
+// start goroutines until the runtime aborts. 256 leaves room for a
+// training run from a large machine, whose workers a resumed run keeps.
+var workersCap = max(256, 4*runtime.NumCPU())
+
+// workerFlags are the flags that checkRanges also bounds by workersCap.
+var workerFlags = map[string]bool{"workers": true, "plm-threads": true, "threads": true}
 
 // helpText is what a command's -h prints before its flags: the usage
 // line, what it does and its inputs, and one example.
@@ -83,6 +93,9 @@ func checkRanges(fs *flag.FlagSet, ranges map[string]string) error {
 			ok = ok && v >= 0
 		case fraction:
 			ok = ok && v >= 0 && v <= 1
+		}
+		if ok && workerFlags[n] && v > float64(workersCap) {
+			return usageError("--%s %s: want at most %d (4 per CPU, at least 256; see -h)", n, f.Value.String(), workersCap)
 		}
 		if !ok {
 			what := "a finite number"
@@ -152,3 +165,22 @@ func skipped(errs []error) error {
 	}
 	return fmt.Errorf("%d input(s) failed (listed above)", len(errs))
 }
+
+// refuseOverwrite refuses to replace existing outputs (a report's OUT.md
+// and OUT.json, a set directory's files) unless force: checked before
+// any work, as predict and train do. The error names the first file
+// found and --force.
+func refuseOverwrite(force bool, paths ...string) error {
+	if force {
+		return nil
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			return fmt.Errorf("%s exists: --force overwrites it, or give another --out", p)
+		}
+	}
+	return nil
+}
+
+// reportFiles are the files of a report written to out: OUT.md, OUT.json.
+func reportFiles(out string) []string { return []string{out + ".md", out + ".json"} }

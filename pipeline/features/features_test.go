@@ -738,3 +738,56 @@ func TestRunPSICOVFamily(t *testing.T) {
 		t.Errorf("re-run: %+v, %v", rep, err)
 	}
 }
+
+// Issue 58: a run into a directory whose features were made with another
+// split seed, other labels, another chain list or another mode is refused
+// before any work, naming a changed chain, and leaves the manifest as it
+// was; --force replaces them; the same settings resume.
+func TestRunRefusesChangedDirectory(t *testing.T) {
+	out := t.TempDir()
+	cfg := Config{List: smallLst, PDBDir: dataDir + "/pdb", Out: out, MinLen: 25, MaxLen: 100, Workers: 2, Seed: 1}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(out, "manifest.tsv")
+	before, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, cb, shorter := cfg, cfg, cfg
+	seed.Seed = 0
+	for s := uint64(2); s < 50; s++ { // a seed that moves one of the three chains
+		if SplitOf("1ENH", s) != SplitOf("1ENH", 1) || SplitOf("1CTF", s) != SplitOf("1CTF", 1) || SplitOf("2O9S", s) != SplitOf("2O9S", 1) {
+			seed.Seed = s
+			break
+		}
+	}
+	if seed.Seed == 0 {
+		t.Fatal("no seed changes the split of the small list")
+	}
+	cb.Labels = pdb.ContactDef{Atoms: pdb.CBeta, Cutoff: 8}
+	shorter.MaxLen = 60 // drops chains of the manifest from the list
+	for name, c := range map[string]Config{"seed": seed, "labels": cb, "list": shorter} {
+		rep, err := Run(context.Background(), c)
+		if !errors.Is(err, ErrChangedDirectory) || rep != nil {
+			t.Errorf("%s: %v, want ErrChangedDirectory", name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), manifest) {
+			t.Errorf("%s: the error names neither the manifest nor --force: %v", name, err)
+		}
+		if after, _ := os.ReadFile(manifest); !bytes.Equal(before, after) {
+			t.Errorf("%s: the refused run changed the manifest", name)
+		}
+	}
+	if rep, err := Run(context.Background(), cfg); err != nil || rep.Reused != 3 {
+		t.Fatalf("the same settings: %v, reused %v", err, rep)
+	}
+	seed.Force = true
+	if _, err := Run(context.Background(), seed); err != nil {
+		t.Fatalf("--force: %v", err)
+	}
+	if after, _ := os.ReadFile(manifest); bytes.Equal(before, after) {
+		t.Error("--force with another seed left the manifest as it was")
+	}
+}

@@ -43,6 +43,11 @@ type Config struct {
 	Workers        int
 	Labels         pdb.ContactDef // zero: pdb.DefaultContactDef
 	Seed           uint64         // split seed
+	// Force lets the run replace a directory's features made with other
+	// settings (another split, labels, chain list or mode); without it
+	// such a run is refused (ErrChangedDirectory) before any work, and a
+	// run with the same settings resumes the directory.
+	Force bool
 
 	splits, files map[string]string // of a chain-set file, by chain ID
 
@@ -151,6 +156,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err := fileio.CheckWritable(cfg.Out); err != nil {
 		return nil, fmt.Errorf("features: %w", err)
+	}
+	if err := checkExisting(&cfg, mine); err != nil {
+		return nil, err
 	}
 	// Only this shard writes these chains' files and its manifests, so the
 	// temporary files of a killed earlier run of it can go.
