@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -71,14 +72,18 @@ func ReadFile(path string) (*Structure, error) {
 	return Read(f, path)
 }
 
-// Read reads a PDB-format or mmCIF stream (uncompressed).
+// Read reads a PDB-format or mmCIF stream (uncompressed). Binary data
+// (fileio.IsBinary) is refused: the error wraps fileio.ErrBinary.
 func Read(r io.Reader, path string) (*Structure, error) {
-	head := make([]byte, 4096)
+	head := make([]byte, fileio.SniffSize)
 	n, err := io.ReadFull(r, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, &ParseError{Path: path, Err: err}
 	}
 	head = head[:n]
+	if fileio.IsBinary(head) {
+		return nil, binaryError(path)
+	}
 	full := io.MultiReader(bytes.NewReader(head), r)
 	if isCIF(head) {
 		return ReadMMCIF(full, path)
@@ -95,4 +100,20 @@ func isCIF(head []byte) bool {
 		return bytes.HasPrefix(bytes.ToLower(t), []byte("data_"))
 	}
 	return false
+}
+
+func binaryError(path string) error {
+	return &ParseError{Path: path, Err: fmt.Errorf("%w, not a PDB or mmCIF file", fileio.ErrBinary)}
+}
+
+// sniff refuses binary data (fileio.Sniff).
+func sniff(r io.Reader, path string) (io.Reader, error) {
+	r, err := fileio.Sniff(r)
+	if errors.Is(err, fileio.ErrBinary) {
+		return nil, binaryError(path)
+	}
+	if err != nil {
+		return nil, &ParseError{Path: path, Err: err}
+	}
+	return r, nil
 }

@@ -6,6 +6,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+)
+
+// Bounds of the mmCIF reader besides MaxAtoms and MaxChainResidues.
+const (
+	maxCIFLine = 1 << 22 // bytes in a line
+	maxCIFText = 1 << 24 // bytes in a ;-delimited text field
 )
 
 type cifToken struct {
@@ -14,80 +22,115 @@ type cifToken struct {
 	line   int
 }
 
-// cifTokens splits mmCIF text into tokens: bare words, '...' and "..."
-// strings (closed by the quote followed by white space), and ;-delimited
-// text fields. Comments (#) are dropped.
-func cifTokens(r io.Reader, path string) ([]cifToken, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 1<<22)
-	var toks []cifToken
-	line := 0
-	var text *strings.Builder
-	textLine := 0
-	for sc.Scan() {
-		line++
-		s := sc.Text()
-		if text != nil {
-			if strings.HasPrefix(s, ";") {
-				toks = append(toks, cifToken{text: text.String(), quoted: true, line: textLine})
-				text = nil
-				s = s[1:]
-			} else {
-				text.WriteString(s)
-				text.WriteByte('\n')
-				continue
-			}
-		} else if strings.HasPrefix(s, ";") {
-			text = &strings.Builder{}
-			text.WriteString(s[1:])
-			textLine = line
-			continue
-		}
-		for i := 0; i < len(s); {
-			c := s[i]
-			switch {
-			case c == ' ' || c == '\t':
-				i++
-			case c == '#':
-				i = len(s)
-			case c == '\'' || c == '"':
-				j := i + 1
-				for ; j < len(s); j++ {
-					if s[j] == c && (j+1 == len(s) || s[j+1] == ' ' || s[j+1] == '\t') {
-						break
-					}
-				}
-				if j >= len(s) {
-					if rerr := sc.Err(); rerr != nil { // a partial last line
-						return nil, &ParseError{Path: path, Line: line, Err: rerr}
-					}
-					return nil, &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: unterminated quoted string", ErrCIF)}
-				}
-				toks = append(toks, cifToken{text: s[i+1 : j], quoted: true, line: line})
-				i = j + 1
-			default:
-				j := i
-				for j < len(s) && s[j] != ' ' && s[j] != '\t' {
-					j++
-				}
-				toks = append(toks, cifToken{text: s[i:j], line: line})
-				i = j
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{Path: path, Line: line + 1, Err: fmt.Errorf("%w: %w", ErrCIF, err)}
-	}
-	if text != nil {
-		return nil, &ParseError{Path: path, Line: textLine, Err: fmt.Errorf("%w: unterminated text field", ErrCIF)}
-	}
-	return toks, nil
+// cifLexer splits mmCIF text into tokens, one at a time: bare words,
+// '...' and "..." strings (closed by the quote followed by white space),
+// and ;-delimited text fields. Comments (#) are dropped.
+type cifLexer struct {
+	sc   *bufio.Scanner
+	path string
+	line int
+	toks []cifToken // the rest of the current line's
+	peek *cifToken
 }
 
-// cifLoop is one loop_: column names (without the category) and rows.
+func newCIFLexer(r io.Reader, path string) *cifLexer {
+	return &cifLexer{sc: fileio.NewScanner(r, maxCIFLine), path: path}
+}
+
+// next returns the next token; ok is false at the end of the input.
+func (x *cifLexer) next() (t cifToken, ok bool, err error) {
+	if x.peek != nil {
+		t, x.peek = *x.peek, nil
+		return t, true, nil
+	}
+	for len(x.toks) == 0 {
+		more, err := x.scanLine()
+		if err != nil || !more {
+			return cifToken{}, false, err
+		}
+	}
+	t, x.toks = x.toks[0], x.toks[1:]
+	return t, true, nil
+}
+
+// unread makes t the next token.
+func (x *cifLexer) unread(t cifToken) { x.peek = &t }
+
+// scanLine tokenizes the next line (a whole text field if one starts
+// there) into x.toks; more is false at the end of the input.
+func (x *cifLexer) scanLine() (more bool, err error) {
+	x.toks = x.toks[:0]
+	if !x.sc.Scan() {
+		if err := fileio.ScanErr(x.sc, x.line+1, maxCIFLine); err != nil {
+			return false, &ParseError{Path: x.path, Line: x.line + 1, Err: fmt.Errorf("%w: %w", ErrCIF, err)}
+		}
+		return false, nil
+	}
+	x.line++
+	s := x.sc.Text()
+	if strings.HasPrefix(s, ";") {
+		var text strings.Builder
+		text.WriteString(s[1:])
+		textLine := x.line
+		for {
+			if !x.sc.Scan() {
+				if err := fileio.ScanErr(x.sc, x.line+1, maxCIFLine); err != nil {
+					return false, &ParseError{Path: x.path, Line: x.line + 1, Err: fmt.Errorf("%w: %w", ErrCIF, err)}
+				}
+				return false, &ParseError{Path: x.path, Line: textLine, Err: fmt.Errorf("%w: unterminated text field", ErrCIF)}
+			}
+			x.line++
+			s = x.sc.Text()
+			if strings.HasPrefix(s, ";") {
+				break
+			}
+			text.WriteString(s)
+			text.WriteByte('\n')
+			if text.Len() > maxCIFText {
+				return false, &ParseError{Path: x.path, Line: textLine, Err: fileio.TooLarge("text field longer than %d bytes (the reader's bound)", maxCIFText)}
+			}
+		}
+		x.toks = append(x.toks, cifToken{text: text.String(), quoted: true, line: textLine})
+		s = s[1:]
+	}
+	line := x.line
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '#':
+			i = len(s)
+		case c == '\'' || c == '"':
+			j := i + 1
+			for ; j < len(s); j++ {
+				if s[j] == c && (j+1 == len(s) || s[j+1] == ' ' || s[j+1] == '\t') {
+					break
+				}
+			}
+			if j >= len(s) {
+				if rerr := x.sc.Err(); rerr != nil { // a partial last line
+					return false, &ParseError{Path: x.path, Line: line, Err: rerr}
+				}
+				return false, &ParseError{Path: x.path, Line: line, Err: fmt.Errorf("%w: unterminated quoted string", ErrCIF)}
+			}
+			x.toks = append(x.toks, cifToken{text: s[i+1 : j], quoted: true, line: line})
+			i = j + 1
+		default:
+			j := i
+			for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+				j++
+			}
+			x.toks = append(x.toks, cifToken{text: s[i:j], line: line})
+			i = j
+		}
+	}
+	return true, nil
+}
+
+// cifLoop is one loop_'s column names (without the category).
 type cifLoop struct {
 	cols map[string]int
-	rows [][]cifToken
 }
 
 func (l *cifLoop) get(row []cifToken, names ...string) (cifToken, bool) {
@@ -103,14 +146,25 @@ func (l *cifLoop) get(row []cifToken, names ...string) (cifToken, bool) {
 	return cifToken{}, false
 }
 
-// ReadMMCIF reads the first data block of an mmCIF file.
+// cifItems are the data items ReadMMCIF uses.
+var cifItems = map[string]bool{
+	"_entry.id": true, "_exptl.method": true,
+	"_refine.ls_d_res_high": true, "_reflns.d_resolution_high": true, "_em_3d_reconstruction.resolution": true,
+}
+
+// ReadMMCIF reads the first data block of an mmCIF file. It streams: the
+// _atom_site rows are read into the structure as they come, and other
+// loops than _atom_site and _pdbx_poly_seq_scheme are checked, not kept.
+// Binary data, lines beyond 4 MiB, text fields beyond 16 MiB, chains
+// beyond MaxChainResidues and files beyond MaxAtoms are refused.
 func ReadMMCIF(r io.Reader, path string) (*Structure, error) {
-	toks, err := cifTokens(r, path)
+	r, err := sniff(r, path)
 	if err != nil {
 		return nil, err
 	}
-	items := map[string]string{}
-	loops := map[string]*cifLoop{} // by category, e.g. "_atom_site"
+	x := newCIFLexer(r, path)
+	c := &cifReader{path: path, items: map[string]string{}}
+	c.resetAtoms()
 	isTag := func(t cifToken) bool { return !t.quoted && strings.HasPrefix(t.text, "_") }
 	isKeyword := func(t cifToken) bool {
 		if t.quoted {
@@ -120,139 +174,275 @@ func ReadMMCIF(r io.Reader, path string) (*Structure, error) {
 		return l == "loop_" || strings.HasPrefix(l, "data_") || strings.HasPrefix(l, "save_") || l == "stop_" || l == "global_"
 	}
 	blocks := 0
-	for i := 0; i < len(toks); {
-		t := toks[i]
+	t, ok, err := x.next()
+read:
+	for ; ok && err == nil; t, ok, err = x.next() {
 		switch {
 		case !t.quoted && strings.HasPrefix(strings.ToLower(t.text), "data_"):
 			if blocks++; blocks > 1 {
-				i = len(toks)
-				continue
+				break read
 			}
-			i++
 		case !t.quoted && strings.ToLower(t.text) == "loop_":
-			i++
+			loopLine := t.line
 			var tags []string
-			for i < len(toks) && isTag(toks[i]) {
-				tags = append(tags, toks[i].text)
-				i++
+			for {
+				if t, ok, err = x.next(); err != nil {
+					return nil, err
+				}
+				if !ok || !isTag(t) {
+					break
+				}
+				tags = append(tags, t.text)
+			}
+			if ok {
+				x.unread(t)
 			}
 			if len(tags) == 0 {
-				return nil, &ParseError{Path: path, Line: t.line, Err: fmt.Errorf("%w: loop_ without tags", ErrCIF)}
+				return nil, &ParseError{Path: path, Line: loopLine, Err: fmt.Errorf("%w: loop_ without tags", ErrCIF)}
 			}
-			cat := tags[0]
-			if k := strings.IndexByte(cat, '.'); k > 0 {
-				cat = cat[:k]
+			if err := c.loop(x, loopLine, tags, isTag, isKeyword); err != nil {
+				return nil, err
 			}
-			l := &cifLoop{cols: map[string]int{}}
-			for k, tag := range tags {
-				l.cols[strings.TrimPrefix(tag, cat+".")] = k
-			}
-			var vals []cifToken
-			for i < len(toks) && !isTag(toks[i]) && !isKeyword(toks[i]) {
-				vals = append(vals, toks[i])
-				i++
-			}
-			if len(vals)%len(tags) != 0 {
-				return nil, &ParseError{Path: path, Line: t.line, Err: fmt.Errorf("%w: loop %s has %d values for %d columns", ErrCIF, cat, len(vals), len(tags))}
-			}
-			for k := 0; k < len(vals); k += len(tags) {
-				l.rows = append(l.rows, vals[k:k+len(tags)])
-			}
-			loops[cat] = l
 		case isTag(t):
-			if i+1 >= len(toks) || isTag(toks[i+1]) || isKeyword(toks[i+1]) {
+			v, vok, err := x.next()
+			if err != nil {
+				return nil, err
+			}
+			if !vok || isTag(v) || isKeyword(v) {
 				return nil, &ParseError{Path: path, Line: t.line, Err: fmt.Errorf("%w: %s has no value", ErrCIF, t.text)}
 			}
-			items[t.text] = toks[i+1].text
-			i += 2
+			if cifItems[t.text] {
+				c.items[t.text] = v.text
+			}
 		default:
-			return nil, &ParseError{Path: path, Line: t.line, Err: fmt.Errorf("%w: unexpected %q", ErrCIF, t.text)}
+			return nil, &ParseError{Path: path, Line: t.line, Err: fmt.Errorf("%w: unexpected %s", ErrCIF, fileio.Quote(t.text))}
 		}
 	}
-	return buildFromCIF(items, loops, path)
-}
-
-func buildFromCIF(items map[string]string, loops map[string]*cifLoop, path string) (*Structure, error) {
-	b := newBuilder()
-	b.s.ID = strings.ToUpper(items["_entry.id"])
-	b.s.Method = items["_exptl.method"]
-	for _, k := range []string{"_refine.ls_d_res_high", "_reflns.d_resolution_high", "_em_3d_reconstruction.resolution"} {
-		if v, err := strconv.ParseFloat(items[k], 64); err == nil && v > 0 {
-			b.s.Resolution = v
+	if err != nil {
+		return nil, err
+	}
+	// The rest of the input (after a second data block) is tokenized
+	// too: its syntax errors and a truncation are reported.
+	for {
+		_, more, err := x.next()
+		if err != nil {
+			return nil, err
+		}
+		if !more {
 			break
 		}
 	}
-	if l := loops["_pdbx_poly_seq_scheme"]; l != nil {
-		lastSeq := map[string]string{}
-		for _, row := range l.rows {
-			ch, ok1 := l.get(row, "pdb_strand_id", "asym_id")
-			mon, ok2 := l.get(row, "mon_id")
-			num, _ := l.get(row, "seq_id")
-			if !ok1 || !ok2 {
-				return nil, &ParseError{Path: path, Line: row[0].line, Err: fmt.Errorf("%w: _pdbx_poly_seq_scheme row without chain or residue", ErrCIF)}
-			}
-			if lastSeq[ch.text] == num.text && num.text != "" {
-				continue // microheterogeneity: keep the first residue
-			}
-			lastSeq[ch.text] = num.text
-			name := mon.text
-			if p := Parent(name); p != "" {
-				name = p
-			}
-			c := b.chain(ch.text)
-			c.SeqRes = append(c.SeqRes, name)
-		}
+	return c.finish()
+}
+
+// cifReader builds the structure of an mmCIF file as its loops are read.
+type cifReader struct {
+	path  string
+	items map[string]string
+
+	// _pdbx_poly_seq_scheme: chains in order, their residues, the first
+	// error of a row (reported before the atoms' errors).
+	polyOrder []string
+	polySeq   map[string][]string
+	polyLast  map[string]string
+	polyErr   error
+
+	// _atom_site
+	b          *builder
+	atomRows   int
+	firstModel string
+	atomErr    error
+}
+
+func (c *cifReader) resetAtoms() {
+	c.b, c.atomRows, c.firstModel, c.atomErr = newBuilder(), 0, "", nil
+}
+
+// loop reads the values of a loop with the given tags, row by row.
+func (c *cifReader) loop(x *cifLexer, loopLine int, tags []string, isTag, isKeyword func(cifToken) bool) error {
+	cat := tags[0]
+	if k := strings.IndexByte(cat, '.'); k > 0 {
+		cat = cat[:k]
 	}
-	l := loops["_atom_site"]
-	if l == nil || len(l.rows) == 0 {
-		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: no _atom_site loop", ErrNoAtoms)}
+	l := &cifLoop{cols: map[string]int{}}
+	for k, tag := range tags {
+		l.cols[strings.TrimPrefix(tag, cat+".")] = k
 	}
-	firstModel := ""
-	for _, row := range l.rows {
-		line := row[0].line
-		fail := func(err error, format string, args ...any) error {
-			return &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, args...)...)}
-		}
-		if m, ok := l.get(row, "pdbx_PDB_model_num"); ok {
-			if firstModel == "" {
-				firstModel = m.text
-			} else if m.text != firstModel {
-				continue
-			}
-		}
-		group, _ := l.get(row, "group_PDB")
-		ch, ok1 := l.get(row, "auth_asym_id", "label_asym_id")
-		res, ok2 := l.get(row, "auth_comp_id", "label_comp_id")
-		atom, ok3 := l.get(row, "auth_atom_id", "label_atom_id")
-		seqT, ok4 := l.get(row, "auth_seq_id", "label_seq_id")
-		if !ok1 || !ok2 || !ok3 || !ok4 {
-			if group.text == "HETATM" && !ok4 {
-				continue // ligands and water may lack a sequence number
-			}
-			return nil, fail(ErrRecord, "atom without chain, residue, atom name or number")
-		}
-		seq, err := strconv.Atoi(seqT.text)
+	var row func([]cifToken) error
+	switch cat {
+	case "_atom_site":
+		c.resetAtoms()
+		row = func(r []cifToken) error { return c.atomRow(l, r) }
+	case "_pdbx_poly_seq_scheme":
+		c.polyOrder, c.polySeq, c.polyLast, c.polyErr = nil, map[string][]string{}, map[string]string{}, nil
+		row = func(r []cifToken) error { return c.polyRow(l, r) }
+	}
+	vals := make([]cifToken, 0, len(tags))
+	n := 0
+	for {
+		t, ok, err := x.next()
 		if err != nil {
-			return nil, fail(ErrNumber, "residue number %q", seqT.text)
+			return err
 		}
-		var pos Vec
-		for k, name := range []string{"Cartn_x", "Cartn_y", "Cartn_z"} {
-			t, ok := l.get(row, name)
-			v, err := strconv.ParseFloat(t.text, 64)
-			if !ok || err != nil || v != v || v > 1e4 || v < -1e4 {
-				return nil, fail(ErrCoordinate, "%c %q", "xyz"[k], t.text)
+		if !ok || isTag(t) || isKeyword(t) {
+			if ok {
+				x.unread(t)
 			}
-			pos[k] = v
+			break
 		}
-		alt := byte(' ')
-		if a, ok := l.get(row, "label_alt_id"); ok && a.text != "" {
-			alt = a.text[0]
+		n++
+		if row == nil {
+			continue
 		}
-		icode := byte(' ')
-		if c, ok := l.get(row, "pdbx_PDB_ins_code"); ok && c.text != "" {
-			icode = c.text[0]
+		vals = append(vals, t)
+		if len(vals) == len(tags) {
+			if err := row(vals); err != nil {
+				return err
+			}
+			vals = make([]cifToken, 0, len(tags))
 		}
-		b.atom(ch.text, res.text, seq, icode, strings.Trim(atom.text, `"`), alt, group.text == "HETATM", pos)
+	}
+	if n%len(tags) != 0 {
+		return &ParseError{Path: c.path, Line: loopLine, Err: fmt.Errorf("%w: loop %s has %d values for %d columns", ErrCIF, cat, n, len(tags))}
+	}
+	return nil
+}
+
+// polyRow reads a _pdbx_poly_seq_scheme row: a residue of a chain's
+// sequence (the first of the rows of one number: microheterogeneity).
+func (c *cifReader) polyRow(l *cifLoop, row []cifToken) error {
+	if c.polyErr != nil {
+		return nil
+	}
+	ch, ok1 := l.get(row, "pdb_strand_id", "asym_id")
+	mon, ok2 := l.get(row, "mon_id")
+	num, _ := l.get(row, "seq_id")
+	if !ok1 || !ok2 {
+		c.polyErr = &ParseError{Path: c.path, Line: row[0].line, Err: fmt.Errorf("%w: _pdbx_poly_seq_scheme row without chain or residue", ErrCIF)}
+		return nil
+	}
+	if c.polyLast[ch.text] == num.text && num.text != "" {
+		return nil // microheterogeneity: keep the first residue
+	}
+	id := strings.Clone(ch.text)
+	c.polyLast[id] = strings.Clone(num.text)
+	name := mon.text
+	if p := Parent(name); p != "" {
+		name = p
+	} else {
+		name = strings.Clone(name)
+	}
+	seq, seen := c.polySeq[id]
+	if !seen {
+		c.polyOrder = append(c.polyOrder, id)
+	}
+	if len(seq) >= MaxChainResidues {
+		return &ParseError{Path: c.path, Line: row[0].line, Err: fileio.TooLarge("chain %s: more than %d residues in _pdbx_poly_seq_scheme (the reader's bound)", fileio.Quote(id), MaxChainResidues)}
+	}
+	c.polySeq[id] = append(seq, name)
+	return nil
+}
+
+// atomRow reads an _atom_site row into the structure.
+func (c *cifReader) atomRow(l *cifLoop, row []cifToken) error {
+	line := row[0].line
+	if c.atomRows++; c.atomRows > maxAtoms {
+		return &ParseError{Path: c.path, Line: line, Err: fileio.TooLarge("more than %d atoms (the reader's bound)", maxAtoms)}
+	}
+	if c.atomErr != nil {
+		return nil
+	}
+	fail := func(err error, format string, args ...any) error {
+		c.atomErr = &ParseError{Path: c.path, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{err}, args...)...)}
+		return nil
+	}
+	if m, ok := l.get(row, "pdbx_PDB_model_num"); ok {
+		if c.firstModel == "" {
+			c.firstModel = strings.Clone(m.text)
+		} else if m.text != c.firstModel {
+			return nil
+		}
+	}
+	group, _ := l.get(row, "group_PDB")
+	ch, ok1 := l.get(row, "auth_asym_id", "label_asym_id")
+	res, ok2 := l.get(row, "auth_comp_id", "label_comp_id")
+	atom, ok3 := l.get(row, "auth_atom_id", "label_atom_id")
+	seqT, ok4 := l.get(row, "auth_seq_id", "label_seq_id")
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		if group.text == "HETATM" && !ok4 {
+			return nil // ligands and water may lack a sequence number
+		}
+		return fail(ErrRecord, "atom without chain, residue, atom name or number")
+	}
+	seq, err := strconv.Atoi(seqT.text)
+	if err != nil {
+		return fail(ErrNumber, "residue number %s", fileio.Quote(seqT.text))
+	}
+	var pos Vec
+	for k, name := range []string{"Cartn_x", "Cartn_y", "Cartn_z"} {
+		t, ok := l.get(row, name)
+		v, err := strconv.ParseFloat(t.text, 64)
+		if !ok || err != nil || v != v || v > 1e4 || v < -1e4 {
+			return fail(ErrCoordinate, "%c %s", "xyz"[k], fileio.Quote(t.text))
+		}
+		pos[k] = v
+	}
+	alt := byte(' ')
+	if a, ok := l.get(row, "label_alt_id"); ok && a.text != "" {
+		alt = a.text[0]
+	}
+	icode := byte(' ')
+	if c, ok := l.get(row, "pdbx_PDB_ins_code"); ok && c.text != "" {
+		icode = c.text[0]
+	}
+	if Parent(res.text) == "" {
+		return nil // not kept: no need to copy its names
+	}
+	if err := c.b.atom(strings.Clone(ch.text), strings.Clone(res.text), seq, icode, strings.Clone(strings.Trim(atom.text, `"`)), alt, group.text == "HETATM", pos); err != nil {
+		return &ParseError{Path: c.path, Line: line, Err: err}
+	}
+	return nil
+}
+
+// finish puts the structure together as the reader did before it
+// streamed: the chains of _pdbx_poly_seq_scheme first, in its order,
+// then those with coordinates only; the sequence rows' errors first,
+// then a missing _atom_site loop, then the atoms' errors.
+func (c *cifReader) finish() (*Structure, error) {
+	if c.polyErr != nil {
+		return nil, c.polyErr
+	}
+	if c.atomRows == 0 {
+		return nil, &ParseError{Path: c.path, Err: fmt.Errorf("%w: no _atom_site loop", ErrNoAtoms)}
+	}
+	if c.atomErr != nil {
+		return nil, c.atomErr
+	}
+	b := c.b
+	atomChains := b.s.Chains
+	var chains []*Chain
+	for _, id := range c.polyOrder {
+		ch := b.chains[id]
+		if ch == nil {
+			ch = &Chain{ID: id}
+			b.chains[id] = ch
+		}
+		ch.SeqRes = c.polySeq[id]
+		chains = append(chains, ch)
+	}
+	for _, ch := range atomChains {
+		if _, poly := c.polySeq[ch.ID]; !poly {
+			chains = append(chains, ch)
+		}
+	}
+	b.s.Chains = chains
+	b.s.ID = strings.ToUpper(c.items["_entry.id"])
+	b.s.Method = c.items["_exptl.method"]
+	for _, k := range []string{"_refine.ls_d_res_high", "_reflns.d_resolution_high", "_em_3d_reconstruction.resolution"} {
+		if v, err := strconv.ParseFloat(c.items[k], 64); err == nil && v > 0 {
+			b.s.Resolution = v
+			break
+		}
 	}
 	return b.finish(), nil
 }

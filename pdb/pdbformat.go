@@ -1,19 +1,27 @@
 package pdb
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
+// maxPDBLine is the longest line ReadPDB reads (records are 80 columns).
+const maxPDBLine = 1 << 20
+
 // ReadPDB reads a PDB-format file (plain text; ReadFile opens compressed
-// files). path is used in errors.
+// files). path is used in errors. Binary data, lines beyond 1 MiB, chains
+// beyond MaxChainResidues and files beyond MaxAtoms are refused.
 func ReadPDB(r io.Reader, path string) (*Structure, error) {
+	r, err := sniff(r, path)
+	if err != nil {
+		return nil, err
+	}
 	b := newBuilder()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 1<<20)
+	sc := fileio.NewScanner(r, maxPDBLine)
 	line := 0
 	fail := func(err error, format string, args ...any) error {
 		if rerr := sc.Err(); rerr != nil {
@@ -98,11 +106,15 @@ func ReadPDB(r io.Reader, path string) (*Structure, error) {
 			if err != nil {
 				return nil, fail(ErrNumber, "residue number %q", rec[22:26])
 			}
-			atoms++
-			b.atom(strings.TrimSpace(rec[21:22]), strings.TrimSpace(rec[17:20]), seq, rec[26], strings.TrimSpace(rec[12:16]), rec[16], name == "HETATM", pos)
+			if atoms++; atoms > maxAtoms {
+				return nil, &ParseError{Path: path, Line: line, Err: fileio.TooLarge("more than %d atoms (the reader's bound)", maxAtoms)}
+			}
+			if err := b.atom(strings.TrimSpace(rec[21:22]), strings.TrimSpace(rec[17:20]), seq, rec[26], strings.TrimSpace(rec[12:16]), rec[16], name == "HETATM", pos); err != nil {
+				return nil, &ParseError{Path: path, Line: line, Err: err}
+			}
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := fileio.ScanErr(sc, line+1, maxPDBLine); err != nil {
 		return nil, &ParseError{Path: path, Line: line + 1, Err: fmt.Errorf("%w: %w", ErrRecord, err)}
 	}
 done:

@@ -58,15 +58,25 @@ var header = []string{"IDs", "length", "Exptl.", "resolution", "R-factor", "Free
 // Reader reads entries from a list.
 type Reader struct {
 	Path string // used in errors
+	r    io.Reader
 	sc   *bufio.Scanner
 	line int
 }
 
-// NewReader returns a Reader of plain list text.
+// Bounds of the reader: larger input is refused with a *ParseError
+// naming the line and the bound, wrapping fileio.ErrTooLarge.
+const (
+	// MaxLine is the most bytes of a line (a list line is ~50).
+	MaxLine = 1 << 20
+	// MaxEntries is the most entries ReadAll reads (the largest PISCES
+	// lists have a few hundred thousand chains).
+	MaxEntries = 5_000_000
+)
+
+// NewReader returns a Reader of plain list text. Binary data is refused
+// (an error wrapping fileio.ErrBinary).
 func NewReader(r io.Reader) *Reader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 1<<20)
-	return &Reader{sc: sc}
+	return &Reader{r: r}
 }
 
 func (r *Reader) errf(col int, err error, format string, args ...any) error {
@@ -75,6 +85,17 @@ func (r *Reader) errf(col int, err error, format string, args ...any) error {
 
 // Read returns the next entry, or io.EOF.
 func (r *Reader) Read() (Entry, error) {
+	if r.sc == nil {
+		in, err := fileio.Sniff(r.r)
+		if errors.Is(err, fileio.ErrBinary) {
+			err = fmt.Errorf("%w, not a PISCES list", err)
+		}
+		if err != nil {
+			r.sc = fileio.NewScanner(strings.NewReader(""), MaxLine)
+			return Entry{}, &ParseError{Path: r.Path, Line: 1, Err: err}
+		}
+		r.sc = fileio.NewScanner(in, MaxLine)
+	}
 	for r.sc.Scan() {
 		r.line++
 		f := strings.Fields(r.sc.Text())
@@ -83,7 +104,7 @@ func (r *Reader) Read() (Entry, error) {
 		}
 		if r.line == 1 || f[0] == "IDs" {
 			if !slices.Equal(f, header) {
-				return Entry{}, r.errf(0, ErrHeader, "%q", r.sc.Text())
+				return Entry{}, r.errf(0, ErrHeader, "%s", fileio.Quote(r.sc.Text()))
 			}
 			continue
 		}
@@ -92,7 +113,7 @@ func (r *Reader) Read() (Entry, error) {
 		}
 		return r.parse(f)
 	}
-	if err := r.sc.Err(); err != nil {
+	if err := fileio.ScanErr(r.sc, r.line+1, MaxLine); err != nil {
 		return Entry{}, &ParseError{Path: r.Path, Line: r.line + 1, Err: err}
 	}
 	if r.line == 0 {
@@ -108,11 +129,11 @@ func (r *Reader) parse(f []string) (Entry, error) {
 		return Entry{}, r.errf(1, ErrID, "%v", err)
 	}
 	if e.Length, err = strconv.Atoi(f[1]); err != nil || e.Length <= 0 {
-		return Entry{}, r.errf(2, ErrNumber, "length %q", f[1])
+		return Entry{}, r.errf(2, ErrNumber, "length %s", fileio.Quote(f[1]))
 	}
 	for i, p := range []*float64{&e.Resolution, &e.RFactor, &e.FreeR} {
 		if *p, err = strconv.ParseFloat(f[3+i], 64); err != nil || *p < 0 || *p != *p {
-			return Entry{}, r.errf(4+i, ErrNumber, "%s %q", header[3+i], f[3+i])
+			return Entry{}, r.errf(4+i, ErrNumber, "%s %s", header[3+i], fileio.Quote(f[3+i]))
 		}
 	}
 	return e, nil
@@ -122,23 +143,23 @@ func (r *Reader) parse(f []string) (Entry, error) {
 // PDB code and the chain ID.
 func SplitID(id string) (pdb, chain string, err error) {
 	if len(id) < 5 {
-		return "", "", fmt.Errorf("%q: want a 4-character PDB code and a chain", id)
+		return "", "", fmt.Errorf("%s: want a 4-character PDB code and a chain", fileio.Quote(id))
 	}
 	pdb, chain = strings.ToUpper(id[:4]), strings.TrimPrefix(id[4:], "_")
 	if pdb[0] < '1' || pdb[0] > '9' {
-		return "", "", fmt.Errorf("%q: PDB code must start with a digit 1-9", id)
+		return "", "", fmt.Errorf("%s: PDB code must start with a digit 1-9", fileio.Quote(id))
 	}
 	for _, c := range pdb[1:] {
 		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
-			return "", "", fmt.Errorf("%q: PDB code must be alphanumeric", id)
+			return "", "", fmt.Errorf("%s: PDB code must be alphanumeric", fileio.Quote(id))
 		}
 	}
 	if chain == "" || len(chain) > 4 {
-		return "", "", fmt.Errorf("%q: bad chain ID %q", id, chain)
+		return "", "", fmt.Errorf("%s: bad chain ID %s", fileio.Quote(id), fileio.Quote(chain))
 	}
 	for _, c := range chain {
 		if c <= ' ' || c > '~' {
-			return "", "", fmt.Errorf("%q: bad chain ID %q", id, chain)
+			return "", "", fmt.Errorf("%s: bad chain ID %s", fileio.Quote(id), fileio.Quote(chain))
 		}
 	}
 	return pdb, chain, nil
@@ -154,6 +175,9 @@ func (r *Reader) ReadAll() ([]Entry, error) {
 		}
 		if err != nil {
 			return es, err
+		}
+		if len(es) == MaxEntries {
+			return es, &ParseError{Path: r.Path, Line: r.line, Err: fileio.TooLarge("more than %d entries (the reader's bound)", MaxEntries)}
 		}
 		es = append(es, e)
 	}

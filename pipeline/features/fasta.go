@@ -6,32 +6,63 @@ import (
 	"io"
 	"strings"
 
-	"github.com/biogo/biogo/alphabet"
-	"github.com/biogo/biogo/io/seqio/fasta"
-	"github.com/biogo/biogo/seq/linear"
+	"github.com/contactmap/contactmap/internal/fileio"
+)
+
+// Bounds of the readers: input beyond them is refused as soon as it is
+// read, with an error wrapping fileio.ErrTooLarge that names the record
+// or line and the bound.
+const (
+	// MaxSequence is the most residues of a protein sequence (a FASTA
+	// record of ReadSequences, a secondary-structure prediction): the
+	// longest chains known are about 35,000 residues.
+	MaxSequence = 100_000
+	// MaxRecords is the most records of a FASTA file of sequences.
+	MaxRecords = 1_000_000
+	// MaxAlignmentRow is the most letters of an alignment row, its
+	// A3M/A2M insertions included.
+	MaxAlignmentRow = 1 << 22
+	// MaxAlignmentDepth is the most rows (sequences) of an alignment.
+	MaxAlignmentDepth = 5_000_000
+	// MaxAlignmentLetters is the most letters of an alignment, all its
+	// rows together (depth times length).
+	MaxAlignmentLetters = 1 << 30
+	// maxHeader is the most bytes of a FASTA header line.
+	maxHeader = 1 << 20
 )
 
 type fastaRecord struct{ Name, Desc, Seq string }
 
-// readFasta reads every record with biogo's FASTA reader (letters kept as
-// written: case, '-' and '.' included).
-func readFasta(r io.Reader) ([]fastaRecord, error) {
-	fr := fasta.NewReader(r, linear.NewSeq("", nil, alphabet.Protein))
+// fastaBounds are the bounds of one use of readFasta.
+type fastaBounds struct {
+	seq, records int
+	total        int64
+}
+
+var (
+	sequenceBounds  = fastaBounds{MaxSequence, MaxRecords, MaxAlignmentLetters}
+	alignmentBounds = fastaBounds{MaxAlignmentRow, MaxAlignmentDepth, MaxAlignmentLetters}
+)
+
+// readFasta reads every record with the reading rules of biogo's FASTA
+// reader (letters kept as written: case, '-' and '.' included), within
+// the bounds given; binary data is refused (fileio.ErrBinary).
+func readFasta(r io.Reader, b fastaBounds) ([]fastaRecord, error) {
+	fr := fileio.NewFASTAReader(r)
+	fr.MaxSeq, fr.MaxRecords, fr.MaxTotal, fr.MaxHeader, fr.Unit = b.seq, b.records, b.total, maxHeader, "residues"
 	var out []fastaRecord
 	for {
-		s, err := fr.Read()
+		rec, err := fr.Read()
 		if err == io.EOF {
 			return out, nil
 		}
 		if err != nil {
+			if errors.Is(err, fileio.ErrBinary) || errors.Is(err, fileio.ErrTooLarge) {
+				return out, err // names the record or line
+			}
 			return out, fmt.Errorf("FASTA record %d: %w", len(out)+1, err)
 		}
-		ls := s.(*linear.Seq)
-		b := make([]byte, len(ls.Seq))
-		for i, l := range ls.Seq {
-			b[i] = byte(l)
-		}
-		out = append(out, fastaRecord{Name: ls.Name(), Desc: ls.Description(), Seq: strings.TrimSpace(string(b))})
+		out = append(out, fastaRecord{Name: rec.Name, Desc: rec.Desc, Seq: strings.TrimSpace(string(rec.Seq))})
 	}
 }
 
@@ -46,14 +77,16 @@ type Sequence struct {
 // ErrRecord is wrapped by a Sequence's Err.
 var ErrRecord = errors.New("unusable FASTA record")
 
-// ReadSequences reads the records of a FASTA stream (biogo's reader);
+// ReadSequences reads the records of a FASTA stream (biogo's reading
+// rules; at most MaxRecords records of MaxSequence residues, binary data
+// refused);
 // sequences are upper-cased and trailing stop characters ('*') are
 // dropped. A record whose sequence is then empty, or still holds a '*'
 // (a stop inside the sequence), keeps its place with Err set, naming the
 // record and wrapping ErrRecord. The error is for the stream itself: a
 // read error, or text biogo's reader cannot parse as FASTA.
 func ReadSequences(r io.Reader) ([]Sequence, error) {
-	recs, err := readFasta(r)
+	recs, err := readFasta(r, sequenceBounds)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package features
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -89,7 +88,7 @@ func ParseMSA(r io.Reader, format MSAFormat) (*Alignment, error) {
 		rows, err = readLines(r)
 	case A3M:
 		var recs []fastaRecord
-		if recs, err = readFasta(r); err == nil {
+		if recs, err = readFasta(r, alignmentBounds); err == nil {
 			for _, rec := range recs {
 				rows = append(rows, strings.Map(func(c rune) rune {
 					if c == '.' || c >= 'a' && c <= 'z' {
@@ -101,7 +100,7 @@ func ParseMSA(r io.Reader, format MSAFormat) (*Alignment, error) {
 		}
 	case AlignedFASTA:
 		var recs []fastaRecord
-		if recs, err = readFasta(r); err == nil {
+		if recs, err = readFasta(r, alignmentBounds); err == nil {
 			for _, rec := range recs {
 				rows = append(rows, rec.Seq)
 			}
@@ -119,16 +118,32 @@ func ParseMSA(r io.Reader, format MSAFormat) (*Alignment, error) {
 	return newAlignment(rows)
 }
 
+// readLines reads the rows of a PSICOV alignment, within the bounds of
+// alignments; binary data is refused.
 func readLines(r io.Reader) ([]string, error) {
+	r, err := fileio.Sniff(r)
+	if err != nil {
+		if errors.Is(err, fileio.ErrBinary) {
+			err = fmt.Errorf("%w, not an alignment", err)
+		}
+		return nil, err
+	}
 	var rows []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 1<<20)
+	sc := fileio.NewScanner(r, MaxAlignmentRow)
+	line, total := 0, 0
 	for sc.Scan() {
+		line++
 		if t := strings.TrimSpace(sc.Text()); t != "" {
+			if len(rows) == MaxAlignmentDepth {
+				return nil, fileio.TooLarge("line %d: more than %d rows (the reader's bound)", line, MaxAlignmentDepth)
+			}
+			if total += len(t); total > MaxAlignmentLetters {
+				return nil, fileio.TooLarge("line %d: more than %d letters in all rows (the reader's bound)", line, MaxAlignmentLetters)
+			}
 			rows = append(rows, t)
 		}
 	}
-	return rows, sc.Err()
+	return rows, fileio.ScanErr(sc, line+1, MaxAlignmentRow)
 }
 
 // queryColumns keeps the columns where the query (row 0) has an

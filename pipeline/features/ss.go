@@ -1,7 +1,6 @@
 package features
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +57,7 @@ func ReadSSFasta(path string) (map[string]string, error) {
 // hold only secondary-structure states (H, G, I; E, B; C, -, T, S, L), and
 // a name may appear once.
 func ParseSSFasta(r io.Reader) (map[string]string, error) {
-	recs, err := readFasta(r)
+	recs, err := readFasta(r, sequenceBounds)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSS, err)
 	}
@@ -79,11 +78,18 @@ func ParseSSFasta(r io.Reader) (map[string]string, error) {
 // ReadSS2 reads a PSIPRED .ss2 file (VFORMAT: index, residue, state, then
 // the coil, helix and strand probabilities).
 func ReadSS2(r io.Reader) (SS, error) {
+	r, err := sniffSS(r)
+	if err != nil {
+		return nil, err
+	}
 	var out SS
-	sc := bufio.NewScanner(r)
+	sc := fileio.NewScanner(r, maxSSLine)
 	line := 0
 	for sc.Scan() {
 		line++
+		if len(out) > MaxSequence {
+			return nil, fileio.TooLarge("line %d: more than %d residues (the reader's bound)", line, MaxSequence)
+		}
 		t := strings.TrimSpace(sc.Text())
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
@@ -105,19 +111,40 @@ func ReadSS2(r io.Reader) (SS, error) {
 		}
 		out = append(out, [3]float32{float32(p[1]), float32(p[2]), float32(p[0])}) // H, E, C
 	}
-	return out, sc.Err()
+	return out, fileio.ScanErr(sc, line+1, maxSSLine)
+}
+
+// maxSSLine is the longest line ReadSS2 and ReadHoriz read.
+const maxSSLine = 1 << 20
+
+// sniffSS refuses binary data.
+func sniffSS(r io.Reader) (io.Reader, error) {
+	r, err := fileio.Sniff(r)
+	if errors.Is(err, fileio.ErrBinary) {
+		err = fmt.Errorf("%w: %w, not a PSIPRED file", ErrSS, err)
+	}
+	return r, err
 }
 
 // ReadHoriz reads a PSIPRED .horiz file (the "Pred:" lines).
 func ReadHoriz(r io.Reader) (SS, error) {
+	r, err := sniffSS(r)
+	if err != nil {
+		return nil, err
+	}
 	var b strings.Builder
-	sc := bufio.NewScanner(r)
+	sc := fileio.NewScanner(r, maxSSLine)
+	line := 0
 	for sc.Scan() {
+		line++
 		if t := strings.TrimSpace(sc.Text()); strings.HasPrefix(t, "Pred:") {
 			b.WriteString(strings.TrimSpace(t[5:]))
+			if b.Len() > MaxSequence {
+				return nil, fileio.TooLarge("line %d: more than %d residues (the reader's bound)", line, MaxSequence)
+			}
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := fileio.ScanErr(sc, line+1, maxSSLine); err != nil {
 		return nil, err
 	}
 	if b.Len() == 0 {

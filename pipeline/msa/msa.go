@@ -120,6 +120,25 @@ func (a *Alignment) L() int {
 // Query returns the first row.
 func (a *Alignment) Query() string { return string(a.Rows[0]) }
 
+// Bounds of the readers: larger input is refused, with a *ParseError
+// that names the file and the bound and wraps fileio.ErrTooLarge (see
+// ErrTooLarge), after reading no more than about the bound.
+const (
+	// MaxBytes is the most bytes of an alignment (uncompressed): it
+	// bounds depth times length, N*L.
+	MaxBytes = 1 << 30
+	// MaxLine is the most bytes of a line: a row of the widest
+	// alignments, insertions and a Stockholm name included.
+	MaxLine = 1 << 22
+)
+
+// ErrTooLarge is wrapped by the errors of input beyond MaxBytes or
+// MaxLine; binary data (fileio.IsBinary) gives errors wrapping ErrBinary.
+var (
+	ErrTooLarge = fileio.ErrTooLarge
+	ErrBinary   = fileio.ErrBinary
+)
+
 // ReadFile reads an alignment file: plain, gzip or zstd, format by content.
 func ReadFile(path string) (*Alignment, error) {
 	f, err := os.Open(path)
@@ -139,7 +158,10 @@ func Read(r io.Reader, path string) (*Alignment, error) {
 		return nil, &ParseError{Path: path, Err: err}
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(rc)
+	data, err := fileio.ReadText(rc, MaxBytes, MaxLine)
+	if errors.Is(err, ErrBinary) {
+		err = fmt.Errorf("%w, not an alignment", err)
+	}
 	if err != nil {
 		return nil, &ParseError{Path: path, Err: err}
 	}
@@ -205,8 +227,15 @@ func Detect(data []byte) Format {
 }
 
 // Parse reads an uncompressed alignment in format f (Detect's answer for
-// Unknown); path names it in errors.
+// Unknown); path names it in errors. Binary data and data beyond MaxBytes
+// are refused.
 func Parse(data []byte, path string, f Format) (*Alignment, error) {
+	if fileio.IsBinary(data[:min(len(data), fileio.SniffSize)]) {
+		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w, not an alignment", ErrBinary)}
+	}
+	if len(data) > MaxBytes {
+		return nil, &ParseError{Path: path, Err: fileio.TooLarge("more than %d bytes (the reader's bound)", MaxBytes)}
+	}
 	if f == Unknown {
 		f = Detect(data)
 	}

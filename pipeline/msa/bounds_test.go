@@ -1,0 +1,62 @@
+package msa
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// endless is a reader of prefix then endless bytes c, counting them.
+type endless struct {
+	prefix string
+	c      byte
+	read   int64
+}
+
+func (r *endless) Read(p []byte) (int, error) {
+	n := copy(p, r.prefix)
+	r.prefix = r.prefix[n:]
+	for i := n; i < len(p); i++ {
+		p[i] = r.c
+	}
+	r.read += int64(len(p))
+	return len(p), nil
+}
+
+// gzipped compresses r lazily.
+func gzipped(r io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		zw := gzip.NewWriter(pw)
+		_, err := io.Copy(zw, r)
+		pw.CloseWithError(err)
+	}()
+	return pr
+}
+
+// TestReadBounds: a gzip bomb of zeros, or of one endless row, is refused
+// after a bounded read, with an error naming the file and the bound.
+func TestReadBounds(t *testing.T) {
+	zeros := &endless{c: 0}
+	_, err := Read(gzipped(zeros), "zeros.a3m.gz")
+	if !errors.Is(err, ErrBinary) || err.Error() != "msa: zeros.a3m.gz: binary data, not an alignment" {
+		t.Errorf("zeros: %v", err)
+	}
+	if zeros.read > 1<<20 {
+		t.Errorf("zeros: read %d bytes", zeros.read)
+	}
+	row := &endless{prefix: ">q\nACDE\n>s\n", c: 'A'}
+	_, err = Read(gzipped(row), "row.fasta.gz")
+	if !errors.Is(err, ErrTooLarge) || err.Error() != "msa: row.fasta.gz: line 4 longer than 4194304 bytes (the reader's bound)" {
+		t.Errorf("endless row: %v", err)
+	}
+	if row.read > 2*MaxLine {
+		t.Errorf("endless row: read %d bytes", row.read)
+	}
+	if _, err := Parse([]byte("\x00\x01ACDE\n"), "p.aln", Unknown); !errors.Is(err, ErrBinary) || !strings.Contains(err.Error(), "p.aln") {
+		t.Errorf("Parse of binary data: %v", err)
+	}
+}
