@@ -167,7 +167,7 @@ func resolveAlignment(path string, data []byte) ([]Target, error) {
 
 // readAll reads a whole (decompressed) input.
 func readAll(r io.Reader, path string) ([]byte, error) {
-	data, err := io.ReadAll(r)
+	data, err := fileio.ReadText(r, msa.MaxBytes, msa.MaxLine)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 	}
@@ -336,31 +336,4 @@ func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
 	m := r.Model
 	method := fmt.Sprintf("contactmap plmDCA (pseudo-likelihood Potts model, %d sequences, Neff %.1f at 80%% identity, %d L-BFGS iterations; APC-corrected Frobenius norms, calibrated to probabilities)", m.N, m.Neff, m.Iterations)
 	return writeOutputs(cfg, t, o, p, truth, method, PlmContacts.String())
-}
-
-// writeOutputs writes a target's map in the run's formats.
-func writeOutputs(cfg Config, t Target, o Outcome, p []float32, truth *pdb.Contacts, method, labels string) Outcome {
-	l := len(t.Seq)
-	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Max: cfg.RRMax.Limit(l), Labels: labels, Method: method}
-	base := filepath.Join(cfg.Out, t.Name)
-	for _, f := range cfg.Formats {
-		var path string
-		var write func(io.Writer) error
-		switch f {
-		case "rr":
-			path, write = base+".rr", func(w io.Writer) error { return WriteRR(w, info, p) }
-		case "npy":
-			path, write = base+".npy", func(w io.Writer) error { return WriteNPY(w, p, l) }
-		case "tsv":
-			path, write = base+".tsv", func(w io.Writer) error { return WriteTSV(w, p, l) }
-		case "png":
-			path, write = base+".png", func(w io.Writer) error { return Heatmap(w, t.ID, p, l, truth) }
-		}
-		if err := fileio.WriteAtomic(path, write); err != nil {
-			o.Err = err
-			return o
-		}
-		o.Files = append(o.Files, path)
-	}
-	return o
 }

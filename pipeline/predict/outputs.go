@@ -3,13 +3,18 @@ package predict
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/contactmap/contactmap/internal/outset"
+	"github.com/contactmap/contactmap/pdb"
 )
 
 // Pair is one scored residue pair, 0-based, I < J.
@@ -44,7 +49,10 @@ func CountPairs(l, minSep int) int {
 	if n <= 0 {
 		return 0
 	}
-	return n * (n + 1) / 2
+	if n%2 == 0 { // n(n+1)/2 without the product's overflow where the result fits
+		return n / 2 * (n + 1)
+	}
+	return (n + 1) / 2 * n
 }
 
 // TopPairs returns the k most probable pairs i < j with j-i >= minSep (at
@@ -75,7 +83,7 @@ func TopPairs(p []float32, l, minSep, k int) []Pair {
 			i = c
 		}
 	}
-	for i := 0; i < l; i++ {
+	for i := 0; i < l-minSep; i++ { // l-minSep: i+minSep could overflow
 		for j := i + minSep; j < l; j++ {
 			q := Pair{i, j, p[i*l+j]}
 			switch {
@@ -213,4 +221,45 @@ func WriteTSV(w io.Writer, p []float32, l int) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// writeSet writes a chain's outputs as a set (outset.Write); tests
+// replace it to inject failures.
+var writeSet = outset.Write
+
+// writeOutputs writes a target's map in the run's formats, as a set: every
+// file to a temporary file of this process's, then all renamed into
+// place, so that a failed or interrupted write (a full disk, SIGINT)
+// leaves the chain's old outputs whole, never a mixture of old and new.
+func writeOutputs(cfg Config, t Target, o Outcome, p []float32, truth *pdb.Contacts, method, labels string) Outcome {
+	l := len(t.Seq)
+	info := RRInfo{Target: t.ID, Seq: t.Seq, MinSep: cfg.RRMinSep, Max: cfg.RRMax.Limit(l), Labels: labels, Method: method}
+	base := filepath.Join(cfg.Out, t.Name)
+	var files []outset.File
+	for _, f := range cfg.Formats {
+		var write func(io.Writer) error
+		switch f {
+		case "rr":
+			write = func(w io.Writer) error { return WriteRR(w, info, p) }
+		case "npy":
+			write = func(w io.Writer) error { return WriteNPY(w, p, l) }
+		case "tsv":
+			write = func(w io.Writer) error { return WriteTSV(w, p, l) }
+		case "png":
+			write = func(w io.Writer) error { return Heatmap(w, t.ID, p, l, truth) }
+		}
+		files = append(files, outset.File{Path: base + "." + f, Write: write})
+	}
+	ctx := cfg.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := writeSet(ctx, files); err != nil {
+		o.Err = err
+		return o
+	}
+	for _, f := range files {
+		o.Files = append(o.Files, f.Path)
+	}
+	return o
 }

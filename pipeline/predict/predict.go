@@ -14,7 +14,9 @@ import (
 	"sync"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/heatmap"
 	"github.com/contactmap/contactmap/internal/memcheck"
+	"github.com/contactmap/contactmap/internal/outset"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -78,6 +80,10 @@ type Config struct {
 
 	OnStart func(total int)
 	OnDone  func(Outcome)
+
+	// ctx is Run's: writing the outputs stops when it is done, leaving
+	// the chain's old outputs (writeOutputs).
+	ctx context.Context
 }
 
 // DefaultRRMinSep: RR files list pairs with |i-j| >= 6 by default, the
@@ -462,17 +468,19 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 		}
 	}
 	all = nil
-	// Only this shard writes these targets' files: temporary files a
-	// killed earlier run left for them can go.
+	// Temporary files that killed earlier runs left for these targets'
+	// outputs can go; those of a run still writing into cfg.Out (its
+	// process alive) stay (outset.RemoveStale).
 	var own []string
 	for _, t := range targets {
 		for _, f := range cfg.Formats {
 			own = append(own, t.Name+"."+f)
 		}
 	}
-	if err := fileio.RemoveStaleTemps(cfg.Out, own...); err != nil {
+	if err := outset.RemoveStale(cfg.Out, own...); err != nil {
 		return nil, err
 	}
+	cfg.ctx = ctx
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(targets))
 	}
@@ -652,19 +660,20 @@ func Estimate(ms []*model.Model, l, threads int) (int64, error) {
 // dense layout), the float64 ensemble sum (model.EnsembleMean, one for
 // any number of members) and the mean map, the RR file's pairs (every
 // one, as with RRMax{All: true}; the default 5L take far less), the
-// heatmap's image and its encoder's copy, and the true contacts, all
-// counted as alive together.
+// heatmap's image, its encoder's copy and its pooled cells (at most
+// heatmap.MaxSide a side), and the true contacts, all counted as alive
+// together.
 func TargetBytes(l int) int64 {
 	n := int64(l)
 	pairs := n * (n + 1) / 2
-	b := 2 * 4 * n * features.N1D         // OneD, X1
-	b += 4 * pairs * features.N2D         // TwoD
-	b += 4 * n * n * features.N2D         // X2
-	b += (8 + 4) * n * n                  // ensemble sum, mean
-	b += 24 * pairs                       // RR pairs, all of them kept (Pair: 24 bytes)
-	side := n*max(1, 600/max(n, 1)) + 300 // the heatmap's side with its margins and legend
-	b += 2 * 4 * side * side              // RGBA image, encoder
-	b += 2 * pairs                        // true contacts: known, contact
+	b := 2 * 4 * n * features.N1D        // OneD, X1
+	b += 4 * pairs * features.N2D        // TwoD
+	b += 4 * n * n * features.N2D        // X2
+	b += (8 + 4) * n * n                 // ensemble sum, mean
+	b += 24 * pairs                      // RR pairs, all of them kept (Pair: 24 bytes)
+	side := int64(heatmap.Side(l)) + 300 // the heatmap's side with its margins and legend
+	b += 3 * 4 * side * side             // RGBA image, encoder, the pooled cells
+	b += 2 * pairs                       // true contacts: known, contact
 	return b
 }
 

@@ -229,3 +229,29 @@ func TestRunRRMax(t *testing.T) {
 		}
 	}
 }
+
+// A separation past any chain's length (--rr-min-sep 9223372036854775807)
+// keeps no pair; i+minSep overflowed into a negative column and panicked.
+func TestTopPairsHugeSeparation(t *testing.T) {
+	const l = 12
+	p := make([]float32, l*l)
+	for _, minSep := range []int{math.MaxInt, math.MaxInt - 5, math.MaxInt - l, l, l - 1} {
+		for _, k := range []int{0, 1, math.MaxInt} {
+			got := TopPairs(p, l, minSep, k)
+			want := CountPairs(l, minSep)
+			if want > 0 && k == 1 {
+				want = 1
+			}
+			if len(got) != want {
+				t.Errorf("TopPairs(minSep %d, k %d): %d pairs, want %d", minSep, k, len(got), want)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := WriteRR(&b, RRInfo{Target: "x", Seq: strings.Repeat("A", l), MinSep: math.MaxInt, Max: math.MaxInt}, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Kept 0 of 0 pairs") {
+		t.Errorf("RR file:\n%s", b.String())
+	}
+}
