@@ -83,7 +83,7 @@ train-msa-net: build
 train: features
 	./contactmap train --features $(FEATURES) --model cnn --out $(RUNS)/cnn --epochs $(EPOCHS) --workers $(WORKERS)
 	./contactmap train --features $(FEATURES) --model scnn --out $(RUNS)/scnn --epochs $(EPOCHS) --workers $(WORKERS)
-	./contactmap eval --features $(FEATURES) --split test --model $(RUNS)/cnn/model.scnn --model $(RUNS)/scnn/model.scnn --out $(RUNS)/report
+	./contactmap eval --force --features $(FEATURES) --split test --model $(RUNS)/cnn/model.scnn --model $(RUNS)/scnn/model.scnn --out $(RUNS)/report
 	mkdir -p models
 	for k in cnn scnn; do cp $(RUNS)/$$k/model.scnn models/$$k.scnn; \
 		cp $(RUNS)/$$k/train_log.tsv models/$$k.train_log.tsv; cp $(RUNS)/$$k/curves.png models/$$k.curves.png; done
@@ -110,7 +110,7 @@ demo: features
 # no training or validation chain), with what was left out and why.
 SETS ?= experiments/extended/sets
 sets: features
-	./contactmap sets --features $(FEATURES) --pdb-dir $(PDBDIR) --extra-dir data/msa --out $(SETS) --workers $(WORKERS)
+	./contactmap sets --force --features $(FEATURES) --pdb-dir $(PDBDIR) --extra-dir data/msa --out $(SETS) --workers $(WORKERS)
 
 # Their feature directories (sequence-only features, like make features;
 # no length filter: the sets chose their chains, and the base's held-out
@@ -129,7 +129,7 @@ SEEDS ?= 5
 COMPARE_RUNS ?= runs/compare
 compare: features
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(COMPARE_RUNS) FEATURES=$(FEATURES) EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
-	./contactmap compare --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
+	./contactmap compare --force --features $(FEATURES) --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report
 
 # make compare on C-beta labels (features-cb): CB_RUNS holds the runs and
 # report.{md,json} (test chains) and report-long.{md,json} (the
@@ -140,11 +140,11 @@ compare: features
 CB_RUNS ?= runs/compare-cb
 compare-cb: features-cb features-long-cb features-long
 	CONTACTMAP=./contactmap SEEDS=$(SEEDS) RUNS=$(CB_RUNS) FEATURES=$(FEATURES)-cb EPOCHS=$(EPOCHS) WORKERS=$(WORKERS) scripts/compare-seeds.sh
-	./contactmap compare --features $(FEATURES)-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report
-	./contactmap compare --features $(FEATURES)-long-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report-long
-	./contactmap eval --features $(FEATURES)-cb --split test --out $(CB_RUNS)/baselines
-	./contactmap eval --features $(FEATURES)-long-cb --split test --out $(CB_RUNS)/baselines-long
-	./contactmap eval --features $(FEATURES)-long --split test --out $(CB_RUNS)/baselines-long-calpha
+	./contactmap compare --force --features $(FEATURES)-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report
+	./contactmap compare --force --features $(FEATURES)-long-cb --runs $(CB_RUNS) --out $(CB_RUNS)/report-long
+	./contactmap eval --force --features $(FEATURES)-cb --split test --out $(CB_RUNS)/baselines
+	./contactmap eval --force --features $(FEATURES)-long-cb --split test --out $(CB_RUNS)/baselines-long
+	./contactmap eval --force --features $(FEATURES)-long --split test --out $(CB_RUNS)/baselines-long-calpha
 
 # Why long-range precision stays low (docs/protein.md, "More data"): on the long
 # set's chains with a bundled alignment, the alignment's DCA score alone
@@ -166,9 +166,9 @@ EXT_RUNS ?= runs/compare-ext
 compare-ext: features-ext features-long
 	KINDS="cnn scnn" SEEDS=$(SEEDS) RUNS=$(EXT_RUNS) PARALLEL=2 scripts/seeds.sh \
 		train --features $(FEATURES)-ext --epochs $(EPOCHS) --workers 1
-	./contactmap compare --features $(FEATURES)-ext --runs $(EXT_RUNS) --out $(EXT_RUNS)/report
-	./contactmap compare --features $(FEATURES)-long --runs $(EXT_RUNS) --out $(EXT_RUNS)/report-long
-	if [ -d $(COMPARE_RUNS) ]; then ./contactmap compare --features $(FEATURES)-long --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report-long; fi
+	./contactmap compare --force --features $(FEATURES)-ext --runs $(EXT_RUNS) --out $(EXT_RUNS)/report
+	./contactmap compare --force --features $(FEATURES)-long --runs $(EXT_RUNS) --out $(EXT_RUNS)/report-long
+	if [ -d $(COMPARE_RUNS) ]; then ./contactmap compare --force --features $(FEATURES)-long --runs $(COMPARE_RUNS) --out $(COMPARE_RUNS)/report-long; fi
 
 # The paper-size CNN and SCNN (2.5M and 1.5M parameters) on the PISCES
 # split, PAPER_SEEDS seeds, side by side on one core each (both under the
@@ -182,8 +182,8 @@ BUDGET ?= 90m
 compare-paper: features features-long
 	KINDS="cnn scnn" SEEDS=$(PAPER_SEEDS) RUNS=$(PAPER_RUNS) PARALLEL=2 scripts/seeds.sh \
 		train --features $(FEATURES) --config paper --epochs 100 --budget $(BUDGET) --workers 1
-	./contactmap compare --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
-	./contactmap compare --features $(FEATURES)-long --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-long
+	./contactmap compare --force --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
+	./contactmap compare --force --features $(FEATURES)-long --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-long
 
 # Issue 28 item 4: the paper-size SCNN and CNN trained longer on the
 # extended set (features-ext), resumable across sessions: each run's
@@ -240,9 +240,9 @@ train-paper-ext: build
 # set (make features-long): $(SHIPPED_OUT)/{test,long}.{md,json}.
 SHIPPED_OUT ?= experiments/shipped
 compare-shipped: build
-	./contactmap compare --features $(FEATURES) --split test --ensemble \
+	./contactmap compare --force --features $(FEATURES) --split test --ensemble \
 		--side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(SHIPPED_OUT)/test
-	./contactmap compare --features $(FEATURES)-long --split test --ensemble \
+	./contactmap compare --force --features $(FEATURES)-long --split test --ensemble \
 		--side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(SHIPPED_OUT)/long
 
 # The shipped default's candidates (experiments/compare-ext/README.md):
@@ -269,12 +269,12 @@ overlap: build features
 	cat $(OVERLAP_OUT)/related.txt
 	./contactmap features --chains $(OVERLAP_OUT)/test-disjoint.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --out $(FEATURES)-disjoint --workers $(WORKERS)
 	./contactmap features --chains $(OVERLAP_OUT)/test-disjoint.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --cb --out $(FEATURES)-disjoint-cb --workers $(WORKERS)
-	./contactmap compare --features $(FEATURES)-disjoint --runs $(PISCES_RUNS) --out $(OVERLAP_OUT)/default
-	./contactmap compare --features $(FEATURES)-disjoint-cb --runs experiments/compare-cb --out $(OVERLAP_OUT)/cb
-	./contactmap compare --features $(FEATURES)-disjoint --side 'PISCES-CNN=$(PISCES_RUNS)/cnn-seed*/model.scnn' --side 'EXT-CNN=experiments/compare-ext/cnn-seed*/model.scnn' --out $(OVERLAP_OUT)/more-data-cnn
-	./contactmap compare --features $(FEATURES)-disjoint --side 'PISCES-SCNN=$(PISCES_RUNS)/scnn-seed*/model.scnn' --side 'EXT-SCNN=experiments/compare-ext/scnn-seed*/model.scnn' --out $(OVERLAP_OUT)/more-data-scnn
-	./contactmap compare --features $(FEATURES)-disjoint --ensemble --side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(OVERLAP_OUT)/shipped
-	if [ -d $(PAPER_RUNS) ]; then ./contactmap compare --features $(FEATURES)-disjoint --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-disjoint; fi
+	./contactmap compare --force --features $(FEATURES)-disjoint --runs $(PISCES_RUNS) --out $(OVERLAP_OUT)/default
+	./contactmap compare --force --features $(FEATURES)-disjoint-cb --runs experiments/compare-cb --out $(OVERLAP_OUT)/cb
+	./contactmap compare --force --features $(FEATURES)-disjoint --side 'PISCES-CNN=$(PISCES_RUNS)/cnn-seed*/model.scnn' --side 'EXT-CNN=experiments/compare-ext/cnn-seed*/model.scnn' --out $(OVERLAP_OUT)/more-data-cnn
+	./contactmap compare --force --features $(FEATURES)-disjoint --side 'PISCES-SCNN=$(PISCES_RUNS)/scnn-seed*/model.scnn' --side 'EXT-SCNN=experiments/compare-ext/scnn-seed*/model.scnn' --out $(OVERLAP_OUT)/more-data-scnn
+	./contactmap compare --force --features $(FEATURES)-disjoint --ensemble --side 'shipped-scnn=models/scnn.scnn' --side 'ensemble=models/ensemble/*.scnn' --out $(OVERLAP_OUT)/shipped
+	if [ -d $(PAPER_RUNS) ]; then ./contactmap compare --force --features $(FEATURES)-disjoint --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-disjoint; fi
 
 # Sequential recommendation (MovieLens 100K beside the repository; its
 # terms forbid redistribution, so it is not bundled): CosRec and SCosRec
@@ -287,7 +287,7 @@ REC_EPOCHS ?= 40
 train-rec: build
 	KINDS="cosrec scosrec" SEEDS=$(SEEDS) RUNS=$(REC_RUNS) PARALLEL=2 scripts/seeds.sh \
 		rec train --data $(REC_DATA) --epochs $(REC_EPOCHS) --workers 1
-	./contactmap rec compare --data $(REC_DATA) --runs $(REC_RUNS) --out $(REC_RUNS)/report
+	./contactmap rec compare --force --data $(REC_DATA) --runs $(REC_RUNS) --out $(REC_RUNS)/report
 
 # RNA secondary structure on the bundled 16S data (data/rna): the CNN and
 # the SCNN under PROTOCOL (default: seeds 1..SEEDS, two runs at a time
@@ -304,8 +304,8 @@ RNA_SEEDS = $(if $(filter paper,$(PROTOCOL)),1,$(SEEDS))
 train-rna: build
 	KINDS="cnn scnn" SEEDS=$(RNA_SEEDS) RUNS=$(RNA_RUNS) PARALLEL=2 scripts/seeds.sh \
 		rna train --protocol $(PROTOCOL) --workers 1
-	./contactmap rna compare --runs $(RNA_RUNS) --out $(RNA_RUNS)/report
-	./contactmap rna eval $(foreach k,cnn scnn,--model $(RNA_RUNS)/$(k)-seed1/model.scnn) --out $(RNA_RUNS)/eval
+	./contactmap rna compare --force --runs $(RNA_RUNS) --out $(RNA_RUNS)/report
+	./contactmap rna eval --force $(foreach k,cnn scnn,--model $(RNA_RUNS)/$(k)-seed1/model.scnn) --out $(RNA_RUNS)/eval
 
 # Issue 27's template networks (experiments/rna-template/README.md): the
 # template-short CNN and SCNN with seeds 1-TEMPLATE_SEEDS (3: the budget of one session), two at a time on one
@@ -320,7 +320,7 @@ train-rna-template: build
 		rna train --protocol template-short --workers 1
 	./contactmap rna eval --split validation $(foreach s,$(shell seq 1 $(TEMPLATE_SEEDS)),--model $(RNA_TEMPLATE_RUNS)/scnn-seed$(s)/model.scnn) \
 		--out experiments/rna-template/select
-	./contactmap rna compare --runs $(RNA_TEMPLATE_RUNS) --decoder $(RNA_DECODER) --out $(RNA_TEMPLATE_RUNS)/report
+	./contactmap rna compare --force --runs $(RNA_TEMPLATE_RUNS) --decoder $(RNA_DECODER) --out $(RNA_TEMPLATE_RUNS)/report
 
 # RNA for every family (issue 32, experiments/rna-families): the families
 # protocol (template and energy channels) on the 16S training set beside

@@ -2,15 +2,20 @@ package rec
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/buildinfo"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
 )
@@ -36,9 +41,14 @@ type TrainOptions struct {
 	Factor   float64
 	Patience int
 	Workers  int // 0: GOMAXPROCS (new run) or the checkpoint's
-	Resume   bool
-	Force    bool
-	Config   *Config // nil: DefaultConfig
+	// Resume continues the run in Out from its checkpoint: another kind,
+	// seed, workers, data (its checksum; the same data under another
+	// name goes on with a note), Batch, LR, L2, T, Negs, Factor,
+	// Patience or Config is refused; Epochs may change (a note says
+	// so). Zero settings are not given: the run takes the checkpoint's.
+	Resume bool
+	Force  bool
+	Config *Config // nil: DefaultConfig
 	// CheckpointEvery is the longest time between checkpoints (0: 10
 	// minutes); a checkpoint is also written at the end of every epoch
 	// and when ctx is cancelled, inside an epoch too.
@@ -49,6 +59,9 @@ type TrainOptions struct {
 	OnEpochStart func(epoch, batches int)
 	OnBatch      func(loss float64)
 	OnEpochEnd   func(EpochLog)
+	// OnNote is told what a resumed run changes or could not check
+	// against its checkpoint.
+	OnNote func(string)
 }
 
 // EpochLog is one line of a run's log.
@@ -72,6 +85,14 @@ type taskState struct {
 	Batch int `json:"batch,omitempty"`
 	T     int `json:"targets,omitempty"`
 	Negs  int `json:"negatives,omitempty"`
+	// The other settings and the data's checksum (dataSum), zero in
+	// checkpoints before they were recorded.
+	Epochs   int     `json:"epochs,omitempty"`
+	LR       float64 `json:"lr,omitempty"`
+	L2       float64 `json:"l2,omitempty"`
+	Factor   float64 `json:"factor,omitempty"`
+	Patience int     `json:"patience,omitempty"`
+	DataSum  string  `json:"data_sha256,omitempty"`
 	// The states of the epoch's two generators (rand.PCG's binary form)
 	// at the checkpoint's step: order and negatives, dropout.
 	OrderRNG   []byte `json:"order_rng,omitempty"`
@@ -203,20 +224,66 @@ func (o *TrainOptions) defaults() {
 // when ctx is cancelled (ErrInterrupted); Resume continues from it as the
 // uninterrupted run would have, inside an epoch too.
 func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
-	o.defaults()
 	d := o.Data
 	if d == nil {
 		return nil, errors.New("rec: no data")
 	}
+	sum := dataSum(d)
+	var ts taskState
+	if o.Resume {
+		// The settings not given are the checkpoint's: read before the
+		// defaults (and legacy's step counts) apply.
+		if err := loop.ReadTask(o.Out, modelkind.Rec, legacy(nil), &ts); err != nil {
+			return nil, fmt.Errorf("rec: resume: %w", err)
+		}
+		var set loop.Settings
+		known := ts.DataSum != ""
+		o.Epochs = loop.Change(&set, "--epochs", o.Epochs, ts.Epochs, known)
+		o.Batch = loop.Keep(&set, "--batch", o.Batch, ts.Batch, ts.Batch != 0)
+		o.T = loop.Keep(&set, "targets per window", o.T, ts.T, ts.Batch != 0)
+		o.Negs = loop.Keep(&set, "negatives per window", o.Negs, ts.Negs, ts.Batch != 0)
+		o.LR = loop.Keep(&set, "--lr", o.LR, ts.LR, known)
+		o.L2 = loop.Keep(&set, "--l2", o.L2, ts.L2, known)
+		o.Factor = loop.Keep(&set, "plateau factor", o.Factor, ts.Factor, known)
+		o.Patience = loop.Keep(&set, "plateau patience", o.Patience, ts.Patience, known)
+		if o.DataName == "" {
+			o.DataName = ts.Record.Data
+		}
+		switch r := ts.Record; {
+		case !known && o.DataName != r.Data:
+			set.Refuse("--data %s differs from the checkpoint's %s", o.DataName, r.Data)
+		case !known:
+			set.Note("--data %s: the checkpoint (an older one) does not record the data's checksum; not checked", o.DataName)
+		case sum != ts.DataSum:
+			set.Refuse("the ratings of --data %s (checksum %.12s) differ from the checkpoint's (%s, checksum %.12s)", o.DataName, sum, r.Data, ts.DataSum)
+		case o.DataName != r.Data:
+			set.Note("--data %s: the checkpoint's run read %s; the same ratings, so the run goes on", o.DataName, r.Data)
+		}
+		if o.Config != nil {
+			c := *o.Config
+			c.Kind, c.Users, c.Items = o.Kind, d.Users, d.Items
+			if !reflect.DeepEqual(c, ts.Record.Config) && ts.Record.Config.Kind == o.Kind {
+				set.Refuse("the model configuration %+v differs from the checkpoint's %+v", c, ts.Record.Config)
+			}
+		}
+		if err := set.Err(); err != nil {
+			return nil, fmt.Errorf("rec: resume: %s: %w", filepath.Join(o.Out, CheckpointFile), err)
+		}
+		if o.OnNote != nil {
+			for _, n := range set.Notes() {
+				o.OnNote(n)
+			}
+		}
+	}
+	o.defaults()
 	if o.Epochs < 1 || o.Batch < 1 || o.T < 1 || o.Negs < 0 {
 		return nil, fmt.Errorf("rec: %d epochs, batch %d, %d targets, %d negatives", o.Epochs, o.Batch, o.T, o.Negs)
 	}
-	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy(&o))
+	run, err := loop.OpenKind(o.Out, o.Resume, o.Force, modelkind.Rec, legacy(&o))
 	if err != nil {
 		return nil, fmt.Errorf("rec: %w", err)
 	}
 	ckpt := filepath.Join(o.Out, CheckpointFile)
-	var ts taskState
 	if run.Resumed() {
 		if err := run.TaskState(&ts); err != nil {
 			return nil, fmt.Errorf("rec: resume: %w", err)
@@ -258,6 +325,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 		return nil, err
 	}
 	ts.Workers, ts.Batch, ts.T, ts.Negs = o.Workers, o.Batch, o.T, o.Negs
+	ts.Epochs, ts.LR, ts.L2, ts.Factor, ts.Patience, ts.DataSum = o.Epochs, o.LR, o.L2, o.Factor, o.Patience, sum
 	t := &recTask{m: m, o: o, st: &ts, win: d.TrainingWindows(cfg.L, o.T), neg: newNegativeSampler(d),
 		resumeOrder: ts.OrderRNG, resumeDropout: ts.DropoutRNG}
 	c := loop.Config{Task: t, Params: m.Params(), Optimizer: scnn.NewAdam(m.Params(), o.LR, o.L2),
@@ -317,7 +385,7 @@ func (t *recTask) StartRound(epoch, from, _ int) (int, error) {
 	t.dropSrc = rand.NewPCG(t.o.Seed, uint64(epoch)|1<<32)
 	t.rng, t.drop = rand.New(t.src), rand.New(t.dropSrc)
 	t.order = t.rng.Perm(t.win.Len())
-	batches := (len(t.order) + t.o.Batch - 1) / t.o.Batch
+	batches := len(t.order)/t.o.Batch + min(len(t.order)%t.o.Batch, 1) // no overflow for any Batch
 	if from > 0 {
 		if from > batches {
 			return 0, fmt.Errorf("the checkpoint is at batch %d of epoch %d, which has %d: %w", from, epoch, batches, scnn.ErrCorrupt)
@@ -338,7 +406,8 @@ func (t *recTask) StartRound(epoch, from, _ int) (int, error) {
 
 func (t *recTask) Step(pass *scnn.Pass, i, _ int) (float64, error) {
 	o := t.o
-	idx := t.order[i*o.Batch : min((i+1)*o.Batch, len(t.order))]
+	lo := i * o.Batch // < len(t.order): i < batches
+	idx := t.order[lo : lo+min(o.Batch, len(t.order)-lo)]
 	users, seq, cands := t.win.batch(idx, o.Negs, t.neg, t.rng)
 	scores, err := t.m.Forward(pass, users, seq, cands, t.drop)
 	if err != nil {
@@ -379,6 +448,33 @@ func (t *recTask) State() any {
 		st.DropoutRNG, _ = t.dropSrc.MarshalBinary()
 	}
 	return &st
+}
+
+// dataSum is the SHA-256 of what a run trains and validates on: the
+// users' and items' raw ids and each user's training and validation
+// items.
+func dataSum(d *Dataset) string {
+	h := sha256.New()
+	binary.Write(h, binary.LittleEndian, []int64{int64(d.Users), int64(d.Items)})
+	binary.Write(h, binary.LittleEndian, d.UserRaw)
+	binary.Write(h, binary.LittleEndian, d.ItemRaw)
+	for _, part := range [][][]int32{d.Train, d.Valid} {
+		for _, items := range part {
+			binary.Write(h, binary.LittleEndian, int64(len(items)))
+			binary.Write(h, binary.LittleEndian, items)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RunData is the data a run's checkpoint in dir was trained on
+// (TrainOptions.DataName), for a command that resumes it.
+func RunData(dir string) (string, error) {
+	var ts taskState
+	if err := loop.ReadTask(dir, modelkind.Rec, legacy(nil), &ts); err != nil {
+		return "", err
+	}
+	return ts.Record.Data, nil
 }
 
 // negativeSampler draws items a user has not interacted with in training.

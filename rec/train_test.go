@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -213,7 +214,7 @@ func TestInterruptedRunResumesBitIdentical(t *testing.T) {
 	sameRun(t, full, part)
 	o := resumeOpts(d, &cfg, part, epochs+1)
 	o.Resume, o.Batch = true, 64
-	if _, err := Train(context.Background(), o); err == nil || !strings.Contains(err.Error(), "batches of 32") {
+	if _, err := Train(context.Background(), o); err == nil || !strings.Contains(err.Error(), "--batch 64 differs from the checkpoint's 32") {
 		t.Errorf("resume with other batches: %v", err)
 	}
 }
@@ -281,4 +282,71 @@ func TestLegacyCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRun(t, full, part)
+}
+
+// Issue 58: a resumed run's settings are checked against its
+// checkpoint's: another learning rate, L2 decay or data is refused,
+// naming the setting and both values; the same data under another name
+// and more epochs go on with a note; settings left zero take the
+// checkpoint's.
+func TestResumeChecksSettings(t *testing.T) {
+	d := syntheticData(t, 40, 30, 30)
+	cfg := smallConfig(SCosRec, 0, 0)
+	dir := filepath.Join(t.TempDir(), "run")
+	o := resumeOpts(d, &cfg, dir, 1)
+	o.DataName, o.L2 = "ratings-a", 1e-4
+	if _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	resume := func(edit func(*TrainOptions)) ([]string, error) {
+		r := TrainOptions{Data: d, DataName: "ratings-a", Out: dir, Kind: SCosRec, Config: &cfg, Resume: true}
+		var notes []string
+		r.OnNote = func(n string) { notes = append(notes, n) }
+		edit(&r)
+		_, err := Train(context.Background(), r)
+		return notes, err
+	}
+	other := syntheticData(t, 41, 30, 30)
+	for _, c := range []struct {
+		edit func(*TrainOptions)
+		want string
+	}{
+		{func(r *TrainOptions) { r.LR = 0.01 }, "--lr 0.01 differs from the checkpoint's 0.03"},
+		{func(r *TrainOptions) { r.L2 = 5e-6 }, "--l2 5e-06 differs from the checkpoint's 0.0001"},
+		{func(r *TrainOptions) { r.Data, r.DataName = other, "ratings-b" }, "the ratings of --data ratings-b"},
+	} {
+		if _, err := resume(c.edit); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--force") {
+			t.Errorf("want an error saying %q, got %v", c.want, err)
+		}
+	}
+	notes, err := resume(func(r *TrainOptions) { r.DataName, r.Epochs = "moved/ratings-a", 2 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(notes, "\n")
+	for _, w := range []string{"--data moved/ratings-a: the checkpoint's run read ratings-a", "--epochs 2: the checkpoint's run had 1"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("notes %q do not say %q", all, w)
+		}
+	}
+	var ts taskState
+	if err := loop.ReadTask(dir, 0, nil, &ts); err != nil || ts.LR != 3e-2 || ts.L2 != 1e-4 || ts.Batch != 32 || ts.Epochs != 2 {
+		t.Fatalf("the resumed run's settings: %+v, %v", ts, err)
+	}
+}
+
+// Issue 58: a batch larger than the epoch (math.MaxInt overflowed the
+// count of batches to none) is one batch an epoch.
+func TestHugeBatch(t *testing.T) {
+	d := syntheticData(t, 40, 30, 30)
+	cfg := smallConfig(SCosRec, 0, 0)
+	o := resumeOpts(d, &cfg, t.TempDir(), 2)
+	o.Batch = math.MaxInt
+	res, err := Train(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := loop.Info(o.Out, nil); err != nil || st.Steps != 2 || res.Epochs != 2 {
+		t.Fatalf("%d epochs, %d steps, %v; want 2 and 2", res.Epochs, st.Steps, err)
+	}
 }

@@ -34,6 +34,7 @@ OUT.json.`,
 	split := fs.String("split", "test", "split to evaluate on (read once, after training and selection on validation)")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over chains")
+	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	var sides multiFlag
 	fs.Var(&sides, "side", "NAME=GLOB: the model files of one side (given twice: the second side is compared with the first, runs paired by seed); replaces --runs")
 	ensemble := fs.Bool("ensemble", false, "with --side: score each side's models as one seed ensemble (the mean of their probabilities)")
@@ -54,10 +55,16 @@ OUT.json.`,
 		if *out == "" {
 			return usageError("compare: --side needs --out")
 		}
+		if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
+			return err
+		}
 		return compareSides(sides, *feat, *split, *out, *resamples, *ensemble)
 	}
 	if *out == "" {
 		*out = filepath.Join(*runsDir, "report")
+	}
+	if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
+		return err
 	}
 	// A run still training (its checkpoint says so) is left out; a
 	// directory without a model holds no run.

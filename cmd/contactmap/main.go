@@ -317,13 +317,21 @@ func (b *lossBar) Start(total int, desc string) {
 // Reset starts a new mean.
 func (b *lossBar) Reset() { b.sum, b.n = 0, 0 }
 
-// Step counts one step of the given loss.
+// Step counts one step of the given loss (drawn once Start made a bar).
 func (b *lossBar) Step(loss float64) {
 	b.sum += loss
 	b.n++
+	if b.bar == nil {
+		return
+	}
 	b.bar.Describe(fmt.Sprintf("loss %.4f%s", b.sum/float64(b.n), b.Suffix))
 	b.bar.Add(1)
 }
 
-// Finish completes the bar.
-func (b *lossBar) Finish() { b.bar.Finish() }
+// Finish completes the bar; without one (no Start: a validation before
+// any step, at a budget's stop) it does nothing.
+func (b *lossBar) Finish() {
+	if b.bar != nil {
+		b.bar.Finish()
+	}
+}

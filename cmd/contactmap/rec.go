@@ -106,16 +106,18 @@ epoch too), train_log.tsv.`,
 		Example: "contactmap rec train --data ../shared/data/movielens-100k --model scosrec --seed 1",
 	})
 	var o rec.TrainOptions
-	data := fs.String("data", defaultRecData, "MovieLens directory (u.data or ratings.dat) or ratings file")
+	data := fs.String("data", defaultRecData, "MovieLens directory (u.data or ratings.dat) or ratings file (with --resume, the run's)")
 	kind := fs.String("model", "scosrec", "cosrec or scosrec")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rec/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed of initialisation, order, negatives and dropout (default 1; with --resume, the run's)")
-	fs.IntVar(&o.Epochs, "epochs", 30, "epochs")
-	fs.IntVar(&o.Batch, "batch", 512, "batch size")
-	fs.Float64Var(&o.LR, "lr", 1e-3, "initial learning rate")
-	fs.Float64Var(&o.L2, "l2", 5e-6, "Adam weight decay (every parameter)")
+	fs.IntVar(&o.Epochs, "epochs", 30, fmt.Sprintf("epochs, at most %d (with --resume, the run's)", maxEpochs))
+	fs.IntVar(&o.Batch, "batch", 512, fmt.Sprintf("batch size, at most %d (with --resume, the run's)", maxBatch))
+	fs.Float64Var(&o.LR, "lr", 1e-3, "initial learning rate (with --resume, the run's)")
+	fs.Float64Var(&o.L2, "l2", 5e-6, "Adam weight decay (every parameter) (with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
-	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint; flags left out take the checkpoint's values, but for --model (give the run's). "+
+		"Refused when they differ from the checkpoint's: --data (the ratings' checksum; the same ratings elsewhere are noted), --model, --seed, --batch, --lr, --l2, --workers. "+
+		"Applied with a note: --epochs")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "longest time between checkpoints")
 	if err := parseRunFlags(fs, "rec train", args, &o.Resume, &o.Force); err != nil {
@@ -125,17 +127,33 @@ epoch too), train_log.tsv.`,
 		"checkpoint-every": nonNeg}); err != nil {
 		return err
 	}
+	if err := checkLimits(fs, map[string][2]int{"epochs": {1, maxEpochs}, "batch": {1, maxBatch}}); err != nil {
+		return err
+	}
 	var err error
 	if o.Kind, err = rec.ParseKind(*kind); err != nil {
 		return usageError("%v", err)
+	}
+	if o.Out == "" {
+		o.Out = filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
+	}
+	if o.Resume { // flags left out take the checkpoint's values
+		runData, err := rec.RunData(o.Out)
+		if err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		unsetOnResume(fs, map[string]func(){
+			"data":   func() { *data = orString(runData, *data) },
+			"epochs": func() { o.Epochs = 0 },
+			"batch":  func() { o.Batch = 0 },
+			"lr":     func() { o.LR = 0 },
+			"l2":     func() { o.L2 = 0 },
+		})
 	}
 	if o.Data, err = loadRecData(*data); err != nil {
 		return err
 	}
 	o.DataName = filepath.Clean(*data)
-	if o.Out == "" {
-		o.Out = filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
-	}
 	st := o.Data.Stats()
 	fmt.Fprintf(stdout, "data: %d users, %d items; interactions %d train, %d validation (%d unknown items), %d test (%d unknown items)\n",
 		st.Users, st.Items, st.Train, st.Valid, st.UnknownValid, st.Test, st.UnknownTest)
@@ -146,6 +164,7 @@ epoch too), train_log.tsv.`,
 		}
 		fmt.Fprintf(stdout, "%s: %d trainable parameters\n", k, m.Trainable())
 	}
+	o.OnNote = func(note string) { fmt.Fprintf(stdout, "resume: %s\n", note) }
 	var bar lossBar
 	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
 	o.OnBatch = bar.Step
@@ -329,6 +348,7 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	splitName := fs.String("split", "test", "split to evaluate on (read once, after selection on validation)")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over users")
+	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -346,6 +366,9 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	}
 	if *out == "" {
 		*out = filepath.Join(*runsDir, "report")
+	}
+	if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
+		return err
 	}
 	d, err := loadRecData(*data)
 	if err != nil {

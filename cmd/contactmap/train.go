@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,19 +33,21 @@ the learning curves.`,
 		Example: "contactmap train --features features --model scnn --seed 1",
 	})
 	var o train.Options
-	fs.StringVar(&o.Features, "features", "features", "feature directory (with manifest.tsv)")
+	fs.StringVar(&o.Features, "features", "features", "feature directory (with manifest.tsv; with --resume, the run's)")
 	fs.StringVar(&o.Out, "out", "", "run directory (model, checkpoint, log, plot); default runs/<model>")
 	kind := fs.String("model", "scnn", "cnn or scnn")
 	config := fs.String("config", "default", "default (small, trains in minutes) or paper (the paper's parameter budget)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed of initialisation and data order, >= 1 (default 1; with --resume, the checkpoint's)")
-	fs.IntVar(&o.MaxEpochs, "epochs", 40, "maximum epochs")
-	fs.IntVar(&o.Patience, "patience", 6, "stop after this many epochs without a better validation loss")
-	fs.DurationVar(&o.Budget, "budget", 0, "stop once the run's training time (all sessions, validation included) reaches this, e.g. 90m (--resume with a larger one continues the run); 0: no limit")
+	fs.IntVar(&o.MaxEpochs, "epochs", 40, fmt.Sprintf("maximum epochs, at most %d (with --resume, the run's)", maxEpochs))
+	fs.IntVar(&o.Patience, "patience", 6, fmt.Sprintf("stop after this many epochs without a better validation loss, at most %d (with --resume, the run's)", maxEpochs))
+	fs.DurationVar(&o.Budget, "budget", 0, "stop once the run's training time (all sessions, validation included) reaches this, e.g. 90m (--resume with a larger one continues the run; left out, the run's); 0: no limit")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "write the checkpoint at least this often, inside epochs too (0: every 10 minutes)")
-	fs.Float64Var(&o.LR, "lr", 0, "learning rate (default: 1e-3 CNN, 2e-3 SCNN)")
+	fs.Float64Var(&o.LR, "lr", 0, "learning rate (default: 1e-3 CNN, 2e-3 SCNN; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution; results depend on it (default %d, the CPUs; with --resume, the checkpoint's)", runtime.GOMAXPROCS(0)))
 	fs.StringVar(&o.Precision, "precision", "", "arithmetic of the convolutions and other matrix products: float32, or bfloat16 (operands rounded to bfloat16, sums and weights float32; needs a CPU with AVX512_BF16; results depend on it) (default float32; with --resume, the checkpoint's)")
-	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint (a killed or interrupted run); flags left out take the checkpoint's values, but for --model and --config (give the run's). "+
+		"Refused when they differ from the checkpoint's: --features (the chains and their checksums; the same data moved is noted), --model, --config, --seed, --lr, --workers, --precision, --teacher, --label-weight. "+
+		"Applied with a note: --epochs, --patience, --budget (--budget 0: no limit)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one, replacing it")
 	var teachers multiFlag
 	fs.Var(&teachers, "teacher", "distil: learn the mean contact probability of these models (a shipped model, e.g. ensemble, or a model file; repeatable) instead of the labels alone; give it again with --resume")
@@ -55,6 +58,19 @@ the learning curves.`,
 	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "patience": atLeast1, "budget": nonNeg,
 		"checkpoint-every": nonNeg, "lr": nonNeg, "workers": nonNeg}); err != nil {
 		return err
+	}
+	if err := checkLimits(fs, map[string][2]int{"epochs": {1, maxEpochs}, "patience": {1, maxEpochs}}); err != nil {
+		return err
+	}
+	if o.Resume { // flags left out take the checkpoint's values
+		unsetOnResume(fs, map[string]func(){
+			"features": func() { o.Features = "" },
+			"epochs":   func() { o.MaxEpochs = 0 },
+			"patience": func() { o.Patience = 0 },
+		})
+		if flagGiven(fs, "budget") && o.Budget == 0 {
+			o.Budget = -1 // no limit, whatever the checkpoint's
+		}
 	}
 	if *labelWeight < 0 || *labelWeight > 1 || *labelWeight != *labelWeight {
 		return usageError("--label-weight %v: want a value in [0, 1]", *labelWeight)
@@ -93,6 +109,7 @@ the learning curves.`,
 		}
 		fmt.Fprintf(stdout, "%s (%s configuration): %d trainable parameters\n", k, *config, m.Trainable())
 	}
+	o.OnNote = func(note string) { fmt.Fprintf(stdout, "resume: %s\n", note) }
 	var bar lossBar
 	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
 	o.OnBatch = bar.Step
@@ -115,6 +132,55 @@ the learning curves.`,
 	return nil
 }
 
+// Upper bounds of the training commands' counts (checkLimits): beyond
+// them step counts or allocations overflow, or a run could never end.
+const (
+	maxEpochs = 1_000_000     // --epochs, --patience
+	maxSteps  = 1_000_000_000 // rna train --steps
+	maxBatch  = 1 << 20       // rec train --batch
+)
+
+// checkLimits refuses integer flags outside [lo, hi] (limits maps a flag
+// name to {lo, hi}): a usage error naming the flag and the range.
+func checkLimits(fs *flag.FlagSet, limits map[string][2]int) error {
+	names := make([]string, 0, len(limits))
+	for n := range limits {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		f := fs.Lookup(n)
+		v, ok := f.Value.(flag.Getter).Get().(int)
+		if !ok {
+			panic(fmt.Sprintf("checkLimits: flag %s is not an int", n))
+		}
+		if r := limits[n]; v < r[0] || v > r[1] {
+			return usageError("--%s %d: want a number from %d to %d (see -h)", n, v, r[0], r[1])
+		}
+	}
+	return nil
+}
+
+// unsetOnResume runs, for each flag not given on the command line, its
+// function, which sets the option to "not given" (the checkpoint's value
+// on --resume).
+func unsetOnResume(fs *flag.FlagSet, unset map[string]func()) {
+	for name, f := range unset {
+		if !flagGiven(fs, name) {
+			f()
+		}
+	}
+}
+
+// orString is s, or def where s is empty (a value the checkpoint does not
+// record).
+func orString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
 func runEval(ctx context.Context, args []string) error {
 	fs := newFlags("eval", helpText{
 		Usage: "contactmap eval --model M [--model M...] [--ensemble GLOB] --features DIR [--split test] [flags]",
@@ -132,6 +198,7 @@ OUT.md and OUT.json with --out.`,
 	feat := fs.String("features", "features", "feature directory")
 	split := fs.String("split", "test", "train, validation, test or all")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
+	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	baselines := fs.Bool("baselines", true, "add the near-diagonal and random baselines")
 	byLong := fs.Bool("sort", false, "list the predictors by long-range top-L/5 precision, best first")
 	pos, err := parseFlags(fs, args)
@@ -143,6 +210,11 @@ OUT.md and OUT.json with --out.`,
 	}
 	if len(models) == 0 && len(ensembles) == 0 && !*baselines {
 		return usageError("nothing to evaluate: give --model")
+	}
+	if *out != "" {
+		if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
+			return err
+		}
 	}
 	samples, _, err := train.LoadSplit(*feat, *split)
 	if err != nil {

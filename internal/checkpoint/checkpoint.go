@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -164,4 +165,49 @@ func (c *Checkpoint) Restore(params []*scnn.Param, opt scnn.Optimizer) error {
 		return err
 	}
 	return opt.Restore(c.OptSteps, c.Moments)
+}
+
+// RunKind says which system's run a checkpoint's task state (or a
+// format-0 record) is of: the kind of the model record it holds (a
+// protein run's "arch", an RNA or recommendation run's "record";
+// modelkind.Detect). ok is false when no model record is recognised.
+func RunKind(task json.RawMessage) (k modelkind.Kind, ok bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(task, &top) != nil {
+		return modelkind.Unknown, false
+	}
+	for _, key := range []string{"arch", "record"} {
+		if k, ok := modelkind.Detect(top[key]); ok {
+			return k, true
+		}
+	}
+	return modelkind.Unknown, false
+}
+
+// NotAModel is the error of a checkpoint file read as a model file of
+// kind want (record is the file's record): it names the file, the kind
+// of run the checkpoint is of, and the model file to give instead. It is
+// nil when record is not a checkpoint's.
+func NotAModel(name string, record []byte, want modelkind.Kind) error {
+	var probe struct {
+		Format *int            `json:"checkpoint_format"`
+		Task   json.RawMessage `json:"task"`
+	}
+	if json.Unmarshal(record, &probe) != nil || probe.Format == nil {
+		return nil
+	}
+	of := "a training run"
+	if k, ok := RunKind(probe.Task); ok {
+		of = "the training run of " + article(k)
+	}
+	return fmt.Errorf("%s is a checkpoint of %s, not %s file: give the run's model file (model.scnn beside it)", name, of, article(want))
+}
+
+// article is k's name with its article ("an RNA secondary-structure
+// model").
+func article(k modelkind.Kind) string {
+	if k == modelkind.RNA || k == modelkind.Unknown {
+		return "an " + k.String()
+	}
+	return "a " + k.String()
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -316,4 +317,30 @@ func orNull(b []byte) []byte {
 		return []byte("null")
 	}
 	return b
+}
+
+// Issue 58: a checkpoint's run kind is told by the model record in its
+// task state, and a checkpoint read as a model file names the kind of
+// run found and the kind of model wanted (it said "model file format 1
+// ... retrain it").
+func TestRunKindAndNotAModel(t *testing.T) {
+	protein := `{"arch":{"format":2,"kind":"scnn","config":"default","n1d":25,"blocks":[[3]]},"workers":2}`
+	rnaTask := `{"record":{"format":1,"kind":"cnn","protocol":"default","spec":{"in_1d":5}},"protocol":{"name":"default"}}`
+	recTask := `{"record":{"format":1,"config":{"kind":"scosrec","users":3,"items":4},"user_ids":[1]},"workers":1}`
+	for task, want := range map[string]modelkind.Kind{protein: modelkind.Protein, rnaTask: modelkind.RNA, recTask: modelkind.Rec} {
+		if k, ok := RunKind(json.RawMessage(task)); !ok || k != want {
+			t.Errorf("RunKind(%s) = %v, %v; want %v", task, k, ok, want)
+		}
+	}
+	if _, ok := RunKind(json.RawMessage(`{"seed":1}`)); ok {
+		t.Error("a task state without a model record has a kind")
+	}
+	rec := []byte(`{"checkpoint_format":2,"optimizer":{"type":"adam"},"loop":{},"task":` + rnaTask + `}`)
+	err := NotAModel("run/checkpoint.scnn", rec, modelkind.Protein)
+	if err == nil || !strings.Contains(err.Error(), "run/checkpoint.scnn is a checkpoint of the training run of an RNA secondary-structure model, not a protein contact model file") {
+		t.Errorf("a checkpoint as a model: %v", err)
+	}
+	if err := NotAModel("m.scnn", []byte(protein), modelkind.Protein); err != nil {
+		t.Errorf("a model record: %v", err)
+	}
 }

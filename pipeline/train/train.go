@@ -3,6 +3,8 @@ package train
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/scnn"
@@ -39,7 +43,9 @@ type Options struct {
 	// partial epoch), the model kept if better, a checkpoint written and
 	// the run stops at that batch (Result.Stop says so). A resumed run
 	// counts the time of its earlier sessions; resumed with a larger
-	// budget, it continues from that batch.
+	// budget, it continues from that batch. On Resume, 0 takes the
+	// checkpoint's budget and a negative one lifts it; a change is
+	// applied with a note (OnNote).
 	Budget time.Duration
 	// CheckpointEvery is the longest time between checkpoints inside an
 	// epoch (0: 10 minutes, loop.DefaultCheckpointEvery), so a killed run
@@ -60,7 +66,12 @@ type Options struct {
 	// a resumed run keeps its checkpoint's.
 	Precision string
 	// Resume continues the run in Out from its checkpoint; a Seed,
-	// Workers or Precision other than the checkpoint's is refused.
+	// Workers or Precision other than the checkpoint's is refused, and
+	// so are other data (Features: the chains used and their checksums)
+	// and another LR, L2, PosWeight, BatchSize, Plateau, MinLR, Random,
+	// MaxTrain, TrainSplit or ValSplit. MaxEpochs, Patience and Budget
+	// may change (a note says so). On Resume a zero setting (an empty
+	// Features too) is not given: the run takes the checkpoint's.
 	Resume bool
 	// Force starts a new run in an Out that holds one, replacing it.
 	// Without Resume or Force, Train refuses such a directory.
@@ -78,6 +89,9 @@ type Options struct {
 	OnEpochStart func(epoch, batches int)
 	OnBatch      func(loss float64)
 	OnEpochEnd   func(EpochLog)
+	// OnNote is told what a resumed run changes or could not check
+	// against its checkpoint (a new budget, an older checkpoint).
+	OnNote func(string)
 }
 
 // EpochLog is one line of the training log.
@@ -102,6 +116,28 @@ type taskState struct {
 	// (empty for a run on the labels).
 	Teacher     string  `json:"teacher,omitempty"`
 	LabelWeight float64 `json:"label_weight,omitempty"`
+	// Settings are the run's settings and the checksum of its data (nil
+	// in checkpoints before they were recorded).
+	Settings *settings `json:"settings,omitempty"`
+}
+
+// settings are the Options of a run that a resumed run checks
+// (Options.Resume), after defaults.
+type settings struct {
+	DataSum    string        `json:"data_sha256"` // dataSum of the chains trained and validated on
+	TrainSplit string        `json:"train_split"`
+	ValSplit   string        `json:"val_split"`
+	MaxTrain   int           `json:"max_train,omitempty"`
+	BatchSize  int           `json:"batch_size"`
+	LR         float64       `json:"lr"`
+	L2         float64       `json:"l2"`
+	PosWeight  float64       `json:"pos_weight"`
+	Plateau    int           `json:"plateau"`
+	MinLR      float64       `json:"min_lr"`
+	Random     bool          `json:"random_batches,omitempty"`
+	MaxEpochs  int           `json:"epochs"`
+	Patience   int           `json:"patience"`
+	Budget     time.Duration `json:"budget_ns,omitempty"` // 0: none
 }
 
 // Result summarises a finished run.
@@ -187,6 +223,19 @@ func schedule(o Options) *loop.Plateau {
 // each epoch, keeping the model with the lowest validation loss (package
 // scnn/loop: an epoch is a round of the loop).
 func Train(ctx context.Context, o Options) (*Result, error) {
+	var set loop.Settings // a resumed run's settings against its checkpoint's
+	var old taskState     // the checkpoint's, read before the data
+	if o.Resume {
+		d := o
+		d.defaults()
+		if err := loop.ReadTask(o.Out, modelkind.Protein, legacy(d, 0), &old); err != nil {
+			return nil, fmt.Errorf("train: resume: %w", err)
+		}
+		resumeSettings(&set, &o, old)
+		if err := set.Err(); err != nil {
+			return nil, fmt.Errorf("train: resume: %w", err)
+		}
+	}
 	o.defaults()
 	trainSet, mode, err := LoadSplit(o.Features, o.TrainSplit)
 	if err != nil {
@@ -202,8 +251,23 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 	if o.MaxTrain > 0 && len(trainSet) > o.MaxTrain {
 		trainSet = trainSet[:o.MaxTrain]
 	}
-	perEpoch := (len(trainSet) + o.BatchSize - 1) / o.BatchSize
-	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy(o, perEpoch), PlotFile)
+	sum, err := dataSum(o.Features, o.TrainSplit, o.ValSplit, o.MaxTrain)
+	if err != nil {
+		return nil, err
+	}
+	if o.Resume {
+		resumeData(&set, o.Features, sum, old)
+		if err := set.Err(); err != nil {
+			return nil, fmt.Errorf("train: resume: %w", err)
+		}
+		if o.OnNote != nil {
+			for _, n := range set.Notes() {
+				o.OnNote(n)
+			}
+		}
+	}
+	perEpoch := len(trainSet)/o.BatchSize + min(len(trainSet)%o.BatchSize, 1)
+	run, err := loop.OpenKind(o.Out, o.Resume, o.Force, modelkind.Protein, legacy(o, perEpoch), PlotFile)
 	switch {
 	case err != nil && o.Resume:
 		return nil, fmt.Errorf("train: resume: %w", err)
@@ -220,6 +284,8 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
 		if ts.Arch.Format != model.Format {
+			// A protein run of another model format (another kind of
+			// run is refused by loop.OpenKind).
 			return nil, fmt.Errorf("train: resume: the checkpoint is of model format %d, this build writes %d: start a new run", ts.Arch.Format, model.Format)
 		}
 		if ts.Arch.Kind != o.Arch.Kind || ts.Arch.Config != o.Arch.Config {
@@ -292,6 +358,9 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		ts.Arch = o.Arch
 	}
 	ts.Workers, ts.Precision = o.Workers, o.Precision
+	ts.Settings = &settings{DataSum: sum, TrainSplit: o.TrainSplit, ValSplit: o.ValSplit, MaxTrain: o.MaxTrain,
+		BatchSize: o.BatchSize, LR: o.LR, L2: o.L2, PosWeight: o.PosWeight, Plateau: o.Plateau, MinLR: o.MinLR,
+		Random: o.Random, MaxEpochs: o.MaxEpochs, Patience: o.Patience, Budget: max(o.Budget, 0)}
 	t := &proteinTask{o: o, m: m, train: trainSet, targets: targets, val: valSet, st: &ts,
 		loss: scnn.WeightedBCE{PosWeight: o.PosWeight, Workers: o.Workers}}
 	for _, e := range run.State().Log {
@@ -323,6 +392,73 @@ func Train(ctx context.Context, o Options) (*Result, error) {
 		out.Log = append(out.Log, epochLog(e))
 	}
 	return out, nil
+}
+
+// resumeSettings checks the options of a resumed run against its
+// checkpoint's task state old (loop.Keep, loop.Change): a setting not
+// given takes the checkpoint's.
+func resumeSettings(set *loop.Settings, o *Options, old taskState) {
+	if o.Features == "" {
+		o.Features = old.Arch.Data
+	}
+	var r settings
+	known := old.Settings != nil
+	if known {
+		r = *old.Settings
+	}
+	o.TrainSplit = loop.Keep(set, "training split", o.TrainSplit, r.TrainSplit, known)
+	o.ValSplit = loop.Keep(set, "validation split", o.ValSplit, r.ValSplit, known)
+	o.MaxTrain = loop.Keep(set, "training chains limit (MaxTrain)", o.MaxTrain, r.MaxTrain, known)
+	o.BatchSize = loop.Keep(set, "batch size", o.BatchSize, r.BatchSize, known)
+	o.LR = loop.Keep(set, "--lr", o.LR, r.LR, known)
+	o.L2 = loop.Keep(set, "L2 decay", o.L2, r.L2, known)
+	o.PosWeight = loop.Keep(set, "positive weight", o.PosWeight, r.PosWeight, known)
+	o.Plateau = loop.Keep(set, "plateau epochs", o.Plateau, r.Plateau, known)
+	o.MinLR = loop.Keep(set, "minimum learning rate", o.MinLR, r.MinLR, known)
+	o.Random = loop.Keep(set, "random batches", o.Random, r.Random, known)
+	o.MaxEpochs = loop.Change(set, "--epochs", o.MaxEpochs, r.MaxEpochs, known)
+	o.Patience = loop.Change(set, "--patience", o.Patience, r.Patience, known)
+	o.Budget = loop.Budget(set, o.Budget, r.Budget, known)
+}
+
+// resumeData checks the data of a resumed run (features directory dir,
+// dataSum sum) against its checkpoint's: other chains or checksums are
+// refused; the same data in another directory is noted.
+func resumeData(set *loop.Settings, dir, sum string, old taskState) {
+	dir = filepath.Clean(dir)
+	switch {
+	case old.Settings == nil && dir != old.Arch.Data:
+		set.Refuse("--features %s differs from the checkpoint's %s", dir, old.Arch.Data)
+	case old.Settings == nil:
+		set.Note("--features %s: the checkpoint (an older one) does not record the data's checksum; not checked", dir)
+	case sum != old.Settings.DataSum:
+		set.Refuse("the data of --features %s (checksum %s) differ from the checkpoint's (%s, checksum %s)", dir, short(sum), old.Arch.Data, short(old.Settings.DataSum))
+	case dir != old.Arch.Data:
+		set.Note("--features %s: the checkpoint's run read %s; the same chains and checksums, so the run goes on", dir, old.Arch.Data)
+	}
+}
+
+// dataSum is the SHA-256 of the chains a run trains and validates on:
+// their IDs and feature files' checksums, as dir/manifest.tsv lists them
+// (LoadSplit checks the files against it), split by split.
+func dataSum(dir, trainSplit, valSplit string, maxTrain int) (string, error) {
+	entries, err := features.ReadManifest(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		return "", fmt.Errorf("train: %w", err)
+	}
+	h := sha256.New()
+	for k, split := range []string{trainSplit, valSplit} {
+		fmt.Fprintf(h, "split %s\n", split)
+		n := 0
+		for _, e := range entries {
+			if split != "all" && e.Split != split || k == 0 && maxTrain > 0 && n >= maxTrain {
+				continue
+			}
+			n++
+			fmt.Fprintf(h, "%s\t%s\n", e.ID, e.SHA256)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func epochLog(e loop.Entry) EpochLog {

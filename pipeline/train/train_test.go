@@ -637,3 +637,159 @@ func TestPrecisionRecordedAndKept(t *testing.T) {
 		t.Fatalf("resumed run: %d epochs, precision %q, %v", res.Epochs, m.Arch.Precision, err)
 	}
 }
+
+// Issue 58: a budget spent before the first batch of a new run (1ns)
+// validates the untrained model and stops; whatever stops the session
+// after that first model is written (the CLI's progress bar panicked in
+// OnEpochEnd), the directory holds the checkpoint beside the model, so
+// --resume with a larger budget continues the run, and so does a resume
+// whose budget is below the time already spent (it stops again at once).
+func TestBudgetStopLeavesResumableRun(t *testing.T) {
+	o := tinyOptions(t, model.CNN)
+	o.MaxEpochs = 2
+	o.Budget = time.Nanosecond
+	o.OnEpochEnd = func(EpochLog) { panic("the hook fails after the first model") }
+	func() {
+		defer func() { recover() }()
+		Train(context.Background(), o)
+	}()
+	for _, f := range []string{ModelFile, CheckpointFile} {
+		if _, err := os.Stat(filepath.Join(o.Out, f)); err != nil {
+			t.Fatalf("after the stop: %v", err)
+		}
+	}
+	o.OnEpochEnd, o.Resume, o.Seed, o.Workers = nil, true, 0, 0
+	res, err := Train(context.Background(), o) // the checkpoint's budget: spent
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Stop, "time budget") {
+		t.Fatalf("resumed with the spent budget: %q", res.Stop)
+	}
+	o.Budget = -1 // no limit
+	batches := 0
+	o.OnBatch = func(float64) { batches++ }
+	if res, err = Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != "reached 2 epochs" || batches != 6 {
+		t.Fatalf("resumed without a budget: %q after %d batches", res.Stop, batches)
+	}
+}
+
+// editTask rewrites the task state of the checkpoint in dir.
+func editTask(t *testing.T, dir string, edit func(task map[string]any)) {
+	t.Helper()
+	path := filepath.Join(dir, CheckpointFile)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, arrays, err := scnn.ReadParams(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	edit(rec["task"].(map[string]any))
+	if raw, err = json.Marshal(rec); err != nil {
+		t.Fatal(err)
+	}
+	var ps []*scnn.Param
+	for _, a := range arrays {
+		ps = append(ps, &scnn.Param{Name: a.Name, Shape: a.Shape, Value: a.Values})
+	}
+	var buf bytes.Buffer
+	if err := scnn.WriteParams(&buf, raw, ps); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Issue 58: a resumed run's settings are checked against its
+// checkpoint's: other data (another features directory, or the same one
+// with other chains), another learning rate, batch size or L2 decay is
+// refused, naming the setting and both values; the same data in another
+// directory, more epochs, another patience or budget go on with a note;
+// settings left zero take the checkpoint's; an older checkpoint that
+// does not record them resumes, with notes.
+func TestResumeChecksSettings(t *testing.T) {
+	o := tinyOptions(t, model.CNN)
+	o.MaxEpochs, o.LR, o.Patience = 1, 0.004, 50
+	if _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	resume := func(edit func(*Options)) (*Result, []string, error) {
+		r := o
+		r.Resume, r.Seed, r.Workers, r.LR, r.Patience, r.MaxEpochs = true, 0, 0, 0, 0, 0
+		var notes []string
+		r.OnNote = func(n string) { notes = append(notes, n) }
+		edit(&r)
+		res, err := Train(context.Background(), r)
+		return res, notes, err
+	}
+	// Another directory of the same chains, and one with a chain fewer.
+	same, fewer := t.TempDir(), t.TempDir()
+	entries, _ := os.ReadDir(o.Features)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(o.Features, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(same, e.Name()), b, 0o644)
+		if e.Name() == "manifest.tsv" {
+			lines := strings.SplitAfter(string(b), "\n")
+			b = []byte(strings.Join(append(lines[:2:2], lines[3:]...), "")) // the header, then all but the second chain
+		}
+		os.WriteFile(filepath.Join(fewer, e.Name()), b, 0o644)
+	}
+	for _, c := range []struct {
+		edit func(*Options)
+		want []string
+	}{
+		{func(r *Options) { r.LR = 0.01 }, []string{"--lr 0.01 differs from the checkpoint's 0.004", "--force"}},
+		{func(r *Options) { r.BatchSize = 3 }, []string{"batch size 3 differs from the checkpoint's 5"}},
+		{func(r *Options) { r.L2 = 1e-3 }, []string{"L2 decay 0.001 differs from the checkpoint's 1e-05"}},
+		{func(r *Options) { r.Features = fewer }, []string{"the data of --features " + fewer, "differ from the checkpoint's (" + filepath.Clean(o.Features)}},
+	} {
+		_, _, err := resume(c.edit)
+		for _, w := range c.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("want an error saying %q, got %v", w, err)
+			}
+		}
+	}
+	res, notes, err := resume(func(r *Options) { r.Features, r.MaxEpochs, r.Patience, r.Budget = same, 2, 7, time.Hour })
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(notes, "\n")
+	for _, w := range []string{"--features " + same + ": the checkpoint's run read", "--epochs 2: the checkpoint's run had 1",
+		"--patience 7: the checkpoint's run had 50", "--budget 1h0m0s: the checkpoint's run had none"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("notes %q do not say %q", all, w)
+		}
+	}
+	if res.Epochs != 2 {
+		t.Errorf("resumed with --epochs 2: %d epochs", res.Epochs)
+	}
+	var ts taskState
+	if err := loop.ReadTask(o.Out, 0, nil, &ts); err != nil || ts.Settings == nil || ts.Settings.LR != 0.004 || ts.Settings.Patience != 7 || ts.Settings.MaxEpochs != 2 {
+		t.Fatalf("the resumed run's settings: %+v, %v", ts.Settings, err)
+	}
+	// An older checkpoint, without the settings: resumed with the data
+	// it names, the settings as given.
+	editTask(t, o.Out, func(task map[string]any) { delete(task, "settings") })
+	_, notes, err = resume(func(r *Options) { r.MaxEpochs, r.LR = 3, 0.004 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all := strings.Join(notes, "\n"); !strings.Contains(all, "--lr 0.004: the checkpoint (an older one) does not record it") {
+		t.Errorf("older checkpoint: notes %q", all)
+	}
+}

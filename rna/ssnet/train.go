@@ -3,6 +3,9 @@ package ssnet
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/internal/buildinfo"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
 )
@@ -20,19 +24,28 @@ import (
 // TrainOptions configure a training run.
 type TrainOptions struct {
 	Train, Valid []Molecule
-	DataName     string // recorded in the model file
+	DataName     string // recorded in the model file (the training files)
+	ValidName    string // the validation files, recorded in the checkpoint
 	Out          string // run directory
 	Kind         Kind
-	Protocol     Protocol
-	Seed         uint64 // 0: 1 (new run) or the checkpoint's (Resume)
-	Workers      int    // 0: GOMAXPROCS (new run) or the checkpoint's
+	// Protocol is the run's protocol; on Resume its Steps may differ
+	// from the checkpoint's (a note says so; 0: the checkpoint's), its
+	// other settings may not.
+	Protocol Protocol
+	Seed     uint64 // 0: 1 (new run) or the checkpoint's (Resume)
+	Workers  int    // 0: GOMAXPROCS (new run) or the checkpoint's
 	// Precision is the arithmetic of the run's matrix products and direct
 	// convolutions: "float32" (or empty, the default) or "bfloat16" (a
 	// CPU with AVX512_BF16; scnn.SetGemmPrecision, set process-wide for
 	// the run and restored on return); "" on Resume: the checkpoint's.
 	Precision string
-	Resume    bool
-	Force     bool
+	// Resume continues the run in Out from its checkpoint: another kind,
+	// protocol, seed, workers or precision is refused, and so are other
+	// training or validation molecules (their checksums; the same ones
+	// under other file names go on with a note). Zero settings are not
+	// given: the run takes the checkpoint's.
+	Resume bool
+	Force  bool
 	// CheckpointEvery is the longest time between checkpoints (0: 10
 	// minutes); a checkpoint is also written at every validation and
 	// when ctx is cancelled.
@@ -40,6 +53,8 @@ type TrainOptions struct {
 	// Budget limits the run's training time over all its sessions (0:
 	// none): when it is spent the run validates, checkpoints and stops,
 	// and Result.Stopped says so; Resume with a larger budget continues.
+	// On Resume, 0 takes the checkpoint's budget and a negative one
+	// lifts it (loop.Budget).
 	Budget time.Duration
 	// MFECache is the file of cached MFE structures for a protocol with
 	// energy channels ("": fold every molecule at every start); the
@@ -48,6 +63,9 @@ type TrainOptions struct {
 
 	OnStep func(step int, loss float64)
 	OnEval func(EvalLog)
+	// OnNote is told what a resumed run changes or could not check
+	// against its checkpoint.
+	OnNote func(string)
 }
 
 // EvalLog is one validation of a run.
@@ -67,6 +85,14 @@ type taskState struct {
 	Workers  int      `json:"workers"`
 	// Precision is the run's TrainOptions.Precision, "" for float32.
 	Precision string `json:"precision,omitempty"`
+	// The checksums of the training and validation molecules
+	// (moleculeSum), the validation files and the budget ("" and 0 in
+	// checkpoints before they were recorded; the training files are
+	// Record.Data).
+	TrainSum string        `json:"train_sha256,omitempty"`
+	ValidSum string        `json:"valid_sha256,omitempty"`
+	Valid    string        `json:"valid,omitempty"`
+	Budget   time.Duration `json:"budget_ns,omitempty"`
 }
 
 // legacyState is the record of a checkpoint written before the shared
@@ -136,10 +162,13 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	if len(o.Train) == 0 || len(o.Valid) == 0 {
 		return nil, nil, fmt.Errorf("ssnet: no training or validation molecules")
 	}
-	if p.EvalEvery <= 0 || p.Steps <= 0 {
+	if p.EvalEvery <= 0 || p.Steps < 0 || p.Steps == 0 && !o.Resume || p.Steps > maxSteps {
 		return nil, nil, fmt.Errorf("ssnet: protocol %s: %d steps, validation every %d", p.Name, p.Steps, p.EvalEvery)
 	}
-	run, err := loop.Open(o.Out, o.Resume, o.Force, legacy)
+	// The data's checksums, before templates and MFE structures are
+	// attached.
+	trainSum, validSum := moleculeSum(o.Train), moleculeSum(o.Valid)
+	run, err := loop.OpenKind(o.Out, o.Resume, o.Force, modelkind.RNA, legacy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ssnet: %w", err)
 	}
@@ -149,6 +178,23 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		if err := run.TaskState(&ts); err != nil {
 			return nil, nil, fmt.Errorf("ssnet: resume: %w", err)
 		}
+		var set loop.Settings
+		p.Steps = loop.Change(&set, "--steps", p.Steps, ts.Protocol.Steps, ts.Protocol.Steps > 0)
+		o.Budget = loop.Budget(&set, o.Budget, ts.Budget, ts.TrainSum != "")
+		resumeData(&set, "--train", o.DataName, trainSum, ts.Record.Data, ts.TrainSum)
+		resumeData(&set, "--valid", o.ValidName, validSum, ts.Valid, ts.ValidSum)
+		if err := set.Err(); err != nil {
+			return nil, nil, fmt.Errorf("ssnet: resume: %s: %w", ckpt, err)
+		}
+		if o.OnNote != nil {
+			for _, n := range set.Notes() {
+				o.OnNote(n)
+			}
+		}
+		if p.Steps <= 0 || p.Steps > maxSteps {
+			return nil, nil, fmt.Errorf("ssnet: resume: %s: %d steps", ckpt, p.Steps)
+		}
+		o.Protocol = p
 		r := ts.Record
 		switch {
 		case r.Kind != o.Kind || r.Protocol != p.Name:
@@ -188,7 +234,9 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		ts.Record, ts.Protocol = m.Record, p
 	}
 	ts.Workers, ts.Precision = o.Workers, o.Precision
-	rounds := (p.Steps + p.EvalEvery - 1) / p.EvalEvery
+	ts.Protocol.Steps = p.Steps
+	ts.TrainSum, ts.ValidSum, ts.Valid, ts.Budget = trainSum, validSum, o.ValidName, max(o.Budget, 0)
+	rounds := p.Steps/p.EvalEvery + min(p.Steps%p.EvalEvery, 1)
 	// A finished run resumed with no more steps has nothing to train:
 	// no templates or MFE structures to prepare (minutes on large sets).
 	finished := run.Resumed() && run.State().Done && run.State().Round > rounds
@@ -229,6 +277,58 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		out.Log = append(out.Log, evalLog(e))
 	}
 	return m, out, nil
+}
+
+// maxSteps bounds a protocol's steps (and the step counts derived from
+// them, which must not overflow).
+const maxSteps = 1 << 40
+
+// moleculeSum is the SHA-256 of a set of molecules as read: each one's
+// group, name, sequence and pairs, in order.
+func moleculeSum(set []Molecule) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, m := range set {
+		fmt.Fprintf(h, "%d\t%s\t%s\t", m.Group, m.Name, m.Seq)
+		for _, q := range m.Partner {
+			binary.LittleEndian.PutUint64(b[:], uint64(int64(q)))
+			h.Write(b[:])
+		}
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// resumeData checks a resumed run's molecules of flag (files name,
+// checksum sum) against the checkpoint's (files old, checksum oldSum,
+// "" where not recorded): other molecules are refused, the same ones
+// from other files are noted.
+func resumeData(set *loop.Settings, flag, name, sum, old, oldSum string) {
+	if name == "" {
+		name = old // not given: the checkpoint's files
+	}
+	switch {
+	case oldSum == "" && old != "" && name != old:
+		set.Refuse("%s %s differs from the checkpoint's %s", flag, name, old)
+	case oldSum == "":
+		set.Note("%s %s: the checkpoint (an older one) does not record the molecules' checksum; not checked", flag, name)
+	case sum != oldSum:
+		set.Refuse("the molecules of %s %s (checksum %.12s) differ from the checkpoint's (%s, checksum %.12s)", flag, name, sum, old, oldSum)
+	case name != old:
+		set.Note("%s %s: the checkpoint's run read %s; the same molecules, so the run goes on", flag, name, old)
+	}
+}
+
+// RunData is what a run's checkpoint in dir says of its data and steps,
+// for a command that resumes it: the training and validation files
+// ("" where the checkpoint does not record them) and the protocol's
+// steps.
+func RunData(dir string) (train, valid string, steps int, err error) {
+	var ts taskState
+	if err := loop.ReadTask(dir, modelkind.RNA, legacy, &ts); err != nil {
+		return "", "", 0, err
+	}
+	return ts.Record.Data, ts.Valid, ts.Protocol.Steps, nil
 }
 
 func evalLog(e loop.Entry) EvalLog {

@@ -36,6 +36,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -200,6 +201,15 @@ type Legacy func(record json.RawMessage) (State, json.RawMessage, error)
 // format 0 (nil: refused). extra are the other files the system writes
 // there.
 func Open(dir string, resume, force bool, legacy Legacy, extra ...string) (*Run, error) {
+	return OpenKind(dir, resume, force, modelkind.Unknown, legacy, extra...)
+}
+
+// OpenKind is Open for a system whose models are of kind: a checkpoint
+// of another system's run (its task state holds a model record of
+// another kind, checkpoint.RunKind) is refused on resume with a
+// *modelkind.WrongKindError naming the kind found and the kind wanted.
+// modelkind.Unknown checks nothing.
+func OpenKind(dir string, resume, force bool, kind modelkind.Kind, legacy Legacy, extra ...string) (*Run, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -228,6 +238,9 @@ func Open(dir string, resume, force bool, legacy Legacy, extra ...string) (*Run,
 	if err != nil {
 		return nil, err
 	}
+	if err := checkKind(ckpt, c.Task, kind); err != nil {
+		return nil, err
+	}
 	if c.Format == 0 {
 		if legacy == nil {
 			return nil, fmt.Errorf("%s: a checkpoint of an older format that this system cannot read: %w", ckpt, scnn.ErrVersion)
@@ -246,6 +259,18 @@ func Open(dir string, resume, force bool, legacy Legacy, extra ...string) (*Run,
 	}
 	r.ckpt = c
 	return r, nil
+}
+
+// checkKind refuses the task state of a run of another kind than want
+// (none: Unknown).
+func checkKind(path string, task json.RawMessage, want modelkind.Kind) error {
+	if want == modelkind.Unknown {
+		return nil
+	}
+	if k, ok := checkpoint.RunKind(task); ok && k != want {
+		return &modelkind.WrongKindError{Name: "the checkpoint " + path, Holds: k, Want: want}
+	}
+	return nil
 }
 
 func (s *State) check() error {
@@ -293,6 +318,7 @@ func (r *Run) Train(ctx context.Context, c Config) (*Result, error) {
 			return nil, fmt.Errorf("%s: log entry %d has %d values for %d metrics: %w", ckptPath, k+1, len(e.Values), len(c.Metrics), scnn.ErrCorrupt)
 		}
 	}
+	resumed := r.ckpt != nil
 	if r.ckpt != nil {
 		if err := r.ckpt.Restore(c.Params, c.Optimizer); err != nil {
 			return nil, fmt.Errorf("%s: %w", ckptPath, err)
@@ -315,6 +341,11 @@ func (r *Run) Train(ctx context.Context, c Config) (*Result, error) {
 	start, before := now(), st.Seconds
 	elapsed := func() float64 { return before + now().Sub(start).Seconds() }
 	lastSave, lastEval := now(), now()
+	// saved: the checkpoint on disk is this run's (a resumed run's, or
+	// one this session wrote). A new run writes one before its first
+	// model, so that a model never lies in the directory without the
+	// checkpoint of its run, whatever stops the session after it.
+	saved := resumed
 	save := func() error {
 		st.Seconds = elapsed()
 		sch, err := json.Marshal(c.Schedule)
@@ -326,6 +357,7 @@ func (r *Run) Train(ctx context.Context, c Config) (*Result, error) {
 		if err := checkpoint.Save(ckptPath, &st, c.Task.State(), c.Params, c.Optimizer); err != nil {
 			return fmt.Errorf("checkpoint at step %d: %w", st.Steps, err)
 		}
+		saved = true
 		return nil
 	}
 	known := make(map[*scnn.Param]bool, len(c.Params))
@@ -335,6 +367,14 @@ func (r *Run) Train(ctx context.Context, c Config) (*Result, error) {
 	var recycler scnn.Recycler // the training passes' buffers, reused step to step
 	spent := func() bool { return c.Budget > 0 && elapsed() >= c.Budget.Seconds() }
 	validate := func(partial bool) (Entry, error) {
+		if !saved {
+			// A new run's first validation writes its first model: the
+			// checkpoint of the position before it comes first (resumed,
+			// the run validates again at a round's end, or goes on).
+			if err := save(); err != nil {
+				return Entry{}, err
+			}
+		}
 		vals, err := c.Task.Validate()
 		if err != nil {
 			return Entry{}, err
@@ -538,4 +578,36 @@ func Info(dir string, legacy Legacy) (State, error) {
 		return State{}, fmt.Errorf("%s: loop state: %w", path, err)
 	}
 	return st, nil
+}
+
+// ReadTask reads the task's part of the checkpoint in dir into v without
+// opening the run (a format-0 checkpoint converted by legacy; nil:
+// refused), refusing a run of another kind than kind as OpenKind does:
+// what a system needs of a run before it resumes it (the data it was
+// trained on, its settings).
+func ReadTask(dir string, kind modelkind.Kind, legacy Legacy, v any) error {
+	path := filepath.Join(dir, CheckpointFile)
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("%w: no %s in %s", ErrNoCheckpoint, CheckpointFile, dir)
+	}
+	c, err := checkpoint.Load(path)
+	if err != nil {
+		return err
+	}
+	if err := checkKind(path, c.Task, kind); err != nil {
+		return err
+	}
+	task := c.Task
+	if c.Format == 0 {
+		if legacy == nil {
+			return fmt.Errorf("%s: a checkpoint of an older format: %w", path, scnn.ErrVersion)
+		}
+		if _, task, err = legacy(c.Task); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := json.Unmarshal(task, v); err != nil {
+		return fmt.Errorf("%s: task state: %w", path, err)
+	}
+	return nil
 }

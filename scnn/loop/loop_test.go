@@ -545,3 +545,56 @@ func FuzzResume(f *testing.F) {
 		}
 	})
 }
+
+// Issue 58: a new run's first model is never left without the
+// checkpoint of its run: a session that fails after the first
+// validation (a hook panicked at a budget stop before any step) leaves
+// both, and the run resumes with a larger budget.
+func TestFirstModelHasCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	func() {
+		defer func() { recover() }()
+		train(t, dir, false, newToy(4), 2, func(c *Config) {
+			c.Budget = time.Nanosecond
+			c.Hooks.Validated = func(Entry) { panic("hook") }
+		})
+	}()
+	task := newToy(4)
+	if _, err := os.Stat(filepath.Join(dir, CheckpointFile)); err != nil {
+		t.Fatalf("no checkpoint beside the first model: %v", err)
+	}
+	res, err := train(t, dir, true, task, 2, nil)
+	if err != nil || !res.Done || res.Steps != 14 {
+		t.Fatalf("resumed: %+v, %v", res, err)
+	}
+}
+
+// Settings: a zero setting takes the checkpoint's; Keep refuses another
+// value naming both, Change notes it; an unrecorded one is noted.
+func TestSettings(t *testing.T) {
+	var s Settings
+	if v := Keep(&s, "--lr", 0.0, 0.002, true); v != 0.002 {
+		t.Errorf("not given: %v", v)
+	}
+	if v := Change(&s, "--epochs", 0, 40, true); v != 40 {
+		t.Errorf("not given: %v", v)
+	}
+	if s.Err() != nil || len(s.Notes()) != 0 {
+		t.Fatalf("%v, %q", s.Err(), s.Notes())
+	}
+	Keep(&s, "--lr", 0.01, 0.002, true)
+	Keep(&s, "--l2", 0.1, 0, false)
+	Change(&s, "--patience", 9, 6, true)
+	if v := Budget(&s, -1, time.Hour, true); v > 0 {
+		t.Errorf("budget lifted: %v", v)
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "--lr 0.01 differs from the checkpoint's 0.002") || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("refusal: %v", err)
+	}
+	want := []string{"--l2 0.1: the checkpoint (an older one) does not record it; not checked",
+		"--patience 9: the checkpoint's run had 6; the run goes on with 9",
+		"--budget none: the checkpoint's run had 1h0m0s; the run goes on with none"}
+	if !slices.Equal(s.Notes(), want) {
+		t.Errorf("notes %q, want %q", s.Notes(), want)
+	}
+}
