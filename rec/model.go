@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
@@ -140,6 +141,41 @@ func (c Config) ParamBound() int {
 		in = w
 	}
 	return n + in*c.FC + c.FC
+}
+
+// ParamShapes lists the names and shapes of the parameters NewModel
+// builds for c, in the order of Model.Params, without allocating them: a
+// model file's reader checks the file's arrays against them before
+// allocating the network (scnn.ReadParamsExpect). c must pass Check.
+func (c Config) ParamShapes() []scnn.ParamShape {
+	var out []scnn.ParamShape
+	add := func(ps []scnn.ParamShape) { out = append(out, ps...) }
+	add(scnn.EmbeddingShapes("user", c.Users, c.D))
+	add(scnn.EmbeddingShapes("item", c.Items+1, c.D))
+	add(scnn.EmbeddingShapes("out.W", c.Items+1, c.FC+c.D))
+	add(scnn.EmbeddingShapes("out.b", c.Items+1, 1))
+	in := 2 * c.D
+	for i, width := range c.Blocks {
+		name := fmt.Sprintf("block%d", i+1)
+		switch {
+		case c.Kind == CosRec:
+			add(scnn.Conv2DShapes(name+".conv1", 1, in, width))
+			add(scnn.BatchNorm2DShapes(name+".bn1", width))
+			add(scnn.Conv2DShapes(name+".conv3", 3, width, width))
+		case i == 0:
+			add(scnn.SymGenConvShapes(name+".sgconv1", 1, c.D, width))
+			add(scnn.BatchNorm2DShapes(name+".bn1", width))
+			add(scnn.SymPresConvShapes(name+".spconv3", 3, width, width))
+		default:
+			add(scnn.SymPresConvShapes(name+".spconv1", 1, in, width))
+			add(scnn.BatchNorm2DShapes(name+".bn1", width))
+			add(scnn.SymPresConvShapes(name+".spconv3", 3, width, width))
+		}
+		add(scnn.BatchNorm2DShapes(name+".bn3", width))
+		in = width
+	}
+	add(scnn.DenseShapes("fc", in, c.FC))
+	return out
 }
 
 // NewModel builds a network with initial weights drawn from seed:
@@ -389,35 +425,28 @@ func Load(path string) (*Model, *Record, error) {
 // file holding another kind of model (a protein contact or RNA model)
 // gives a *modelkind.WrongKindError; a record out of bounds
 // (Config.Check) or whose raw ids do not match its sizes is refused
-// before anything is allocated for it.
+// before anything is allocated for it. The file's arrays are checked
+// against the parameters of the configuration (Config.ParamShapes)
+// before they are allocated, and the network is built only for a file
+// that holds all of them: an array of another shape is refused naming it
+// and both shapes (scnn.ErrMismatch).
 func ReadModel(r io.Reader, name string) (*Model, *Record, error) {
-	arch, arrays, err := scnn.ReadParams(r)
-	if err != nil {
-		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
-	}
-	if err := modelkind.Check(name, arch, modelkind.Rec); err != nil {
-		return nil, nil, fmt.Errorf("rec: %w", err)
-	}
-	var rec Record
-	if err := json.Unmarshal(arch, &rec); err != nil {
-		if k, ok := modelkind.Detect(arch); !ok || k != modelkind.Rec {
-			return nil, nil, fmt.Errorf("rec: %s: not a recommendation model (record: %w)", name, err)
+	var (
+		rec    Record
+		recErr error // an error of the record, returned as it is
+	)
+	_, arrays, err := scnn.ReadParamsExpect(r, func(arch []byte) ([]scnn.ParamShape, error) {
+		rec, recErr = readRecord(arch, name)
+		if recErr != nil {
+			return nil, recErr
 		}
-		return nil, nil, fmt.Errorf("rec: %s: record: %w", name, err)
-	}
-	if rec.Format != RecordFormat {
-		return nil, nil, fmt.Errorf("rec: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
-	}
-	if err := rec.Config.Check(); err != nil {
+		return rec.Config.ParamShapes(), nil
+	})
+	if err != nil {
+		if recErr != nil && err == recErr {
+			return nil, nil, err
+		}
 		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
-	}
-	switch c := rec.Config; {
-	case len(rec.UserRaw) != c.Users:
-		return nil, nil, fmt.Errorf("rec: %s: record: %d user ids for %d users", name, len(rec.UserRaw), c.Users)
-	case len(rec.ItemRaw) != c.Items+1:
-		return nil, nil, fmt.Errorf("rec: %s: record: %d item ids for %d items and the padding", name, len(rec.ItemRaw), c.Items)
-	case rec.Epoch < 0:
-		return nil, nil, fmt.Errorf("rec: %s: record: epoch %d", name, rec.Epoch)
 	}
 	m, err := NewModel(rec.Config, 0)
 	if err != nil {
@@ -427,6 +456,38 @@ func ReadModel(r io.Reader, name string) (*Model, *Record, error) {
 		return nil, nil, fmt.Errorf("rec: %s: %w", name, err)
 	}
 	return m, &rec, nil
+}
+
+// readRecord reads and checks a model file's record; errors name the file.
+func readRecord(arch []byte, name string) (Record, error) {
+	if err := modelkind.Check(name, arch, modelkind.Rec); err != nil {
+		return Record{}, fmt.Errorf("rec: %w", err)
+	}
+	if err := checkpoint.NotAModel(name, arch, modelkind.Rec); err != nil {
+		return Record{}, fmt.Errorf("rec: %w", err)
+	}
+	var rec Record
+	if err := json.Unmarshal(arch, &rec); err != nil {
+		if k, ok := modelkind.Detect(arch); !ok || k != modelkind.Rec {
+			return Record{}, fmt.Errorf("rec: %s: not a recommendation model (record: %w)", name, err)
+		}
+		return Record{}, fmt.Errorf("rec: %s: record: %w", name, err)
+	}
+	if rec.Format != RecordFormat {
+		return Record{}, fmt.Errorf("rec: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
+	}
+	if err := rec.Config.Check(); err != nil {
+		return Record{}, fmt.Errorf("rec: %s: %w", name, err)
+	}
+	switch c := rec.Config; {
+	case len(rec.UserRaw) != c.Users:
+		return Record{}, fmt.Errorf("rec: %s: record: %d user ids for %d users", name, len(rec.UserRaw), c.Users)
+	case len(rec.ItemRaw) != c.Items+1:
+		return Record{}, fmt.Errorf("rec: %s: record: %d item ids for %d items and the padding", name, len(rec.ItemRaw), c.Items)
+	case rec.Epoch < 0:
+		return Record{}, fmt.Errorf("rec: %s: record: epoch %d", name, rec.Epoch)
+	}
+	return rec, nil
 }
 
 // softplus(z) = log(1 + e^z), stably.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -146,8 +148,29 @@ func FuzzReadParams(f *testing.F) {
 	f.Add([]byte("SCNNPRM\x00\x01\x00\x00\x00\xff\xff\xff\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		arch, arrays, err := ReadParams(bytes.NewReader(data))
+		// A reader whose size ReadParams cannot tell reads the same.
+		arch2, arrays2, err2 := ReadParams(struct{ io.Reader }{bytes.NewReader(data)})
+		if (err == nil) != (err2 == nil) || !bytes.Equal(arch, arch2) || !reflect.DeepEqual(arrays, arrays2) {
+			t.Fatalf("size known: %v; unknown: %v", err, err2)
+		}
 		if err != nil {
 			return
+		}
+		// Checked against the shapes it holds, it reads the same, unless
+		// a name is repeated.
+		shapes := make([]ParamShape, len(arrays))
+		names := map[string]bool{}
+		for i, a := range arrays {
+			shapes[i] = ParamShape{a.Name, a.Shape}
+			names[a.Name] = true
+		}
+		_, arrays3, err := ReadParamsExpect(bytes.NewReader(data), func([]byte) ([]ParamShape, error) { return shapes, nil })
+		if len(names) < len(arrays) {
+			if !errors.Is(err, ErrMismatch) {
+				t.Fatalf("a repeated name: %v, want ErrMismatch", err)
+			}
+		} else if err != nil || !reflect.DeepEqual(arrays3, arrays) {
+			t.Fatalf("checked against its own shapes: %v", err)
 		}
 		// A file that reads must write back to the same bytes.
 		var ps []*Param

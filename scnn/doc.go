@@ -41,7 +41,9 @@
 // its caller releases (pool.go), and only reads the layers, so one model
 // serves concurrent passes. Adam with L2 decay updates the trainable
 // params; WriteParams and ReadParams store them in a versioned binary
-// format (see io.go) together with a caller-defined architecture record.
+// format (see io.go) together with a caller-defined architecture record;
+// ReadParamsExpect checks a file's arrays against the params (ParamShape)
+// of the model its record describes before allocating them.
 //
 // Convolutions are GEMMs through the package's own sgemm. The forward pass
 // uses im2col + sgemm (the direct method for narrow layers), or, when a layer has at most half as many output as

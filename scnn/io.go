@@ -6,9 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Parameter file format, version 1. All integers are little-endian.
@@ -111,101 +115,139 @@ func WriteParams(w io.Writer, arch []byte, params []*Param) error {
 }
 
 // ReadParams reads a parameter file: its architecture record and arrays.
+//
+// Where the size of what r holds is known (a *bytes.Reader,
+// *bytes.Buffer, *strings.Reader or *io.LimitedReader, or a file, an
+// *os.File or another fs.File of a regular file that seeks), every length
+// the file declares (the record's, the array count, each name and each
+// array's values) is checked against the bytes left before anything is
+// allocated for it, and a corrupt length is refused naming what declared
+// it. Otherwise an array's values are allocated as they are read, so that
+// a corrupt length fails at the end of the input, having allocated about
+// what the input held.
 func ReadParams(r io.Reader) (arch []byte, arrays []Array, err error) {
-	h := crc32.NewIEEE()
-	br := bufio.NewReader(r)
-	tr := io.TeeReader(br, h)
-	var buf [8]byte
-	read := func(b []byte, what string) error {
-		if _, err := io.ReadFull(tr, b); err != nil {
-			return fmt.Errorf("scnn: reading %s: %w: %w", what, ErrCorrupt, err)
-		}
-		return nil
-	}
-	u32 := func(what string) (uint32, error) {
-		if err := read(buf[:4], what); err != nil {
-			return 0, err
-		}
-		return binary.LittleEndian.Uint32(buf[:4]), nil
-	}
-	if err := read(buf[:8], "magic"); err != nil {
+	return ReadParamsExpect(r, nil)
+}
+
+// ReadParamsExpect reads a parameter file as ReadParams does, checking
+// its arrays against the model its architecture record describes before
+// allocating them: expect (nil: none) is called with the record as soon
+// as it is read and returns the params of that model, their names and
+// shapes in any order (the layers' ParamShapes), or an error, which
+// ReadParamsExpect returns as it is. Each array's header is then checked
+// against them before its values are read: an array the model has no
+// param of, one of another shape (the error names the array, its shape in
+// the file and in the model) and one read twice are refused, and so, at
+// the end, is a param of the model the file lacks (ErrMismatch). So a
+// small file whose record describes a large model fails having allocated
+// about the file's size, never the model's.
+//
+// A damaged file says so: after any of these errors the rest of the file
+// is read through, without keeping it, to its checksum, and a checksum
+// that does not match is reported (ErrChecksum) instead.
+func ReadParamsExpect(r io.Reader, expect func(arch []byte) ([]ParamShape, error)) (arch []byte, arrays []Array, err error) {
+	p := &paramReader{br: bufio.NewReader(r), h: crc32.NewIEEE()}
+	p.left, p.known = sizeLeft(r)
+	if err := p.read(p.buf[:8], "magic"); err != nil {
 		return nil, nil, fmt.Errorf("scnn: %w", ErrFormat)
 	}
-	if !bytes.Equal(buf[:8], []byte(paramsMagic)) {
-		return nil, nil, fmt.Errorf("scnn: magic %q: %w", buf[:8], ErrFormat)
+	if !bytes.Equal(p.buf[:8], []byte(paramsMagic)) {
+		return nil, nil, fmt.Errorf("scnn: magic %q: %w", p.buf[:8], ErrFormat)
 	}
-	ver, err := u32("version")
+	ver, err := p.u32("version")
 	if err != nil {
 		return nil, nil, err
 	}
 	if ver != ParamsVersion {
 		return nil, nil, fmt.Errorf("scnn: version %d (this build reads %d): %w", ver, ParamsVersion, ErrVersion)
 	}
-	na, err := u32("architecture length")
+	na, err := p.u32("architecture length")
 	if err != nil {
 		return nil, nil, err
 	}
 	if na > maxArchLen {
 		return nil, nil, fmt.Errorf("scnn: architecture record of %d bytes: %w", na, ErrCorrupt)
 	}
-	arch = make([]byte, na)
-	if err := read(arch, "architecture record"); err != nil {
+	if err := p.need(int64(na)+4, "an architecture record of %d bytes and the array count", na); err != nil {
 		return nil, nil, err
 	}
-	count, err := u32("array count")
-	if err != nil {
+	arch = make([]byte, na)
+	if err := p.read(arch, "architecture record"); err != nil {
 		return nil, nil, err
+	}
+	// failed is the first error found in a file read on to its checksum;
+	// want and seen check the arrays against expect's shapes.
+	var (
+		failed error
+		shapes []ParamShape
+		want   map[string][]int
+		seen   map[string]bool
+	)
+	if expect != nil {
+		if shapes, failed = expect(arch); failed == nil {
+			want = make(map[string][]int, len(shapes))
+			for _, s := range shapes {
+				want[s.Name] = s.Shape
+			}
+			seen = make(map[string]bool, len(shapes))
+		}
+	}
+	// stop returns failed, if any, in place of an error that ends the
+	// reading before the checksum (which then cannot say more).
+	stop := func(err error) ([]byte, []Array, error) {
+		if failed != nil {
+			return nil, nil, failed
+		}
+		return nil, nil, err
+	}
+	count, err := p.u32("array count")
+	if err != nil {
+		return stop(err)
+	}
+	// An array takes at least 12 bytes: an empty name, flags, rank 1,
+	// one dimension, one value.
+	if err := p.need(12*int64(count), "%d arrays", count); err != nil {
+		return stop(err)
 	}
 	for k := uint32(0); k < count; k++ {
-		if err := read(buf[:2], "name length"); err != nil {
+		a, n, err := p.header()
+		if err != nil {
+			return stop(err)
+		}
+		if failed == nil && want != nil {
+			switch shape, ok := want[a.Name]; {
+			case !ok:
+				failed = fmt.Errorf("scnn: array %q (shape %v) is not a param of the model the record describes: %w", a.Name, a.Shape, ErrMismatch)
+			case seen[a.Name]:
+				failed = fmt.Errorf("scnn: array %q appears twice: %w", a.Name, ErrMismatch)
+			case !slices.Equal(shape, a.Shape):
+				failed = fmt.Errorf("scnn: array %q: file shape %v, model shape %v: %w", a.Name, a.Shape, shape, ErrMismatch)
+			}
+			seen[a.Name] = true
+		}
+		if err := p.need(4*int64(n), "array %q of shape %v: %d values", a.Name, a.Shape, n); err != nil {
+			return stop(err)
+		}
+		if failed != nil {
+			if err := p.skip(4 * int64(n)); err != nil {
+				return stop(err)
+			}
+			continue
+		}
+		if a.Values, err = p.values(n, a.Name); err != nil {
 			return nil, nil, err
-		}
-		name := make([]byte, binary.LittleEndian.Uint16(buf[:2]))
-		if err := read(name, "name"); err != nil {
-			return nil, nil, err
-		}
-		if err := read(buf[:2], "flags and rank"); err != nil {
-			return nil, nil, err
-		}
-		if buf[0]&^3 != 0 {
-			return nil, nil, fmt.Errorf("scnn: array %q: unknown flags %#x: %w", name, buf[0], ErrCorrupt)
-		}
-		a := Array{Name: string(name), Trainable: buf[0]&1 != 0, Decay: buf[0]&2 != 0}
-		rank := int(buf[1])
-		if rank < 1 || rank > maxRank {
-			return nil, nil, fmt.Errorf("scnn: array %q: rank %d: %w", a.Name, rank, ErrCorrupt)
-		}
-		n := 1
-		for d := 0; d < rank; d++ {
-			v, err := u32("dimension")
-			if err != nil {
-				return nil, nil, err
-			}
-			if v == 0 || uint64(n)*uint64(v) > maxArrayLen {
-				return nil, nil, fmt.Errorf("scnn: array %q: bad dimension %d: %w", a.Name, v, ErrCorrupt)
-			}
-			n *= int(v)
-			a.Shape = append(a.Shape, int(v))
-		}
-		// Read values in chunks so a corrupt size fails at EOF before a
-		// huge allocation.
-		for len(a.Values) < n {
-			chunk := make([]byte, 4*min(n-len(a.Values), 1<<16))
-			if err := read(chunk, "values of "+a.Name); err != nil {
-				return nil, nil, err
-			}
-			for i := 0; i < len(chunk); i += 4 {
-				a.Values = append(a.Values, math.Float32frombits(binary.LittleEndian.Uint32(chunk[i:])))
-			}
 		}
 		arrays = append(arrays, a)
 	}
-	sum := h.Sum32()
-	if _, err := io.ReadFull(br, buf[:4]); err != nil {
-		return nil, nil, fmt.Errorf("scnn: reading checksum: %w: %w", ErrCorrupt, err)
+	sum := p.h.Sum32()
+	if _, err := io.ReadFull(p.br, p.buf[:4]); err != nil {
+		return stop(fmt.Errorf("scnn: reading checksum: %w: %w", ErrCorrupt, err))
 	}
-	if got := binary.LittleEndian.Uint32(buf[:4]); got != sum {
+	if got := binary.LittleEndian.Uint32(p.buf[:4]); got != sum {
 		return nil, nil, fmt.Errorf("scnn: stored %08x, computed %08x: %w", got, sum, ErrChecksum)
+	}
+	if failed != nil {
+		return nil, nil, failed
 	}
 	// Checked after the checksum, so that a damaged file says so.
 	for _, a := range arrays {
@@ -215,7 +257,163 @@ func ReadParams(r io.Reader) (arch []byte, arrays []Array, err error) {
 			}
 		}
 	}
+	for _, s := range shapes {
+		if !seen[s.Name] {
+			return nil, nil, fmt.Errorf("scnn: param %q (shape %v) of the model the record describes is missing: %w", s.Name, s.Shape, ErrMismatch)
+		}
+	}
 	return arch, arrays, nil
+}
+
+// paramReader reads a parameter file through its checksum, counting down
+// the bytes left where the input's size is known.
+type paramReader struct {
+	br      *bufio.Reader
+	h       hash.Hash32
+	left    int64 // bytes left in the input, if known
+	known   bool
+	buf     [8]byte
+	scratch []byte // reused for values read and skipped
+}
+
+// sizeLeft returns the bytes left in r, if it can tell without reading.
+func sizeLeft(r io.Reader) (int64, bool) {
+	switch v := r.(type) {
+	case *bytes.Reader:
+		return int64(v.Len()), true
+	case *bytes.Buffer:
+		return int64(v.Len()), true
+	case *strings.Reader:
+		return int64(v.Len()), true
+	case *io.LimitedReader:
+		return max(v.N, 0), true // at most; the reader under it may hold less
+	case interface {
+		Stat() (fs.FileInfo, error)
+		io.Seeker
+	}:
+		fi, err := v.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0, false
+		}
+		off, err := v.Seek(0, io.SeekCurrent)
+		if err != nil || off < 0 || off > fi.Size() {
+			return 0, false
+		}
+		return fi.Size() - off, true
+	}
+	return 0, false
+}
+
+func (p *paramReader) read(b []byte, what string) error {
+	if _, err := io.ReadFull(p.br, b); err != nil {
+		return fmt.Errorf("scnn: reading %s: %w: %w", what, ErrCorrupt, err)
+	}
+	p.h.Write(b)
+	p.left = max(p.left-int64(len(b)), 0)
+	return nil
+}
+
+func (p *paramReader) u32(what string) (uint32, error) {
+	if err := p.read(p.buf[:4], what); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(p.buf[:4]), nil
+}
+
+// need refuses, where the input's size is known, n bytes and the
+// checksum after them that the input does not hold; format and args say
+// what declared them.
+func (p *paramReader) need(n int64, format string, args ...any) error {
+	if p.known && n+4 > p.left {
+		return fmt.Errorf("scnn: %s (%d bytes) and the checksum, but %d bytes are left in the file: %w",
+			fmt.Sprintf(format, args...), n, p.left, ErrCorrupt)
+	}
+	return nil
+}
+
+// header reads an array's name, flags and shape; n is its value count.
+func (p *paramReader) header() (a Array, n int, err error) {
+	if err := p.read(p.buf[:2], "name length"); err != nil {
+		return a, 0, err
+	}
+	nl := binary.LittleEndian.Uint16(p.buf[:2])
+	if err := p.need(int64(nl)+10, "an array name of %d bytes", nl); err != nil {
+		return a, 0, err
+	}
+	name := make([]byte, nl)
+	if err := p.read(name, "name"); err != nil {
+		return a, 0, err
+	}
+	if err := p.read(p.buf[:2], "flags and rank"); err != nil {
+		return a, 0, err
+	}
+	if p.buf[0]&^3 != 0 {
+		return a, 0, fmt.Errorf("scnn: array %q: unknown flags %#x: %w", name, p.buf[0], ErrCorrupt)
+	}
+	a = Array{Name: string(name), Trainable: p.buf[0]&1 != 0, Decay: p.buf[0]&2 != 0}
+	rank := int(p.buf[1])
+	if rank < 1 || rank > maxRank {
+		return a, 0, fmt.Errorf("scnn: array %q: rank %d: %w", a.Name, rank, ErrCorrupt)
+	}
+	n = 1
+	a.Shape = make([]int, 0, rank)
+	for d := 0; d < rank; d++ {
+		v, err := p.u32("dimension")
+		if err != nil {
+			return a, 0, err
+		}
+		if v == 0 || uint64(n)*uint64(v) > maxArrayLen {
+			return a, 0, fmt.Errorf("scnn: array %q: bad dimension %d: %w", a.Name, v, ErrCorrupt)
+		}
+		n *= int(v)
+		a.Shape = append(a.Shape, int(v))
+	}
+	return a, n, nil
+}
+
+// chunkValues is the most values read at once.
+const chunkValues = 1 << 16
+
+func (p *paramReader) chunk(n int) []byte {
+	if cap(p.scratch) < 4*n {
+		p.scratch = make([]byte, 4*n)
+	}
+	return p.scratch[:4*n]
+}
+
+// values reads n float32 values of the array name, in chunks. Where the
+// input's size is not known the values are appended as they are read, so
+// that a corrupt length fails at the end of the input before a huge
+// allocation; where it is (need has checked n), they are allocated at once.
+func (p *paramReader) values(n int, name string) ([]float32, error) {
+	var vals []float32
+	if p.known {
+		vals = make([]float32, 0, n)
+	}
+	what := "values of " + name
+	for len(vals) < n {
+		c := p.chunk(min(n-len(vals), chunkValues))
+		if err := p.read(c, what); err != nil {
+			return nil, err
+		}
+		for i := 0; i < len(c); i += 4 {
+			vals = append(vals, math.Float32frombits(binary.LittleEndian.Uint32(c[i:])))
+		}
+	}
+	return vals, nil
+}
+
+// skip reads n bytes (a multiple of 4, values) through the checksum
+// without keeping them.
+func (p *paramReader) skip(n int64) error {
+	for n > 0 {
+		c := p.chunk(int(min(n/4, chunkValues)))
+		if err := p.read(c, "values"); err != nil {
+			return err
+		}
+		n -= int64(len(c))
+	}
+	return nil
 }
 
 // AssignParams copies arrays into params by name. Every param must be

@@ -32,6 +32,9 @@ func FuzzReadModelRecord(f *testing.F) {
 	f.Add([]byte(`{"format":1,"kind":"scnn","protocol":"default","spec":{"in_1d":5}}`))
 	f.Add([]byte(`{"format":1,"config":{"kind":"cosrec"},"user_ids":[1]}`))
 	f.Add([]byte(`{"kind":"scnn"}`))
+	// A 33M-parameter network within the bounds, refused for its arrays
+	// (the tiny model's) before it is built.
+	f.Add([]byte(`{"format":2,"kind":"scnn","config":"default","n1d":2,"n2d":1,"lstm_hidden":0,"lstm_out":0,"blocks":[[13]],"width":600,"head":[13,1],"head_width":600,"feature_mode":"seq","labels":{"atoms":0,"cutoff":8},"train_min_len":1,"train_max_len":5}`))
 	params := m.Params()
 	f.Fuzz(func(t *testing.T, record []byte) {
 		var buf bytes.Buffer
@@ -52,6 +55,13 @@ func FuzzReadModel(f *testing.F) {
 	var buf bytes.Buffer
 	rec, _ := json.Marshal(m.Arch)
 	scnn.WriteParams(&buf, rec, m.Params())
+	f.Add(buf.Bytes())
+	// The same record asking for a 33M-parameter network, no arrays.
+	huge := m.Arch
+	huge.Blocks, huge.Width, huge.Head, huge.HeadWidth = [][]int{{13}}, 600, []int{13, 1}, 600
+	rec, _ = json.Marshal(huge)
+	buf.Reset()
+	scnn.WriteParams(&buf, rec, nil)
 	f.Add(buf.Bytes())
 	f.Fuzz(check)
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pairnet"
@@ -251,34 +252,30 @@ func LoadModel(path string) (*Model, error) {
 // file holding another kind of model (an RNA or recommendation model)
 // gives a *modelkind.WrongKindError; an architecture record out of
 // bounds (Arch.Check) an error wrapping ErrArch, before anything is
-// allocated for it.
+// allocated for it. The record is read first and the file's arrays are
+// checked against the parameters of the network it describes
+// (pairnet.Spec.ParamShapes) before they are allocated, and the network
+// is built only for a file that holds all of them: an array of another
+// shape is refused naming it and both shapes (scnn.ErrMismatch), so a
+// small file whose record describes a large network fails having
+// allocated about its own size.
 func ReadModel(r io.Reader, name string) (*Model, error) {
-	archJSON, arrays, err := scnn.ReadParams(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if err := modelkind.Check(name, archJSON, modelkind.Protein); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	var head struct {
-		Format int `json:"format"`
-	}
-	if err := json.Unmarshal(archJSON, &head); err != nil {
-		return nil, fmt.Errorf("%s: architecture record: %w", name, err)
-	}
-	if head.Format != Format {
-		f := head.Format
-		if f == 0 {
-			f = 1 // files before the format was recorded
+	var (
+		a      Arch
+		recErr error // an error of the record, returned as it is
+	)
+	_, arrays, err := scnn.ReadParamsExpect(r, func(archJSON []byte) ([]scnn.ParamShape, error) {
+		a, recErr = readArch(archJSON, name)
+		if recErr != nil {
+			return nil, recErr
 		}
-		return nil, fmt.Errorf("%s: model file format %d, this build reads format %d: %w (retrain it with contactmap train)", name, f, Format, ErrFormat)
-	}
-	var a Arch
-	if err := json.Unmarshal(archJSON, &a); err != nil {
-		return nil, fmt.Errorf("%s: architecture record: %w", name, err)
-	}
-	if err := a.Check(); err != nil {
-		return nil, fmt.Errorf("model: %s: %w", name, err)
+		return a.Spec().ParamShapes(), nil
+	})
+	if err != nil {
+		if recErr != nil && err == recErr {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	m, err := NewModel(a, 0)
 	if err != nil {
@@ -288,6 +285,38 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
+}
+
+// readArch reads and checks a model file's architecture record; errors
+// name the file.
+func readArch(archJSON []byte, name string) (Arch, error) {
+	if err := modelkind.Check(name, archJSON, modelkind.Protein); err != nil {
+		return Arch{}, fmt.Errorf("model: %w", err)
+	}
+	if err := checkpoint.NotAModel(name, archJSON, modelkind.Protein); err != nil {
+		return Arch{}, fmt.Errorf("model: %w", err)
+	}
+	var head struct {
+		Format int `json:"format"`
+	}
+	if err := json.Unmarshal(archJSON, &head); err != nil {
+		return Arch{}, fmt.Errorf("%s: architecture record: %w", name, err)
+	}
+	if head.Format != Format {
+		f := head.Format
+		if f == 0 {
+			f = 1 // files before the format was recorded
+		}
+		return Arch{}, fmt.Errorf("%s: model file format %d, this build reads format %d: %w (retrain it with contactmap train)", name, f, Format, ErrFormat)
+	}
+	var a Arch
+	if err := json.Unmarshal(archJSON, &a); err != nil {
+		return Arch{}, fmt.Errorf("%s: architecture record: %w", name, err)
+	}
+	if err := a.Check(); err != nil {
+		return Arch{}, fmt.Errorf("model: %s: %w", name, err)
+	}
+	return a, nil
 }
 
 // ErrFormat marks a model file of another format version.

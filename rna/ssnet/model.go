@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pairnet"
@@ -87,39 +88,27 @@ func Load(path string) (*Model, error) {
 // ReadModel reads a model from r (name labels errors). A file holding
 // another kind of model (a protein contact or recommendation model) gives
 // a *modelkind.WrongKindError; a record out of bounds is refused before
-// anything is allocated for it.
+// anything is allocated for it. The file's arrays are checked against the
+// parameters of the network the record describes
+// (pairnet.Spec.ParamShapes) before they are allocated, and the network
+// is built only for a file that holds all of them: an array of another
+// shape is refused naming it and both shapes (scnn.ErrMismatch).
 func ReadModel(r io.Reader, name string) (*Model, error) {
-	arch, arrays, err := scnn.ReadParams(r)
+	var (
+		rec    Record
+		recErr error // an error of the record, returned as it is
+	)
+	_, arrays, err := scnn.ReadParamsExpect(r, func(arch []byte) ([]scnn.ParamShape, error) {
+		rec, recErr = readRecord(arch, name)
+		if recErr != nil {
+			return nil, recErr
+		}
+		return rec.Spec.ParamShapes(), nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
-	}
-	if err := modelkind.Check(name, arch, modelkind.RNA); err != nil {
-		return nil, fmt.Errorf("ssnet: %w", err)
-	}
-	var rec Record
-	if err := json.Unmarshal(arch, &rec); err != nil {
-		return nil, fmt.Errorf("ssnet: %s: record: %w", name, err)
-	}
-	if rec.Format != RecordFormat {
-		return nil, fmt.Errorf("ssnet: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
-	}
-	// The record is checked before anything is allocated for it: the
-	// kind, the one-hot input, and the network's bounds (pairnet.Spec.Check).
-	sp := rec.Spec
-	switch {
-	case rec.Kind != CNN && rec.Kind != SCNN:
-		return nil, fmt.Errorf("ssnet: %s: kind %q (want cnn or scnn)", name, rec.Kind)
-	case sp.Symmetric != (rec.Kind == SCNN):
-		return nil, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
-	case sp.In1D != InChannels || !validIn2D(sp.In2D) || sp.Fixed2D != 0:
-		return nil, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d; 0, %d, %d or %d; 0: the one-hot bases, then the template and energy channels)",
-			name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels)
-	case rec.Step < 0:
-		return nil, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
-	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
-		return nil, fmt.Errorf("ssnet: %s: template_min_identity %v (want 0..1)", name, rec.MinIdentity)
-	}
-	if err := sp.Check(); err != nil {
+		if recErr != nil && err == recErr {
+			return nil, err
+		}
 		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
 	}
 	net, err := pairnet.New(rec.Spec, 0)
@@ -130,6 +119,43 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		return nil, fmt.Errorf("ssnet: %s: %w", name, err)
 	}
 	return &Model{Net: net, Record: rec}, nil
+}
+
+// readRecord reads and checks a model file's record; errors name the file.
+func readRecord(arch []byte, name string) (Record, error) {
+	if err := modelkind.Check(name, arch, modelkind.RNA); err != nil {
+		return Record{}, fmt.Errorf("ssnet: %w", err)
+	}
+	if err := checkpoint.NotAModel(name, arch, modelkind.RNA); err != nil {
+		return Record{}, fmt.Errorf("ssnet: %w", err)
+	}
+	var rec Record
+	if err := json.Unmarshal(arch, &rec); err != nil {
+		return Record{}, fmt.Errorf("ssnet: %s: record: %w", name, err)
+	}
+	if rec.Format != RecordFormat {
+		return Record{}, fmt.Errorf("ssnet: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
+	}
+	// The record is checked before anything is allocated for it: the
+	// kind, the one-hot input, and the network's bounds (pairnet.Spec.Check).
+	sp := rec.Spec
+	switch {
+	case rec.Kind != CNN && rec.Kind != SCNN:
+		return Record{}, fmt.Errorf("ssnet: %s: kind %q (want cnn or scnn)", name, rec.Kind)
+	case sp.Symmetric != (rec.Kind == SCNN):
+		return Record{}, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
+	case sp.In1D != InChannels || !validIn2D(sp.In2D) || sp.Fixed2D != 0:
+		return Record{}, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d; 0, %d, %d or %d; 0: the one-hot bases, then the template and energy channels)",
+			name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels)
+	case rec.Step < 0:
+		return Record{}, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
+	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
+		return Record{}, fmt.Errorf("ssnet: %s: template_min_identity %v (want 0..1)", name, rec.MinIdentity)
+	}
+	if err := sp.Check(); err != nil {
+		return Record{}, fmt.Errorf("ssnet: %s: %w", name, err)
+	}
+	return rec, nil
 }
 
 func validIn2D(w int) bool { _, ok := inputs2DOf(w); return ok }
