@@ -68,7 +68,7 @@ func TestPredictSequenceFiles(t *testing.T) {
 	// The same input twice: predicted once, said.
 	one := write("once.fa", ">once\n"+p+"\n")
 	code, stdoutText, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(out, "twice"), "--format", "rr", one, one)
-	if code != 0 || !strings.Contains(errOut, "given 2 times: predicted once") || strings.Contains(errOut, "once_2") || !strings.Contains(stdoutText, "1 chains predicted") {
+	if code != 0 || !strings.Contains(errOut, "given 2 times: predicted once") || strings.Contains(errOut, "once_2") || !strings.Contains(stdoutText, "1 chain predicted") {
 		t.Errorf("an input given twice: exit %d, %s %s", code, stdoutText, errOut)
 	}
 	bare := write("bare.txt", p+"\n")

@@ -12,11 +12,18 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/predict"
+)
+
+// Bounds of standard input: a list of inputs, and FASTA records.
+const (
+	stdinListBytes  = 64 << 20
+	stdinFASTABytes = 1 << 30
 )
 
 // readIDs reads one input per line (blank lines and # comments skipped).
@@ -141,19 +148,37 @@ does not stop the others, and makes the exit status 1.`,
 	}
 	var expanded []string
 	stdinFile := "" // standard input's FASTA records, in a temporary file
+	stdinRead := false
 	for _, a := range inputs {
 		if a != "-" {
 			expanded = append(expanded, a)
 			continue
 		}
-		data, err := io.ReadAll(os.Stdin)
-		if err != nil {
+		if stdinRead {
+			continue // "-" twice: standard input is read once
+		}
+		stdinRead = true
+		// Standard input is read in a bounded way: a list of inputs up
+		// to stdinListBytes, FASTA records streamed to a temporary file
+		// (the readers then bound each record) up to stdinFASTABytes.
+		head := make([]byte, 64<<10)
+		n, err := io.ReadFull(os.Stdin, head)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("standard input: %w", err)
 		}
-		if len(bytes.TrimSpace(data)) == 0 {
-			return fmt.Errorf("standard input: empty input: give FASTA records, or inputs (PDB IDs, files) one per line")
+		head = head[:n]
+		if fileio.IsBinary(head[:min(len(head), fileio.SniffSize)]) {
+			return fmt.Errorf("standard input: binary data, not FASTA records or a list of inputs")
 		}
-		if !startsFASTA(data) {
+		rest := io.MultiReader(bytes.NewReader(head), os.Stdin)
+		if !startsFASTA(head) {
+			data, err := fileio.ReadText(rest, stdinListBytes, 1<<20)
+			if err != nil {
+				return fmt.Errorf("standard input: %w", err)
+			}
+			if len(bytes.TrimSpace(data)) == 0 {
+				return fmt.Errorf("standard input: empty input: give FASTA records, or inputs (PDB IDs, files) one per line")
+			}
 			more, err := readIDs(bytes.NewReader(data))
 			if err != nil {
 				return fmt.Errorf("standard input: %w", err)
@@ -161,16 +186,26 @@ does not stop the others, and makes the exit status 1.`,
 			expanded = append(expanded, more...)
 			continue
 		}
-		if stdinFile == "" {
-			tmp, err := os.MkdirTemp("", "contactmap-stdin-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(tmp)
-			stdinFile = filepath.Join(tmp, "standard-input")
-			if err := os.WriteFile(stdinFile, data, 0o600); err != nil {
-				return err
-			}
+		tmp, err := os.MkdirTemp("", "contactmap-stdin-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		onForcedExit(func() { os.RemoveAll(tmp) })
+		stdinFile = filepath.Join(tmp, "standard-input")
+		f, err := os.OpenFile(stdinFile, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		copied, err := io.Copy(f, io.LimitReader(rest, stdinFASTABytes+1))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("standard input: %w", err)
+		}
+		if copied > stdinFASTABytes {
+			return fmt.Errorf("standard input: more than %d bytes of FASTA records (the bound of standard input; give a file instead)", int64(stdinFASTABytes))
 		}
 		expanded = append(expanded, stdinFile)
 	}
@@ -195,8 +230,15 @@ does not stop the others, and makes the exit status 1.`,
 	var outs []predict.Outcome
 	if len(rest) > 0 {
 		var bar *progress.Bar
-		cfg.OnStart = func(n int) { bar = progress.New(n, "predict") }
-		cfg.OnDone = func(predict.Outcome) { bar.Add(1) }
+		total, written := 0, 0
+		cfg.OnStart = func(n int) { bar, total = progress.New(n, "predict"), n }
+		cfg.OnDone = func(o predict.Outcome) {
+			bar.Add(1)
+			if o.Err == nil {
+				written++
+			}
+			setFinished("%d of %d chains' outputs written to %s (a rerun skips them)", written, total, cfg.Out)
+		}
 		outs, err = predict.Run(ctx, cfg, rest)
 		if bar != nil {
 			bar.Finish()
@@ -218,6 +260,18 @@ does not stop the others, and makes the exit status 1.`,
 				outs[i].Err = renamed{outs[i].Err, stdinFile, "standard input"}
 			}
 		}
+	}
+	if ctx.Err() != nil {
+		// Interrupted: the chains not done are not failures; the summary
+		// lists those finished, and main says the run was interrupted.
+		kept := outs[:0]
+		for _, o := range outs {
+			if !errors.Is(o.Err, context.Canceled) {
+				kept = append(kept, o)
+			}
+		}
+		summarize(stdout, stderr, kept, cfg.Out)
+		return fmt.Errorf("predict: %w", context.Canceled)
 	}
 	return summarize(stdout, stderr, outs, cfg.Out)
 }
@@ -286,7 +340,7 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 	if renamed > renamedShown {
 		fmt.Fprintf(errw, "warning: %d more IDs written under other file names (as above)\n", renamed-renamedShown)
 	}
-	fmt.Fprintf(w, "%d chains predicted into %s\n", ok, dir)
+	fmt.Fprintf(w, "%s predicted into %s\n", count(ok, "chain"), dir)
 	if len(failed) == 0 {
 		return nil
 	}
