@@ -195,7 +195,8 @@ type Run struct {
 type Legacy func(record json.RawMessage) (State, json.RawMessage, error)
 
 // Open prepares dir for a run: it creates it, refuses a directory that
-// holds a run (a model or a checkpoint) unless resume or force, reads
+// holds a run (a model, a checkpoint or a training log) unless resume or
+// force, reads
 // the checkpoint when resume, removes the temporary files a killed run
 // left and checks that dir is writable. legacy reads checkpoints of
 // format 0 (nil: refused). extra are the other files the system writes
@@ -215,7 +216,9 @@ func OpenKind(dir string, resume, force bool, kind modelkind.Kind, legacy Legacy
 	}
 	ckpt := filepath.Join(dir, CheckpointFile)
 	if !resume && !force {
-		for _, f := range []string{CheckpointFile, ModelFile} {
+		// The log too: a directory whose model and checkpoint are gone
+		// still holds a run's record, which a new run would overwrite.
+		for _, f := range []string{CheckpointFile, ModelFile, LogFile} {
 			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 				return nil, fmt.Errorf("%w: %s has %s", ErrRunExists, dir, f)
 			}

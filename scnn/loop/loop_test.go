@@ -598,3 +598,20 @@ func TestSettings(t *testing.T) {
 		t.Errorf("notes %q, want %q", s.Notes(), want)
 	}
 }
+
+// Issue 58: a directory holding only a training log (its model and
+// checkpoint removed) is refused as a run too, so that a new run does not
+// overwrite the log without --force.
+func TestOpenRefusesLogOnly(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, LogFile)
+	if err := os.WriteFile(log, []byte("epoch\ttrain_loss\n1\t0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, false, false, nil); !errors.Is(err, ErrRunExists) || !strings.Contains(err.Error(), LogFile) {
+		t.Fatalf("a new run beside a training log: %v, want ErrRunExists naming %s", err, LogFile)
+	}
+	if _, err := Open(dir, false, true, nil); err != nil {
+		t.Fatalf("forced: %v", err)
+	}
+}
