@@ -44,7 +44,11 @@
 // # The memory available
 //
 // Available (package internal/memavail by default) is the smallest of the
-// cgroup limits' room and MemAvailable. When a target looks too large, the
+// cgroup limits' room, the room under RLIMIT_AS and RLIMIT_DATA (ulimit
+// -v and -d, prlimit), a GOMEMLIMIT's and MemAvailable, with what bounds
+// it: under prlimit --as=3000000000 a chain of 6,000 residues is refused
+// with its estimate instead of dying of the runtime's out-of-memory abort
+// (issue 58). When a target looks too large, the
 // check first collects garbage and gives freed memory back to the system
 // (debug.FreeOSMemory), then reads the figure again: memory this process
 // freed but still holds counts as available. Where no figure can be read
