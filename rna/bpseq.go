@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
 // ReadBPSEQ reads a BPSEQ file; path names it in errors. The name is that
@@ -23,7 +25,7 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 		t := strings.TrimSpace(sc.Text())
 		if headerLine(t) {
 			if len(seq) > 0 && t != "" {
-				return nil, fail(ErrFormat, "%q among the records", t)
+				return nil, fail(ErrFormat, "%s among the records", fileio.Quote(t))
 			}
 			hdr.read(t)
 			continue
@@ -31,6 +33,9 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 		f := strings.Fields(t)
 		if len(f) != 3 {
 			return nil, fail(ErrFormat, "%d fields, want 3 (index base partner)", len(f))
+		}
+		if len(seq) == MaxSequence {
+			return nil, &ParseError{Path: path, Line: line, Err: tooLong("sequence")}
 		}
 		c, p, err := baseRecord(f, 2, len(seq)+1)
 		if err != nil {
@@ -65,14 +70,23 @@ func ReadBPSEQ(r io.Reader, path string) (*Structure, error) {
 
 // WriteBPSEQ writes s as a BPSEQ file, with a "Filename: NAME.bpseq"
 // header line as RNA STRAND's (ReadBPSEQ reads NAME back) when s has a
-// name.
+// name, then s's energy in comment lines when it has one (see Energy).
 func WriteBPSEQ(w io.Writer, s *Structure) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
+	if s.Energy != nil {
+		if err := s.Energy.check(); err != nil {
+			return err
+		}
+	}
 	bw := bufio.NewWriter(w)
 	if s.Name != "" {
 		fmt.Fprintf(bw, "Filename: %s.bpseq\n", s.Name)
+	}
+	if e := s.Energy; e != nil {
+		fmt.Fprintf(bw, "# energy = %.2f kcal/mol (%s)\n", e.DeltaG, e.Kind)
+		e.writeEnsembleLine(bw)
 	}
 	for i := range s.Seq {
 		fmt.Fprintf(bw, "%d %c %d\n", i+1, s.Seq[i], s.Partner[i]+1)

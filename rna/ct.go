@@ -3,6 +3,8 @@ package rna
 import (
 	"bufio"
 	"fmt"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 	"io"
 	"regexp"
 	"strconv"
@@ -32,8 +34,11 @@ func ReadCT(r io.Reader, path string) (*Structure, error) {
 			}
 			f := strings.Fields(t)
 			v, err := strconv.Atoi(f[0])
-			if err != nil || v < 1 || v > 1<<20 {
-				return nil, fail(ErrFormat, "length %q", f[0])
+			if err == nil && v > MaxSequence {
+				return nil, &ParseError{Path: path, Line: line, Err: fileio.TooLarge("length %d: more than %d nt (the reader's bound)", v, MaxSequence)}
+			}
+			if err != nil || v < 1 {
+				return nil, fail(ErrFormat, "length %s", fileio.Quote(f[0]))
 			}
 			n = v
 			if name = countLineName(f[1:]); name == "" {
@@ -166,13 +171,21 @@ func fromPairList(name, seq string, listed [][2]int, path string) (*Structure, e
 	return s, nil
 }
 
-// WriteCT writes s as a CT file.
+// WriteCT writes s as a CT file, its length line with s's energy
+// ("ENERGY = -20.90", see Energy) or else "ENERGY = 0".
 func WriteCT(w io.Writer, s *Structure) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
+	energy := "0"
+	if s.Energy != nil {
+		if err := s.Energy.check(); err != nil {
+			return err
+		}
+		energy = fmt.Sprintf("%.2f", s.Energy.DeltaG)
+	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%5d ENERGY = 0 %s\n", len(s.Seq), s.Name)
+	fmt.Fprintf(bw, "%5d ENERGY = %s %s\n", len(s.Seq), energy, s.Name)
 	for i := range s.Seq {
 		next := i + 2
 		if i == len(s.Seq)-1 {

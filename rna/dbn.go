@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
 // ReadDBN reads a file of dot-bracket records, three lines each, as the
@@ -25,6 +27,7 @@ func ReadDBN(r io.Reader, path string) ([]*Structure, error) {
 	var name, seq string
 	start := 0 // line of the current record's header
 	state := 0 // 0: want a header, 1: want the sequence, 2: want the structure
+	total := 0 // bases in all records
 	for sc.Scan() {
 		line++
 		t := strings.TrimSpace(sc.Text())
@@ -33,6 +36,9 @@ func ReadDBN(r io.Reader, path string) ([]*Structure, error) {
 		}
 		switch state {
 		case 0:
+			if len(out) == MaxRecords {
+				return out, &ParseError{Path: path, Line: line, Err: fileio.TooLarge("more than %d records (the reader's bound)", MaxRecords)}
+			}
 			if t[0] != '>' {
 				return out, &ParseError{Path: path, Line: line, Err: fmt.Errorf("%w: want a '>' header, got %.20q", ErrFormat, t)}
 			}
@@ -41,6 +47,12 @@ func ReadDBN(r io.Reader, path string) ([]*Structure, error) {
 				name = f[0]
 			}
 		case 1:
+			if len(t) > MaxSequence {
+				return out, &ParseError{Path: path, Line: line, Err: fmt.Errorf("record %s: %w", fileio.Quote(name), tooLong("sequence"))}
+			}
+			if total += len(t); total > MaxTotal {
+				return out, &ParseError{Path: path, Line: line, Err: fileio.TooLarge("more than %d nt in all records (the reader's bound)", MaxTotal)}
+			}
 			s, err := NormalizeSequence(t)
 			if err != nil {
 				return out, &ParseError{Path: path, Line: line, Err: fmt.Errorf("record %q: %w", name, err)}

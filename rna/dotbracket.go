@@ -132,10 +132,16 @@ func ReadDotBracket(r io.Reader, path string) (*Structure, error) {
 		case strings.HasPrefix(t, ">") && seq.Len() == 0:
 			name = strings.TrimSpace(t[1:])
 		case db.Len() == 0 && isSequenceLine(t):
+			if seq.Len()+len(t) > MaxSequence {
+				return nil, &ParseError{Path: path, Line: line, Err: tooLong("sequence")}
+			}
 			seq.WriteString(t)
 		default:
 			if f := strings.Fields(t); len(f) > 1 {
 				t = f[0] // structure followed by an energy
+			}
+			if db.Len()+len(t) > MaxSequence {
+				return nil, &ParseError{Path: path, Line: line, Err: tooLong("structure")}
 			}
 			db.WriteString(t)
 		}
@@ -173,15 +179,26 @@ func isSequenceLine(t string) bool {
 //
 //	# N base pairs omitted: more pseudoknot levels than 30 bracket kinds; CT and BPSEQ hold every pair
 //
-// (ReadDotBracket skips lines that start with '#'). It fails only on an
-// inconsistent structure or a write error.
+// (ReadDotBracket skips lines that start with '#'). s's energy, when it
+// has one, follows the structure as RNAfold prints it (see Energy). It
+// fails only on an inconsistent structure or energy or a write error.
 func WriteDotBracket(w io.Writer, s *Structure) error {
 	db, omitted, err := DotBracketOmitted(s)
 	if err != nil {
 		return err
 	}
+	suffix := ""
+	if s.Energy != nil {
+		if err := s.Energy.check(); err != nil {
+			return err
+		}
+		suffix = s.Energy.dotBracketSuffix()
+	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, ">%s\n%s\n%s\n", s.Name, s.Seq, db)
+	fmt.Fprintf(bw, ">%s\n%s\n%s%s\n", s.Name, s.Seq, db, suffix)
+	if s.Energy != nil {
+		s.Energy.writeEnsembleLine(bw)
+	}
 	if omitted > 0 {
 		fmt.Fprintf(bw, "# %d base pairs omitted: more pseudoknot levels than %d bracket kinds; CT and BPSEQ hold every pair\n", omitted, len(bracketKinds))
 	}

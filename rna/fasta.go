@@ -6,9 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/biogo/biogo/alphabet"
-	"github.com/biogo/biogo/io/seqio/fasta"
-	"github.com/biogo/biogo/seq/linear"
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
 // Sequence is a named RNA sequence to predict.
@@ -21,35 +19,40 @@ type Sequence struct {
 	Ambiguous int
 }
 
-// ReadFASTA reads sequences with biogo's FASTA reader (line ends LF, CRLF
-// or CR). The name is the first word of the header after '>' and any
+// ReadFASTA reads sequences with the reading rules of biogo's FASTA
+// reader (line ends LF, CRLF or CR), streaming: a record beyond
+// MaxSequence, a file beyond MaxRecords records or MaxTotal bases, and
+// binary data are refused as soon as they are read. The name is the first word of the header after '>' and any
 // spaces ("> my seq" is named "my"). A record with an invalid letter gives an error naming the
 // record and the position; the other records are returned with it (the
 // caller reports and goes on).
 func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
-	fr := fasta.NewReader(crReader{r}, linear.NewSeq("", nil, alphabet.RNAredundant))
+	fr := fileio.NewFASTAReader(r)
+	fr.CRLines, fr.Unit = true, "nt"
+	fr.MaxSeq, fr.MaxRecords, fr.MaxTotal, fr.MaxHeader = MaxSequence, MaxRecords, MaxTotal, MaxLine
 	var out []Sequence
 	var errs []error
 	for k := 1; ; k++ {
-		s, err := fr.Read()
+		rec, err := fr.Read()
 		if errors.Is(err, io.EOF) {
 			return out, errs
+		}
+		if errors.Is(err, fileio.ErrBinary) {
+			return out, append(errs, &ParseError{Path: path, Err: errBinary})
+		}
+		if errors.Is(err, fileio.ErrTooLarge) {
+			return out, append(errs, &ParseError{Path: path, Err: err}) // names the record
 		}
 		if err != nil {
 			return out, append(errs, &ParseError{Path: path, Err: fmt.Errorf("%w: record %d: %w", ErrFormat, k, err)})
 		}
-		ls := s.(*linear.Seq)
-		b := make([]byte, len(ls.Seq))
-		for i, l := range ls.Seq {
-			b[i] = byte(l)
-		}
 		// biogo's ID is what precedes the first space or tab: "" for
 		// "> name", and it may hold other white space.
 		name := ""
-		if f := strings.Fields(ls.Name() + " " + ls.Description()); len(f) > 0 {
+		if f := strings.Fields(rec.Name + " " + rec.Desc); len(f) > 0 {
 			name = f[0]
 		}
-		raw := strings.Join(strings.Fields(string(b)), "")
+		raw := string(rec.Seq)
 		seq, err := NormalizeSequence(raw)
 		switch {
 		case err != nil:
@@ -74,18 +77,4 @@ func AmbiguousCount(raw string) int {
 		}
 	}
 	return n
-}
-
-// crReader reads r with every CR turned into LF: biogo's FASTA reader
-// splits lines at LF only, and skips the blank lines CRLF then gives.
-type crReader struct{ r io.Reader }
-
-func (c crReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	for i, b := range p[:n] {
-		if b == '\r' {
-			p[i] = '\n'
-		}
-	}
-	return n, err
 }

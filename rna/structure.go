@@ -38,6 +38,9 @@ type Structure struct {
 	// Partner[i] is the 0-based index of the base paired with base i, or
 	// -1 when it is unpaired.
 	Partner []int
+	// Energy, if not nil, is the free energy of a predicted structure,
+	// which the writers record (see Energy).
+	Energy *Energy
 }
 
 // Unpaired is the Partner value of an unpaired base.

@@ -108,8 +108,8 @@ for each chain left out.`,
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "warning: %s: %s\n", w.ID, w.Text)
 	}
-	fmt.Fprintf(stdout, "%d chains: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
-		len(rep.Entries)+len(rep.Skips), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
+	fmt.Fprintf(stdout, "%s: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
+		count(len(rep.Entries)+len(rep.Skips), "chain"), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
 	printSummary(rep)
 	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
 		return fmt.Errorf("no chain gave features (%d skipped; see %s/skipped%s.tsv)", len(rep.Skips), cfg.Out, cfg.ShardSuffix())

@@ -184,3 +184,11 @@ func refuseOverwrite(force bool, paths ...string) error {
 
 // reportFiles are the files of a report written to out: OUT.md, OUT.json.
 func reportFiles(out string) []string { return []string{out + ".md", out + ".json"} }
+
+// count is "1 chain", "2 chains": n and the noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -18,6 +19,8 @@ import (
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pipeline/predict"
+	"github.com/contactmap/contactmap/rna/fold"
+	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 // fakeMemory makes the memory available b bytes for the test.
@@ -209,5 +212,124 @@ func TestRNAPredictSkipsMoleculeTooLarge(t *testing.T) {
 	code, _, errOut = runCLI(t, "rna", "predict", "--workers", "1", "--format", "bpseq", "--force", "--out", filepath.Join(dir, "b"), fa)
 	if code != 0 || !strings.Contains(errOut, "anyway") {
 		t.Fatalf("--force: exit %d: %s", code, errOut)
+	}
+}
+
+// TestHelperRLIMIT is the command run in a child process by
+// TestPredictRefusesUnderRLIMIT_AS (skipped otherwise): it lowers its own
+// RLIMIT_AS to its virtual size plus CONTACTMAP_HELPER_AS_ROOM bytes, as
+// prlimit --as does, and runs the command line.
+func TestHelperRLIMIT(t *testing.T) {
+	args, room := os.Getenv("CONTACTMAP_HELPER_ARGS"), os.Getenv("CONTACTMAP_HELPER_AS_ROOM")
+	if args == "" || room == "" {
+		t.Skip("a child process's command")
+	}
+	b, err := strconv.ParseUint(room, 10, 64)
+	status, err2 := os.ReadFile("/proc/self/status")
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
+	var vmKB uint64
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			vmKB, _ = strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		}
+	}
+	var lim syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_AS, &lim)
+	lim.Cur = min(vmKB<<10+b, lim.Max)
+	if vmKB == 0 || syscall.Setrlimit(syscall.RLIMIT_AS, &lim) != nil {
+		t.Fatal("cannot set RLIMIT_AS")
+	}
+	os.Exit(run(strings.Split(args, "\n"), os.Stdout, os.Stderr))
+}
+
+// Issue 58: under RLIMIT_AS (prlimit --as=3000000000), a chain whose
+// estimate exceeds the address space left was let through and the
+// process died of the Go runtime's out-of-memory abort, exit 2 (the
+// usage-error status); it is refused with the estimate, the limit and
+// --force, exit 1.
+func TestPredictRefusesUnderRLIMIT_AS(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("a child process under RLIMIT_AS (Linux)")
+	}
+	dir := t.TempDir()
+	fa := filepath.Join(dir, "long.fa")
+	os.WriteFile(fa, []byte(">long\n"+randomProtein(3000, 5)+"\n"), 0o644)
+	args := []string{"predict", "--out", filepath.Join(dir, "out"), "--format", "rr", fa}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRLIMIT$")
+	cmd.Env = append(os.Environ(), "CONTACTMAP_HELPER_ARGS="+strings.Join(args, "\n"), "CONTACTMAP_HELPER_AS_ROOM=1500000000", "GOMEMLIMIT=")
+	out, _ := cmd.CombinedOutput()
+	want := regexp.MustCompile(`long: length 3000 needs about [0-9.]+ GiB of memory to predict, and [0-9.]+ GiB is available \(RLIMIT_AS \(ulimit -v\)\): skipped \(--force tries anyway\)`)
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !want.Match(out) {
+		t.Errorf("exit %d, want 1 with %s; output:\n%.3000s", code, want, out)
+	}
+}
+
+// Issue 57: rna predict --method mfe had no memory estimate (a
+// 100,000-nt fold died of the Go runtime's out-of-memory abort); mfe,
+// centroid and mea-pf are estimated (fold.MemoryEstimate) before they
+// allocate: the long molecule is refused with the method, the estimate
+// and the memory available, the short one folded, exit 1; --force folds
+// both.
+func TestRNAFoldSkipsMoleculeTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	fa := filepath.Join(dir, "in.fa")
+	r := rand.New(rand.NewSource(57))
+	seq := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ACGU"[r.Intn(4)]
+		}
+		return string(b)
+	}
+	os.WriteFile(fa, []byte(">short\n"+seq(60)+"\n>long\n"+seq(300)+"\n"), 0o644)
+	fmts := []ssnet.Format{ssnet.BPSEQ}
+	for _, c := range []struct {
+		method string
+		m      fold.Method
+	}{{"mfe", fold.MethodMFE}, {"centroid", fold.MethodCentroid}, {"mea-pf", fold.MethodMEA}} {
+		need := func(l int) int64 { return memcheck.Factor * (fold.MemoryEstimate(c.m, l, 0) + rnaFoldExtra(l, fmts)) }
+		fakeMemory(t, (need(60)+need(300))/2)
+		out := filepath.Join(dir, c.method)
+		code, _, errOut := runCLI(t, "rna", "predict", "--method", c.method, "--format", "bpseq", "--out", out, fa)
+		want := fmt.Sprintf("long: %s of 300 nt needs about %s of memory, and %s is available (cgroup v2 /sys/fs/cgroup/test/memory.max): skipped (--force tries anyway)",
+			c.method, memcheck.GiB(need(300)), memcheck.GiB((need(60)+need(300))/2))
+		if code != 1 || !strings.Contains(errOut, want) || !exists(filepath.Join(out, "short.bpseq")) || exists(filepath.Join(out, "long.bpseq")) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant %q", c.method, code, errOut, want)
+		}
+		code, _, errOut = runCLI(t, "rna", "predict", "--method", c.method, "--format", "bpseq", "--force", "--out", out, fa)
+		if code != 0 || !exists(filepath.Join(out, "long.bpseq")) || !strings.Contains(errOut, "warning: long: "+c.method+" of 300 nt needs about") {
+			t.Errorf("%s --force: exit %d, stderr:\n%s", c.method, code, errOut)
+		}
+	}
+}
+
+// A fold refused says what would fit: --max-span 200, a --format without
+// png, or both (20,000 nt in 1 GiB); nothing where nothing would.
+func TestCheckRNAMemoryHints(t *testing.T) {
+	fakeMemory(t, 1<<30)
+	bp, png := []ssnet.Format{ssnet.BPSEQ}, []ssnet.Format{ssnet.BPSEQ, ssnet.PNG}
+	for _, c := range []struct {
+		method  string
+		l, span int
+		formats []ssnet.Format
+		want    string
+	}{
+		{"mfe", 20000, 0, bp, "skipped (--max-span 200 folds it in about 0.12 GiB; --force tries anyway)"},
+		{"mfe", 20000, 0, png, "skipped (--max-span 200 and a --format without png fold it in about 0.12 GiB; --force tries anyway)"},
+		{"centroid", 20000, 200, png, "skipped (a --format without png folds it in about 0.50 GiB; --force tries anyway)"},
+		{"mea-pf", 200000, 200, bp, "skipped (--force tries anyway)"},
+	} {
+		_, err := checkRNAMemory(c.method, c.l, c.span, c.formats, false)
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("%s of %d nt needs about", c.method, c.l)) {
+			t.Errorf("%s of %d nt, span %d, %v: %v, want ...%s", c.method, c.l, c.span, c.formats, err, c.want)
+		}
+	}
+	if w, err := checkRNAMemory("mfe", 20000, 0, bp, true); err != nil || !strings.HasSuffix(w, "folding it anyway (--force)") {
+		t.Errorf("--force: %q, %v", w, err)
+	}
+	if w, err := checkRNAMemory("network", 20000, 0, bp, false); err != nil || w != "" {
+		t.Errorf("network: %q, %v", w, err)
 	}
 }

@@ -11,12 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/outset"
 	"github.com/contactmap/contactmap/internal/progress"
 	shipped "github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pairnet"
@@ -77,22 +79,27 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	var o ssnet.TrainOptions
 	kind := fs.String("model", "scnn", "cnn or scnn")
 	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length), families-noenergy (families without the energy channels) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
-	trainFile := fs.String("train", rnaTrain, "training molecules: files in the five-line format or dot-bracket (.dbn, .dbn.gz), comma-separated; with several, training draws each file equally often")
-	validFile := fs.String("valid", rnaValid, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files")
+	trainFile := fs.String("train", rnaTrain, "training molecules: files in the five-line format or dot-bracket (.dbn, .dbn.gz), comma-separated; with several, training draws each file equally often (with --resume, the run's)")
+	validFile := fs.String("valid", rnaValid, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files (with --resume, the run's)")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
 	fs.StringVar(&o.Precision, "precision", "", "arithmetic of the convolutions and other matrix products: float32, or bfloat16 (operands rounded to bfloat16, sums and weights float32; needs a CPU with AVX512_BF16; results depend on it) (default float32; with --resume, the run's)")
-	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint; flags left out take the checkpoint's values, but for --model and --protocol (give the run's). "+
+		"Refused when they differ from the checkpoint's: --train and --valid (the molecules' checksums; the same molecules in other files are noted), --model, --protocol, --seed, --workers, --precision. "+
+		"Applied with a note: --steps, --budget (--budget 0: no limit)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
-	steps := fs.Int("steps", 0, "optimiser steps (default: the protocol's)")
-	fs.DurationVar(&o.Budget, "budget", 0, "training time over all sessions of the run, e.g. 90m (0: none); then it validates, checkpoints and stops")
+	steps := fs.Int("steps", 0, fmt.Sprintf("optimiser steps, at most %d (default: the protocol's; with --resume, the run's)", maxSteps))
+	fs.DurationVar(&o.Budget, "budget", 0, "training time over all sessions of the run, e.g. 90m (0: none; with --resume, left out, the run's); then it validates, checkpoints and stops")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "longest time between checkpoints")
 	if err := parseRunFlags(fs, "rna train", args, &o.Resume, &o.Force); err != nil {
 		return err
 	}
 	if err := checkRanges(fs, map[string]string{"workers": nonNeg, "steps": nonNeg, "budget": nonNeg, "checkpoint-every": nonNeg}); err != nil {
+		return err
+	}
+	if err := checkLimits(fs, map[string][2]int{"steps": {0, maxSteps}}); err != nil {
 		return err
 	}
 	var err error
@@ -105,6 +112,27 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	if *steps > 0 {
 		o.Protocol.Steps = *steps
 	}
+	if o.Out == "" {
+		o.Out = filepath.Join("runs", "rna", o.Protocol.Name, fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
+	}
+	if o.Resume { // flags left out take the checkpoint's values
+		train, valid, runSteps, err := ssnet.RunData(o.Out)
+		if err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		unsetOnResume(fs, map[string]func(){
+			"train": func() { *trainFile = orString(train, *trainFile) },
+			"valid": func() { *validFile = orString(valid, *validFile) },
+			"steps": func() {
+				if runSteps > 0 {
+					o.Protocol.Steps = runSteps
+				}
+			},
+		})
+		if flagGiven(fs, "budget") && o.Budget == 0 {
+			o.Budget = -1 // no limit, whatever the checkpoint's
+		}
+	}
 	if o.Train, err = readSets(*trainFile); err != nil {
 		return err
 	}
@@ -112,10 +140,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 		return err
 	}
 	o.MFECache = *mfeCache
-	o.DataName = *trainFile
-	if o.Out == "" {
-		o.Out = filepath.Join("runs", "rna", o.Protocol.Name, fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
-	}
+	o.DataName, o.ValidName = *trainFile, *validFile
 	for _, k := range []ssnet.Kind{ssnet.CNN, ssnet.SCNN} {
 		m, err := ssnet.NewModel(k, o.Protocol, 1)
 		if err != nil {
@@ -129,6 +154,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	}
 	fmt.Fprintf(stdout, "%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
 		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving)
+	o.OnNote = func(note string) { fmt.Fprintf(stdout, "resume: %s\n", note) }
 	var bar lossBar
 	bar.Start(o.Protocol.Steps, "training")
 	o.OnStep = func(_ int, loss float64) { bar.Step(loss) }
@@ -206,6 +232,7 @@ split (or --set, a five-line file).`,
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
+	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -213,6 +240,11 @@ split (or --set, a five-line file).`,
 	}
 	if err := noPositional("rna eval", pos); err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
+			return err
+		}
 	}
 	var ds []ssnet.Decoder
 	for _, name := range strings.Split(*decoders, ",") {
@@ -409,6 +441,7 @@ table on standard output, OUT.md and OUT.json.`,
 	split := fs.String("split", "test", "split to evaluate on")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
 	resamples := fs.Int("resamples", 10000, "bootstrap resamples over molecules")
+	force := fs.Bool("force", false, "overwrite existing reports (OUT.md, OUT.json and the OUT-SUFFIX ones)")
 	trainFile := fs.String("train", rnaTrain, "training molecules (comma-separated files), for the overlap of the test set, homology transfer and template networks")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
@@ -429,6 +462,14 @@ table on standard output, OUT.md and OUT.json.`,
 	}
 	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
+	}
+	if report := *out; !*force {
+		if report == "" {
+			report = filepath.Join(*runsDir, "report")
+		}
+		if err := refuseOverwrite(false, reportFiles(report)...); err != nil {
+			return err
+		}
 	}
 	file := *setFile
 	if file == "" {
@@ -557,6 +598,9 @@ table on standard output, OUT.md and OUT.json.`,
 		if o.Suffix == "" && *against == "" { // SCNN against CNN on all molecules
 			extra = paperRNATable
 		}
+		if err := refuseOverwrite(*force, reportFiles(*out+o.Suffix)...); err != nil {
+			return err
+		}
 		if err := o.Result.WriteFiles(*out+o.Suffix, extra); err != nil {
 			return err
 		}
@@ -607,8 +651,13 @@ func readRNAInputs(args []string, stdin io.Reader) ([]rnaInput, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		data, err := io.ReadAll(r)
+		// Bounded: a gzip bomb or gigabytes of zeros are refused after a
+		// bounded read, binary data by its first block.
+		data, err := fileio.ReadText(r, rna.MaxTotal, rna.MaxLine)
 		r.Close()
+		if err == nil && fileio.IsBinary(data[:min(len(data), fileio.SniffSize)]) {
+			err = fmt.Errorf("binary data, not an RNA sequence or structure file")
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
@@ -758,7 +807,10 @@ Those of a model file and of --method homology are the 16S training set,
 built in (` + shipped.RNARefs16S + `). --refs replaces them.
 
 Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
-NAME.png; existing outputs are not overwritten without --force. A
+NAME.png (the pair probabilities, an arc diagram of the structure under
+them), NAME.svg (the structure drawn in RNAplot's simple radial layout,
+numbered every 10 bases), written as a set (all replaced or none);
+existing outputs are not overwritten without --force. A
 molecule whose estimated memory exceeds the memory available is skipped
 (--force tries it anyway). A failed input does not stop the others, and
 makes the exit status 1.`,
@@ -766,12 +818,13 @@ makes the exit status 1.`,
 	})
 	modelSpec := fs.String("model", shipped.DefaultRNA, "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file")
 	outDir := fs.String("out", filepath.Join("predictions", "rna"), "output directory")
-	formats := fs.String("format", "bpseq,ct,db,png", "output formats: bpseq, ct, db (dot-bracket), png")
+	formats := fs.String("format", "bpseq,ct,db,png,svg", "output formats: bpseq, ct, db (dot-bracket), png (pair probabilities and arc diagram), svg (structure drawing)")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
 	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
 	method := fs.String("method", "network", "network, homology, mfe, centroid, mea-pf or stacking")
 	decoderName := fs.String("decoder", "", "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer) (default: the shipped model's own, "+rnaDecodersHelp()+"; greedy for a model file)")
 	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: a shipped model's own training files, built in; else the built-in 16S training set)")
+	maxSpan := fs.Int("max-span", 0, "for --method mfe, centroid and mea-pf: the largest base-pair span j-i+1 (0: none), as RNAfold --maxBPspan and RNAplfold -L; memory and time grow linearly with the length, so that long RNAs fold (50,000 nt with --max-span 200 in under 1 GB; the pair map and PNG still take 8 bytes a pair: leave png out of --format for such lengths)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -788,7 +841,7 @@ makes the exit status 1.`,
 	default:
 		return usageError("--method %q: network, homology, mfe, centroid, mea-pf or stacking", *method)
 	}
-	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
+	if err := checkRanges(fs, map[string]string{"workers": nonNeg, "max-span": nonNeg}); err != nil {
 		return err
 	}
 	if len(pos) == 0 {
@@ -800,8 +853,8 @@ makes the exit status 1.`,
 	}
 	// Flags the method does not read: said, not silently dropped.
 	unused := map[string]bool{"model": *method != "network", "decoder": *method != "network",
-		"refs": *method != "network" && *method != "homology"}
-	for _, name := range []string{"model", "decoder", "refs"} {
+		"refs": *method != "network" && *method != "homology", "max-span": *method != "mfe" && *method != "centroid" && *method != "mea-pf"}
+	for _, name := range []string{"model", "decoder", "refs", "max-span"} {
 		if unused[name] && flagGiven(fs, name) {
 			fmt.Fprintf(stderr, "contactmap rna predict: warning: --%s is not used by --method %s\n", name, *method)
 		}
@@ -851,11 +904,15 @@ makes the exit status 1.`,
 	if err := fileio.CheckWritable(*outDir); err != nil {
 		return err
 	}
+	// Temporary files of killed runs go; a live run's stay.
+	if err := outset.RemoveStale(*outDir); err != nil {
+		return err
+	}
 	inputs, errs := readRNAInputs(pos, os.Stdin)
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "contactmap rna predict: %v\n", e)
 	}
-	fmt.Fprintf(stderr, "rna predict: %d molecules with %s\n", len(inputs), from)
+	fmt.Fprintf(stderr, "rna predict: %s with %s\n", count(len(inputs), "molecule"), from)
 	bar := progress.New(len(inputs), "predicting")
 	used := map[string]int{}
 	done := 0
@@ -876,16 +933,13 @@ makes the exit status 1.`,
 			fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %d IUPAC ambiguity codes (R Y K M S W B D H V) read as N\n", in.Name, in.Ambiguous)
 		}
 		err := checkOutputs(*outDir, base, fmtExts(fmts), *force)
-		if err == nil && (*method == "centroid" || *method == "mea-pf") {
-			// The MFE fold, then the partition function, beside the
-			// probability map and the PNG (8 bytes a pair).
-			l := int64(len(in.Seq))
-			p := fold.DefaultParams()
-			extra := max(p.FoldBytes(len(in.Seq)), p.PartitionBytes(len(in.Seq))) + 8*l*l
+		if err == nil {
+			// The folds of mfe, centroid and mea-pf (fold.MemoryEstimate),
+			// beside the pair map and the PNG, before any allocation.
 			var warning string
-			warning, err = checkMemory(in.Name, nil, len(in.Seq), *workers, extra, *force)
+			warning, err = checkRNAMemory(*method, len(in.Seq), *maxSpan, fmts, *force)
 			if warning != "" {
-				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s\n", warning)
+				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %s\n", in.Name, warning)
 			}
 		}
 		if err == nil && m != nil {
@@ -900,20 +954,26 @@ makes the exit status 1.`,
 				extra += fold.DefaultParams().FoldBytes(len(in.Seq))
 			}
 			var warning string
-			warning, err = checkMemory(in.Name, []pairnet.Spec{m.Net.Spec}, len(in.Seq), *workers, extra, *force)
+			warning, err = checkMemory("", []pairnet.Spec{m.Net.Spec}, len(in.Seq), *workers, extra, *force)
 			if warning != "" {
-				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s\n", warning)
+				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %s\n", in.Name, warning)
 			}
 		}
 		var p []float32
 		var s *rna.Structure
 		if err == nil {
-			p, s, err = predictRNA(in, *method, m, refs, decoder, *workers)
+			p, s, err = predictRNA(ctx, in, *method, m, refs, decoder, *workers, *maxSpan, slices.Contains(fmts, ssnet.PNG))
 		}
 		if err == nil {
-			_, err = ssnet.WriteOutputs(*outDir, base, s, p, in.Known, fmts)
+			_, err = ssnet.WriteOutputs(ctx, *outDir, base, s, p, in.Known, fmts)
 		}
 		bar.Add(1)
+		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			// Interrupted (the folds stop within a span): not a failure of
+			// this molecule; main says what was finished.
+			bar.Finish()
+			return fmt.Errorf("rna predict: %s: %w", in.Name, ctx.Err())
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", in.Name, err))
 			fmt.Fprintf(stderr, "contactmap rna predict: %s: %v\n", in.Name, err)
@@ -926,9 +986,10 @@ makes the exit status 1.`,
 		}
 		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s\n", in.Name, len(in.Seq), len(s.Pairs()), filepath.Join(*outDir, base)+".*", score)
 		done++
+		setFinished("%d of %d molecules predicted into %s", done, len(inputs), *outDir)
 	}
 	bar.Finish()
-	fmt.Fprintf(stdout, "%d molecules predicted into %s\n", done, *outDir)
+	fmt.Fprintf(stdout, "%s predicted into %s\n", count(done, "molecule"), *outDir)
 	return skipped(errs)
 }
 
@@ -965,8 +1026,12 @@ func rnaRefsHelp() string {
 
 // predictRNA predicts one molecule by a method: its pair map (the
 // network's probabilities, or 1 at each predicted pair for the
-// model-free methods) and its structure.
-func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index, d ssnet.Decoder, workers int) ([]float32, *rna.Structure, error) {
+// model-free methods; nil unless wantMap, the PNG's only use of it) and
+// its structure. The folds (mfe, centroid, mea-pf) limit the pairs to
+// span bases (0: none), stop when ctx is done, and give the structure
+// its Turner 2004 energy (rna.Energy): the MFE, or the centroid's or MEA
+// structure's own with the ensemble free energy.
+func predictRNA(ctx context.Context, in rnaInput, method string, m *ssnet.Model, refs *homology.Index, d ssnet.Decoder, workers, span int, wantMap bool) ([]float32, *rna.Structure, error) {
 	var s *rna.Structure
 	var err error
 	switch method {
@@ -975,22 +1040,34 @@ func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index
 	case "stacking":
 		s, err = rna.StackingBaseline(in.Name, in.Seq)
 	case "mfe":
-		if s, _, err = fold.MFE(in.Seq); err == nil {
+		var energy float64
+		if s, energy, err = fold.DefaultParams().WithMaxSpan(span).FoldContext(ctx, in.Seq, workers); err == nil {
 			s.Name = in.Name
+			s.Energy = &rna.Energy{Kind: rna.EnergyMFE, DeltaG: energy}
 		}
 	case "centroid", "mea-pf":
 		// The ensemble's pair probabilities are the map.
-		p := fold.DefaultParams()
-		e, err := p.Partition(in.Seq, workers)
+		p := fold.DefaultParams().WithMaxSpan(span)
+		e, err := p.PartitionContext(ctx, in.Seq, workers)
 		if err != nil {
 			return nil, nil, err
 		}
+		en := &rna.Energy{Kind: rna.EnergyCentroid, Ensemble: e.FreeEnergy}
 		if method == "centroid" {
-			s, _ = e.Centroid()
-		} else if s, _, err = e.MEA(1); err != nil {
-			return nil, nil, err
+			s, en.Score = e.Centroid()
+		} else {
+			en.Kind = rna.EnergyMEA
+			if s, en.Score, err = e.MEA(1); err != nil {
+				return nil, nil, err
+			}
 		}
-		s.Name = in.Name
+		if en.DeltaG, err = p.Eval(s.Seq, s.Pairs()); err != nil {
+			return nil, nil, fmt.Errorf("energy of the %s structure: %w", en.Kind, err)
+		}
+		s.Name, s.Energy = in.Name, en
+		if !wantMap {
+			return nil, s, nil
+		}
 		return e.Probabilities(), s, nil
 	default:
 		var t *homology.Template
@@ -1007,6 +1084,9 @@ func predictRNA(in rnaInput, method string, m *ssnet.Model, refs *homology.Index
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if !wantMap {
+		return nil, s, nil
 	}
 	l := len(in.Seq)
 	p := make([]float32, l*l)

@@ -29,6 +29,7 @@ the excluded chains with reasons, skipped.tsv.`,
 	pdbDir := fs.String("pdb-dir", "data/pdb", "PDB mirror: the pool of candidate chains")
 	extra := fs.String("extra-dir", "data/msa", "more structure files for the length-generalisation set (\"\" for none)")
 	out := fs.String("out", "sets", "output directory")
+	force := fs.Bool("force", false, "overwrite the sets already in --out")
 	o := sets.DefaultOptions
 	fs.Float64Var(&o.MaxIdentity, "max-identity", o.MaxIdentity, "two chains are related when their local alignment is significant and has at least this identity")
 	fs.Float64Var(&o.MaxEValue, "max-evalue", o.MaxEValue, "E-value (against the whole reference set) below which a local alignment is significant")
@@ -49,6 +50,9 @@ the excluded chains with reasons, skipped.tsv.`,
 	}
 	if o.MaxLen < o.MinLen {
 		return usageError("--max-len %d is below --min-len %d", o.MaxLen, o.MinLen)
+	}
+	if err := refuseOverwrite(*force, filepath.Join(*out, "extended.tsv"), filepath.Join(*out, "long.tsv")); err != nil {
+		return err
 	}
 	manifest, err := features.ReadManifest(filepath.Join(*base, "manifest.tsv"))
 	if err != nil {

@@ -30,7 +30,7 @@ func (e *Ensemble) MEA(gamma float64) (*rna.Structure, float64, error) {
 	if math.IsNaN(gamma) || math.IsInf(gamma, 0) || gamma < 0 {
 		return nil, 0, fmt.Errorf("fold: MEA gamma %v, want a finite value >= 0", gamma)
 	}
-	n, w := e.n, e.w
+	n := e.n
 	type pairProb struct {
 		i, j int
 		p    float32
@@ -39,8 +39,8 @@ func (e *Ensemble) MEA(gamma float64) (*rna.Structure, float64, error) {
 	cut := 1e-4 / (1 + gamma)
 	var pl []pairProb
 	for i := 1; i < n; i++ {
-		for j := i + 1; j <= n; j++ {
-			if v := e.prob[i*w+j]; v >= cut {
+		for j := i + 1; j <= min(n, i+e.dmax); j++ {
+			if v := e.prob[i*e.s1+j]; v >= cut {
 				pl = append(pl, pairProb{i, j, float32(v)})
 			}
 		}
@@ -68,7 +68,9 @@ func (e *Ensemble) MEA(gamma float64) (*rna.Structure, float64, error) {
 
 	// M(i, j) = max(M(i, j-1) + q_j, max over k of M(i, k-1) + C(k, j)),
 	// C(i, j) = 2 gamma p_ij + M(i+1, j-1), by rows i from n down; C(k, j)
-	// is kept only where it is the optimum of M(k, j).
+	// is kept only where it is the optimum of M(k, j). With a span limit
+	// the rows but the first stop at the band: a pair (i, j) needs
+	// M(i+1, j-1) only, the result M(1, n).
 	type item struct {
 		i int
 		a float64
@@ -78,7 +80,11 @@ func (e *Ensemble) MEA(gamma float64) (*rna.Structure, float64, error) {
 	k := 0
 	for i := n; i > 0; i-- {
 		mi[i] = pu[i]
-		for j := i + 1; j <= n; j++ {
+		jmax := min(n, i+e.dmax)
+		if i == 1 {
+			jmax = n
+		}
+		for j := i + 1; j <= jmax; j++ {
 			v := mi[j-1] + pu[j]
 			for _, li := range cl[j] {
 				if ea := li.a + mi[li.i-1]; ea > v {

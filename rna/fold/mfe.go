@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -21,6 +22,11 @@ func (p *Params) MFE(seq string) (*rna.Structure, float64, error) {
 	return p.Fold(seq, 0)
 }
 
+// MFEContext is MFE stopped by ctx (see FoldContext).
+func MFEContext(ctx context.Context, seq string) (*rna.Structure, float64, error) {
+	return DefaultParams().FoldContext(ctx, seq, 0)
+}
+
 // Fold returns the minimum free energy structure of seq and its energy in
 // kcal/mol, as RNAfold with its default options computes them: Zuker's
 // dynamic programme over hairpins, stacks, bulges and interior loops of
@@ -29,8 +35,24 @@ func (p *Params) MFE(seq string) (*rna.Structure, float64, error) {
 // hairpin, lonely pairs allowed. Among structures of equal energy the
 // traceback picks the one RNAfold picks. Cells of one span are filled
 // on workers goroutines (0: runtime.GOMAXPROCS(0)). Time is O(L^3),
-// memory O(L^2) (see FoldBytes).
+// memory O(L^2) (see FoldBytes); with a span limit W < L
+// (WithMaxSpan), O(L W^2) time and O(L W) memory, the tables holding the
+// band j - i < W only, so that any length folds (50,000 nt with W = 200
+// in 0.2 GB).
 func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) {
+	return p.fold(context.Background(), seq, workers, false)
+}
+
+// FoldContext is Fold stopped by ctx: it looks at ctx between the spans
+// of the dynamic programme (milliseconds apart at a few thousand bases)
+// and returns ctx.Err() once it is done.
+func (p *Params) FoldContext(ctx context.Context, seq string, workers int) (*rna.Structure, float64, error) {
+	return p.fold(ctx, seq, workers, false)
+}
+
+// fold is FoldContext; square forces the square tables even with a span
+// limit (the tests compare both layouts).
+func (p *Params) fold(ctx context.Context, seq string, workers int, square bool) (*rna.Structure, float64, error) {
 	s, norm, err := encode(seq)
 	if err != nil {
 		return nil, 0, err
@@ -38,8 +60,13 @@ func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	m := newMatrices(p, s, norm)
-	m.fill(workers)
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	m := newMatrices(p, s, norm, square)
+	if err := m.fill(ctx, workers); err != nil {
+		return nil, 0, err
+	}
 	pairs, err := m.traceback()
 	if err != nil {
 		return nil, 0, err
@@ -53,26 +80,48 @@ func (p *Params) Fold(seq string, workers int) (*rna.Structure, float64, error) 
 
 // FoldBytes returns the memory Fold uses for a sequence of n bases:
 // four int32 tables of (n+2)^2 cells, five with --noLP (64 MB at
-// n = 2,000).
+// n = 2,000); with a span limit W < n, of (n+2) W cells (160 MB at
+// n = 50,000, W = 200).
 func (p *Params) FoldBytes(n int) int64 {
 	tables := int64(4)
 	if p.noLP {
 		tables++
 	}
 	w := int64(n + 2)
-	return tables*4*w*w + 8*w
+	return tables*4*w*int64(p.stride(n)) + 8*w
 }
 
-// matrices are the tables of the dynamic programme, 1-based, cell (i, j)
-// at i*w + j: c, the energy of [i, j] closed by the pair (i, j); fml, the
+// stride is the row length of the tables for n bases: n+2 (square
+// tables) without a span limit or with one of at least n, else the
+// limit W (the band j - i < W).
+func (p *Params) stride(n int) int {
+	if p.maxSpan > 0 && p.maxSpan < n {
+		return p.maxSpan
+	}
+	return n + 2
+}
+
+// The tables of the dynamic programmes are 1-based and hold a cell
+// (i, j), i <= j, at up(i, j) = i*s1 + j, and the transposed twin of a
+// cell at dn(i, j) = (j+1)*s1 + i, where s1 = stride - 1: row i of the
+// cells (i, j) is contiguous, and so is column j of the twins (i, j).
+// With square tables (stride n+2) a table of (n+2)^2 cells holds both
+// triangles, as a square matrix with (i, j) at i*(n+2) + j - i;
+// with a span limit W (stride W) a table of (n+2) W cells holds the band
+// j - i < W of one of them. Reading a cell outside the band would read
+// another: every loop stops at the band.
+
+// matrices are the tables of the dynamic programme (see above for the
+// layout): c, the energy of [i, j] closed by the pair (i, j); fml, the
 // energy of [i, j] as a part of a multiloop with at least one branch, and
-// fmlT its transpose (cell (i, j) at j*w + i), so that both factors of a
-// split are read in memory order.
+// mt its transpose (at dn), so that both factors of a split are read in
+// memory order.
 type matrices struct {
 	p          *Params
 	s          []int8
 	seq        string
 	n, w       int
+	s1, dmax   int // stride - 1; the largest span j - i of a cell
 	c, fml, mt []int32
 	cc         []int32 // with --noLP: the energy of [i, j] closed by (i, j), lonely or not
 	fm2        []int32 // min over u of fml[i][u] + fml[u+1][j]: the split part of fml
@@ -82,14 +131,19 @@ type matrices struct {
 	f5  []int32
 }
 
-func newMatrices(p *Params, s []int8, seq string) *matrices {
+func newMatrices(p *Params, s []int8, seq string, square bool) *matrices {
 	n := len(seq)
 	w := n + 2
-	m := &matrices{p: p, s: s, seq: seq, n: n, w: w,
-		c: make([]int32, w*w), fml: make([]int32, w*w), mt: make([]int32, w*w), fm2: make([]int32, w*w),
+	st := p.stride(n)
+	if square {
+		st = w
+	}
+	size := w * st
+	m := &matrices{p: p, s: s, seq: seq, n: n, w: w, s1: st - 1, dmax: min(n-1, st-1),
+		c: make([]int32, size), fml: make([]int32, size), mt: make([]int32, size), fm2: make([]int32, size),
 		f5: make([]int32, n+1)}
 	if p.noLP {
-		m.cc = make([]int32, w*w)
+		m.cc = make([]int32, size)
 		for k := range m.cc {
 			m.cc[k] = Inf
 		}
@@ -106,10 +160,14 @@ func newMatrices(p *Params, s []int8, seq string) *matrices {
 }
 
 // fill computes c and fml by increasing span, the cells of one span on
-// several goroutines, then f5.
-func (m *matrices) fill(workers int) {
+// several goroutines, then f5; it returns ctx.Err() if ctx is done
+// before.
+func (m *matrices) fill(ctx context.Context, workers int) error {
 	n := m.n
-	for d := minHairpin + 1; d < n; d++ {
+	for d := minHairpin + 1; d <= m.dmax; d++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		cells := n - d
 		k := workers
 		// small diagonals are not worth a goroutine
@@ -139,11 +197,12 @@ func (m *matrices) fill(workers int) {
 		wg.Wait()
 	}
 	m.fillF5()
+	return ctx.Err()
 }
 
 // cell fills c and fml at (i, j).
 func (m *matrices) cell(i, j int) {
-	p, s, w := m.p, m.s, m.w
+	p, s, s1 := m.p, m.s, m.s1
 	c, fml, mt := m.c, m.fml, m.mt
 	best := int32(Inf)
 	typ := pairType[s[i]][s[j]]
@@ -161,7 +220,7 @@ func (m *matrices) cell(i, j int) {
 		for k := i + 1; k <= kmax; k++ {
 			u1 := k - i - 1
 			lmin := max(k+minHairpin+1, j-1-(MaxLoop-u1))
-			row := c[k*w : k*w+w]
+			row := c[k*s1:] // c(k, l) at l
 			sk, sp1 := s[k], s[k-1]
 			gen := &m.gen[u1]
 			for l := j - 1; l >= lmin; l-- {
@@ -186,7 +245,7 @@ func (m *matrices) cell(i, j int) {
 			}
 		}
 		// multiloops: min over u of fml[i+1][u] + fml[u+1][j-1]
-		if mm := m.fm2[(i+1)*w+j-1]; mm < Inf {
+		if mm := m.fm2[(i+1)*s1+j-1]; mm < Inf {
 			if e := mm + p.mlClosingAt(s, i, j); e < best {
 				best = e
 			}
@@ -200,22 +259,22 @@ func (m *matrices) cell(i, j int) {
 		// stacked on (i+1, j-1), as ViennaRNA with --noLP
 		st := int32(Inf)
 		if typ != 0 && pairType[s[i+1]][s[j-1]] != 0 {
-			if v := m.cc[(i+1)*w+j-1]; v < Inf {
+			if v := m.cc[(i+1)*s1+j-1]; v < Inf {
 				st = v + p.intLoop(s, i, j, i+1, j-1)
 			}
 		}
-		m.cc[i*w+j] = min(best, st)
+		m.cc[i*s1+j] = min(best, st)
 		best = st
 	}
-	c[i*w+j] = best
+	c[i*s1+j] = best
 
 	// fml
 	f := int32(Inf)
 	mlBase := p.t.mlBase
-	if v := fml[(i+1)*w+j]; v < Inf {
+	if v := fml[(i+1)*s1+j]; v < Inf {
 		f = v + mlBase
 	}
-	if v := fml[i*w+j-1]; v < Inf && v+mlBase < f {
+	if v := fml[i*s1+j-1]; v < Inf && v+mlBase < f {
 		f = v + mlBase
 	}
 	if best < Inf {
@@ -225,15 +284,16 @@ func (m *matrices) cell(i, j int) {
 	}
 	// two or more branches: fml[i][u] + fml[u+1][j]
 	if lo, hi := i+minHairpin+1, j-minHairpin-2; lo <= hi {
-		m2 := minSum(fml[i*w+lo:i*w+hi+1], mt[j*w+lo+1:j*w+hi+2])
-		m.fm2[i*w+j] = m2
+		// fml(i, u) at up(i, u), fml(u+1, j) at dn(u+1, j)
+		m2 := minSum(fml[i*s1+lo:i*s1+hi+1], mt[(j+1)*s1+lo+1:(j+1)*s1+hi+2])
+		m.fm2[i*s1+j] = m2
 		f = min(f, m2)
 	}
 	if f > Inf {
 		f = Inf
 	}
-	fml[i*w+j] = f
-	mt[j*w+i] = f
+	fml[i*s1+j] = f
+	mt[(j+1)*s1+i] = f
 }
 
 // canStack reports whether (i, j) may pair under --noLP: (i-1, j+1) or
@@ -266,12 +326,12 @@ func minSum(a, b []int32) int32 {
 // fillF5 computes f5[j], the energy of the prefix [1, j] as the exterior
 // loop.
 func (m *matrices) fillF5() {
-	f5, c, w := m.f5, m.c, m.w
+	f5, c, s1 := m.f5, m.c, m.s1
 	f5[0] = 0
 	for j := 1; j <= m.n; j++ {
 		best := f5[j-1]
-		for u := j - minHairpin - 1; u >= 1; u-- {
-			cv := c[u*w+j]
+		for u := j - minHairpin - 1; u >= max(1, j-m.dmax); u-- {
+			cv := c[u*s1+j]
 			if cv >= Inf {
 				continue
 			}
@@ -300,7 +360,7 @@ type sector struct{ i, j, kind int }
 // a multiloop part an unpaired 3' base, an unpaired 5' base, a single
 // stem, then the smallest split. It returns 0-based pairs.
 func (m *matrices) traceback() ([][2]int, error) {
-	p, s, w := m.p, m.s, m.w
+	p, s, s1 := m.p, m.s, m.s1
 	c, fml := m.c, m.fml
 	mlBase := p.t.mlBase
 	var pairs [][2]int
@@ -318,8 +378,8 @@ func (m *matrices) traceback() ([][2]int, error) {
 				continue
 			}
 			found := false
-			for u := j - 1; u >= 1; u-- {
-				cv := c[u*w+j]
+			for u := j - 1; u >= max(1, j-m.dmax); u-- {
+				cv := c[u*s1+j]
 				if cv >= Inf {
 					continue
 				}
@@ -333,23 +393,23 @@ func (m *matrices) traceback() ([][2]int, error) {
 				return nil, fmt.Errorf("fold: traceback failed in the exterior loop at %d", j)
 			}
 		case secM:
-			for j > i && fml[i*w+j] == fml[i*w+j-1]+mlBase {
+			for j > i && fml[i*s1+j] == fml[i*s1+j-1]+mlBase {
 				j--
 			}
-			for i < j && fml[i*w+j] == fml[(i+1)*w+j]+mlBase {
+			for i < j && fml[i*s1+j] == fml[(i+1)*s1+j]+mlBase {
 				i++
 			}
-			fij := fml[i*w+j]
+			fij := fml[i*s1+j]
 			if j <= i || fij >= Inf {
 				return nil, fmt.Errorf("fold: traceback failed in a multiloop part [%d, %d]", sec.i, sec.j)
 			}
-			if cv := c[i*w+j]; cv < Inf && fij == cv+p.mlStemAt(s, i, j) {
+			if cv := c[i*s1+j]; cv < Inf && fij == cv+p.mlStemAt(s, i, j) {
 				stack = append(stack, sector{i, j, secC})
 				continue
 			}
 			found := false
 			for u := i + 1; u+1 < j; u++ {
-				if fij == fml[i*w+u]+fml[(u+1)*w+j] {
+				if fij == fml[i*s1+u]+fml[(u+1)*s1+j] {
 					stack = append(stack, sector{i, u, secM}, sector{u + 1, j, secM})
 					found = true
 					break
@@ -360,11 +420,11 @@ func (m *matrices) traceback() ([][2]int, error) {
 			}
 		case secC:
 			pairs = append(pairs, [2]int{i - 1, j - 1})
-			cij := c[i*w+j]
+			cij := c[i*s1+j]
 			if p.noLP {
 				// stack inwards while c says so; the first step always
 				first := true
-				for pairType[s[i+1]][s[j-1]] != 0 && (first || c[i*w+j] == cij) {
+				for pairType[s[i+1]][s[j-1]] != 0 && (first || c[i*s1+j] == cij) {
 					first = false
 					cij -= p.intLoop(s, i, j, i+1, j-1)
 					i, j = i+1, j-1
@@ -381,7 +441,7 @@ func (m *matrices) traceback() ([][2]int, error) {
 			e := cij - p.mlClosingAt(s, i, j)
 			found := false
 			for u := i + 2; u < j-2; u++ {
-				if e == fml[(i+1)*w+u]+fml[(u+1)*w+j-1] {
+				if e == fml[(i+1)*s1+u]+fml[(u+1)*s1+j-1] {
 					stack = append(stack, sector{i + 1, u, secM}, sector{u + 1, j - 1, secM})
 					found = true
 					break
@@ -398,14 +458,14 @@ func (m *matrices) traceback() ([][2]int, error) {
 // btInterior finds the pair (k, l) enclosed by (i, j) in an interior
 // loop, stack or bulge of energy cij, in ViennaRNA's order.
 func (m *matrices) btInterior(i, j int, cij int32) (int, int, bool) {
-	w := m.w
+	s1 := m.s1
 	for k := i + 1; k <= min(j-2, i+MaxLoop+1); k++ {
 		lmin := k + 1
 		if k+1+MaxLoop+2+i < j+k {
 			lmin = k + j - i - MaxLoop - 2
 		}
 		for l := j - 1; l >= lmin; l-- {
-			cv := m.c[k*w+l]
+			cv := m.c[k*s1+l]
 			if cv >= Inf {
 				continue
 			}

@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -48,28 +49,46 @@ func Partition(seq string) (*Ensemble, error) {
 // the error wraps ErrOverflow.
 //
 // Time is O(n^3) (interior loops O(n^2 MaxLoop^2)), memory O(n^2)
-// (PartitionBytes); the cells of one span are computed on threads
+// (PartitionBytes); with a span limit W < n (WithMaxSpan, as RNAfold
+// --maxBPspan -p: the ensemble of the structures whose pairs all have
+// j - i + 1 <= W), time O(n W^2) and memory O(n W): the tables, the
+// probabilities of the Ensemble included, hold the band j - i < W only
+// (0.7 GB at n = 50,000, W = 200). The cells of one span are computed on threads
 // goroutines (0: runtime.GOMAXPROCS(0)), and the result does not depend
 // on their number. The sequence is normalised as rna.NormalizeSequence
 // does; N pairs with nothing.
 func (p *Params) Partition(seq string, threads int) (*Ensemble, error) {
-	return p.partition(seq, threads, false, 0)
+	return p.partition(context.Background(), seq, threads, false, 0, false)
+}
+
+// PartitionContext is Partition stopped by ctx: it looks at ctx between
+// the spans of each dynamic programme and returns ctx.Err() once it is
+// done.
+func (p *Params) PartitionContext(ctx context.Context, seq string, threads int) (*Ensemble, error) {
+	return p.partition(ctx, seq, threads, false, 0, false)
 }
 
 // PartitionBytes returns the memory Partition allocates for a sequence
 // of n bases: four float64 tables and one byte table of (n+2)^2 cells
 // (133 MB at n = 2,000, 298 MB at 3,000), and before them the MFE fold's
 // (FoldBytes), which the garbage collector may not have reclaimed yet.
-// The Ensemble keeps one of the float64 tables, 8 (n+2)^2 bytes.
+// The Ensemble keeps one of the float64 tables, 8 (n+2)^2 bytes. With a
+// span limit W < n: eight float64 tables and two byte tables of
+// (n+2) W cells (660 MB at n = 50,000, W = 200), the Ensemble keeping one
+// float64 table.
 func (p *Params) PartitionBytes(n int) int64 {
 	w := int64(n + 2)
+	if st := int64(p.stride(n)); st < w {
+		return 66*w*st + 128*w + 1<<19
+	}
 	return 33*w*w + 128*w + 1<<19
 }
 
-// partition is Partition with the Boltzmann factors of the MFE energies
-// when mfeLike (see boltz), and the scale s multiplied by scaleFactor
-// (0: 1).
-func (p *Params) partition(seq string, threads int, mfeLike bool, scaleFactor float64) (*Ensemble, error) {
+// partition is PartitionContext with the Boltzmann factors of the MFE
+// energies when mfeLike (see boltz), the scale s multiplied by
+// scaleFactor (0: 1), and square tables even with a span limit when
+// square.
+func (p *Params) partition(ctx context.Context, seq string, threads int, mfeLike bool, scaleFactor float64, square bool) (*Ensemble, error) {
 	s, norm, err := encode(seq)
 	if err != nil {
 		return nil, err
@@ -77,7 +96,7 @@ func (p *Params) partition(seq string, threads int, mfeLike bool, scaleFactor fl
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	mfe, emfe, err := p.Fold(norm, threads)
+	mfe, emfe, err := p.fold(ctx, norm, threads, square)
 	if err != nil {
 		return nil, err
 	}
@@ -92,13 +111,17 @@ func (p *Params) partition(seq string, threads int, mfeLike bool, scaleFactor fl
 	if scaleFactor > 0 {
 		scale *= scaleFactor
 	}
-	m := newPF(p, b, s, norm, scale)
-	m.inside(threads)
+	m := newPF(p, b, s, norm, scale, square)
+	if err := m.inside(ctx, threads); err != nil {
+		return nil, err
+	}
 	z := m.z5[n]
 	if !(z > 0) || math.IsInf(z, 0) {
 		return nil, fmt.Errorf("%w: scaled Z = %g for %d nt", ErrOverflow, z, n)
 	}
-	m.outside(threads)
+	if err := m.outside(ctx, threads); err != nil {
+		return nil, err
+	}
 	if err := m.probabilities(); err != nil {
 		return nil, err
 	}
@@ -111,24 +134,27 @@ func (p *Params) partition(seq string, threads int, mfeLike bool, scaleFactor fl
 		Temperature: p.temperature,
 		kT:          kT,
 		n:           n,
-		w:           n + 2,
+		s1:          m.s1,
+		dmax:        m.dmax,
 		prob:        m.qb,
 	}, nil
 }
 
-// pf holds the tables of the partition function, 1-based, as square
-// matrices of side w = n+2, each holding two triangles: cell (i, j), i < j,
-// at i*w + j and its transposed twin at j*w + i.
+// pf holds the tables of the partition function, 1-based, each of a cell
+// (i, j), i < j, at up(i, j) and of its transposed twin at dn(i, j) (see
+// matrices for the layout: with square tables the twins are in the same
+// table, below the diagonal; with a span limit, in a table of their own,
+// the T tables):
 //
-//	qb:  QB(i,j), the weight of [i, j] closed by the pair (i, j); below:
-//	     QBo(i,j), the outside weight of the pair, then the probabilities
+//	qb:  QB(i,j), the weight of [i, j] closed by the pair (i, j); twin
+//	     (qbo): QBo(i,j), the outside weight of the pair, then the probabilities
 //	qm:  QM(i,j), [i, j] as a part of a multiloop with at least one stem;
-//	     below: the same values transposed
+//	     twin: the same values transposed
 //	qm1: QM1(i,j), [i, j] in a multiloop with exactly one stem, which
-//	     starts at i; below: transposed
+//	     starts at i; twin: transposed
 //	r:   R(i,j) (outside): the outside weight of [i, j] as the 5' part
 //	     QM of a multiloop split (QMo(i,j) + the closing pair (i-1, j+1));
-//	     below: transposed
+//	     twin: transposed
 //
 // All weights of a subsequence of k bases are divided by scale^k.
 type pf struct {
@@ -136,9 +162,16 @@ type pf struct {
 	s      []int8
 	seq    string
 	n, w   int
-	ptype  []int8 // pair type of (i, j) where it may form, both triangles
+	s1     int    // stride - 1
+	dmax   int    // the largest span j - i of a cell
+	ptype  []int8 // pair type of (i, j) where it may form; ptT: twin
+	ptT    []int8
 	qb, qm []float64
 	qm1, r []float64
+	qbo    []float64 // twins: qb's, qm's, qm1's, r's (the same tables when square)
+	qmT    []float64
+	qm1T   []float64
+	rT     []float64
 	sc     []float64 // sc[k] = scale^-k
 	b1     float64   // expMLbase / scale: an unpaired base of a multiloop
 	z5, z3 []float64 // exterior loop: prefix [1, j] and suffix [i, n]
@@ -147,15 +180,28 @@ type pf struct {
 	gen [MaxLoop + 1][MaxLoop + 1]float64
 }
 
-func newPF(p *Params, b *boltz, s []int8, seq string, scale float64) *pf {
+func newPF(p *Params, b *boltz, s []int8, seq string, scale float64, square bool) *pf {
 	n := len(seq)
 	w := n + 2
-	m := &pf{b: b, s: s, seq: seq, n: n, w: w,
-		ptype: make([]int8, w*w),
-		qb:    make([]float64, w*w), qm: make([]float64, w*w),
-		qm1: make([]float64, w*w), r: make([]float64, w*w),
+	st := p.stride(n)
+	if square {
+		st = w
+	}
+	size := w * st
+	m := &pf{b: b, s: s, seq: seq, n: n, w: w, s1: st - 1, dmax: min(n-1, st-1),
+		ptype: make([]int8, size),
+		qb:    make([]float64, size), qm: make([]float64, size),
+		qm1: make([]float64, size), r: make([]float64, size),
 		sc: make([]float64, max(w, MaxLoop+2)+1),
 		z5: make([]float64, w), z3: make([]float64, w+1)}
+	if st == w {
+		m.ptT, m.qbo, m.qmT, m.qm1T, m.rT = m.ptype, m.qb, m.qm, m.qm1, m.r
+	} else {
+		m.ptT = make([]int8, size)
+		m.qbo, m.qmT = make([]float64, size), make([]float64, size)
+		m.qm1T, m.rT = make([]float64, size), make([]float64, size)
+	}
+	s1 := m.s1
 	for k := range m.sc {
 		m.sc[k] = math.Pow(scale, -float64(k))
 	}
@@ -167,12 +213,12 @@ func newPF(p *Params, b *boltz, s []int8, seq string, scale float64) *pf {
 	}
 	// the pairs that may form, as ViennaRNA's hard constraints
 	for i := 1; i <= n; i++ {
-		for j := i + minHairpin + 1; j <= n; j++ {
+		for j := i + minHairpin + 1; j <= min(n, i+m.dmax); j++ {
 			t := pairType[s[i]][s[j]]
 			if t == 0 || p.maxSpan > 0 && j-i+1 > p.maxSpan || p.noLP && !canStack(p, s, n, i, j) {
 				continue
 			}
-			m.ptype[i*w+j], m.ptype[j*w+i] = int8(t), int8(t)
+			m.ptype[i*s1+j], m.ptT[(j+1)*s1+i] = int8(t), int8(t)
 		}
 	}
 	return m
@@ -196,28 +242,29 @@ func (m *pf) extAt(i, j int) float64 {
 	if j < m.n {
 		n3 = m.s[j+1]
 	}
-	return m.b.extStem(int(m.ptype[i*m.w+j]), n5, n3)
+	return m.b.extStem(int(m.ptype[i*m.s1+j]), n5, n3)
 }
 
 // mlStemAt is the Boltzmann factor of the multiloop branch (i, j).
 func (m *pf) mlStemAt(i, j int) float64 {
-	return m.b.mlStem(int(m.ptype[i*m.w+j]), m.s[i-1], m.s[j+1])
+	return m.b.mlStem(int(m.ptype[i*m.s1+j]), m.s[i-1], m.s[j+1])
 }
 
 // mlCloseAt is the Boltzmann factor of the pair (i, j) closing a
 // multiloop, with the scale of its two bases.
 func (m *pf) mlCloseAt(i, j int) float64 {
-	return m.b.mlClosing * m.b.mlStem(rtype[m.ptype[i*m.w+j]], m.s[j-1], m.s[i+1]) * m.sc[2]
+	return m.b.mlClosing * m.b.mlStem(rtype[m.ptype[i*m.s1+j]], m.s[j-1], m.s[i+1]) * m.sc[2]
 }
 
 // minParallelWork is the least work (cells times span plus 500) of a span
 // worth spreading over goroutines (tests lower it).
 var minParallelWork = 200000
 
-// diagonals calls cell(i, i+d) for every cell of every span d in order
-// (increasing, or decreasing when down), the cells of one span on up to
-// workers goroutines, and after each span done(d).
-func diagonals(n, lo, workers int, down bool, cell func(i, j int), done func(d int)) {
+// diagonals calls cell(i, i+d) for every cell of every span d from lo
+// to hi in order (increasing, or decreasing when down), the cells of one
+// span on up to workers goroutines, and after each span done(d). It
+// returns ctx.Err() as soon as it sees ctx done, before a span.
+func diagonals(ctx context.Context, n, lo, hi, workers int, down bool, cell func(i, j int), done func(d int)) error {
 	run := func(d int) {
 		cells := n - d
 		k := workers
@@ -246,19 +293,26 @@ func diagonals(n, lo, workers int, down bool, cell func(i, j int), done func(d i
 		done(d)
 	}
 	if down {
-		for d := n - 1; d >= lo; d-- {
+		for d := hi; d >= lo; d-- {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			run(d)
 		}
 	} else {
-		for d := lo; d < n; d++ {
+		for d := lo; d <= hi; d++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			run(d)
 		}
 	}
+	return ctx.Err()
 }
 
 // inside fills qb, qm1, qm by increasing span, then the exterior loop.
-func (m *pf) inside(workers int) {
-	n, w := m.n, m.w
+func (m *pf) inside(ctx context.Context, workers int) error {
+	n, w, s1 := m.n, m.w, m.s1
 	// qmp[d%3][i] = sum over u of QM(i, u-1) QM1(u, j), j = i+d: the
 	// split part of QM(i, j), which QB(i-1, j+1) needs
 	var qmp [3][]float64
@@ -271,17 +325,20 @@ func (m *pf) inside(workers int) {
 	for k := range unp {
 		unp[k] = make([]float64, w+1)
 	}
-	diagonals(n, minHairpin+1, workers, false, func(i, j int) {
+	err := diagonals(ctx, n, minHairpin+1, m.dmax, workers, false, func(i, j int) {
 		d := j - i
 		m.insideCell(i, j, qmp[(d+1)%3], qmp[d%3], unp[(d+1)%2], unp[d%2])
 	}, func(int) {})
+	if err != nil {
+		return err
+	}
 	// exterior loop
 	z5, z3 := m.z5, m.z3
 	z5[0] = 1
 	for j := 1; j <= n; j++ {
 		q := z5[j-1] * m.sc[1]
-		for k := j - minHairpin - 1; k >= 1; k-- {
-			if v := m.qb[k*w+j]; v != 0 {
+		for k := j - minHairpin - 1; k >= max(1, j-m.dmax); k-- {
+			if v := m.qb[k*s1+j]; v != 0 {
 				q += z5[k-1] * v * m.extAt(k, j)
 			}
 		}
@@ -290,14 +347,15 @@ func (m *pf) inside(workers int) {
 	z3[n+1] = 1
 	for i := n; i >= 1; i-- {
 		q := z3[i+1] * m.sc[1]
-		row := m.qb[i*w : i*w+w]
-		for l := i + minHairpin + 1; l <= n; l++ {
+		row := m.qb[i*s1:] // QB(i, l) at l
+		for l := i + minHairpin + 1; l <= min(n, i+m.dmax); l++ {
 			if v := row[l]; v != 0 {
 				q += v * m.extAt(i, l) * z3[l+1]
 			}
 		}
 		z3[i] = q
 	}
+	return nil
 }
 
 // insideCell computes QB, QM1 and QM at (i, j); qmp2 holds the split
@@ -305,11 +363,11 @@ func (m *pf) inside(workers int) {
 // the unpaired-5'-end parts of QM of span j-i-1, unpOut receives that of
 // (i, j).
 func (m *pf) insideCell(i, j int, qmp2, qmpOut, unp1, unpOut []float64) {
-	b, s, w := m.b, m.s, m.w
+	b, s, s1 := m.b, m.s, m.s1
 	qb := m.qb
 	d := j - i
 	var qbv float64
-	if typ := int(m.ptype[i*w+j]); typ != 0 {
+	if typ := int(m.ptype[i*s1+j]); typ != 0 {
 		qbv = b.hairpinAt(s, m.seq, i, j) * m.sc[d+1]
 		// stacks, bulges, interior loops; the generic interior loop
 		// (both sides at least 2, at least 6 unpaired) inline
@@ -320,7 +378,7 @@ func (m *pf) insideCell(i, j int, qmp2, qmpOut, unp1, unpOut []float64) {
 		for k := i + 1; k <= kmax; k++ {
 			u1 := k - i - 1
 			lmin := max(k+minHairpin+1, j-1-(MaxLoop-u1))
-			row := qb[k*w : k*w+w]
+			row := qb[k*s1:] // QB(k, l) at l
 			sk, sp1 := s[k], s[k-1]
 			gen := &m.gen[u1]
 			for l := j - 1; l >= lmin; l-- {
@@ -342,25 +400,25 @@ func (m *pf) insideCell(i, j int, qmp2, qmpOut, unp1, unpOut []float64) {
 			qbv += v * m.mlCloseAt(i, j)
 		}
 	}
-	qb[i*w+j] = qbv
+	qb[i*s1+j] = qbv
 	// QM1(i, j) = QM1(i, j-1) expMLbase + QB(i, j) mlstem
-	q1 := m.qm1[i*w+j-1] * m.b1
+	q1 := m.qm1[i*s1+j-1] * m.b1
 	if qbv != 0 {
 		q1 += qbv * m.mlStemAt(i, j)
 	}
-	m.qm1[i*w+j], m.qm1[j*w+i] = q1, q1
+	m.qm1[i*s1+j], m.qm1T[(j+1)*s1+i] = q1, q1
 	// QM(i, j) = sum over u of (expMLbase^(u-i) + QM(i, u-1)) QM1(u, j);
 	// the first part is QM1(i, j) + expMLbase (the same for (i+1, j))
 	var prod float64
 	if lo, hi := i+minHairpin+2, j-minHairpin-1; lo <= hi {
-		col := m.qm1[j*w : j*w+w] // QM1(u, j) at u
-		prod = dot(m.qm[i*w+lo-1:i*w+hi], col[lo:hi+1])
+		col := m.qm1T[(j+1)*s1:] // QM1(u, j) at u
+		prod = dot(m.qm[i*s1+lo-1:i*s1+hi], col[lo:hi+1])
 	}
 	qmpOut[i] = prod
 	u := q1 + m.b1*unp1[i+1]
 	unpOut[i] = u
 	qm := prod + u
-	m.qm[i*w+j], m.qm[j*w+i] = qm, qm
+	m.qm[i*s1+j], m.qmT[(j+1)*s1+i] = qm, qm
 }
 
 // dot returns the sum of a[k] b[k] (b at least as long as a).
@@ -392,11 +450,13 @@ func dot(a, b []float64) float64 {
 //	            + sum over enclosing (p,q) of QBo(p,q) interior(p,q,i,j)
 //
 // A and B need only the previous span.
-func (m *pf) outside(workers int) {
+func (m *pf) outside(ctx context.Context, workers int) error {
 	n, w := m.n, m.w
 	aPrev, aCur := make([]float64, w+1), make([]float64, w+1)
 	bPrev, bCur := make([]float64, w+1), make([]float64, w+1)
-	diagonals(n, minHairpin+1, workers, true, func(i, j int) {
+	// A, B, R and QBo vanish at spans beyond the band (no pair encloses
+	// them): the first span computed, dmax, starts from zeros.
+	return diagonals(ctx, n, minHairpin+1, m.dmax, workers, true, func(i, j int) {
 		m.outsideCell(i, j, aPrev, bPrev, aCur, bCur)
 	}, func(int) {
 		aPrev, aCur = aCur, aPrev
@@ -408,31 +468,32 @@ func (m *pf) outside(workers int) {
 // hold A and B of the previous (larger) span, aCur and bCur receive
 // those of (i, j), all indexed by i.
 func (m *pf) outsideCell(i, j int, aPrev, bPrev, aCur, bCur []float64) {
-	n, w, b, s := m.n, m.w, m.b, m.s
-	qb, r := m.qb, m.r
+	n, b, s, s1 := m.n, m.b, m.s, m.s1
+	qbo, r := m.qbo, m.r
 	var qmo float64
 	if i > 1 && j < n {
-		if lo := j + minHairpin + 2; lo < n {
-			qmo = dot(r[i*w+lo:i*w+n], m.qm1[(j+1)*w+lo:(j+1)*w+n])
+		// R(i, x) QM1(j+1, x) for x in [j+5, n-1] within the band
+		if lo, hi := j+minHairpin+2, min(n-1, i+m.dmax); lo <= hi {
+			qmo = dot(r[i*s1+lo:i*s1+hi+1], m.qm1[(j+1)*s1+lo:(j+1)*s1+hi+1])
 		}
 	}
 	bv := qmo + m.b1*bPrev[i-1]
 	bCur[i] = bv
 	rv := qmo
-	if i > 1 && j < n && m.ptype[(i-1)*w+j+1] != 0 {
-		rv += qb[(j+1)*w+i-1] * m.mlCloseAt(i-1, j+1)
+	if i > 1 && j < n && j-i+2 <= m.dmax && m.ptype[(i-1)*s1+j+1] != 0 {
+		rv += qbo[(j+2)*s1+i-1] * m.mlCloseAt(i-1, j+1)
 	}
-	r[i*w+j], r[j*w+i] = rv, rv
+	r[i*s1+j], m.rT[(j+1)*s1+i] = rv, rv
 	qm1o := bv
-	if hi := i - minHairpin - 2; hi >= 2 {
-		// R(a, j) QM(a, i-1) for a in [2, i-5]
-		qm1o += dot(r[j*w+2:j*w+hi+1], m.qm[(i-1)*w+2:(i-1)*w+hi+1])
+	if lo, hi := max(2, j-m.dmax), i-minHairpin-2; lo <= hi {
+		// R(a, j) QM(a, i-1) for a in [2, i-5] within the band
+		qm1o += dot(m.rT[(j+1)*s1+lo:(j+1)*s1+hi+1], m.qmT[i*s1+lo:i*s1+hi+1])
 	}
 	av := qm1o + m.b1*aPrev[i]
 	aCur[i] = av
-	typ := int(m.ptype[i*w+j])
+	typ := int(m.ptype[i*s1+j])
 	if typ == 0 {
-		qb[j*w+i] = 0
+		qbo[(j+1)*s1+i] = 0
 		return
 	}
 	v := m.z5[i-1] * m.extAt(i, j) * m.z3[j+1]
@@ -446,9 +507,9 @@ func (m *pf) outsideCell(i, j int, aPrev, bPrev, aCur, bCur []float64) {
 	mmIn := mmI[t2][sq1][sp1]
 	for q := j + 1; q <= min(n, j+MaxLoop+1); q++ {
 		u2 := q - j - 1
-		pmin := max(1, i-1-(MaxLoop-u2))
-		rowT := qb[q*w : q*w+w]     // QBo(p, q) at p
-		ptT := m.ptype[q*w : q*w+w] // type of (p, q) at p
+		pmin := max(1, i-1-(MaxLoop-u2), q-m.dmax)
+		rowT := qbo[(q+1)*s1:]  // QBo(p, q) at p
+		ptT := m.ptT[(q+1)*s1:] // type of (p, q) at p
 		sj1 := s[q-1]
 		for p := i - 1; p >= pmin; p-- {
 			to := int(ptT[p])
@@ -467,24 +528,24 @@ func (m *pf) outsideCell(i, j int, aPrev, bPrev, aCur, bCur []float64) {
 			}
 		}
 	}
-	qb[j*w+i] = v
+	qbo[(j+1)*s1+i] = v
 }
 
 // probabilities turns qb into the symmetric matrix of the pair
 // probabilities QB QBo / Z.
 func (m *pf) probabilities() error {
-	n, w := m.n, m.w
+	n, s1 := m.n, m.s1
 	z := m.z5[n]
 	for i := 1; i <= n; i++ {
-		for j := i + 1; j <= n; j++ {
+		for j := i + 1; j <= min(n, i+m.dmax); j++ {
 			var pr float64
-			if m.ptype[i*w+j] != 0 {
-				pr = m.qb[i*w+j] * m.qb[j*w+i] / z
+			if m.ptype[i*s1+j] != 0 {
+				pr = m.qb[i*s1+j] * m.qbo[(j+1)*s1+i] / z
 				if math.IsNaN(pr) || math.IsInf(pr, 0) {
 					return fmt.Errorf("%w: probability of (%d, %d) is %g", ErrOverflow, i, j, pr)
 				}
 			}
-			m.qb[i*w+j], m.qb[j*w+i] = pr, pr
+			m.qb[i*s1+j], m.qbo[(j+1)*s1+i] = pr, pr
 		}
 	}
 	return nil
@@ -503,32 +564,68 @@ type Ensemble struct {
 	Temperature float64 // degrees Celsius
 
 	kT   float64 // kcal/mol
-	n, w int
-	prob []float64 // 1-based, w*w, symmetric
+	n    int
+	s1   int       // the layout of prob (see matrices): stride - 1
+	dmax int       // the largest j - i of a pair in prob
+	prob []float64 // 1-based, the pair (i, j) at i*s1 + j
 }
 
 // Len returns the length of the sequence.
 func (e *Ensemble) Len() int { return e.n }
 
-// Prob returns the probability that bases i and j (0-based) pair.
-func (e *Ensemble) Prob(i, j int) float64 {
-	if i < 0 || j < 0 || i >= e.n || j >= e.n {
+// MaxSpan returns the span limit of the ensemble: the largest j - i + 1
+// of a pair (i, j) it holds (the sequence length without a limit).
+func (e *Ensemble) MaxSpan() int { return e.dmax + 1 }
+
+// at is the probability of the pair (i, j), 1-based, i < j.
+func (e *Ensemble) at(i, j int) float64 {
+	if j-i > e.dmax {
 		return 0
 	}
-	return e.prob[(i+1)*e.w+j+1]
+	return e.prob[i*e.s1+j]
+}
+
+// Prob returns the probability that bases i and j (0-based) pair.
+func (e *Ensemble) Prob(i, j int) float64 {
+	if i < 0 || j < 0 || i >= e.n || j >= e.n || i == j {
+		return 0
+	}
+	return e.at(min(i, j)+1, max(i, j)+1)
+}
+
+// Pair is a base pair (0-based, I < J) and its probability.
+type Pair struct {
+	I, J int
+	P    float64
+}
+
+// Pairs returns the pairs of probability at least cut (and above 0), by
+// I then J: the sparse form of the probabilities, O(L MaxSpan) to make,
+// where Probabilities' L x L map is too large.
+func (e *Ensemble) Pairs(cut float64) []Pair {
+	var out []Pair
+	for i := 1; i <= e.n; i++ {
+		for j := i + 1; j <= e.n && j-i <= e.dmax; j++ {
+			if v := e.prob[i*e.s1+j]; v >= cut && v > 0 {
+				out = append(out, Pair{i - 1, j - 1, v})
+			}
+		}
+	}
+	return out
 }
 
 // Probabilities returns the pair probabilities as a symmetric L x L
 // matrix (row-major, p[i*L+j] for the 0-based bases i and j; 0 on the
 // diagonal), the layout of the networks' pair maps and of
-// rna.DecodeMEA.
+// rna.DecodeMEA. It takes 4 L^2 bytes whatever the span limit (see
+// Pairs).
 func (e *Ensemble) Probabilities() []float32 {
 	n := e.n
 	out := make([]float32, n*n)
-	for i := 0; i < n; i++ {
-		row := e.prob[(i+1)*e.w+1 : (i+1)*e.w+1+n]
-		for j, v := range row {
-			out[i*n+j] = float32(v)
+	for i := 1; i <= n; i++ {
+		for j := i + 1; j <= min(n, i+e.dmax); j++ {
+			v := float32(e.prob[i*e.s1+j])
+			out[(i-1)*n+j-1], out[(j-1)*n+i-1] = v, v
 		}
 	}
 	return out
@@ -537,12 +634,15 @@ func (e *Ensemble) Probabilities() []float32 {
 // Unpaired returns the probability of every base to be unpaired.
 func (e *Ensemble) Unpaired() []float64 {
 	out := make([]float64, e.n)
-	for i := range out {
+	for i := 1; i <= e.n; i++ {
 		q := 1.0
-		for _, v := range e.prob[(i+1)*e.w+1 : (i+1)*e.w+1+e.n] {
-			q -= v
+		for j := max(1, i-e.dmax); j < i; j++ {
+			q -= e.prob[j*e.s1+i]
 		}
-		out[i] = q
+		for j := i + 1; j <= min(e.n, i+e.dmax); j++ {
+			q -= e.prob[i*e.s1+j]
+		}
+		out[i-1] = q
 	}
 	return out
 }
@@ -567,7 +667,7 @@ func (e *Ensemble) StructureProbability(energy float64) float64 {
 func (e *Ensemble) Diversity() float64 {
 	var d float64
 	for i := 1; i <= e.n; i++ {
-		for _, v := range e.prob[i*e.w+i+1 : i*e.w+e.n+1] {
+		for _, v := range e.prob[i*e.s1+i+1 : i*e.s1+min(e.n, i+e.dmax)+1] {
 			d += v * (1 - v)
 		}
 	}
@@ -582,8 +682,8 @@ func (e *Ensemble) Centroid() (*rna.Structure, float64) {
 	var pairs [][2]int
 	var dist float64
 	for i := 1; i <= e.n; i++ {
-		for j := i + 1; j <= e.n; j++ {
-			if v := e.prob[i*e.w+j]; v > 0.5 {
+		for j := i + 1; j <= min(e.n, i+e.dmax); j++ {
+			if v := e.prob[i*e.s1+j]; v > 0.5 {
 				pairs = append(pairs, [2]int{i - 1, j - 1})
 				dist += 1 - v
 			} else {
@@ -608,13 +708,13 @@ func (e *Ensemble) PairingTendency() string {
 	out := make([]byte, e.n)
 	for j := 1; j <= e.n; j++ {
 		q, up, down := float32(1), float32(0), float32(0)
-		for i := 1; i < j; i++ {
-			v := float32(e.prob[i*e.w+j])
+		for i := max(1, j-e.dmax); i < j; i++ {
+			v := float32(e.prob[i*e.s1+j])
 			down += v
 			q -= v
 		}
-		for i := j + 1; i <= e.n; i++ {
-			v := float32(e.prob[j*e.w+i])
+		for i := j + 1; i <= min(e.n, j+e.dmax); i++ {
+			v := float32(e.prob[j*e.s1+i])
 			up += v
 			q -= v
 		}

@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -73,7 +74,7 @@ func TestPartitionBruteForce(t *testing.T) {
 				count++
 			}
 			for _, threads := range []int{1, 3} {
-				ens, err := p.partition(seq, threads, true, 0)
+				ens, err := p.partition(context.Background(), seq, threads, true, 0, false)
 				if err != nil {
 					t.Fatalf("%s %s: %v", mod.name, seq, err)
 				}
@@ -142,7 +143,7 @@ func TestPartitionConsistency(t *testing.T) {
 					}
 				}
 				// another scale
-				e2, err := p.partition(seq, 2, false, 1.1)
+				e2, err := p.partition(context.Background(), seq, 2, false, 1.1, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,8 +192,8 @@ func TestPartitionInsideBothEnds(t *testing.T) {
 		s, norm, _ := encode(seq)
 		_, emfe, _ := DefaultParams().MFE(seq)
 		b := newBoltz(DefaultParams(), false)
-		m := newPF(DefaultParams(), b, s, norm, math.Max(1, math.Exp(-(sfact*emfe*1000/float64(n))/b.kT)))
-		m.inside(2)
+		m := newPF(DefaultParams(), b, s, norm, math.Max(1, math.Exp(-(sfact*emfe*1000/float64(n))/b.kT)), false)
+		m.inside(context.Background(), 2)
 		if d := math.Abs(m.z5[n]-m.z3[1]) / m.z5[n]; d > 1e-12 {
 			t.Errorf("%d nt: Z5(n) = %v, Z3(1) = %v", n, m.z5[n], m.z3[1])
 		}
@@ -219,7 +220,7 @@ func TestPartitionLong(t *testing.T) {
 		}
 		var ref *Ensemble
 		if gc {
-			if ref, err = DefaultParams().partition(seq, 0, false, 1.05); err != nil {
+			if ref, err = DefaultParams().partition(context.Background(), seq, 0, false, 1.05, false); err != nil {
 				t.Fatal(err)
 			}
 			if d := math.Abs(ref.FreeEnergy - e.FreeEnergy); d > 1e-9*math.Abs(e.FreeEnergy) {
