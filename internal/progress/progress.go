@@ -1,7 +1,8 @@
 // Package progress reports the progress of a long stage: a bar with the
 // count, rate and time left on a terminal, and otherwise (pipes, files,
 // cluster job logs) a plain line every tenth of the items and at least
-// every minute, so that a log shows how far a run got and how fast.
+// every minute once the stage has run for Quiet, so that a log shows how
+// far a run got and how fast, and a short stage stays silent.
 package progress
 
 import (
@@ -31,8 +32,13 @@ type Bar struct {
 	nextLine int       // the count at which the next line is written
 	step     int
 	finished bool
+	printed  bool // a progress line was written
 	now      func() time.Time
 }
+
+// Quiet is how long a stage runs before its plain lines start: a stage
+// shorter than that writes nothing.
+const Quiet = 2 * time.Second
 
 // LogEvery is the longest time between two plain lines while items
 // complete.
@@ -87,7 +93,7 @@ func (b *Bar) Add(n int) {
 		for b.nextLine <= b.done {
 			b.nextLine += b.step
 		}
-		if b.done < b.total { // the last line is Finish's
+		if b.done < b.total && t.Sub(b.start) >= Quiet { // the last line is Finish's
 			b.line(t)
 		}
 	}
@@ -95,7 +101,7 @@ func (b *Bar) Add(n int) {
 
 // line writes "desc: 30/100 (30%), 2.5/s, about 28s left".
 func (b *Bar) line(t time.Time) {
-	b.last = t
+	b.last, b.printed = t, true
 	el := t.Sub(b.start).Seconds()
 	rate := ""
 	left := ""
@@ -161,11 +167,11 @@ func (b *Bar) Finish() {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.finished || b.done == 0 {
+	t := b.now()
+	if b.finished || b.done == 0 || !b.printed && t.Sub(b.start) < Quiet {
 		b.finished = true
 		return
 	}
 	b.finished = true
-	t := b.now()
 	fmt.Fprintf(b.w, "%s: %d/%d done in %s\n", b.desc, b.done, b.total, roundDuration(t.Sub(b.start)))
 }

@@ -61,3 +61,16 @@ func TestNilAndEmpty(t *testing.T) {
 		t.Errorf("an empty bar wrote %q", w.String())
 	}
 }
+
+// A stage shorter than Quiet writes nothing, its last line included.
+func TestShortStageSilent(t *testing.T) {
+	var w strings.Builder
+	b := newPlain(&w, 50, "epoch 1", fakeClock(time.Millisecond))
+	for i := 0; i < 50; i++ {
+		b.Add(1)
+	}
+	b.Finish()
+	if w.Len() != 0 {
+		t.Errorf("a 50 ms stage wrote %q", w.String())
+	}
+}
