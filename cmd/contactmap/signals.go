@@ -9,6 +9,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/outset"
 )
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM, to stop
@@ -47,6 +50,13 @@ func finishedNote() string {
 var atExit struct {
 	sync.Mutex
 	fns []func()
+}
+
+func init() {
+	// The temporary files of outputs being written: a forced exit leaves
+	// the outputs finished before it, never a part.
+	onForcedExit(outset.RemoveOwnTemps)
+	onForcedExit(fileio.RemoveLiveTemps)
 }
 
 // onForcedExit registers f to run before a forced exit.

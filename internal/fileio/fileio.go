@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -133,6 +134,19 @@ func Open(path string) (io.ReadCloser, error) {
 	return fileReader{r, f}, nil
 }
 
+// live holds the temporary files WriteAtomic is writing.
+var live sync.Map
+
+// RemoveLiveTemps removes the temporary files WriteAtomic calls of this
+// process are writing: the cleanup of a process that must exit at once
+// (a forced stop after SIGINT), so that no part of a file is left.
+func RemoveLiveTemps() {
+	live.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		return true
+	})
+}
+
 // WriteAtomic writes path by calling write on a temporary file in the same
 // directory, syncing it and renaming it over path: readers see the old
 // file or the complete new one, never a part.
@@ -143,6 +157,8 @@ func WriteAtomic(path string, write func(w io.Writer) error) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	live.Store(tmp.Name(), true)
+	defer live.Delete(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 1<<16)
 	if err := write(bw); err != nil {
 		tmp.Close()

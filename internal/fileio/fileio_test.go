@@ -94,3 +94,36 @@ func TestRemoveStaleTemps(t *testing.T) {
 		t.Errorf("left %v %v", left, hidden)
 	}
 }
+
+// RemoveLiveTemps removes the temporary file of a WriteAtomic still
+// writing, and the write then fails rather than renaming a part.
+func TestRemoveLiveTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	started, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- WriteAtomic(path, func(w io.Writer) error {
+			io.WriteString(w, "part")
+			close(started)
+			<-release
+			return nil
+		})
+	}()
+	<-started
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("%d files while writing, want the temporary one", len(entries))
+	}
+	RemoveLiveTemps()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left after RemoveLiveTemps: %v", entries)
+	}
+	close(release)
+	if err := <-done; err == nil {
+		t.Error("the write of a removed temporary file succeeded")
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a part was renamed into place: %v", err)
+	}
+}

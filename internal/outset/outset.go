@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -66,6 +67,30 @@ const (
 )
 
 var counter atomic.Uint64
+
+// wroteDirs are the directories Write has written to in this process.
+var wroteDirs sync.Map
+
+// RemoveOwnTemps removes this process's temporary files (not the links to
+// old files that a set being renamed keeps) from every directory Write
+// has written to: the cleanup of a process that must exit at once (a
+// forced stop after SIGINT) and leave no part of an output behind.
+func RemoveOwnTemps() {
+	wroteDirs.Range(func(k, _ any) bool {
+		dir := k.(string)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return true
+		}
+		for _, e := range entries {
+			p, ok := parseOwn(e.Name())
+			if ok && p.pid == pid && p.host == host && strings.Contains(e.Name(), "."+kindTemp+"-") {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+		return true
+	})
+}
 
 // ownName returns the name of a file of this process's beside path:
 // .NAME.KIND-HOST-PID-N.
@@ -185,6 +210,9 @@ func writeTemp(ctx context.Context, f File) (string, error) {
 // cancellation the temporary files are removed and the old files are
 // left as they were; the error names the file.
 func Write(ctx context.Context, files []File) error {
+	for _, f := range files {
+		wroteDirs.Store(filepath.Dir(f.Path), true)
+	}
 	temps := make([]string, 0, len(files))
 	removeAll := func(names []string) {
 		for _, n := range names {

@@ -269,3 +269,29 @@ func TestTwoWritersOneDirectory(t *testing.T) {
 		t.Errorf("directory holds %v, want the first run's four files and the second's one", got)
 	}
 }
+
+// RemoveOwnTemps removes this process's temporary files in the
+// directories written to, and leaves other processes' and the outputs.
+func TestRemoveOwnTemps(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "a.rr")
+	if err := Write(context.Background(), []File{{Path: out, Write: func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }}}); err != nil {
+		t.Fatal(err)
+	}
+	mine := ownName(filepath.Join(dir, "b.rr"), kindTemp)
+	other := filepath.Join(dir, fmt.Sprintf(".b.rr.%s-%s-%d-1", kindTemp, host, pid+1))
+	for _, f := range []string{mine, other} {
+		if err := os.WriteFile(f, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	RemoveOwnTemps()
+	if _, err := os.Stat(mine); !os.IsNotExist(err) {
+		t.Errorf("this process's temporary file survived: %v", err)
+	}
+	for _, f := range []string{other, out} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
