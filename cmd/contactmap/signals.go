@@ -19,7 +19,7 @@ import (
 // removes its temporary files and exits. A second signal ends the wait.
 // Outputs are written to temporary files and renamed into place, so what
 // a forced exit leaves is the outputs finished before it, never a part.
-var stopGrace = 1500 * time.Millisecond
+var stopGrace = time.Second
 
 // exitNow ends the process; tests replace it.
 var exitNow = os.Exit
