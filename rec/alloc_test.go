@@ -2,47 +2,16 @@ package rec
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
 	"io"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/scnntest"
 )
-
-// allocDuring is the bytes f allocates (TotalAlloc, which a collection
-// does not lower).
-func allocDuring(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
-// headersOnly is a parameter file whose arrays declare shapes but hold
-// no values, with a valid checksum.
-func headersOnly(record []byte, shapes []scnn.ParamShape) []byte {
-	b := []byte("SCNNPRM\x00")
-	b = binary.LittleEndian.AppendUint32(b, scnn.ParamsVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(record)))
-	b = append(b, record...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(shapes)))
-	for _, s := range shapes {
-		b = binary.LittleEndian.AppendUint16(b, uint16(len(s.Name)))
-		b = append(b, s.Name...)
-		b = append(b, 1, byte(len(s.Shape)))
-		for _, d := range s.Shape {
-			b = binary.LittleEndian.AppendUint32(b, uint32(d))
-		}
-	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}
 
 // ParamShapes lists exactly the parameters NewModel builds, for both
 // kinds and one to three blocks.
@@ -88,7 +57,7 @@ func TestReadModelChecksShapesBeforeAllocating(t *testing.T) {
 	}{
 		{"no arrays", recordFile(t, big, nil), `param "user.W" (shape [2 1024]) of the model the record describes is missing`},
 		{"tiny arrays", recordFile(t, big, tiny.Params()), `array "user.W": file shape [2 2], model shape [2 1024]`},
-		{"headers only", headersOnly(huge, []scnn.ParamShape{largest}), `array "block1.spconv3.R" of shape [6 2048 2048]: 25165824 values (100663296 bytes) and the checksum, but 4 bytes are left in the file`},
+		{"headers only", scnntest.HeadersOnly(huge, []scnn.ParamShape{largest}), `array "block1.spconv3.R" of shape [6 2048 2048]: 25165824 values (100663296 bytes) and the checksum, but 4 bytes are left in the file`},
 	} {
 		for _, sized := range []bool{true, false} {
 			var r io.Reader = bytes.NewReader(c.data)
@@ -96,7 +65,7 @@ func TestReadModelChecksShapesBeforeAllocating(t *testing.T) {
 				r = struct{ io.Reader }{r} // a reader of unknown size
 			}
 			var err error
-			n := allocDuring(func() { _, _, err = ReadModel(r, "runs/rec/model.scnn") })
+			n := scnntest.AllocDuring(func() { _, _, err = ReadModel(r, "runs/rec/model.scnn") })
 			t.Logf("%s (size known %v): %d-byte file, %d bytes allocated: %v", c.name, sized, len(c.data), n, err)
 			switch {
 			case err == nil:

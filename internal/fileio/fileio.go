@@ -80,7 +80,7 @@ func RemoveStaleTemps(dir string, names ...string) error {
 		return err
 	}
 	for _, e := range entries {
-		base, ok := tempOf(e.Name())
+		base, ok := TempOf(e.Name())
 		if !ok || !want[base] {
 			continue
 		}
@@ -91,8 +91,8 @@ func RemoveStaleTemps(dir string, names ...string) error {
 	return nil
 }
 
-// tempOf returns NAME for a WriteAtomic temporary file name .NAME.tmpNNN.
-func tempOf(file string) (string, bool) {
+// TempOf returns NAME for a WriteAtomic temporary file name .NAME.tmpNNN.
+func TempOf(file string) (string, bool) {
 	rest, ok := strings.CutPrefix(file, ".")
 	k := strings.LastIndex(rest, ".tmp")
 	if !ok || k < 0 {

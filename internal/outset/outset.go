@@ -23,6 +23,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
 )
 
 // File is one file of a set: Write writes its content.
@@ -349,7 +351,7 @@ func RemoveStale(dir string, names ...string) error {
 			} else {
 				stale = old(e)
 			}
-		} else if base, ok := legacyTemp(e.Name()); ok && want[base] {
+		} else if base, ok := fileio.TempOf(e.Name()); ok && want[base] {
 			stale = old(e)
 		}
 		if !stale {
@@ -360,15 +362,4 @@ func RemoveStale(dir string, names ...string) error {
 		}
 	}
 	return nil
-}
-
-// legacyTemp returns NAME for fileio.WriteAtomic's temporary file name
-// .NAME.tmpNNN.
-func legacyTemp(file string) (string, bool) {
-	rest, ok := strings.CutPrefix(file, ".")
-	k := strings.LastIndex(rest, ".tmp")
-	if !ok || k < 0 {
-		return "", false
-	}
-	return rest[:k], digits(rest[k+len(".tmp"):])
 }

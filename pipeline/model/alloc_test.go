@@ -7,41 +7,12 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/scnntest"
 )
-
-// allocDuring is the bytes f allocates (TotalAlloc, which a collection
-// does not lower).
-func allocDuring(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
-// headersOnly is a parameter file whose arrays declare shapes but hold
-// no values, with a valid checksum.
-func headersOnly(record []byte, shapes []scnn.ParamShape) []byte {
-	b := []byte("SCNNPRM\x00")
-	b = binary.LittleEndian.AppendUint32(b, scnn.ParamsVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(record)))
-	b = append(b, record...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(shapes)))
-	for _, s := range shapes {
-		b = binary.LittleEndian.AppendUint16(b, uint16(len(s.Name)))
-		b = append(b, s.Name...)
-		b = append(b, 1, byte(len(s.Shape)))
-		for _, d := range s.Shape {
-			b = binary.LittleEndian.AppendUint32(b, uint32(d))
-		}
-	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}
 
 // A model file whose record describes a large network but which holds
 // the tiny model's arrays, or none, or the large network's headers
@@ -97,7 +68,7 @@ func TestReadModelChecksShapesBeforeAllocating(t *testing.T) {
 		{"huge, no arrays", file(record(huge), nil), `param "pair.S" (shape [1 2 4]) of the model the record describes is missing`},
 		{"huge, tiny arrays", file(record(huge), tiny.Params()), `array "block1.k1.R" (shape [1 5 1]) is not a param of the model`},
 		{"wide, tiny arrays", file(record(wide), tiny.Params()), `array "block1.k1.R": file shape [1 5 1], model shape [1 5 4096]`},
-		{"huge, headers only", headersOnly(record(huge), []scnn.ParamShape{largest}), `array "head1.k13.R" of shape [91 605 600]: 33033000 values (132132000 bytes) and the checksum, but 4 bytes are left in the file`},
+		{"huge, headers only", scnntest.HeadersOnly(record(huge), []scnn.ParamShape{largest}), `array "head1.k13.R" of shape [91 605 600]: 33033000 values (132132000 bytes) and the checksum, but 4 bytes are left in the file`},
 		{"mutated dimension", mutated, `array "block1.k1.R": file shape [1 5 4096], model shape [1 5 1]`},
 	} {
 		for _, sized := range []bool{true, false} {
@@ -106,7 +77,7 @@ func TestReadModelChecksShapesBeforeAllocating(t *testing.T) {
 				r = struct{ io.Reader }{r} // a reader of unknown size
 			}
 			var err error
-			n := allocDuring(func() { _, err = ReadModel(r, "runs/x/model.scnn") })
+			n := scnntest.AllocDuring(func() { _, err = ReadModel(r, "runs/x/model.scnn") })
 			switch {
 			case err == nil:
 				t.Errorf("%s: loaded", c.name)

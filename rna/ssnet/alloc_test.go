@@ -2,47 +2,16 @@ package ssnet
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/scnntest"
 )
-
-// allocDuring is the bytes f allocates (TotalAlloc, which a collection
-// does not lower).
-func allocDuring(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
-// headersOnly is a parameter file whose arrays declare shapes but hold
-// no values, with a valid checksum.
-func headersOnly(record []byte, shapes []scnn.ParamShape) []byte {
-	b := []byte("SCNNPRM\x00")
-	b = binary.LittleEndian.AppendUint32(b, scnn.ParamsVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(record)))
-	b = append(b, record...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(shapes)))
-	for _, s := range shapes {
-		b = binary.LittleEndian.AppendUint16(b, uint16(len(s.Name)))
-		b = append(b, s.Name...)
-		b = append(b, 1, byte(len(s.Shape)))
-		for _, d := range s.Shape {
-			b = binary.LittleEndian.AppendUint32(b, uint32(d))
-		}
-	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}
 
 // An RNA model file whose record describes a large network (50M
 // parameters, within the bounds) but which holds the tiny network's
@@ -72,7 +41,7 @@ func TestReadModelChecksShapesBeforeAllocating(t *testing.T) {
 	}{
 		{"no arrays", modelFile(t, huge, nil), `param "pair.S" (shape [1 5 4096]) of the model the record describes is missing`},
 		{"tiny arrays", modelFile(t, huge, tiny.Net.Params()), `array "pair.S": file shape [1 5 2], model shape [1 5 4096]`},
-		{"headers only", headersOnly(huge, []scnn.ParamShape{largest}), `array "block1.k1.R" of shape [1 4096 4096]: 16777216 values (67108864 bytes) and the checksum, but 4 bytes are left in the file`},
+		{"headers only", scnntest.HeadersOnly(huge, []scnn.ParamShape{largest}), `array "block1.k1.R" of shape [1 4096 4096]: 16777216 values (67108864 bytes) and the checksum, but 4 bytes are left in the file`},
 	} {
 		for _, sized := range []bool{true, false} {
 			var r io.Reader = bytes.NewReader(c.data)
@@ -80,7 +49,7 @@ func TestReadModelChecksShapesBeforeAllocating(t *testing.T) {
 				r = struct{ io.Reader }{r} // a reader of unknown size
 			}
 			var err error
-			n := allocDuring(func() { _, err = ReadModel(r, "runs/rna/m.scnn") })
+			n := scnntest.AllocDuring(func() { _, err = ReadModel(r, "runs/rna/m.scnn") })
 			t.Logf("%s (size known %v): %d-byte file, %d bytes allocated: %v", c.name, sized, len(c.data), n, err)
 			switch {
 			case err == nil:
