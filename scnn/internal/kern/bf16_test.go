@@ -366,6 +366,9 @@ func TestConvForwardDirectBF16(t *testing.T) {
 		cin, cout := ch[0], ch[1]
 		for _, k := range []int{3, 7} {
 			for _, l := range []int{5, 40} {
+				if cin > 32 && k > 3 && l == 40 && !exhaustive() {
+					continue // half the test's time; 86 -> 8 at k 3 and 31 -> 8 at k 7 take the same code
+				}
 				for _, packed := range []bool{false, true} {
 					t.Run(fmt.Sprintf("%dto%d/k%d/L%d/packed=%v", cin, cout, k, l, packed), func(t *testing.T) {
 						const b, off, extra = 2, 1, 2

@@ -3,6 +3,7 @@ package kern
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 )
 
@@ -14,30 +15,49 @@ func randSlice(n int, rng *rand.Rand) []float32 {
 	return v
 }
 
-// naiveConv is the loop ConvForward documents, on one dense H x W map.
+// naiveConv is the loop ConvForward documents, on one dense H x W map:
+// each output a float64 sum over a, b, c in that order. (The output
+// channels run innermost, over contiguous weights: the same sums, in the
+// same order, as a loop over f outside a, b, c, a few times faster.)
 func naiveConv(x, w, bias []float32, h, wd, cin, cout, k int) []float32 {
 	pad := k / 2
 	out := make([]float32, h*wd*cout)
+	s := make([]float64, cout)
 	for i := 0; i < h; i++ {
 		for j := 0; j < wd; j++ {
-			for f := 0; f < cout; f++ {
-				s := float64(bias[f])
-				for a := 0; a < k; a++ {
-					for b := 0; b < k; b++ {
-						p, q := i+a-pad, j+b-pad
-						if p < 0 || p >= h || q < 0 || q >= wd {
-							continue
-						}
-						for c := 0; c < cin; c++ {
-							s += float64(x[(p*wd+q)*cin+c]) * float64(w[((a*k+b)*cin+c)*cout+f])
+			for f := range s {
+				s[f] = float64(bias[f])
+			}
+			for a := 0; a < k; a++ {
+				for b := 0; b < k; b++ {
+					p, q := i+a-pad, j+b-pad
+					if p < 0 || p >= h || q < 0 || q >= wd {
+						continue
+					}
+					xs := x[(p*wd+q)*cin:][:cin]
+					for c, xv := range xs {
+						ws := w[((a*k+b)*cin+c)*cout:][:cout]
+						for f, wv := range ws {
+							s[f] += float64(xv) * float64(wv)
 						}
 					}
 				}
-				out[(i*wd+j)*cout+f] = float32(s)
+			}
+			o := out[(i*wd+j)*cout:][:cout]
+			for f := range o {
+				o[f] = float32(s[f])
 			}
 		}
 	}
 	return out
+}
+
+// exhaustive reports whether CONTACTMAP_EXHAUSTIVE is set (make
+// test-exhaustive): the heavy kernel tests then run their full sweeps,
+// every shape on every kernel set, instead of the representative shapes
+// that reach the same code (minutes, against seconds).
+func exhaustive() bool {
+	return os.Getenv("CONTACTMAP_EXHAUSTIVE") != ""
 }
 
 func maxDiff(a, b []float32) float64 {

@@ -12,7 +12,10 @@ import (
 // im2col method: dense and packed maps, one to three branches of
 // different kernels, with and without biases, maps narrower than the
 // kernel and taller than one product's rows, 1 and 3 workers, every
-// kernel set; and ConvForwardStrided into a wider map.
+// kernel set; and ConvForwardStrided into a wider map. The heavy shape
+// (three branches up to 13 x 13 of 54 channels: a minute on the portable
+// kernels) runs two of the option combinations, which take each option's
+// values once, and all eight under CONTACTMAP_EXHAUSTIVE.
 func TestConvForwardRows(t *testing.T) {
 	if backend != "go" {
 		t.Skip("the row methods run on the Go kernels only")
@@ -24,16 +27,20 @@ func TestConvForwardRows(t *testing.T) {
 			l, cin int
 			ks     []int
 			couts  []int
+			heavy  bool
 		}{
-			{19, 40, []int{3}, []int{40}},
-			{23, 12, []int{9, 5, 1}, []int{20, 17, 3}},
-			{3, 5, []int{5, 3}, []int{33, 2}},
-			{300, 3, []int{3}, []int{18}},
-			{30, 54, []int{13, 9, 5}, []int{54, 54, 54}},
+			{19, 40, []int{3}, []int{40}, false},
+			{23, 12, []int{9, 5, 1}, []int{20, 17, 3}, false},
+			{3, 5, []int{5, 3}, []int{33, 2}, false},
+			{300, 3, []int{3}, []int{18}, false},
+			{30, 54, []int{13, 9, 5}, []int{54, 54, 54}, true},
 		} {
 			for _, packed := range []bool{false, true} {
 				for _, workers := range []int{1, 3} {
 					for _, bias := range []bool{false, true} {
+						if sh.heavy && !exhaustive() && (packed != (workers == 3) || bias != packed) {
+							continue // dense, 1 worker, no bias; packed, 3 workers, bias
+						}
 						name := fmt.Sprintf("l%d/cin%d/k%v/packed=%v/workers%d/bias=%v", sh.l, sh.cin, sh.ks, packed, workers, bias)
 						t.Run(name, func(t *testing.T) {
 							g := ConvGeom{Packed: packed, B: 2, H: sh.l, W: sh.l, Cin: sh.cin, Workers: workers}
