@@ -83,6 +83,9 @@ for each chain left out.`,
 	if (cfg.List == "") == (cfg.Chains == "") || cfg.PDBDir == "" || cfg.Out == "" {
 		return usageError("--list or --chains (one of them), --pdb-dir and --out are required (see -h)")
 	}
+	if err := checkOutDir(cfg.Out); err != nil {
+		return err
+	}
 	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
 		return usageError("%v", err)
 	}

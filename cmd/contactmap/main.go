@@ -30,6 +30,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 
@@ -212,12 +213,23 @@ func wrongKind(args []string, wk *modelkind.WrongKindError) string {
 var errUsage = errors.New("usage")
 
 // checkOutDir refuses an output directory that names an existing file
-// other than a directory: a usage error naming --out.
+// other than a directory, or lies under one (--out FILE/sub): a usage
+// error naming --out and the file in the way.
 func checkOutDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return usageError("--out %s: not a directory", dir)
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil {
+			if st.IsDir() {
+				return nil
+			}
+			if d == filepath.Clean(dir) {
+				return usageError("--out %s: not a directory", dir)
+			}
+			return usageError("--out %s: %s is a file, not a directory", dir, d)
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return nil
+		}
 	}
-	return nil
 }
 
 func usageError(format string, a ...any) error {

@@ -80,58 +80,55 @@ and unique in the run. A chain whose outputs exist is skipped (--force
 overwrites them). A record that looks like DNA or RNA (over 90% A, C, G,
 T, U, N) gets a warning (skipped with --strict). Before each chain, its
 peak memory is estimated from its length and the model; a chain
-estimated not to fit in the memory available (cgroup limit or
-MemAvailable) is skipped with the estimate (--force tries it anyway).
+estimated not to fit in the memory available (the least of the cgroup
+limit, RLIMIT_AS/RLIMIT_DATA, GOMEMLIMIT and MemAvailable) is skipped with the estimate (--force tries it anyway).
 Warnings and failures go to standard error; a failed or skipped input
-does not stop the others, and makes the exit status 1.`,
+does not stop the others, and makes the exit status 1. The run's
+summary: the table of the chains predicted on standard output (none
+when none was), summary.tsv in --out (a row per input: name, length,
+status ok, skipped or failed, outputs, method, the error) and one
+failure list on standard error.`,
 		Example: "contactmap predict --model scnn --out preds 1ENH_A seqs.fasta",
 	})
 	var cfg predict.Config
-	var specs multiFlag
-	fs.Var(&specs, "model", "a shipped model ("+strings.Join(models.Names(), ", ")+"; built into this binary; distilled: one SCNN trained on the ensemble's probabilities; ensemble: ten models, the mean of their probabilities; msa: the alignment network, for alignment files) or a model file (default "+models.Default+"); repeated: a seed ensemble, the mean of all the models' probabilities")
+	var pf predictFlags
+	pf.register(fs, "predictions", "rr,npy,png", predictFlagHelp{
+		Unit:   "chains",
+		Format: "outputs: any of rr, npy, tsv, png (comma-separated)",
+		Model:  "a shipped model (" + strings.Join(models.Names(), ", ") + "; built into this binary; distilled: one SCNN trained on the ensemble's probabilities; ensemble: ten models, the mean of their probabilities; msa: the alignment network, for alignment files) or a model file (default " + models.Default + "); repeated: a seed ensemble, the mean of all the models' probabilities",
+		Strict: "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning",
+		Force:  "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available",
+	})
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions (for models trained with them)")
 	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models)")
-	fs.StringVar(&cfg.Out, "out", "predictions", "output directory")
-	formats := fs.String("format", "rr,npy,png", "outputs: any of rr, npy, tsv, png (comma-separated)")
 	fs.IntVar(&cfg.RRMinSep, "rr-min-sep", predict.DefaultRRMinSep, "RR files list pairs with |i-j| >= this (1: every pair)")
 	cfg.RRMax = predict.DefaultRRMax
 	fs.Var(&cfg.RRMax, "rr-max", "RR files keep the `kL|N` most probable pairs with |i-j| >= --rr-min-sep: kL, k per residue (5L: 5 x the chain's length, as CASP submissions and ConKit expect), N pairs (e.g. 1000), or 0 for every pair; the .npy keeps the full map")
-	ids := fs.String("ids", "", "file of inputs, one per line")
-	fs.IntVar(&cfg.Workers, "workers", 1, "chains predicted in parallel")
-	shard := fs.String("shard", "0/1", "process shard i of n of the targets (0-based)")
-	force := fs.Bool("force", false, "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available")
 	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
-	strict := fs.Bool("strict", false, "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning")
-	inputs, err := parseFlags(fs, args)
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := checkRanges(fs, map[string]string{"rr-min-sep": atLeast1, "workers": atLeast1}); err != nil {
+	if err := checkRanges(fs, map[string]string{"rr-min-sep": atLeast1}); err != nil {
 		return err
 	}
+	if err := pf.check(fs); err != nil {
+		return err
+	}
+	specs, force, strict := pf.Models, &pf.Force, &pf.Strict
+	cfg.Out, cfg.Workers, cfg.Shard, cfg.Shards = pf.Out, pf.Workers, pf.shard, pf.shards
 	switch cfg.Method {
 	case predict.MethodAuto, predict.MethodPLM, predict.MethodNetwork:
 	default:
 		return usageError("--method: unknown method %q (%s)", cfg.Method, strings.Join(predict.Methods, ", "))
 	}
-	if *ids != "" {
-		f, err := os.Open(*ids)
-		if err != nil {
-			return err
-		}
-		more, err := readIDs(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", *ids, err)
-		}
-		inputs = append(inputs, more...)
+	inputs, err := pf.inputs(pos)
+	if err != nil {
+		return err
 	}
 	if cfg.Method == predict.MethodPLM && len(specs) > 0 {
 		fmt.Fprintln(stderr, "contactmap predict: warning: --model is not used by --method plm (plmDCA alone, no model)")
-	}
-	if err := checkOutDir(cfg.Out); err != nil {
-		return err
 	}
 	cfg.Models, cfg.Load = specs, models.Load
 	if len(cfg.Models) == 0 {
@@ -140,10 +137,7 @@ does not stop the others, and makes the exit status 1.`,
 			cfg.AlignmentModels = []string{models.AlignmentDefault} // alignment files
 		}
 	}
-	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
-		return usageError("%v", err)
-	}
-	if cfg.Formats, err = parseFormats(*formats); err != nil {
+	if cfg.Formats, err = parseFormats(pf.Format); err != nil {
 		return usageError("%v", err)
 	}
 	var expanded []string
@@ -270,10 +264,30 @@ does not stop the others, and makes the exit status 1.`,
 				kept = append(kept, o)
 			}
 		}
-		summarize(stdout, stderr, kept, cfg.Out)
+		summarize(stdout, stderr, kept, cfg)
 		return fmt.Errorf("predict: %w", context.Canceled)
 	}
-	return summarize(stdout, stderr, outs, cfg.Out)
+	return summarize(stdout, stderr, outs, cfg)
+}
+
+// outcomeMethod is the predictor of a chain, for the summary: plm
+// (plmDCA), or network and its models.
+func outcomeMethod(cfg predict.Config, o predict.Outcome) string {
+	switch {
+	case o.ID == "": // not resolved: no chain to predict
+		return ""
+	case cfg.Method == predict.MethodPLM:
+		return "plm"
+	}
+	for _, n := range o.Notes {
+		switch {
+		case strings.Contains(n, "predicted with plmDCA"):
+			return "plm"
+		case strings.Contains(n, "alignment model"):
+			return "network " + strings.Join(cfg.AlignmentModels, "+")
+		}
+	}
+	return "network " + strings.Join(cfg.Models, "+")
 }
 
 // parseFormats splits a comma-separated list, ignoring spaces and empty
@@ -295,12 +309,17 @@ func parseFormats(s string) ([]string, error) {
 	return out, nil
 }
 
-// summarize prints the per-chain table to w and the warnings, failures
-// and failure count to errw; it returns an error when any input failed.
-func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+// summarize prints the per-chain table to w (none when no chain was
+// predicted), writes the run's summary.tsv into cfg.Out, and prints the
+// warnings, failures (listFailures) and failure count to errw; it
+// returns an error when any input failed.
+func summarize(w, errw io.Writer, outs []predict.Outcome, cfg predict.Config) error {
+	dir := cfg.Out
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "chain\tL\tPPV\tsensitivity\taccuracy\tlong top-L/5\toutputs")
-	var failed []predict.Outcome
+	var failed []failure
+	var rows []summaryRow
 	ok := 0
 	renamed := 0 // naming warnings: the first few said, the rest counted
 	const renamedShown = 5
@@ -320,8 +339,9 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 		for _, warn := range o.Warnings {
 			fmt.Fprintf(errw, "warning: %s: %s\n", name, warn)
 		}
+		rows = append(rows, summaryRow{Name: name, Length: o.L, Outputs: o.Files, Method: outcomeMethod(cfg, o), Err: o.Err})
 		if o.Err != nil {
-			failed = append(failed, o)
+			failed = append(failed, failure{name, o.Err})
 			continue
 		}
 		ok++
@@ -340,24 +360,10 @@ func summarize(w, errw io.Writer, outs []predict.Outcome, dir string) error {
 	if renamed > renamedShown {
 		fmt.Fprintf(errw, "warning: %d more IDs written under other file names (as above)\n", renamed-renamedShown)
 	}
+	if ok > 0 { // no empty table for a run that predicted nothing
+		w.Write(table.Bytes())
+	}
 	fmt.Fprintf(w, "%s predicted into %s\n", count(ok, "chain"), dir)
-	if len(failed) == 0 {
-		return nil
-	}
-	fmt.Fprintln(errw, "failed:")
-	for _, o := range failed {
-		name := o.Arg
-		if o.ID != "" {
-			name = o.ID
-		}
-		msg := flagHint(o.Err).Error()
-		// The error names its input already (a sequence given as an
-		// argument by its first letters).
-		if strings.Contains(msg, name) || len(name) > 12 && strings.Contains(msg, name[:12]+"...") {
-			fmt.Fprintf(errw, "  %s\n", msg)
-			continue
-		}
-		fmt.Fprintf(errw, "  %s: %s\n", name, msg)
-	}
-	return fmt.Errorf("%d of %d inputs failed", len(failed), len(failed)+ok)
+	saveSummary(errw, summaryFile(dir, cfg.Shard, cfg.Shards), rows, false)
+	return listFailures(errw, failed, len(failed)+ok)
 }

@@ -79,11 +79,14 @@ func chainCheck(dir string, formats []string, force, strict bool) func(*predict.
 		if f := nucleotideFraction(t.Seq); f > 0.9 {
 			msg := fmt.Sprintf("%.0f%% of its letters are A, C, G, T, U or N: it looks like DNA or RNA, and a protein contact map of it means nothing (RNA: contactmap rna predict)", 100*f)
 			if strict {
-				return errors.New(msg + "; refused under --strict")
+				return skipError{errors.New(msg + "; refused under --strict")}
 			}
 			t.Warnings = append(t.Warnings, msg)
 		}
-		return checkOutputs(dir, t.Name, formats, force)
+		if err := checkOutputs(dir, t.Name, formats, force); err != nil {
+			return skipError{err}
+		}
+		return nil
 	}
 }
 

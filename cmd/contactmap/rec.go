@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/rec"
 )
@@ -136,6 +137,14 @@ epoch too), train_log.tsv.`,
 	}
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
+	}
+	if err := checkOutDir(o.Out); err != nil {
+		return err
+	}
+	// Before the data is read and the models are built: an --out that
+	// cannot be written fails first.
+	if err := fileio.CheckWritable(o.Out); err != nil {
+		return err
 	}
 	if o.Resume { // flags left out take the checkpoint's values
 		runData, err := rec.RunData(o.Out)

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
@@ -35,6 +37,9 @@ const (
 	rnaTrain = "data/rna/16s-finaltrain.txt"
 	rnaValid = "data/rna/16s-finalvalid.txt"
 	rnaTest  = "data/rna/test/testdata.txt"
+	// rnaFoldSeed holds the MFE and centroid structures of the test
+	// molecules (make rna-fold-cache), so that rna eval folds none.
+	rnaFoldSeed = "data/rna/test/folds.tsv.gz"
 )
 
 var rnaCommands = map[string]func(ctx context.Context, args []string) error{
@@ -115,6 +120,9 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", "rna", o.Protocol.Name, fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
 	}
+	if err := checkOutDir(o.Out); err != nil {
+		return err
+	}
 	if o.Resume { // flags left out take the checkpoint's values
 		train, valid, runSteps, err := ssnet.RunData(o.Out)
 		if err != nil {
@@ -191,10 +199,17 @@ func readSets(list string) ([]ssnet.Molecule, error) {
 	return ssnet.ReadSets(files)
 }
 
-// attachMFE attaches the MFE structures of a set for a network with
-// energy channels, through the cache file (if any), with a progress bar.
+// attachMFE attaches the MFE structures of a set's molecules without one
+// (for a network with energy channels, or rna eval's MFE baseline),
+// through the cache file (if any), with a progress bar.
 func attachMFE(ctx context.Context, set []ssnet.Molecule, cacheFile string) error {
-	bar := progress.New(len(set), "MFE structures")
+	missing := 0 // AttachMFE folds only the molecules without one
+	for k := range set {
+		if set[k].MFE == nil {
+			missing++
+		}
+	}
+	bar := progress.New(missing, "MFE structures")
 	defer bar.Finish()
 	return ssnet.AttachMFECached(ctx, cacheFile, runtime.GOMAXPROCS(0), func() { bar.Add(1) }, set)
 }
@@ -228,7 +243,9 @@ split (or --set, a five-line file).`,
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format or dot-bracket; default: the split's bundled file)")
 	trainFile := fs.String("train", "", "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks (default: the training files of the shipped models given, which must share them, in training's order; else "+rnaTrain+")")
-	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels")
+	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels and the MFE baseline")
+	centroidCache := fs.String("centroid-cache", ssnet.DefaultCentroidCache(), "file of cached centroid structures, for the centroid baseline (\"\": fold every molecule)")
+	foldSeed := fs.String("fold-seed", rnaFoldSeed, "file of read-only MFE and centroid structures looked up before the caches (the bundled test molecules', built by make rna-fold-cache; \"\": none)")
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
@@ -271,6 +288,15 @@ split (or --set, a five-line file).`,
 	set, err := ssnet.ReadSet(file)
 	if err != nil {
 		return err
+	}
+	seed := ssnet.NewFoldSeed()
+	if *foldSeed != "" {
+		if seed, err = ssnet.ReadFoldSeed(*foldSeed); err != nil {
+			return err
+		}
+		if seed.Stale {
+			fmt.Fprintf(stderr, "contactmap rna eval: %s holds the folds of another rna/fold (fingerprint %s, now %s): not used; make rna-fold-cache rebuilds it\n", *foldSeed, seed.Fingerprint, ssnet.FoldFingerprint())
+		}
 	}
 	train, err := readSets(*trainFile)
 	if err != nil {
@@ -316,7 +342,7 @@ split (or --set, a five-line file).`,
 			}
 			templated = true
 		}
-		if r.UsesEnergy() && set[0].MFE == nil {
+		if r.UsesEnergy() && ssnet.AttachSeededMFE(set, seed.MFE) > 0 {
 			if err := attachMFE(ctx, set, *mfeCache); err != nil {
 				return err
 			}
@@ -336,11 +362,30 @@ split (or --set, a five-line file).`,
 		if err := eval("baseline: stacking", ssnet.BaselinePredictor()); err != nil {
 			return err
 		}
+		// The MFE baseline reads the attached structures (from the seed,
+		// the cache, or folded once for the model and the baseline).
+		if ssnet.AttachSeededMFE(set, seed.MFE) > 0 {
+			if err := attachMFE(ctx, set, *mfeCache); err != nil {
+				return err
+			}
+		}
 		if err := eval("baseline: MFE (Turner 2004)", ssnet.MFEPredictor()); err != nil {
 			return err
 		}
-		if err := eval("baseline: centroid (Turner 2004 ensemble)", ssnet.CentroidPredictor()); err != nil {
+		centroids := ssnet.NewCentroidCache()
+		if *centroidCache != "" {
+			if centroids, err = ssnet.ReadCentroidCache(*centroidCache); err != nil {
+				return err
+			}
+		}
+		centroids.WithSeed(seed.Centroid)
+		if err := eval("baseline: centroid (Turner 2004 ensemble)", ssnet.CachedCentroidPredictor(centroids)); err != nil {
 			return err
+		}
+		if *centroidCache != "" && centroids.Changed() {
+			if err := centroids.Write(*centroidCache); err != nil {
+				return err
+			}
 		}
 		if sameAsTrain {
 			fmt.Fprintln(stderr, "contactmap rna eval: no homology baseline on the training molecules themselves")
@@ -624,7 +669,8 @@ The paper's table (16S test set, 35 molecules, the paper-size networks after abo
 type rnaInput struct {
 	Name, Seq string
 	Known     *rna.Structure
-	Ambiguous int // IUPAC ambiguity codes read as N
+	Ambiguous int  // IUPAC ambiguity codes read as N
+	DNA       bool // a FASTA record with T and no U
 }
 
 // readRNAInputs reads FASTA, dot-bracket, CT and BPSEQ files (plain,
@@ -768,7 +814,106 @@ func readRNAFile(data []byte, name, format string) ([]rnaInput, []error) {
 	for i, q := range seqs {
 		out[i] = rnaInput{Name: q.Name, Seq: q.Seq, Ambiguous: q.Ambiguous}
 	}
-	return out, bad
+	return checkFASTALetters(data, name, out, bad)
+}
+
+// proteinFraction is the share of letters of a record's raw sequence
+// that are not A, C, G, U, T or N (either case) from which rna predict
+// takes it for a protein. IUPAC codes (R Y K M S W B D H V) are letters
+// of amino acids too, and count against it: a protein spelt in them
+// reads as RNA, but no real RNA is mostly ambiguity codes.
+const proteinFraction = 0.5
+
+// fastaLetters is one record of a FASTA file as rna.ReadFASTA reads it,
+// for checkFASTALetters.
+type fastaLetters struct {
+	name   string
+	other  float64 // share of its letters not A, C, G, U, T or N
+	dna    bool    // T and no U
+	readOK bool    // rna.ReadFASTA returns it (else an error)
+}
+
+// checkFASTALetters refuses the records of a FASTA file that look like
+// proteins (over proteinFraction of their letters not A, C, G, U, T or
+// N), with an error saying so in place of rna.ReadFASTA's (an invalid
+// base) or of the molecule (a protein in IUPAC-compatible letters), and
+// marks the records that look like DNA. The records are read again,
+// by the same reader and bounds, and matched to rna.ReadFASTA's results
+// in order; where they do not match (a file the reader stopped in),
+// the results are returned as they are.
+func checkFASTALetters(data []byte, path string, seqs []rnaInput, bad []error) ([]rnaInput, []error) {
+	fr := fileio.NewFASTAReader(bytes.NewReader(data))
+	fr.CRLines, fr.Unit = true, "nt"
+	fr.MaxSeq, fr.MaxRecords, fr.MaxTotal, fr.MaxHeader = rna.MaxSequence, rna.MaxRecords, rna.MaxTotal, rna.MaxLine
+	var recs []fastaLetters
+	nOK, protein := 0, false
+	for {
+		rec, err := fr.Read()
+		if err != nil {
+			break
+		}
+		var r fastaLetters
+		if f := strings.Fields(rec.Name + " " + rec.Desc); len(f) > 0 {
+			r.name = f[0]
+		}
+		letters, other, t, u := 0, 0, 0, 0
+		for _, c := range rec.Seq {
+			lc := c | ('a' - 'A')
+			if lc < 'a' || lc > 'z' {
+				continue
+			}
+			letters++
+			switch lc {
+			case 'a', 'c', 'g', 'n':
+			case 't':
+				t++
+			case 'u':
+				u++
+			default:
+				other++
+			}
+		}
+		if letters > 0 {
+			r.other = float64(other) / float64(letters)
+		}
+		r.dna = t > 0 && u == 0
+		seq, err := rna.NormalizeSequence(string(rec.Seq))
+		r.readOK = err == nil && seq != ""
+		if r.readOK {
+			nOK++
+		}
+		protein = protein || r.other > proteinFraction
+		recs = append(recs, r)
+	}
+	if !protein && !slices.ContainsFunc(recs, func(r fastaLetters) bool { return r.dna }) {
+		return seqs, bad
+	}
+	if nOK != len(seqs) || len(recs)-nOK > len(bad) {
+		return seqs, bad // not the records rna.ReadFASTA read
+	}
+	var out []rnaInput
+	var errs []error
+	si, bi := 0, 0
+	for k, r := range recs {
+		var in rnaInput
+		var err error
+		if r.readOK {
+			in, si = seqs[si], si+1
+		} else {
+			err, bi = bad[bi], bi+1
+		}
+		if r.other > proteinFraction {
+			errs = append(errs, fmt.Errorf("%s: record %d (%s): this looks like a protein sequence (%.0f%% of its letters are not A, C, G, U, T or N): use contactmap predict", path, k+1, r.name, 100*r.other))
+			continue
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		in.DNA = r.dna
+		out = append(out, in)
+	}
+	return out, append(errs, bad[bi:]...)
 }
 
 func runRNAPredict(ctx context.Context, args []string) error {
@@ -780,10 +925,13 @@ INPUT is a FASTA file, a dot-bracket file (records of three lines:
 >name, sequence, structure; as bpRNA's .dbn and this command's .db), a CT
 file or a BPSEQ file (plain, gzip or zstd; the format by the extension
 .ct, .nopct, .bpseq, .dbn or .db, else by content), or - for standard
-input. Letters are read case-insensitively, T as U; IUPAC ambiguity codes
-(R Y K M S W B D H V) are read as N, with a warning giving their count
-per record. A dot-bracket, CT or BPSEQ input is scored against its own
-structure.
+input, and the inputs listed in --ids. Letters are read
+case-insensitively, T as U (a FASTA record with T and no U gets a
+warning: DNA); IUPAC ambiguity codes (R Y K M S W B D H V) are read as
+N, with a warning giving their count per record. A FASTA record whose
+letters are mostly (over half) not A, C, G, U, T or N looks like a
+protein and is refused (contactmap predict takes it). A dot-bracket, CT
+or BPSEQ input is scored against its own structure.
 
 --method chooses the predictor: network (the default: the --model
 network, decoded by --decoder: a shipped model's own decoder unless
@@ -812,15 +960,28 @@ them), NAME.svg (the structure drawn in RNAplot's simple radial layout,
 numbered every 10 bases), written as a set (all replaced or none);
 existing outputs are not overwritten without --force. A
 molecule whose estimated memory exceeds the memory available is skipped
-(--force tries it anyway). A failed input does not stop the others, and
-makes the exit status 1.`,
+(--force tries it anyway; with --workers N, N molecules are predicted at
+once, each checked alone). A molecule outside the training lengths of
+the --model networks, and a network prediction with no base pair, get a
+warning. --strict refuses what is otherwise warned of.
+
+The run's summary: a table of the molecules predicted on standard
+output (none when none was), summary.tsv in --out (a row per molecule:
+name, length, status ok, skipped or failed, outputs, method, the
+structure's energy, the error), and on standard error the warnings and
+one failure list, each error once. A failed input does not stop the
+others, and makes the exit status 1.`,
 		Example: "contactmap rna predict --out preds seqs.fasta data/rna/test/5S/d.5.e.M.fossilis.nopct",
 	})
-	modelSpec := fs.String("model", shipped.DefaultRNA, "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file")
-	outDir := fs.String("out", filepath.Join("predictions", "rna"), "output directory")
-	formats := fs.String("format", "bpseq,ct,db,png,svg", "output formats: bpseq, ct, db (dot-bracket), png (pair probabilities and arc diagram), svg (structure drawing)")
-	workers := fs.Int("workers", 0, "goroutines per convolution")
-	force := fs.Bool("force", false, "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available")
+	var pf predictFlags
+	pf.register(fs, filepath.Join("predictions", "rna"), "bpseq,ct,db,png,svg", predictFlagHelp{
+		Unit:   "molecules",
+		Format: "output formats: bpseq, ct, db (dot-bracket), png (pair probabilities and arc diagram), svg (structure drawing)",
+		Model:  "a shipped RNA model (" + strings.Join(shipped.RNANames(), ", ") + ") or a model file (default " + shipped.DefaultRNA + "); repeated: an ensemble, the structure decoded from the mean of the models' probabilities",
+		Strict: "refuse, instead of warning of them, records with IUPAC ambiguity codes, records that look like DNA (T and no U), and molecules outside the training lengths of the --model networks",
+		Force:  "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available",
+	})
+	threads := fs.Int("threads", 0, "goroutines of each molecule's convolutions and folds (default: the CPUs divided by --workers); results do not depend on it")
 	method := fs.String("method", "network", "network, homology, mfe, centroid, mea-pf or stacking")
 	decoderName := fs.String("decoder", "", "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer) (default: the shipped model's own, "+rnaDecodersHelp()+"; greedy for a model file)")
 	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: a shipped model's own training files, built in; else the built-in 16S training set)")
@@ -829,8 +990,12 @@ makes the exit status 1.`,
 	if err != nil {
 		return err
 	}
-	// The shipped model's own decoder unless --decoder is given.
-	decoder := shipped.RNADefaultDecoder(*modelSpec)
+	specs := []string(pf.Models)
+	if len(specs) == 0 {
+		specs = []string{shipped.DefaultRNA}
+	}
+	// The (first) shipped model's own decoder unless --decoder is given.
+	decoder := shipped.RNADefaultDecoder(specs[0])
 	if flagGiven(fs, "decoder") {
 		if decoder, err = ssnet.ParseDecoder(*decoderName); err != nil {
 			return usageError("--decoder: %v", err)
@@ -841,13 +1006,24 @@ makes the exit status 1.`,
 	default:
 		return usageError("--method %q: network, homology, mfe, centroid, mea-pf or stacking", *method)
 	}
-	if err := checkRanges(fs, map[string]string{"workers": nonNeg, "max-span": nonNeg}); err != nil {
+	if err := checkRanges(fs, map[string]string{"threads": nonNeg, "max-span": nonNeg}); err != nil {
 		return err
 	}
-	if len(pos) == 0 {
+	if err := pf.check(fs); err != nil {
+		return err
+	}
+	workers := *threads // per molecule
+	if workers == 0 {
+		workers = max(1, runtime.GOMAXPROCS(0)/pf.Workers)
+	}
+	names, err := pf.inputs(pos)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
 		return usageError("give FASTA, dot-bracket, CT or BPSEQ files, or - for standard input")
 	}
-	fmts, err := ssnet.ParseFormats(*formats)
+	fmts, err := ssnet.ParseFormats(pf.Format)
 	if err != nil {
 		return usageError("--format: %v", err)
 	}
@@ -859,138 +1035,425 @@ makes the exit status 1.`,
 			fmt.Fprintf(stderr, "contactmap rna predict: warning: --%s is not used by --method %s\n", name, *method)
 		}
 	}
-	if err := checkOutDir(*outDir); err != nil {
-		return err
-	}
-	var m *ssnet.Model
+	var nets []rnaNet
 	from := *method
 	if *method == "network" {
-		if m, from, err = shipped.LoadRNA(*modelSpec); err != nil {
-			return err
+		var froms []string
+		for _, spec := range specs {
+			m, f, err := shipped.LoadRNA(spec)
+			if err != nil {
+				return err
+			}
+			nets = append(nets, rnaNet{Spec: spec, Model: m})
+			froms = append(froms, f)
+		}
+		from = strings.Join(froms, " + ")
+		if len(nets) > 1 {
+			from = fmt.Sprintf("an ensemble of %d networks (the mean of their probabilities): %s", len(nets), from)
 		}
 	}
-	var refs *homology.Index
-	if *method == "homology" || m != nil && m.Record.UsesTemplates() {
-		// A shipped network's own references (its training files, in
-		// training's order); for a model file and homology transfer, the
-		// 16S training set (RNARefsFor of a name not shipped).
-		refsOf := *modelSpec
-		if m == nil {
-			refsOf = ""
-		}
+	// The references: a shipped network's own (its training files, in
+	// training's order); for a model file and homology transfer, the 16S
+	// training set (RNARefsFor of a name not shipped); --refs for all.
+	// Read once per set of files.
+	refSets := map[string]*homology.Index{}
+	loadRefs := func(of string) (*homology.Index, []ssnet.Molecule, string, error) {
 		var mols []ssnet.Molecule
 		var name string
+		var err error
 		if *refsFile == "" {
-			mols, name, err = shipped.RNARefsFor(refsOf)
+			mols, name, err = shipped.RNARefsFor(of)
+		} else if mols, err = readSets(*refsFile); err != nil {
+			return nil, nil, "", fmt.Errorf("--refs: %w", err)
 		} else {
-			mols, err = readSets(*refsFile)
 			name = *refsFile
-			if err != nil {
-				return fmt.Errorf("--refs: %w", err)
-			}
 		}
 		if err != nil {
+			return nil, nil, "", err
+		}
+		if idx, ok := refSets[name]; ok {
+			return idx, mols, name, nil
+		}
+		idx := ssnet.TemplateRefs(mols)
+		refSets[name] = idx
+		from += fmt.Sprintf("; %d reference molecules from %s", len(mols), name)
+		return idx, mols, name, nil
+	}
+	var refs *homology.Index // of --method homology
+	if *method == "homology" {
+		if refs, _, _, err = loadRefs(""); err != nil {
 			return err
 		}
-		refs = ssnet.TemplateRefs(mols)
-		from += fmt.Sprintf("; %d reference molecules from %s", len(mols), name)
 	}
-	if m != nil {
+	for i := range nets {
+		n := &nets[i]
+		if n.Model.Record.UsesTemplates() {
+			if n.Refs, _, _, err = loadRefs(n.Spec); err != nil {
+				return err
+			}
+		}
+		// What a shipped network was trained on: its training files
+		// (its references, built in), their lengths.
+		if sm, err := shipped.ShippedRNA(n.Spec); err == nil {
+			mols, _, err := shipped.RNARefsFor(n.Spec)
+			if err != nil {
+				return err
+			}
+			n.Train = rnaTrainingOf(sm.Refs, mols)
+		} else {
+			n.Train.What = n.Model.Record.Data
+		}
+	}
+	if len(nets) > 0 {
 		from += fmt.Sprintf("; decoder %s", decoder)
 	}
-	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+	if err := os.MkdirAll(pf.Out, 0o755); err != nil {
 		return err
 	}
-	if err := fileio.CheckWritable(*outDir); err != nil {
+	if err := fileio.CheckWritable(pf.Out); err != nil {
 		return err
 	}
 	// Temporary files of killed runs go; a live run's stay.
-	if err := outset.RemoveStale(*outDir); err != nil {
+	if err := outset.RemoveStale(pf.Out); err != nil {
 		return err
 	}
-	inputs, errs := readRNAInputs(pos, os.Stdin)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "contactmap rna predict: %v\n", e)
-	}
-	fmt.Fprintf(stderr, "rna predict: %s with %s\n", count(len(inputs), "molecule"), from)
-	bar := progress.New(len(inputs), "predicting")
+	all, readErrs := readRNAInputs(names, os.Stdin)
+	// Names: the same in every shard, unique in the run.
+	jobs := make([]rnaJob, len(all))
 	used := map[string]int{}
-	done := 0
-	fmt.Fprintln(stdout, "| molecule | length | pairs predicted | output | PPV | sensitivity | F1 |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---|---:|---:|---:|")
-	for _, in := range inputs {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	for i, in := range all {
 		base := predict.SafeName(in.Name)
 		key := strings.ToLower(base)
+		j := rnaJob{in: in}
 		if n := used[key]; n > 0 {
-			fmt.Fprintf(stderr, "contactmap rna predict: %s: name used before; writing %s_%d\n", in.Name, base, n+1)
+			j.warnings = append(j.warnings, fmt.Sprintf("name used before; writing %s_%d", base, n+1))
 			base = fmt.Sprintf("%s_%d", base, n+1)
 		}
 		used[key]++
-		if in.Ambiguous > 0 {
-			fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %d IUPAC ambiguity codes (R Y K M S W B D H V) read as N\n", in.Name, in.Ambiguous)
+		j.base = base
+		jobs[i] = j
+	}
+	var mine []*rnaJob
+	for i := range jobs {
+		if i%pf.shards == pf.shard {
+			mine = append(mine, &jobs[i])
 		}
-		err := checkOutputs(*outDir, base, fmtExts(fmts), *force)
-		if err == nil {
-			// The folds of mfe, centroid and mea-pf (fold.MemoryEstimate),
-			// beside the pair map and the PNG, before any allocation.
-			var warning string
-			warning, err = checkRNAMemory(*method, len(in.Seq), *maxSpan, fmts, *force)
-			if warning != "" {
-				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %s\n", in.Name, warning)
+	}
+	if pf.shard != 0 {
+		readErrs = nil // reported by shard 0
+	}
+	fmt.Fprintf(stderr, "rna predict: %s with %s\n", count(len(mine), "molecule"), from)
+	o := rnaPredictOptions{method: *method, nets: nets, refs: refs, decoder: decoder, workers: workers, span: *maxSpan,
+		fmts: fmts, out: pf.Out, force: pf.Force, strict: pf.Strict}
+	bar := progress.New(len(mine), "predicting")
+	queue := make(chan *rnaJob)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < min(pf.Workers, max(1, len(mine))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				predictRNAJob(ctx, o, j)
+				mu.Lock()
+				bar.Add(1)
+				if j.err == nil {
+					done++
+					setFinished("%d of %d molecules predicted into %s", done, len(mine), pf.Out)
+				}
+				mu.Unlock()
 			}
-		}
-		if err == nil && m != nil {
-			// The network's pass, and beside it the probability map, the
-			// decoder's table, the template channels (full and packed)
-			// and the PNG: about 32 bytes a pair.
-			// A network with energy channels also folds the sequence
-			// (fold.FoldBytes: 16 bytes a pair).
-			l := int64(len(in.Seq))
-			extra := 32 * l * l
-			if m.Record.UsesEnergy() {
-				extra += fold.DefaultParams().FoldBytes(len(in.Seq))
-			}
-			var warning string
-			warning, err = checkMemory("", []pairnet.Spec{m.Net.Spec}, len(in.Seq), *workers, extra, *force)
-			if warning != "" {
-				fmt.Fprintf(stderr, "contactmap rna predict: warning: %s: %s\n", in.Name, warning)
-			}
-		}
-		var p []float32
-		var s *rna.Structure
-		if err == nil {
-			p, s, err = predictRNA(ctx, in, *method, m, refs, decoder, *workers, *maxSpan, slices.Contains(fmts, ssnet.PNG))
-		}
-		if err == nil {
-			_, err = ssnet.WriteOutputs(ctx, *outDir, base, s, p, in.Known, fmts)
-		}
-		bar.Add(1)
-		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			// Interrupted (the folds stop within a span): not a failure of
-			// this molecule; main says what was finished.
-			bar.Finish()
-			return fmt.Errorf("rna predict: %s: %w", in.Name, ctx.Err())
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", in.Name, err))
-			fmt.Fprintf(stderr, "contactmap rna predict: %s: %v\n", in.Name, err)
+		}()
+	}
+	for _, j := range mine {
+		if ctx.Err() != nil {
+			j.err = ctx.Err()
 			continue
 		}
-		score := "| | |"
-		if in.Known != nil {
-			c := rna.Compare(s, in.Known, false)
-			score = fmt.Sprintf("%.3f | %.3f | %.3f |", c.PPV, c.Sens, c.F1)
-		}
-		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s\n", in.Name, len(in.Seq), len(s.Pairs()), filepath.Join(*outDir, base)+".*", score)
-		done++
-		setFinished("%d of %d molecules predicted into %s", done, len(inputs), *outDir)
+		queue <- j
 	}
+	close(queue)
+	wg.Wait()
 	bar.Finish()
-	fmt.Fprintf(stdout, "%s predicted into %s\n", count(done, "molecule"), *outDir)
-	return skipped(errs)
+	interrupted := ctx.Err() != nil
+	return summarizeRNA(stdout, stderr, mine, readErrs, pf, *method, interrupted)
+}
+
+// rnaNet is one network of rna predict's --model, with the references
+// its template channels search and what it was trained on.
+type rnaNet struct {
+	Spec  string
+	Model *ssnet.Model
+	Refs  *homology.Index // nil for a network without template channels
+	Train rnaTraining
+}
+
+// rnaTraining is what an RNA network was trained on, for the warnings
+// of rna predict: the molecules (16S rRNA, bpRNA TR0's families) and
+// their lengths (0, 0: unknown, for a model file).
+type rnaTraining struct {
+	What     string
+	Min, Max int
+}
+
+func (t rnaTraining) String() string {
+	if t.Max == 0 {
+		return t.What
+	}
+	return fmt.Sprintf("%s of %s-%s nt", t.What, thousands(t.Min), thousands(t.Max))
+}
+
+// rnaTrainingOf describes a shipped network's training molecules: its
+// reference files (shipped.RNAModel.Refs) and their molecules.
+func rnaTrainingOf(files []string, mols []ssnet.Molecule) rnaTraining {
+	var t rnaTraining
+	var what []string
+	for _, f := range files {
+		switch f {
+		case shipped.RNARefs16S:
+			what = append(what, "16S rRNA")
+		case shipped.RNARefsTR0Dedup:
+			fams := map[string]bool{}
+			for _, m := range mols {
+				if m.Family != "" {
+					fams[m.Family] = true
+				}
+			}
+			names := make([]string, 0, len(fams))
+			for f := range fams {
+				names = append(names, f)
+			}
+			sort.Strings(names)
+			what = append(what, "bpRNA TR0 ("+strings.Join(names, ", ")+")")
+		default:
+			what = append(what, f)
+		}
+	}
+	t.What = strings.Join(what, " and ")
+	for i, m := range mols {
+		if l := len(m.Seq); i == 0 || l < t.Min {
+			t.Min = l
+		}
+		t.Max = max(t.Max, len(m.Seq))
+	}
+	return t
+}
+
+// rnaPredictOptions are what rna predict does to each molecule.
+type rnaPredictOptions struct {
+	method        string
+	nets          []rnaNet
+	refs          *homology.Index // --method homology
+	decoder       ssnet.Decoder
+	workers, span int // per molecule
+	fmts          []ssnet.Format
+	out           string
+	force, strict bool
+}
+
+// rnaJob is one molecule of rna predict and what became of it.
+type rnaJob struct {
+	in       rnaInput
+	base     string // its outputs' name in the run
+	warnings []string
+	s        *rna.Structure
+	files    []string
+	err      error
+}
+
+// predictRNAJob checks a molecule (outputs there, --strict, memory, the
+// networks' training lengths), predicts it and writes its outputs,
+// recording warnings and the error in j.
+func predictRNAJob(ctx context.Context, o rnaPredictOptions, j *rnaJob) {
+	in := j.in
+	warn := func(format string, a ...any) { j.warnings = append(j.warnings, fmt.Sprintf(format, a...)) }
+	// What --strict refuses, else a warning.
+	var doubts []string
+	if in.Ambiguous > 0 {
+		doubts = append(doubts, fmt.Sprintf("%d IUPAC ambiguity codes (R Y K M S W B D H V) read as N", in.Ambiguous))
+	}
+	if in.DNA {
+		doubts = append(doubts, "its letters hold T and no U: a DNA sequence, read as RNA (T as U)")
+	}
+	if o.method == "network" {
+		if t := netsTraining(o.nets); t.Max > 0 && (len(in.Seq) < t.Min || len(in.Seq) > t.Max) {
+			doubts = append(doubts, fmt.Sprintf("length %s nt is outside the training lengths of %s (%s): the prediction is an extrapolation", thousands(len(in.Seq)), netNames(o.nets), t))
+		}
+	}
+	for _, d := range doubts {
+		if o.strict {
+			j.err = skipError{fmt.Errorf("%s: refused under --strict", d)}
+			return
+		}
+		warn("%s", d)
+	}
+	err := checkOutputs(o.out, j.base, fmtExts(o.fmts), o.force)
+	if err != nil {
+		j.err = skipError{err}
+		return
+	}
+	// The folds of mfe, centroid and mea-pf (fold.MemoryEstimate),
+	// beside the pair map and the PNG, before any allocation.
+	warning, err := checkRNAMemory(o.method, len(in.Seq), o.span, o.fmts, o.force)
+	if warning != "" {
+		warn("%s", warning)
+	}
+	if err == nil && len(o.nets) > 0 {
+		// The network's pass, and beside it the probability map, the
+		// decoder's table, the template channels (full and packed)
+		// and the PNG: about 32 bytes a pair (and an ensemble's mean, 8).
+		// A network with energy channels also folds the sequence
+		// (fold.FoldBytes: 16 bytes a pair).
+		l := int64(len(in.Seq))
+		extra := 32 * l * l
+		if len(o.nets) > 1 {
+			extra += 8 * l * l
+		}
+		var specs []pairnet.Spec
+		energy := false
+		for _, n := range o.nets {
+			specs = append(specs, n.Model.Net.Spec)
+			energy = energy || n.Model.Record.UsesEnergy()
+		}
+		if energy {
+			extra += fold.DefaultParams().FoldBytes(len(in.Seq))
+		}
+		warning, err = checkMemory("", specs, len(in.Seq), o.workers, extra, o.force)
+		if warning != "" {
+			warn("%s", warning)
+		}
+	}
+	var p []float32
+	var s *rna.Structure
+	if err == nil {
+		p, s, err = predictRNA(ctx, in, o.method, o.nets, o.refs, o.decoder, o.workers, o.span, slices.Contains(o.fmts, ssnet.PNG))
+	}
+	if err == nil {
+		j.files, err = ssnet.WriteOutputs(ctx, o.out, j.base, s, p, in.Known, o.fmts)
+	}
+	if err != nil {
+		j.err = err
+		return
+	}
+	j.s = s
+	if len(o.nets) > 0 && len(s.Pairs()) == 0 {
+		// Nothing found is said: a network far from its training
+		// molecules (the 16S network on a tRNA) may predict no pair.
+		try := "try --method centroid"
+		if len(o.nets) > 1 || o.nets[0].Spec != shipped.DefaultRNA {
+			try = "try the default " + shipped.DefaultRNA + " or --method centroid"
+		}
+		var trained []string
+		for _, n := range o.nets {
+			if t := n.Train.String(); t != "" {
+				trained = append(trained, n.Spec+" was trained on "+t)
+			}
+		}
+		if len(trained) > 0 {
+			try = strings.Join(trained, "; ") + "; " + try
+		}
+		warn("the network predicted no base pair (%s)", try)
+	}
+}
+
+// netsTraining is the training lengths of the networks together (an
+// ensemble's: the widest), and what they were trained on; Max 0 when a
+// network's are unknown.
+func netsTraining(nets []rnaNet) rnaTraining {
+	var t rnaTraining
+	var what []string
+	for i, n := range nets {
+		if n.Train.Max == 0 {
+			return rnaTraining{}
+		}
+		if i == 0 || n.Train.Min < t.Min {
+			t.Min = n.Train.Min
+		}
+		t.Max = max(t.Max, n.Train.Max)
+		if !slices.Contains(what, n.Train.What) {
+			what = append(what, n.Train.What)
+		}
+	}
+	t.What = strings.Join(what, "; ")
+	return t
+}
+
+// netNames names the networks of --model: "rna-scnn-16s", "rna-scnn +
+// rna-scnn-16s".
+func netNames(nets []rnaNet) string {
+	var n []string
+	for _, x := range nets {
+		n = append(n, x.Spec)
+	}
+	return strings.Join(n, " + ")
+}
+
+// summarizeRNA prints rna predict's warnings (in the molecules' order),
+// the table of the molecules predicted (none when none was) and the
+// failure list, each error once, and writes the run's summary.tsv; it
+// returns the command's error. An interrupted run lists what finished
+// and returns the interruption; the molecules not done are not failures.
+func summarizeRNA(w, errw io.Writer, jobs []*rnaJob, readErrs []error, pf predictFlags, method string, interrupted bool) error {
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "molecule\tL\tpairs\tPPV\tsensitivity\tF1\toutputs")
+	var failed []failure
+	for _, e := range readErrs {
+		failed = append(failed, failure{"", e})
+	}
+	var rows []summaryRow
+	ok := 0
+	for _, j := range jobs {
+		if interrupted && j.err != nil && errors.Is(j.err, context.Canceled) {
+			continue
+		}
+		for _, m := range j.warnings {
+			fmt.Fprintf(errw, "warning: %s: %s\n", j.in.Name, m)
+		}
+		row := summaryRow{Name: j.in.Name, Length: len(j.in.Seq), Outputs: j.files, Method: rnaMethod(method, pf), Err: j.err}
+		if j.s != nil && j.s.Energy != nil {
+			row.Energy = fmt.Sprintf("%.2f", j.s.Energy.DeltaG)
+		}
+		rows = append(rows, row)
+		if j.err != nil {
+			failed = append(failed, failure{j.in.Name, j.err})
+			continue
+		}
+		ok++
+		score := "-\t-\t-"
+		if j.in.Known != nil {
+			c := rna.Compare(j.s, j.in.Known, false)
+			score = fmt.Sprintf("%.3f\t%.3f\t%.3f", c.PPV, c.Sens, c.F1)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", j.in.Name, len(j.in.Seq), len(j.s.Pairs()), score, filepath.Join(pf.Out, j.base)+".*")
+	}
+	tw.Flush()
+	if ok > 0 {
+		w.Write(table.Bytes())
+	}
+	fmt.Fprintf(w, "%s predicted into %s\n", count(ok, "molecule"), pf.Out)
+	if !interrupted || ok > 0 {
+		saveSummary(errw, summaryFile(pf.Out, pf.shard, pf.shards), rows, true)
+	}
+	err := listFailures(errw, failed, len(rows)+len(readErrs))
+	if interrupted {
+		return fmt.Errorf("rna predict: %w", context.Canceled)
+	}
+	return err
+}
+
+// rnaMethod is the predictor of a molecule for the summary: the method,
+// and for the network its models and decoder.
+func rnaMethod(method string, pf predictFlags) string {
+	if method != "network" {
+		return method
+	}
+	specs := []string(pf.Models)
+	if len(specs) == 0 {
+		specs = []string{shipped.DefaultRNA}
+	}
+	return "network " + strings.Join(specs, "+")
 }
 
 // flagGiven reports whether the flag was set on the command line.
@@ -1025,13 +1488,13 @@ func rnaRefsHelp() string {
 }
 
 // predictRNA predicts one molecule by a method: its pair map (the
-// network's probabilities, or 1 at each predicted pair for the
+// network's probabilities, an ensemble's mean, or 1 at each predicted pair for the
 // model-free methods; nil unless wantMap, the PNG's only use of it) and
 // its structure. The folds (mfe, centroid, mea-pf) limit the pairs to
 // span bases (0: none), stop when ctx is done, and give the structure
 // its Turner 2004 energy (rna.Energy): the MFE, or the centroid's or MEA
 // structure's own with the ensemble free energy.
-func predictRNA(ctx context.Context, in rnaInput, method string, m *ssnet.Model, refs *homology.Index, d ssnet.Decoder, workers, span int, wantMap bool) ([]float32, *rna.Structure, error) {
+func predictRNA(ctx context.Context, in rnaInput, method string, nets []rnaNet, refs *homology.Index, d ssnet.Decoder, workers, span int, wantMap bool) ([]float32, *rna.Structure, error) {
 	var s *rna.Structure
 	var err error
 	switch method {
@@ -1070,14 +1533,37 @@ func predictRNA(ctx context.Context, in rnaInput, method string, m *ssnet.Model,
 		}
 		return e.Probabilities(), s, nil
 	default:
-		var t *homology.Template
-		if m.Record.UsesTemplates() {
-			tm := refs.Search(in.Seq, nil)
-			t = &tm
+		var p []float32
+		var sum []float64 // an ensemble's
+		for _, n := range nets {
+			var t *homology.Template
+			if n.Model.Record.UsesTemplates() {
+				tm := n.Refs.Search(in.Seq, nil)
+				t = &tm
+			}
+			q, err := n.Model.ProbabilitiesWith(in.Seq, t, workers)
+			if err != nil {
+				if len(nets) > 1 {
+					err = fmt.Errorf("%s: %w", n.Spec, err)
+				}
+				return nil, nil, err
+			}
+			if len(nets) == 1 {
+				p = q
+				break
+			}
+			if sum == nil {
+				sum = make([]float64, len(q))
+			}
+			for k, v := range q {
+				sum[k] += float64(v)
+			}
 		}
-		p, err := m.ProbabilitiesWith(in.Seq, t, workers)
-		if err != nil {
-			return nil, nil, err
+		if sum != nil {
+			p = make([]float32, len(sum))
+			for k, v := range sum {
+				p[k] = float32(v / float64(len(nets)))
+			}
 		}
 		s, err = d.Decode(in.Name, in.Seq, p)
 		return p, s, err

@@ -51,6 +51,9 @@ the excluded chains with reasons, skipped.tsv.`,
 	if o.MaxLen < o.MinLen {
 		return usageError("--max-len %d is below --min-len %d", o.MaxLen, o.MinLen)
 	}
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
 	if err := refuseOverwrite(*force, filepath.Join(*out, "extended.tsv"), filepath.Join(*out, "long.tsv")); err != nil {
 		return err
 	}

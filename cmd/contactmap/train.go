@@ -101,6 +101,9 @@ the learning curves.`,
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", *kind)
 	}
+	if err := checkOutDir(o.Out); err != nil {
+		return err
+	}
 	for _, k := range []model.Kind{model.CNN, model.SCNN} {
 		a, _ := model.ArchByName(k, *config)
 		m, err := model.NewModel(a, 0)

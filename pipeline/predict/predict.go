@@ -264,11 +264,67 @@ func resolveFile(path string, plm bool) ([]Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The chains are named CODE_CHAIN (1M8A_A): by the file's PDB code,
+	// else its stem, upper-cased where it is a PDB ID; a stem naming a
+	// chain too (1m8aA.pdb, 1CTF_A.pdb) names the file's unnamed chain.
 	name := s.ID
-	if name == "" {
-		name = strings.Split(filepath.Base(path), ".")[0]
+	stem := strings.Split(filepath.Base(path), ".")[0]
+	if code, chain, ok := pdbStem(stem); name == "" || ok && code == strings.ToUpper(name) {
+		name = stem
+		if ok && chain != "" {
+			name = code + "_" + chain
+		}
 	}
 	return chainsOf(path, name, s, "")
+}
+
+// pdbStem reads a file's stem as a PDB ID: a code of four letters and
+// digits starting with 1-9, alone (1m8a), followed by a one-character
+// chain (1m8aA) or by '_' and a chain of one to four (1CTF_A). The code
+// is upper-cased, the chain kept as it is (chain IDs are case-sensitive);
+// ok is false for any other stem (model, T1024, 3dmodel).
+func pdbStem(stem string) (code, chain string, ok bool) {
+	alnum := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				return false
+			}
+		}
+		return s != ""
+	}
+	if len(stem) < 4 || stem[0] < '1' || stem[0] > '9' || !alnum(stem[:4]) {
+		return "", "", false
+	}
+	code, rest := strings.ToUpper(stem[:4]), stem[4:]
+	switch {
+	case rest == "":
+	case len(rest) == 1 && alnum(rest):
+		chain = rest
+	case len(rest) >= 2 && len(rest) <= 5 && rest[0] == '_' && alnum(rest[1:]):
+		chain = rest[1:]
+	default:
+		return "", "", false
+	}
+	return code, chain, true
+}
+
+// chainID names a chain of a structure: name (a PDB code or CODE_CHAIN
+// from pdbStem, or a file's stem) and the chain's ID after one '_'
+// (1M8A_A); a chain without an ID is name alone, and a name that already
+// ends in the chain's ID (1CTF_A, chain A) is not given it twice.
+func chainID(name, chain string) string {
+	code, own, ok := pdbStem(name)
+	if !ok {
+		code = name
+	}
+	switch {
+	case chain == "" && own == "":
+		return code
+	case chain == "":
+		return code + "_" + own
+	}
+	return code + "_" + chain
 }
 
 func chainsOf(arg, code string, s *pdb.Structure, chain string) ([]Target, error) {
@@ -281,7 +337,7 @@ func chainsOf(arg, code string, s *pdb.Structure, chain string) ([]Target, error
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", arg, err)
 		}
-		out = append(out, Target{Arg: arg, ID: code + "_" + c.ID, Seq: c.Sequence(), Residues: res})
+		out = append(out, Target{Arg: arg, ID: chainID(code, c.ID), Seq: c.Sequence(), Residues: res})
 	}
 	if len(out) == 0 {
 		if chain != "" {
@@ -782,12 +838,18 @@ func SafeName(id string) string {
 	return string(b)
 }
 
+// SummaryName is the base name of a run's summary in the output
+// directory (summary.tsv, written by the command), which no target's
+// outputs take.
+const SummaryName = "summary"
+
 // assignNames gives every target a unique output name (unique ignoring
 // case, for case-insensitive file systems): SafeName of its ID, and for
 // the second and later targets with the same name "_2", "_3", ... with a
-// warning that says so.
+// warning that says so. SummaryName is taken by the run's summary
+// (SummaryName.tsv), so a target of that name is written as summary_2.
 func assignNames(ts []Target) {
-	taken := map[string]int{} // lower-case name -> index of its target
+	taken := map[string]int{SummaryName: -1} // lower-case name -> index of its target
 	for i := range ts {
 		ts[i].Name = SafeName(ts[i].ID)
 	}
@@ -799,7 +861,9 @@ func assignNames(ts []Target) {
 			name = fmt.Sprintf("%s_%d", base, k)
 			_, clash = taken[strings.ToLower(name)]
 		}
-		if name != base {
+		if name != base && first < 0 {
+			ts[i].Naming = fmt.Sprintf("output name %s is the run's summary (%s.tsv): writing %s.*", base, SummaryName, name)
+		} else if name != base {
 			ts[i].Naming = fmt.Sprintf("output name %s is taken by %s from %s: writing %s.*", base, ts[first].ID, ts[first].Arg, name)
 		} else if base != ts[i].ID {
 			ts[i].Naming = fmt.Sprintf("ID %q is written as %s.*", ts[i].ID, name)

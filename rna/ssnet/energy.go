@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/fold"
 )
 
@@ -100,22 +101,69 @@ func energyPixels(dst []float32, stride, c, off int, seq string, mfe []int, idx 
 }
 
 // MFECache keeps minimum free energy structures by sequence, so that a
-// set folded once (a 16S rRNA takes seconds) is not folded again. Safe
-// for concurrent use. The file format is gzip-compressed text, one line
-// per sequence: the first 16 bytes of its SHA-256 in hex, a tab, the
-// structure's pairs as "i-j" (0-based) separated by commas.
+// set folded once (a 16S rRNA takes seconds) is not folded again, or,
+// made by NewCentroidCache or ReadCentroidCache, the centroid structures
+// of the Turner 2004 ensembles (CentroidPredictor's; a partition
+// function takes several times an MFE fold). Safe for concurrent use.
+// The file format is gzip-compressed text, one line per sequence: the
+// first 16 bytes of a SHA-256 in hex, a tab, the structure's pairs as
+// "i-j" (0-based) separated by commas. An MFE cache hashes the sequence;
+// a centroid cache hashes it with FoldFingerprint, so that a change of
+// the energy parameters or of the partition function's results leaves
+// the old entries unused. A cache may have a read-only seed (WithSeed),
+// looked up after its own entries and never written.
 type MFECache struct {
-	mu      sync.Mutex
-	m       map[string][]int32 // key -> pairs i0, j0, i1, j1, ...
-	changed bool
+	mu       sync.Mutex
+	m        map[string][]int32 // key -> pairs i0, j0, i1, j1, ...
+	changed  bool
+	centroid bool      // centroid structures, not MFE ones
+	seed     *MFECache // read-only, looked up after m; nil: none
 }
 
 // NewMFECache is an empty cache.
 func NewMFECache() *MFECache { return &MFECache{m: map[string][]int32{}} }
 
+// NewCentroidCache is an empty cache of centroid structures.
+func NewCentroidCache() *MFECache { return &MFECache{m: map[string][]int32{}, centroid: true} }
+
 func mfeKey(seq string) string {
 	h := sha256.Sum256([]byte(seq))
 	return hex.EncodeToString(h[:16])
+}
+
+// centroidKey is a centroid cache's key of seq: the hash of the fold
+// fingerprint and the sequence.
+func centroidKey(seq string) string {
+	h := sha256.Sum256([]byte("centroid\x00" + FoldFingerprint() + "\x00" + seq))
+	return hex.EncodeToString(h[:16])
+}
+
+func (c *MFECache) key(seq string) string {
+	if c.centroid {
+		return centroidKey(seq)
+	}
+	return mfeKey(seq)
+}
+
+func (c *MFECache) what() string {
+	if c.centroid {
+		return "centroid cache"
+	}
+	return "MFE cache"
+}
+
+// WithSeed makes seed (nil: none) the cache's read-only seed: a
+// structure missing from the cache is looked up there before it is
+// folded, and is not added to the cache (Changed stays false). seed
+// must hold the same kind of structures. It returns c.
+func (c *MFECache) WithSeed(seed *MFECache) *MFECache {
+	if seed != nil && seed.centroid != c.centroid {
+		panic("ssnet: WithSeed: a seed of another kind of structures")
+	}
+	c.mu.Lock()
+	c.seed = seed
+	c.mu.Unlock()
+	return c
 }
 
 // maxCachePairs bounds a cache line's pairs (a structure of 100,000
@@ -124,53 +172,84 @@ const maxCachePairs = 50000
 
 // ReadMFECache reads a cache file; a file that does not exist gives an
 // empty cache.
-func ReadMFECache(path string) (*MFECache, error) {
-	c := NewMFECache()
+func ReadMFECache(path string) (*MFECache, error) { return readCache(path, NewMFECache()) }
+
+// ReadCentroidCache reads a centroid cache file (ReadMFECache's format);
+// a file that does not exist gives an empty cache.
+func ReadCentroidCache(path string) (*MFECache, error) { return readCache(path, NewCentroidCache()) }
+
+func readCache(path string, c *MFECache) (*MFECache, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ssnet: MFE cache: %w", err)
+		return nil, fmt.Errorf("ssnet: %s: %w", c.what(), err)
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
-		return nil, fmt.Errorf("ssnet: MFE cache %s: %w", path, err)
+		return nil, fmt.Errorf("ssnet: %s %s: %w", c.what(), path, err)
 	}
 	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<16), 1<<22)
 	for ln := 1; sc.Scan(); ln++ {
-		key, list, ok := strings.Cut(sc.Text(), "\t")
-		if !ok || len(key) != 32 {
-			return nil, fmt.Errorf("ssnet: MFE cache %s line %d: want KEY<TAB>PAIRS with a 32-digit key", path, ln)
-		}
-		var pairs []int32
-		if list != "" {
-			fs := strings.Split(list, ",")
-			if len(fs) > maxCachePairs {
-				return nil, fmt.Errorf("ssnet: MFE cache %s line %d: %d pairs (at most %d)", path, ln, len(fs), maxCachePairs)
-			}
-			pairs = make([]int32, 0, 2*len(fs))
-			for _, p := range fs {
-				var i, j int32
-				if _, err := fmt.Sscanf(p, "%d-%d", &i, &j); err != nil || i < 0 || j <= i {
-					return nil, fmt.Errorf("ssnet: MFE cache %s line %d: bad pair %q", path, ln, p)
-				}
-				pairs = append(pairs, i, j)
-			}
+		key, pairs, err := parseCacheLine(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("ssnet: %s %s line %d: %w", c.what(), path, ln, err)
 		}
 		c.m[key] = pairs
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ssnet: MFE cache %s: %w", path, err)
+		return nil, fmt.Errorf("ssnet: %s %s: %w", c.what(), path, err)
 	}
 	return c, nil
 }
 
-// Write saves the cache atomically, its lines sorted by key.
+// parseCacheLine reads a cache line, KEY<TAB>PAIRS.
+func parseCacheLine(line string) (string, []int32, error) {
+	key, list, ok := strings.Cut(line, "\t")
+	if !ok || len(key) != 32 {
+		return "", nil, errors.New("want KEY<TAB>PAIRS with a 32-digit key")
+	}
+	var pairs []int32
+	if list != "" {
+		fs := strings.Split(list, ",")
+		if len(fs) > maxCachePairs {
+			return "", nil, fmt.Errorf("%d pairs (at most %d)", len(fs), maxCachePairs)
+		}
+		pairs = make([]int32, 0, 2*len(fs))
+		for _, p := range fs {
+			var i, j int32
+			if _, err := fmt.Sscanf(p, "%d-%d", &i, &j); err != nil || i < 0 || j <= i {
+				return "", nil, fmt.Errorf("bad pair %q", p)
+			}
+			pairs = append(pairs, i, j)
+		}
+	}
+	return key, pairs, nil
+}
+
+// Write saves the cache atomically, its lines sorted by key; its seed
+// is not written.
 func (c *MFECache) Write(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("ssnet: %s: %w", c.what(), err)
+	}
+	return fileio.WriteAtomic(path, func(w io.Writer) error {
+		zw := gzip.NewWriter(w)
+		bw := bufio.NewWriter(zw)
+		c.writeLines(bw, "")
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+// writeLines writes the cache's lines, sorted by key, each after prefix.
+func (c *MFECache) writeLines(bw *bufio.Writer, prefix string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	keys := make([]string, 0, len(c.m))
@@ -178,29 +257,19 @@ func (c *MFECache) Write(path string) error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("ssnet: MFE cache: %w", err)
-	}
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		zw := gzip.NewWriter(w)
-		bw := bufio.NewWriter(zw)
-		for _, k := range keys {
-			bw.WriteString(k)
-			bw.WriteByte('\t')
-			p := c.m[k]
-			for n := 0; n < len(p); n += 2 {
-				if n > 0 {
-					bw.WriteByte(',')
-				}
-				fmt.Fprintf(bw, "%d-%d", p[n], p[n+1])
+	for _, k := range keys {
+		bw.WriteString(prefix)
+		bw.WriteString(k)
+		bw.WriteByte('\t')
+		p := c.m[k]
+		for n := 0; n < len(p); n += 2 {
+			if n > 0 {
+				bw.WriteByte(',')
 			}
-			bw.WriteByte('\n')
+			fmt.Fprintf(bw, "%d-%d", p[n], p[n+1])
 		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		return zw.Close()
-	})
+		bw.WriteByte('\n')
+	}
 }
 
 // Changed reports whether structures were added since the cache was read.
@@ -218,17 +287,32 @@ func (c *MFECache) Len() int {
 }
 
 // Partners returns the MFE partner of every base of seq (-1: unpaired),
-// from the cache or folded (and then cached) with fold's defaults on
-// workers goroutines.
+// or a centroid cache's centroid partners, from the cache, its seed, or
+// folded (and then cached) with fold's defaults on workers goroutines.
 func (c *MFECache) Partners(seq string, workers int) ([]int, error) {
-	key := mfeKey(seq)
+	key := c.key(seq)
 	c.mu.Lock()
 	pairs, ok := c.m[key]
+	seed := c.seed
 	c.mu.Unlock()
+	if !ok && seed != nil {
+		seed.mu.Lock()
+		pairs, ok = seed.m[key]
+		seed.mu.Unlock()
+	}
 	if !ok {
-		s, _, err := fold.DefaultParams().Fold(seq, workers)
-		if err != nil {
-			return nil, err
+		var s *rna.Structure
+		if c.centroid {
+			e, err := fold.DefaultParams().Partition(seq, workers)
+			if err != nil {
+				return nil, err
+			}
+			s, _ = e.Centroid()
+		} else {
+			var err error
+			if s, _, err = fold.DefaultParams().Fold(seq, workers); err != nil {
+				return nil, err
+			}
 		}
 		for _, p := range s.Pairs() {
 			pairs = append(pairs, int32(p[0]), int32(p[1]))
@@ -244,7 +328,7 @@ func (c *MFECache) Partners(seq string, workers int) ([]int, error) {
 	for n := 0; n < len(pairs); n += 2 {
 		i, j := int(pairs[n]), int(pairs[n+1])
 		if j >= len(seq) {
-			return nil, fmt.Errorf("ssnet: MFE cache: a pair (%d, %d) beyond a sequence of %d bases (a key collision or a corrupt cache)", i, j, len(seq))
+			return nil, fmt.Errorf("ssnet: %s: a pair (%d, %d) beyond a sequence of %d bases (a key collision or a corrupt cache)", c.what(), i, j, len(seq))
 		}
 		out[i], out[j] = j, i
 	}

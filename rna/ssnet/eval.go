@@ -2,6 +2,9 @@ package ssnet
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/fold"
@@ -20,7 +23,9 @@ type MolScore struct {
 	Shift  rna.Score `json:"shift"` // one-position slip allowed
 }
 
-// Predictor turns a molecule's sequence into a predicted structure.
+// Predictor turns a molecule's sequence into a predicted structure. A
+// predictor must be safe for concurrent use: Evaluate calls it on
+// parallel goroutines, each with its own molecule.
 type Predictor func(m *Molecule) (*rna.Structure, error)
 
 // Decoder turns pair probabilities into a structure.
@@ -72,10 +77,17 @@ func ModelPredictor(m *Model, workers int) Predictor { return DecodedPredictor(m
 
 // DecodedPredictor predicts with the model and decodes with d. A model
 // with template channels reads the molecule's attached template
-// (AttachTemplates), which must be there.
+// (AttachTemplates), which must be there. Its convolutions run on
+// workers goroutines (0: runtime.GOMAXPROCS(0)), and at most
+// inferenceSlots(workers) molecules are in the network at once however
+// many goroutines call the predictor (Evaluate's), so that the cores and
+// the memory of one molecule at a time serve the default.
 func DecodedPredictor(m *Model, workers int, d Decoder) Predictor {
+	slots := make(chan struct{}, inferenceSlots(workers))
 	return func(mol *Molecule) (*rna.Structure, error) {
+		slots <- struct{}{}
 		p, err := m.ProbabilitiesFor(mol, workers)
+		<-slots
 		if err != nil {
 			return nil, err
 		}
@@ -85,9 +97,16 @@ func DecodedPredictor(m *Model, workers int, d Decoder) Predictor {
 
 // MFEPredictor is the thermodynamic baseline: the minimum free energy
 // structure under the Turner 2004 parameters with RNAfold's defaults
-// (package rna/fold).
+// (package rna/fold). A molecule with its MFE structure attached
+// (Molecule.MFE, from AttachMFE: the same fold with the same default
+// parameters, whose structure does not depend on the number of
+// goroutines) is not folded again: its attached partners are the
+// structure.
 func MFEPredictor() Predictor {
 	return func(mol *Molecule) (*rna.Structure, error) {
+		if mol.MFE != nil {
+			return mfeStructure(mol)
+		}
 		s, _, err := fold.MFE(mol.Seq)
 		if err != nil {
 			return nil, err
@@ -95,6 +114,36 @@ func MFEPredictor() Predictor {
 		s.Name = mol.Name
 		return s, nil
 	}
+}
+
+// mfeStructure is a molecule's attached MFE partners as a structure, as
+// fold.MFE returns it: the normalised sequence, the molecule's name.
+func mfeStructure(mol *Molecule) (*rna.Structure, error) {
+	if err := checkMFE(mol); err != nil {
+		return nil, err
+	}
+	s, err := partnersStructure(mol.Name, mol.Seq, mol.MFE)
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: %s: the attached MFE structure: %w", mol.Name, err)
+	}
+	return s, nil
+}
+
+// partnersStructure is the structure named name of seq (normalised, as
+// rna/fold normalises it) whose base i pairs with partner[i] (-1:
+// unpaired), checked as rna.New checks it.
+func partnersStructure(name, seq string, partner []int) (*rna.Structure, error) {
+	norm, err := rna.NormalizeSequence(seq)
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for i, j := range partner {
+		if j > i {
+			pairs = append(pairs, [2]int{i, j})
+		}
+	}
+	return rna.New(name, norm, pairs)
 }
 
 // CentroidPredictor is the thermodynamic ensemble's baseline: the
@@ -142,28 +191,95 @@ func BaselinePredictor() Predictor {
 
 // EvaluateDecoders predicts every molecule once with the model and
 // scores each decoder's structure of it: out[d] are decoder ds[d]'s
-// scores. A model with template channels reads the molecules' attached
-// templates. progress (may be nil) is called after each molecule.
+// scores, in the set's order. A model with template channels reads the
+// molecules' attached templates. Each molecule's convolutions run on
+// workers goroutines (0: runtime.GOMAXPROCS(0)), and
+// inferenceSlots(workers) molecules are predicted at once. The scores do
+// not depend on either number. progress (may be nil) is called after
+// each molecule, from one goroutine at a time.
 func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
 	out := make([][]MolScore, len(ds))
-	for i := range set {
+	for k := range out {
+		if len(set) > 0 {
+			out[k] = make([]MolScore, len(set))
+		}
+	}
+	err := forEachMolecule(len(set), min(inferenceSlots(workers), len(set)), progress, func(i int) error {
 		mol := &set[i]
 		p, err := m.ProbabilitiesFor(mol, workers)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for k, d := range ds {
 			s, err := d.Decode(mol.Name, mol.Seq, p)
 			if err != nil {
-				return nil, fmt.Errorf("ssnet: %s: %w", mol.Name, err)
+				return fmt.Errorf("ssnet: %s: %w", mol.Name, err)
 			}
-			out[k] = append(out[k], score(mol, s))
+			out[k][i] = score(mol, s)
 		}
-		if progress != nil {
-			progress()
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// inferenceSlots is the number of molecules a network predicts at once
+// with its convolutions on workers goroutines each: one for workers 0
+// (runtime.GOMAXPROCS(0): a network's convolutions keep every core busy,
+// and two 16S maps at once would double the memory; measured on the 35
+// test molecules, two at once were no faster), else
+// runtime.GOMAXPROCS(0)/workers, at least one.
+func inferenceSlots(workers int) int {
+	if workers <= 0 {
+		return 1
+	}
+	return max(1, runtime.GOMAXPROCS(0)/workers)
+}
+
+// evalParallel is the number of molecules Evaluate predicts at once:
+// runtime.GOMAXPROCS(0), at most n.
+func evalParallel(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// forEachMolecule calls fn(0..n-1) on parallel goroutines, progress
+// (may be nil) after each call, one at a time. It returns the error of
+// the first failing index in index order; after an error no further
+// index is started.
+func forEachMolecule(n, parallel int, progress func(), fn func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < max(parallel, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if errs[i] = fn(i); errs[i] != nil {
+					failed.Store(true)
+					return
+				}
+				if progress != nil {
+					mu.Lock()
+					progress()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func score(m *Molecule, s *rna.Structure) MolScore {
@@ -171,20 +287,25 @@ func score(m *Molecule, s *rna.Structure) MolScore {
 		Exact: rna.Compare(s, m.Structure, false), Shift: rna.Compare(s, m.Structure, true)}
 }
 
-// Evaluate predicts and scores every molecule; progress (may be nil) is
-// called after each.
+// Evaluate predicts and scores every molecule, on parallel goroutines
+// (runtime.GOMAXPROCS(0)), so pred must be safe for concurrent use (the
+// predictors of this package are); the scores are in the set's order and
+// do not depend on the number of goroutines, and an error is the first
+// failing molecule's in the set's order. progress (may be nil) is
+// called after each molecule, from one goroutine at a time.
 func Evaluate(set []Molecule, pred Predictor, progress func()) ([]MolScore, error) {
-	out := make([]MolScore, 0, len(set))
-	for i := range set {
+	out := make([]MolScore, len(set))
+	err := forEachMolecule(len(set), evalParallel(len(set)), progress, func(i int) error {
 		m := &set[i]
 		s, err := pred(m)
 		if err != nil {
-			return nil, fmt.Errorf("ssnet: %s: %w", m.Name, err)
+			return fmt.Errorf("ssnet: %s: %w", m.Name, err)
 		}
-		out = append(out, score(m, s))
-		if progress != nil {
-			progress()
-		}
+		out[i] = score(m, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
