@@ -47,6 +47,7 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"eval":     runEval,
 	"compare":  runCompare,
 	"predict":  runPredict,
+	"msa":      runMSA,
 	"rec":      runRec,
 	"rna":      runRNA,
 }
@@ -61,6 +62,7 @@ commands:
   eval       evaluate models and baselines on a split
   compare    CNN vs SCNN over seeds: mean, sd, paired differences, bootstrap CIs
   predict    contact maps for PDB IDs, structure files or sequences
+  msa        alignments for sequences by jackhmmer, MMseqs2 or HHblits
   rna        RNA secondary structure: CNN vs SCNN (rna train|eval|compare|predict)
   rec        sequential recommendation: CosRec vs SCosRec (rec train|eval|recommend|compare)
   version    print the code revision and BLAS of this binary
