@@ -14,12 +14,17 @@ import "github.com/contactmap/contactmap/scnn"
 // training step computes the forward pass, the input gradient and the
 // kernel gradient of every convolution, 3x that.
 func (s Spec) ConvMACs() float64 {
-	return s.convMACs(func(k, cin, cout int) float64 { return float64(k * k * cin * cout) })
+	return s.convMACs(func(k, cin, cout int) float64 { return float64(k * k * cin * cout) }, nil)
 }
 
 // convMACs is ConvMACs with each convolution of kernel k from cin to
 // cout channels counted as macs(k, cin, cout) multiply-adds per pixel.
-func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
+// stage, when not nil, is given the running total after each layer
+// (layerWork).
+func (s Spec) convMACs(macs func(k, cin, cout int) float64, stage func(total float64)) float64 {
+	if stage == nil {
+		stage = func(float64) {}
+	}
 	in := s.Pair.width(s.Symmetric, s.seqWidth()) + s.In2D + s.Fixed2D
 	total := 0.0
 	for _, b := range s.Blocks {
@@ -27,6 +32,7 @@ func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
 			total += macs(k, in, b.Widths[i])
 		}
 		in = b.Width()
+		stage(total)
 	}
 	if s.Reinject != nil {
 		in += s.Reinject.width(s.Symmetric, s.In1D) + s.In2D + s.Fixed2D
@@ -36,8 +42,11 @@ func (s Spec) convMACs(macs func(k, cin, cout int) float64) float64 {
 			total += macs(k, in, b.Widths[i])
 		}
 		in = b.Width()
+		stage(total)
 	}
-	return total + macs(s.OutKernel, in, 1)
+	total += macs(s.OutKernel, in, 1)
+	stage(total)
+	return total
 }
 
 // StepMACs is what a convolution of kernel k from cin to cout channels
@@ -106,7 +115,7 @@ func StepMACs(symmetric bool, k, cin, cout, l int, train bool) float64 {
 // kernel. Every chain is taken to be l long (a shorter chain of a padded
 // batch visits fewer offsets). A network that materialises its maps
 // counts ConvMACs on P pixels.
-func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, false) }
+func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, false, nil) }
 
 // TrainFLOPs is InferenceFLOPs for a training step: the forward pass, and
 // the backward pass of every 2D convolution. A convolution on P pixels
@@ -127,16 +136,22 @@ func (s Spec) InferenceFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, fa
 // per chain. Nothing learns from the halves of a CNN's map without
 // batchnorm of an input the step does not differentiate (the
 // re-injection of the 1D input; the pair map without a BiLSTM).
-func (s Spec) TrainFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, true) }
+func (s Spec) TrainFLOPs(b, l int) float64 { return s.executedFLOPs(b, l, true, nil) }
 
-func (s Spec) executedFLOPs(b, l int, train bool) float64 {
+// executedFLOPs is InferenceFLOPs (train false) or TrainFLOPs; stage,
+// when not nil, is given the running count of one chain after each layer
+// (layerWork).
+func (s Spec) executedFLOPs(b, l int, train bool, stage func(flops float64)) float64 {
+	if stage == nil {
+		stage = func(float64) {}
+	}
 	p := float64(l * l)
 	if s.Symmetric {
 		p = float64(l * (l + 1) / 2)
 	}
 	macs := func(k, cin, cout int) float64 { return StepMACs(s.Symmetric, k, cin, cout, l, train) }
 	if !s.InfersByHalves() {
-		return 2 * s.convMACs(macs) * p * float64(b)
+		return 2 * s.convMACs(macs, func(t float64) { stage(2 * t * p) }) * p * float64(b)
 	}
 	n2 := s.In2D + s.Fixed2D
 	nAfter := 0 // the 2D tensors given with the batch
@@ -180,6 +195,7 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 			}
 		}
 		in = blk.Width()
+		stage(flops)
 	}
 	before := in
 	first := s.Reinject != nil // the next convolution reads the re-injected map
@@ -199,9 +215,29 @@ func (s Spec) executedFLOPs(b, l int, train bool) float64 {
 		}
 		first = false
 		in = blk.Width()
+		stage(flops)
 	}
 	conv(s.OutKernel, 1)
+	stage(flops)
 	return flops * float64(b)
+}
+
+// Layers is the number of layers after which Forward reports its
+// progress (Inputs.AfterLayer): the blocks, the head blocks and the
+// output convolution.
+func (s Spec) Layers() int { return len(s.Blocks) + len(s.Head) + 1 }
+
+// LayerWork is the work of an inference pass over one chain of length
+// l after each of its Layers, cumulative: the floating-point operations
+// of InferenceFLOPs (its 2D convolutions, by halves where the network
+// infers by halves) done once that layer is, the last the whole pass
+// (InferenceFLOPs(1, l), to rounding). The BiLSTM, the pair maps,
+// batchnorm and activations are not counted: they are a small part of a
+// long chain's time. Forward reports these values to Inputs.AfterLayer.
+func (s Spec) LayerWork(l int) []float64 {
+	w := make([]float64, 0, s.Layers())
+	s.executedFLOPs(1, l, false, func(f float64) { w = append(w, f) })
+	return w
 }
 
 // taps is sum over i < l of |V(i)|, V(i) the kernel offsets t < k with

@@ -14,6 +14,49 @@ type Inputs struct {
 	// the Spec has none.
 	X2, Fixed *scnn.Tensor
 	Lengths   []int // valid length of each sample
+	// AfterLayer, when not nil, is called by Forward after each of the
+	// Spec's Layers (the blocks, the head blocks, the output
+	// convolution), in order, with the work done so far and the pass's
+	// total, both in floating-point operations (Spec.LayerWork of the
+	// batch's length, times the batch size): done increases from call to
+	// call and equals total at the last. It does not change the result.
+	// An error it returns stops the pass: Forward returns it as it is
+	// (a caller stops a long pass between layers with its context's
+	// Err, say).
+	AfterLayer func(done, total float64) error
+}
+
+// layerHook calls Inputs.AfterLayer after each layer; a nil *layerHook
+// (no AfterLayer) does nothing.
+type layerHook struct {
+	f    func(done, total float64) error
+	work []float64 // Spec.LayerWork of the batch, times its size
+	next int       // the layer that completes next
+}
+
+func newLayerHook(s Spec, in Inputs) *layerHook {
+	if in.AfterLayer == nil {
+		return nil
+	}
+	b, l := in.X1.Shape[0], in.X1.Shape[1]
+	w := s.LayerWork(l)
+	for i := range w {
+		w[i] *= float64(b)
+	}
+	return &layerHook{f: in.AfterLayer, work: w}
+}
+
+// done reports the next layer complete.
+func (h *layerHook) done() error {
+	if h == nil {
+		return nil
+	}
+	if h.next >= len(h.work) {
+		panic("pairnet: more layers completed than the Spec has")
+	}
+	d := h.work[h.next]
+	h.next++
+	return h.f(d, h.work[len(h.work)-1])
 }
 
 func (n *Net) checkInputs(in Inputs) error {
@@ -63,6 +106,7 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 	if err := n.checkInputs(in); err != nil {
 		return nil, err
 	}
+	hook := newLayerHook(n.Spec, in)
 	b, l := in.X1.Shape[0], in.X1.Shape[1]
 	pixels := b * l * l
 	if n.Spec.Symmetric {
@@ -95,7 +139,7 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 		pairInputs = append(pairInputs, in.Fixed)
 	}
 	if n.byHalves(p) {
-		return n.forwardCartesian(p, in, seq, pairInputs)
+		return n.forwardCartesian(p, in, seq, pairInputs, hook)
 	}
 	// In inference, the pair map is made in a buffer with room for the
 	// 2D channels, joined in place.
@@ -118,6 +162,9 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 		if y, err = b.apply(p, y, in.Lengths); err != nil {
 			return nil, err
 		}
+		if err := hook.done(); err != nil {
+			return nil, err
+		}
 	}
 	if n.reinject != nil {
 		reWidth := n.Spec.Reinject.width(n.Spec.Symmetric, n.Spec.In1D)
@@ -133,15 +180,18 @@ func (n *Net) Forward(p *scnn.Pass, in Inputs) (*scnn.Tensor, error) {
 		p.Release(y)
 		y = joined
 	}
-	return n.headAndLogits(p, y, n.head, in.Lengths)
+	return n.headAndLogits(p, y, n.head, in.Lengths, hook)
 }
 
 // headAndLogits runs the head blocks on y, then the output convolution,
 // and returns the logits (their own copy in an inference pass).
-func (n *Net) headAndLogits(p *scnn.Pass, y *scnn.Tensor, head []*block, lengths []int) (*scnn.Tensor, error) {
+func (n *Net) headAndLogits(p *scnn.Pass, y *scnn.Tensor, head []*block, lengths []int, hook *layerHook) (*scnn.Tensor, error) {
 	var err error
 	for _, b := range head {
 		if y, err = b.apply(p, y, lengths); err != nil {
+			return nil, err
+		}
+		if err := hook.done(); err != nil {
 			return nil, err
 		}
 	}
@@ -150,6 +200,9 @@ func (n *Net) headAndLogits(p *scnn.Pass, y *scnn.Tensor, head []*block, lengths
 		return nil, err
 	}
 	p.Release(y)
+	if err := hook.done(); err != nil {
+		return nil, err
+	}
 	if !p.Training() {
 		out = ownLogits(p, out)
 	}
@@ -278,7 +331,7 @@ func branchesOf(p *scnn.Pass, m scnn.CartesianMap, cs []scnn.BranchConv) (*scnn.
 // multiply-adds, forward and backward. Its outputs and gradients agree
 // with the materialised maps' to float32 rounding. seq is the 1D input of the pair map (in.X1 or an
 // intermediate, released here).
-func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairInputs []*scnn.Tensor) (*scnn.Tensor, error) {
+func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairInputs []*scnn.Tensor, hook *layerHook) (*scnn.Tensor, error) {
 	row, col, sum, err := n.pair.halvesOf(p, seq, in.Lengths)
 	if err != nil {
 		return nil, err
@@ -294,8 +347,14 @@ func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairIn
 	if y, err = n.blocks[0].finish(p, y, in.Lengths); err != nil {
 		return nil, err
 	}
+	if err := hook.done(); err != nil {
+		return nil, err
+	}
 	for _, b := range n.blocks[1:] {
 		if y, err = b.apply(p, y, in.Lengths); err != nil {
+			return nil, err
+		}
+		if err := hook.done(); err != nil {
 			return nil, err
 		}
 	}
@@ -316,6 +375,9 @@ func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairIn
 		}
 		p.Release(y, row, col)
 		if len(head) == 0 {
+			if err := hook.done(); err != nil {
+				return nil, err
+			}
 			if p.Training() {
 				return z, nil
 			}
@@ -324,9 +386,12 @@ func (n *Net) forwardCartesian(p *scnn.Pass, in Inputs, seq *scnn.Tensor, pairIn
 		if y, err = head[0].finish(p, z, in.Lengths); err != nil {
 			return nil, err
 		}
+		if err := hook.done(); err != nil {
+			return nil, err
+		}
 		head = head[1:]
 	}
-	return n.headAndLogits(p, y, head, in.Lengths)
+	return n.headAndLogits(p, y, head, in.Lengths, hook)
 }
 
 // ownLogits hands back a copy of the logits of their own size (they may

@@ -219,10 +219,20 @@ func (m *Model) Trainable() int { return m.Net.Trainable() }
 // CNN, packed (exactly symmetric) for an SCNN. In a training pass,
 // p.Backward from the logits gives the parameter gradients.
 func (m *Model) Forward(p *scnn.Pass, b *Batch) (*scnn.Tensor, error) {
+	return m.ForwardAfter(p, b, nil)
+}
+
+// ForwardAfter is Forward with afterLayer, when not nil, called after
+// each layer of the network with the work done and the pass's total
+// (pairnet.Inputs.AfterLayer: floating-point operations, done increasing
+// to total). The logits are Forward's, bit for bit; an error afterLayer
+// returns stops the pass and is returned as it is (a context's Err, to
+// stop a long prediction between layers).
+func (m *Model) ForwardAfter(p *scnn.Pass, b *Batch, afterLayer func(done, total float64) error) (*scnn.Tensor, error) {
 	if b.X2.Layout == scnn.Packed != m.Packed() {
 		return nil, fmt.Errorf("model: batch layout %s for a %s model", b.X2.Layout, m.Arch.Kind)
 	}
-	in := pairnet.Inputs{X1: b.X1, X2: b.X2, Lengths: b.Lengths}
+	in := pairnet.Inputs{X1: b.X1, X2: b.X2, Lengths: b.Lengths, AfterLayer: afterLayer}
 	if m.Arch.SepChannels > 0 {
 		in.Fixed = separationMap(b, m.Arch.SepChannels)
 	}

@@ -178,7 +178,7 @@ func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) 
 	if m.Record.UsesTemplates() && mol.Template == nil {
 		return nil, fmt.Errorf("ssnet: %s: the model takes a homology template and none is attached", mol.Name)
 	}
-	return m.probabilities(mol.Seq, mol.Template, mol.MFE, workers)
+	return m.probabilities(mol.Seq, mol.Template, mol.MFE, workers, nil)
 }
 
 // ProbabilitiesWith is Probabilities for a network with a 2D input: t
@@ -188,10 +188,23 @@ func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) 
 // channels folds seq (rna/fold's defaults) for them. A network without
 // template channels ignores t.
 func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int) ([]float32, error) {
-	return m.probabilities(seq, t, nil, workers)
+	return m.probabilities(seq, t, nil, workers, nil)
 }
 
-func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, workers int) ([]float32, error) {
+// ProbabilitiesAfter is ProbabilitiesWith with afterLayer, when not nil,
+// called once with done 0 as the network starts (after the fold of the
+// energy channels), then after each layer of the network with the work
+// done and the pass's total (pairnet.Inputs.AfterLayer: floating-point
+// operations, done increasing to total), for a progress bar over a long
+// molecule.
+// The probabilities are ProbabilitiesWith's, bit for bit; an error
+// afterLayer returns stops the pass and is returned as it is (a
+// context's Err, to stop between layers).
+func (m *Model) ProbabilitiesAfter(seq string, t *homology.Template, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
+	return m.probabilities(seq, t, nil, workers, afterLayer)
+}
+
+func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if c := m.Record.Inputs2D(); c.Width() > 0 {
 		if t == nil || t.Identity < m.Record.MinIdentity {
@@ -212,6 +225,13 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, worke
 			return nil, err
 		}
 		in.X2 = x2
+	}
+	if afterLayer != nil {
+		w := m.Net.Spec.LayerWork(len(seq))
+		if err := afterLayer(0, w[len(w)-1]); err != nil {
+			return nil, err
+		}
+		in.AfterLayer = afterLayer
 	}
 	logits, err := m.Net.Forward(scnn.Inference(workers), in)
 	if err != nil {
