@@ -156,7 +156,8 @@ func (b *Bar) Describe(s string) {
 }
 
 // Finish completes and clears the bar; a plain bar writes its last line
-// (the count and the time taken) once, if any item was counted.
+// (the count and the time taken, or where it stopped) once, if any item
+// was counted.
 func (b *Bar) Finish() {
 	if b == nil {
 		return
@@ -173,5 +174,9 @@ func (b *Bar) Finish() {
 		return
 	}
 	b.finished = true
+	if b.done < b.total { // cut short: an interrupt, a failure
+		fmt.Fprintf(b.w, "%s: stopped at %d/%d after %s\n", b.desc, b.done, b.total, roundDuration(t.Sub(b.start)))
+		return
+	}
 	fmt.Fprintf(b.w, "%s: %d/%d done in %s\n", b.desc, b.done, b.total, roundDuration(t.Sub(b.start)))
 }

@@ -74,3 +74,17 @@ func TestShortStageSilent(t *testing.T) {
 		t.Errorf("a 50 ms stage wrote %q", w.String())
 	}
 }
+
+// A bar finished before its total says where it stopped, not "done".
+func TestPlainStopped(t *testing.T) {
+	var w strings.Builder
+	b := newPlain(&w, 100, "network", fakeClock(time.Second))
+	for i := 0; i < 41; i++ {
+		b.Add(1)
+	}
+	b.Finish()
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	if last := lines[len(lines)-1]; last != "network: stopped at 41/100 after 42s" {
+		t.Errorf("last line %q", last)
+	}
+}
