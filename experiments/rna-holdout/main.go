@@ -1,0 +1,695 @@
+// Command rna-holdout clusters the RNA training data (bpRNA TR0 and the
+// 16S set) into families by sequence and structure similarity, checks
+// the thresholds on dinucleotide-shuffled controls and on ArchiveII's
+// labelled families, and writes a family-held-out validation split, the
+// clusters, and for each ArchiveII family the training molecules to
+// exclude from its fold (issue 56, part 1). See README.md.
+//
+//	GOMAXPROCS=1 go run ./experiments/rna-holdout > experiments/rna-holdout/report.md
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/contactmap/contactmap/rna/homology"
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+var (
+	tr0Flag     = flag.String("tr0", "../shared/data/bprna/TR0.dbn.gz", "bpRNA TR0")
+	s16Flag     = flag.String("16s", "data/rna/16s-finaltrain.txt,data/rna/16s-finalvalid.txt", "the 16S training and validation sets, comma-separated")
+	vl0Flag     = flag.String("vl0", "../shared/data/bprna/VL0.dbn.gz", "bpRNA VL0")
+	ts0Flag     = flag.String("ts0", "../shared/data/bprna/TS0.dbn.gz", "bpRNA TS0")
+	archFlag    = flag.String("archive", "../shared/data/archiveII/archiveII.dbn.gz", "ArchiveII")
+	outFlag     = flag.String("out", "experiments/rna-holdout", "output directory")
+	topFlag     = flag.Int("top", 8, "prefilter: candidates per query under each ranking (Jaccard, shared 8-mers)")
+	sharedFlag  = flag.Int("min-shared", 2, "prefilter: least distinct 8-mers shared with the query")
+	covFlag     = flag.Float64("min-cov", 0.8, "least coverage of the shorter sequence by the alignment")
+	pairsFlag   = flag.Int("min-pairs", 5, "structure test: least base pairs of the query")
+	falseFlag   = flag.Float64("max-false", 0.001, "largest false link rate, on the shuffled controls and between ArchiveII families")
+	seedFlag    = flag.Uint64("seed", 1, "seed of the shuffles and of the split")
+	fracFlag    = flag.Float64("valid-frac", 0.10, "share of TR0 molecules held out")
+	maxClusFlag = flag.Int("max-cluster", 200, "largest cluster (TR0 molecules) drawn into the validation set")
+	baseFlag    = flag.Bool("baselines", false, "instead of clustering: the MFE and centroid F1 on the held-out set (valid.dbn.gz in -out)")
+	mfeFlag     = flag.String("mfe-cache", "experiments/rna-families/mfe-cache.tsv.gz", "MFE cache for -baselines (\"\": fold every molecule)")
+	maxLenFlag  = flag.Int("max-len", 600, "-baselines: longest molecule folded")
+)
+
+// mol is a molecule of any set.
+type mol struct {
+	name, set, seq string
+	partner        []int
+	family         string // ArchiveII family
+}
+
+// link is a candidate pair's score.
+type link struct {
+	ref int
+	ps  homology.PairScore
+}
+
+func main() {
+	flag.Parse()
+	start := time.Now()
+	if *baseFlag {
+		check(baselines(filepath.Join(*outFlag, "valid.dbn.gz")))
+		logf("done in %s", time.Since(start).Round(time.Second))
+		return
+	}
+	var refs []mol // the clustering set: TR0, then the 16S sets
+	tr0, err := read(*tr0Flag, "TR0")
+	check(err)
+	refs = append(refs, tr0...)
+	for k, f := range strings.Split(*s16Flag, ",") {
+		ms, err := read(f, []string{"16S-train", "16S-valid"}[min(k, 1)])
+		check(err)
+		refs = append(refs, ms...)
+	}
+	nTR0 := len(tr0)
+	seqs := make([]string, len(refs))
+	for i, m := range refs {
+		seqs[i] = m.seq
+	}
+	ix := homology.NewWordIndex(seqs)
+	logf("indexed %d molecules (%d TR0)", len(refs), nTR0)
+
+	// Real and shuffled searches of the clustering set against itself.
+	real := searchAll(refs, ix, refs, func(q, r int) bool { return q == r }, "real")
+	rng := rand.New(rand.NewPCG(*seedFlag, 1))
+	shuf := make([]mol, len(refs))
+	for i, m := range refs {
+		shuf[i] = m
+		shuf[i].seq = homology.DinucleotideShuffle(m.seq, rng)
+	}
+	shuffled := searchAll(shuf, ix, refs, func(q, r int) bool { return q == r }, "shuffled")
+
+	// ArchiveII against itself: a labelled control.
+	arch, err := read(*archFlag, "archiveII")
+	check(err)
+	aseqs := make([]string, len(arch))
+	for i, m := range arch {
+		aseqs[i] = m.seq
+	}
+	aix := homology.NewWordIndex(aseqs)
+	archSelf := searchAll(arch, aix, arch, func(q, r int) bool { return q == r }, "archiveII")
+
+	fmt.Printf("# Family clusters of TR0 and the 16S set: the run's report\n\n")
+	fmt.Printf("Clustering set: %d molecules (%d TR0, %d 16S). Prefilter: top %d by Jaccard and top %d by shared 8-mers, at least %d shared; overlap alignment (free end gaps); coverage >= %.2f of the shorter sequence.\n\n",
+		len(refs), nTR0, len(refs)-nTR0, *topFlag, *topFlag, *sharedFlag, *covFlag)
+
+	// Sequence threshold.
+	idGrid := []float64{0.60, 0.65, 0.70, 0.72, 0.74, 0.76, 0.78, 0.80, 0.85, 0.90}
+	seqPass := func(t float64) func(q int, l link) bool {
+		return func(q int, l link) bool { return l.ps.Coverage >= *covFlag && l.ps.Identity >= t }
+	}
+	fmt.Printf("## Sequence test: identity >= t (coverage >= %.2f)\n\n", *covFlag)
+	fmt.Println("Rates are per query: the share of queries with at least one link.")
+	fmt.Println()
+	fmt.Println("| t | real TR0+16S | shuffled (false) | ArchiveII same family | ArchiveII other family (false) |")
+	fmt.Println("|---:|---:|---:|---:|---:|")
+	tID := -1.0
+	for _, t := range idGrid {
+		p := seqPass(t)
+		fr := rate(shuffled, nil, p)
+		same, other := archRates(arch, archSelf, p)
+		fmt.Printf("| %.2f | %.4f | %.4f | %.4f | %.4f |\n", t, rate(real, nil, p), fr, same, other)
+		if tID < 0 && fr < *falseFlag && other < *falseFlag {
+			tID = t
+		}
+	}
+	if tID < 0 {
+		tID = idGrid[len(idGrid)-1]
+	}
+	fmt.Printf("\nChosen: identity >= %.2f (the lowest with both false link rates, shuffled and ArchiveII other family, under %.3f).\n\n", tID, *falseFlag)
+
+	// Sequence clusters, for the structure test's control.
+	seqUF := homology.NewUnionFind(len(refs))
+	for q, ls := range real {
+		for _, l := range ls {
+			if seqPass(tID)(q, l) {
+				seqUF.Union(q, l.ref)
+			}
+		}
+	}
+	f1Grid := []float64{0.30, 0.40, 0.45, 0.50, 0.55, 0.60, 0.70, 0.80, 0.90}
+	strPass := func(t float64) func(q int, l link) bool {
+		return func(q int, l link) bool {
+			return l.ps.Coverage >= *covFlag && l.ps.QueryPairs >= *pairsFlag && l.ps.F1 >= t
+		}
+	}
+	// A shuffled copy of i keeps i's structure, which its family shares:
+	// only its links outside i's sequence cluster count as false.
+	outside := func(q int, l link) bool { return seqUF.Find(q) != seqUF.Find(l.ref) }
+	fmt.Printf("## Structure test: F1 of the transferred pairs >= t (query >= %d pairs, coverage >= %.2f)\n\n", *pairsFlag, *covFlag)
+	fmt.Println("Shuffled: the shuffled copy keeps its original's structure, so only links outside the original's sequence cluster count (an upper bound on the false rate: a remote homolog there is a true link).")
+	fmt.Println()
+	fmt.Println("| t | real TR0+16S | real, outside the sequence cluster | shuffled (false) | ArchiveII same family | ArchiveII other family (false) |")
+	fmt.Println("|---:|---:|---:|---:|---:|---:|")
+	tF1 := -1.0
+	for _, t := range f1Grid {
+		p := strPass(t)
+		fr := rate(shuffled, outside, p)
+		same, other := archRates(arch, archSelf, p)
+		fmt.Printf("| %.2f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", t, rate(real, nil, p), rate(real, outside, p), fr, same, other)
+		if tF1 < 0 && fr < *falseFlag && other < *falseFlag {
+			tF1 = t
+		}
+	}
+	if tF1 < 0 {
+		tF1 = 2 // never
+	}
+	fmt.Printf("\nChosen: F1 >= %.2f (the same rule).\n\n", tF1)
+	pass := func(q int, l link) bool { return seqPass(tID)(q, l) || strPass(tF1)(q, l) }
+	same, other := archRates(arch, archSelf, pass)
+	fmt.Printf("The combined test (sequence or structure): real %.4f, shuffled %.4f (sequence links, and structure links outside the sequence cluster); ArchiveII same family %.4f, other family %.4f.\n\n",
+		rate(real, nil, pass), rateEither(shuffled, seqPass(tID), strPass(tF1), outside), same, other)
+
+	// Clusters.
+	uf := homology.NewUnionFind(len(refs))
+	for q, ls := range real {
+		for _, l := range ls {
+			if pass(q, l) {
+				uf.Union(q, l.ref)
+			}
+		}
+	}
+	members := map[int][]int{}
+	for i := range refs {
+		r := uf.Find(i)
+		members[r] = append(members[r], i)
+	}
+	roots := make([]int, 0, len(members))
+	for r := range members {
+		roots = append(roots, r)
+	}
+	sort.Slice(roots, func(a, b int) bool {
+		if len(members[roots[a]]) != len(members[roots[b]]) {
+			return len(members[roots[a]]) > len(members[roots[b]])
+		}
+		return roots[a] < roots[b]
+	})
+	clusterID := make([]int, len(refs)) // 1 = largest
+	for k, r := range roots {
+		for _, i := range members[r] {
+			clusterID[i] = k + 1
+		}
+	}
+	size := func(c int) int { return len(members[roots[c-1]]) }
+	clusterStats(refs, roots, members, nTR0)
+
+	// The split.
+	validTR0 := split(refs, roots, members, nTR0)
+	isValid := make([]bool, len(refs))
+	nValid := 0
+	validClusters := map[int]bool{}
+	for _, i := range validTR0 {
+		isValid[i] = true
+		nValid++
+		validClusters[clusterID[i]] = true
+	}
+	fmt.Printf("## Split\n\nHeld out %d TR0 molecules of %d clusters (%.1f%% of TR0), seed %d; training keeps %d TR0 molecules and the 16S sets.\n\n",
+		nValid, len(validClusters), 100*float64(nValid)/float64(nTR0), *seedFlag, nTR0-nValid)
+	// Check: search the held-out molecules against the training
+	// molecules alone (a fresh prefilter, so other candidates).
+	var trainIdx []int
+	for i := range refs {
+		if !isValid[i] {
+			trainIdx = append(trainIdx, i)
+		}
+	}
+	trainSeqs := make([]string, len(trainIdx))
+	trainSet := make([]mol, len(trainIdx))
+	for k, i := range trainIdx {
+		trainSeqs[k], trainSet[k] = refs[i].seq, refs[i]
+	}
+	tix := homology.NewWordIndex(trainSeqs)
+	var validSet []mol
+	for _, i := range validTR0 {
+		validSet = append(validSet, refs[i])
+	}
+	vcheck := searchAll(validSet, tix, trainSet, nil, "held-out check")
+	leaks := 0
+	for q, ls := range vcheck {
+		for _, l := range ls {
+			if pass(q, l) {
+				leaks++
+				break
+			}
+		}
+	}
+	fmt.Printf("Check: %d of the %d held-out molecules pass the test against a training molecule when searched against the training molecules alone.\n\n", leaks, nValid)
+	// Validation by source database.
+	bySrc := map[string]int{}
+	for _, i := range validTR0 {
+		bySrc[source(refs[i].name)]++
+	}
+	fmt.Printf("Held-out molecules by source database: %s.\n\n", countList(bySrc))
+
+	// VL0, TS0, ArchiveII against the clustering set.
+	var rows []string
+	for i, m := range refs {
+		sp := "train"
+		if isValid[i] {
+			sp = "valid"
+		}
+		rows = append(rows, fmt.Sprintf("%s\t%s\t%d\t%d\t%s", m.name, m.set, clusterID[i], size(clusterID[i]), sp))
+	}
+	fmt.Println("## VL0, TS0 and ArchiveII against the TR0+16S clusters")
+	fmt.Println()
+	fmt.Println("| set | molecules | in a TR0+16S cluster | share | in a held-out cluster |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	hitsOf := map[string][][]int{}
+	for _, q := range []struct{ file, set string }{{*vl0Flag, "VL0"}, {*ts0Flag, "TS0"}, {*archFlag, "archiveII"}} {
+		var ms []mol
+		if q.set == "archiveII" {
+			ms = arch
+		} else {
+			ms, err = read(q.file, q.set)
+			check(err)
+		}
+		res := searchAll(ms, ix, refs, nil, q.set)
+		hits := make([][]int, len(ms))
+		in, inValid := 0, 0
+		for k, ls := range res {
+			best, bestScore := -1, -1.0
+			seen := map[int]bool{}
+			for _, l := range ls {
+				if !pass(k, l) {
+					continue
+				}
+				c := clusterID[l.ref]
+				if !seen[c] {
+					seen[c] = true
+					hits[k] = append(hits[k], c)
+				}
+				if s := l.ps.Identity + l.ps.F1; s > bestScore {
+					best, bestScore = c, s
+				}
+			}
+			sort.Ints(hits[k])
+			cl, sz := "-", 0
+			if best > 0 {
+				in++
+				cl, sz = fmt.Sprint(best), size(best)
+				for _, c := range hits[k] {
+					if validClusters[c] {
+						inValid++
+						break
+					}
+				}
+			}
+			rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%d\t-", ms[k].name, q.set, cl, sz))
+		}
+		hitsOf[q.set] = hits
+		fmt.Printf("| %s | %d | %d | %.1f%% | %d |\n", q.set, len(ms), in, 100*float64(in)/float64(len(ms)), inValid)
+	}
+	fmt.Println()
+	check(writeLines(filepath.Join(*outFlag, "clusters.tsv"), "name\tset\tcluster\tsize\tsplit", rows))
+
+	// ArchiveII folds.
+	archFolds(arch, hitsOf["archiveII"], refs, clusterID, roots, members, nTR0)
+
+	// Split files, TR0's records as they are in its file.
+	check(writeSplit(*tr0Flag, refs[:nTR0], isValid[:nTR0]))
+	logf("done in %s", time.Since(start).Round(time.Second))
+}
+
+// baselines prints the model-free thermodynamic rows on the held-out
+// set: MFE (through the cache) and the ensemble's centroid, molecules of
+// at most -max-len bases.
+func baselines(file string) error {
+	all, err := ssnet.ReadSet(file)
+	if err != nil {
+		return err
+	}
+	var set []ssnet.Molecule
+	for _, m := range all {
+		if len(m.Seq) <= *maxLenFlag {
+			set = append(set, m)
+		}
+	}
+	if *mfeFlag != "" {
+		cache, err := ssnet.ReadMFECache(*mfeFlag)
+		if err != nil {
+			return err
+		}
+		logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(set, cache), len(set), *mfeFlag)
+	}
+	fmt.Printf("Model-free rows on %s: %d of %d molecules (those of at most %d nt), F1 and MCC, means over molecules (exact pairs; in brackets with the one-position slip).\n\n", file, len(set), len(all), *maxLenFlag)
+	fmt.Println("| predictor | F1 | MCC | F1 (slip) |")
+	fmt.Println("|---|---:|---:|---:|")
+	for _, p := range []struct {
+		name string
+		pred ssnet.Predictor
+	}{{"MFE (Turner 2004, rna/fold)", ssnet.MFEPredictor()}, {"centroid of the ensemble", ssnet.CentroidPredictor()}, {"stacking heuristic", ssnet.BaselinePredictor()}} {
+		t0 := time.Now()
+		scores, err := ssnet.Evaluate(set, p.pred, nil)
+		if err != nil {
+			return err
+		}
+		s := ssnet.Summarize(scores)
+		fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", p.name, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
+		for _, g := range s[1:] {
+			fmt.Printf("| %s, %s (%d) | %.3f | %.3f | %.3f |\n", p.name, g.Group, g.N, g.Exact.F1, g.Exact.MCC, g.Shift.F1)
+		}
+		logf("%s: %s", p.name, time.Since(t0).Round(time.Second))
+	}
+	return nil
+}
+
+// read reads a set (ssnet.ReadSet: dot-bracket or five-line).
+func read(file, set string) ([]mol, error) {
+	ms, err := ssnet.ReadSet(file)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mol, len(ms))
+	for i, m := range ms {
+		out[i] = mol{name: m.Name, set: set, seq: m.Seq, partner: m.Partner}
+		if set == "archiveII" {
+			out[i].family, _, _ = strings.Cut(m.Name, "_")
+		}
+	}
+	return out, nil
+}
+
+// searchAll finds each query's candidates in ix (over refs) and scores
+// them; exclude (may be nil) drops a (query, reference) pair.
+func searchAll(qs []mol, ix *homology.WordIndex, refs []mol, exclude func(q, r int) bool, what string) [][]link {
+	out := make([][]link, len(qs))
+	t0 := time.Now()
+	for q, m := range qs {
+		var ex func(int) bool
+		if exclude != nil {
+			ex = func(r int) bool { return exclude(q, r) }
+		}
+		for _, c := range ix.Candidates(m.seq, *topFlag, *sharedFlag, ex) {
+			r := refs[c.Ref]
+			out[q] = append(out[q], link{c.Ref, homology.ScorePair(m.seq, m.partner, r.seq, r.partner)})
+		}
+		if (q+1)%2000 == 0 {
+			logf("%s: %d of %d queries, %s", what, q+1, len(qs), time.Since(t0).Round(time.Second))
+		}
+	}
+	logf("%s: %d queries in %s", what, len(qs), time.Since(t0).Round(time.Second))
+	return out
+}
+
+// rate is the share of queries with a link that passes (and that
+// counts, when counts is not nil).
+func rate(res [][]link, counts, pass func(q int, l link) bool) float64 {
+	n := 0
+	for q, ls := range res {
+		for _, l := range ls {
+			if pass(q, l) && (counts == nil || counts(q, l)) {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(max(len(res), 1))
+}
+
+// rateEither is the shuffled control's rate of the combined test: a
+// sequence link anywhere, or a structure link that counts.
+func rateEither(res [][]link, seqPass, strPass, counts func(q int, l link) bool) float64 {
+	return rate(res, nil, func(q int, l link) bool { return seqPass(q, l) || (strPass(q, l) && counts(q, l)) })
+}
+
+// archRates are the shares of ArchiveII molecules linked to a molecule
+// of their own family and of another.
+func archRates(arch []mol, res [][]link, pass func(q int, l link) bool) (same, other float64) {
+	var ns, no int
+	for q, ls := range res {
+		s, o := false, false
+		for _, l := range ls {
+			if !pass(q, l) {
+				continue
+			}
+			if arch[l.ref].family == arch[q].family {
+				s = true
+			} else {
+				o = true
+			}
+		}
+		if s {
+			ns++
+		}
+		if o {
+			no++
+		}
+	}
+	n := float64(len(res))
+	return float64(ns) / n, float64(no) / n
+}
+
+func source(name string) string {
+	if f := strings.Split(name, "_"); len(f) == 3 && f[0] == "bpRNA" {
+		return f[1]
+	}
+	return "16S"
+}
+
+func countList(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if m[keys[a]] != m[keys[b]] {
+			return m[keys[a]] > m[keys[b]]
+		}
+		return keys[a] < keys[b]
+	})
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func clusterStats(refs []mol, roots []int, members map[int][]int, nTR0 int) {
+	singles, small, tr0Clusters := 0, 0, 0
+	for _, r := range roots {
+		n := len(members[r])
+		if n == 1 {
+			singles++
+		} else if n < 10 {
+			small++
+		}
+		for _, i := range members[r] {
+			if i < nTR0 {
+				tr0Clusters++
+				break
+			}
+		}
+	}
+	fmt.Printf("## Clusters\n\n%d clusters of %d molecules (%d with a TR0 molecule): %d singletons, %d of 2-9 molecules, %d of 10 or more.\n\n",
+		len(roots), len(refs), tr0Clusters, singles, small, len(roots)-singles-small)
+	fmt.Println("The largest, by source database:")
+	fmt.Println()
+	fmt.Println("| cluster | molecules | members |")
+	fmt.Println("|---:|---:|---|")
+	for k, r := range roots[:min(15, len(roots))] {
+		src := map[string]int{}
+		for _, i := range members[r] {
+			src[source(refs[i].name)]++
+		}
+		fmt.Printf("| %d | %d | %s |\n", k+1, len(members[r]), countList(src))
+	}
+	fmt.Println()
+}
+
+// split draws whole clusters (no 16S member, at most -max-cluster
+// molecules) in a seeded random order until the held-out TR0 molecules
+// reach -valid-frac of TR0, and returns them (indices into refs).
+func split(refs []mol, roots []int, members map[int][]int, nTR0 int) []int {
+	var eligible []int
+	for _, r := range roots {
+		ok := len(members[r]) <= *maxClusFlag
+		for _, i := range members[r] {
+			if i >= nTR0 {
+				ok = false
+			}
+		}
+		if ok {
+			eligible = append(eligible, r)
+		}
+	}
+	rng := rand.New(rand.NewPCG(*seedFlag, 2))
+	rng.Shuffle(len(eligible), func(a, b int) { eligible[a], eligible[b] = eligible[b], eligible[a] })
+	want := int(*fracFlag*float64(nTR0) + 0.5)
+	var out []int
+	for _, r := range eligible {
+		if len(out) >= want {
+			break
+		}
+		out = append(out, members[r]...)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func archFolds(arch []mol, hits [][]int, refs []mol, clusterID []int, roots []int, members map[int][]int, nTR0 int) {
+	fams := map[string][]int{}
+	var order []string
+	for k, m := range arch {
+		if _, ok := fams[m.family]; !ok {
+			order = append(order, m.family)
+		}
+		fams[m.family] = append(fams[m.family], k)
+	}
+	sort.Strings(order)
+	dir := filepath.Join(*outFlag, "archiveII-folds")
+	check(os.MkdirAll(dir, 0o755))
+	fmt.Println("## ArchiveII family folds")
+	fmt.Println()
+	fmt.Println("Each family's exclusion list: every TR0 and 16S molecule in a cluster that one of the family's molecules is linked to.")
+	fmt.Println()
+	fmt.Println("| family | molecules | linked to TR0+16S | clusters | excluded TR0 | excluded 16S | excluded by source |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---|")
+	for _, f := range order {
+		cl := map[int]bool{}
+		linked := 0
+		for _, k := range fams[f] {
+			if len(hits[k]) > 0 {
+				linked++
+			}
+			for _, c := range hits[k] {
+				cl[c] = true
+			}
+		}
+		var names []string
+		ntr, n16 := 0, 0
+		src := map[string]int{}
+		for i := range refs {
+			if cl[clusterID[i]] {
+				names = append(names, refs[i].name)
+				src[source(refs[i].name)]++
+				if i < nTR0 {
+					ntr++
+				} else {
+					n16++
+				}
+			}
+		}
+		check(writeLines(filepath.Join(dir, f+".exclude.txt"), "", names))
+		fmt.Printf("| %s | %d | %d | %d | %d | %d | %s |\n", f, len(fams[f]), linked, len(cl), ntr, n16, countList(src))
+	}
+	fmt.Println()
+}
+
+// writeSplit writes TR0's records, as its file holds them, to
+// train.dbn.gz and valid.dbn.gz.
+func writeSplit(tr0File string, tr0 []mol, valid []bool) error {
+	f, err := os.Open(tr0File)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", tr0File, err)
+	}
+	var recs [][]string
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		if t[0] == '>' {
+			recs = append(recs, nil)
+		}
+		if len(recs) == 0 {
+			return fmt.Errorf("%s: a line before the first record", tr0File)
+		}
+		recs[len(recs)-1] = append(recs[len(recs)-1], t)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", tr0File, err)
+	}
+	if len(recs) != len(tr0) {
+		return fmt.Errorf("%s: %d records, the reader gave %d", tr0File, len(recs), len(tr0))
+	}
+	var out [2][]string
+	for k, r := range recs {
+		if name := strings.Fields(r[0][1:])[0]; name != tr0[k].name {
+			return fmt.Errorf("%s: record %d is %s, the reader gave %s", tr0File, k+1, name, tr0[k].name)
+		}
+		v := 0
+		if valid[k] {
+			v = 1
+		}
+		out[v] = append(out[v], r...)
+	}
+	for v, name := range []string{"train.dbn.gz", "valid.dbn.gz"} {
+		if err := writeGz(filepath.Join(*outFlag, name), out[v]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeGz(path string, lines []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	zw.ModTime = time.Time{}
+	bw := bufio.NewWriter(zw)
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func writeLines(path, header string, lines []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if header != "" {
+		fmt.Fprintln(bw, header)
+	}
+	for _, l := range lines {
+		fmt.Fprintln(bw, l)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func logf(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "rna-holdout: "+format+"\n", a...)
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rna-holdout:", err)
+		os.Exit(1)
+	}
+}
