@@ -72,6 +72,15 @@ available is refused with the estimate (--force tries it anyway). An
 alignment with fewer effective sequences than columns (Neff/L < 1 at 80%
 identity) gets a warning.
 
+With --db DB, each input that is not an alignment file (a sequence, a PDB
+ID, a structure) first gets an alignment by homology search (as
+contactmap msa: --search, --search-bin, --db-index), written to --msa-dir
+or OUT/msa and reused by later runs, and is predicted from it by the msa
+network; the summary names the alignment and its depth. An alignment
+with Neff/L below 0.1, where the msa network was measured no better than
+the single-sequence model (experiments/msa-depth), is predicted by the
+single-sequence model with a note (--strict: the chain fails).
+
 Outputs per chain, in --out: NAME.rr (CASP RR; by default the 5L most
 probable pairs with |i-j| >= 6: see --rr-max, --rr-min-sep), NAME.npy (the
 full L x L float32 map),
@@ -96,15 +105,17 @@ failure list on standard error.`,
 		Unit:   "chains",
 		Format: "outputs: any of rr, npy, tsv, png (comma-separated)",
 		Model:  "a shipped model (" + strings.Join(models.Names(), ", ") + "; built into this binary; distilled: one SCNN trained on the ensemble's probabilities; ensemble: ten models, the mean of their probabilities; msa: the alignment network, for alignment files) or a model file (default " + models.Default + "); repeated: a seed ensemble, the mean of all the models' probabilities",
-		Strict: "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning",
+		Strict: "skip records that look like DNA or RNA (over 90% A, C, G, T, U, N) instead of warning; with --db, fail a chain whose alignment is too shallow for the msa network instead of predicting it by the single-sequence model",
 		Force:  "overwrite existing outputs in --out, and predict chains estimated not to fit in the memory available",
 	})
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions (for models trained with them)")
-	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models)")
+	fs.StringVar(&cfg.MSADir, "msa-dir", "", "alignments <ID>.a3m|.aln|.fasta (for MSA models); with --db, where the search's alignments are written and reused (default OUT/msa)")
 	fs.IntVar(&cfg.RRMinSep, "rr-min-sep", predict.DefaultRRMinSep, "RR files list pairs with |i-j| >= this (1: every pair)")
 	cfg.RRMax = predict.DefaultRRMax
 	fs.Var(&cfg.RRMax, "rr-max", "RR files keep the `kL|N` most probable pairs with |i-j| >= --rr-min-sep: kL, k per residue (5L: 5 x the chain's length, as CASP submissions and ConKit expect), N pairs (e.g. 1000), or 0 for every pair; the .npy keeps the full map")
+	var sf searchFlags
+	sf.register(fs)
 	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -220,12 +231,24 @@ failure list on standard error.`,
 		rest = append(rest, a)
 	}
 	cfg.Check = chainCheck(cfg.Out, cfg.Formats, *force, *strict)
+	// The search stage (--db): alignments for the inputs that are not
+	// alignment files, then the msa network on them (predictsearch.go).
+	closeSearch, err := sf.stage(&cfg, *strict)
+	if err != nil {
+		return err
+	}
+	defer closeSearch()
+	singleNote := sf.DB == "" && len(specs) == 0 && cfg.Method != predict.MethodPLM
 	cfg.Memory = &memcheck.Gate{Force: *force}
 	var outs []predict.Outcome
 	if len(rest) > 0 {
 		var bar *progress.Bar
 		total, written := 0, 0
 		cfg.OnStart = func(n int) { bar, total = progress.New(n, "predict"), n }
+		// A long chain's network gets a bar of its own, over its layers.
+		cfg.OnNetwork = func(t *predict.Target, flops float64) func(float64, bool) {
+			return networkBar(t.ID, len(t.Seq), flops)
+		}
 		cfg.OnDone = func(o predict.Outcome) {
 			bar.Add(1)
 			if o.Err == nil {
@@ -244,6 +267,9 @@ failure list on standard error.`,
 	outs = append(failed, outs...)
 	for i := range outs {
 		outs[i].Err = forceHint(outs[i].Err)
+	}
+	if singleNote {
+		noteSingleSequence(stderr, cfg, outs)
 	}
 	if stdinFile != "" {
 		for i := range outs {
@@ -278,6 +304,8 @@ func outcomeMethod(cfg predict.Config, o predict.Outcome) string {
 		return ""
 	case cfg.Method == predict.MethodPLM:
 		return "plm"
+	case o.Alignment != nil:
+		return searchedMethod(cfg, o)
 	}
 	for _, n := range o.Notes {
 		switch {

@@ -1535,13 +1535,29 @@ func predictRNA(ctx context.Context, in rnaInput, method string, nets []rnaNet, 
 	default:
 		var p []float32
 		var sum []float64 // an ensemble's
-		for _, n := range nets {
-			var t *homology.Template
+		// A long molecule's networks get a bar of their own, over their
+		// layers; an interrupt stops them between two layers.
+		// The templates are searched first, out of the bar's time.
+		works, all := make([]float64, len(nets)), 0.0
+		ts := make([]*homology.Template, len(nets))
+		for i, n := range nets {
+			works[i] = n.Model.Net.Spec.InferenceFLOPs(1, len(in.Seq))
+			all += works[i]
 			if n.Model.Record.UsesTemplates() {
 				tm := n.Refs.Search(in.Seq, nil)
-				t = &tm
+				ts[i] = &tm
 			}
-			q, err := n.Model.ProbabilitiesWith(in.Seq, t, workers)
+		}
+		report := networkBar(in.Name, len(in.Seq), all)
+		end := func() {
+			if report != nil {
+				report(-1, true)
+				report = nil
+			}
+		}
+		defer end() // stopped by an error
+		for i, n := range nets {
+			q, err := n.Model.ProbabilitiesAfter(in.Seq, ts[i], workers, membersAfter(ctx, report, works, i))
 			if err != nil {
 				if len(nets) > 1 {
 					err = fmt.Errorf("%s: %w", n.Spec, err)
@@ -1559,6 +1575,7 @@ func predictRNA(ctx context.Context, in rnaInput, method string, nets []rnaNet, 
 				sum[k] += float64(v)
 			}
 		}
+		end() // before the decoder
 		if sum != nil {
 			p = make([]float32, len(sum))
 			for k, v := range sum {

@@ -65,6 +65,9 @@ type Config struct {
 	// trained on alignments. Without them such inputs go to plmDCA
 	// (MethodAuto) or fail (MethodNetwork).
 	AlignmentModels []string
+	// Search, when set, builds (or finds) an alignment for every target
+	// that is not an alignment file, before the predictions (search.go).
+	Search *Search
 
 	// Check, when set, is called before each target is predicted, with
 	// its output name assigned; it may add warnings to the target. An
@@ -80,6 +83,17 @@ type Config struct {
 
 	OnStart func(total int)
 	OnDone  func(Outcome)
+	// OnNetwork, when set, is called as the network starts on a target,
+	// with the floating-point operations its passes will execute
+	// (pairnet.Spec.InferenceFLOPs of the chain, summed over the
+	// ensemble's members); the function it returns, when not nil, is
+	// called after each layer of each member with the share of that work
+	// done (0 as the network starts, then increasing, 1 after the last
+	// layer of the last member), and once more with end set when the
+	// network is done or stopped (an error, an interrupt). It runs on the
+	// target's worker and does not change the prediction. The network
+	// stops between two layers once Run's context is done.
+	OnNetwork func(t *Target, flops float64) func(done float64, end bool)
 
 	// ctx is Run's: writing the outputs stops when it is done, leaving
 	// the chain's old outputs (writeOutputs).
@@ -121,7 +135,10 @@ type Outcome struct {
 	Warnings []string              // things the user should know; the outputs were written
 	Naming   string                // why the outputs' name differs from ID (Target.Naming)
 	Notes    []string              // what was done that the user did not ask for (the method chosen)
-	Err      error
+	// Alignment is where the search stage (Config.Search) found or built
+	// the chain's alignment; nil without one.
+	Alignment *Source
+	Err       error
 }
 
 // ErrInput marks inputs that could not be resolved.
@@ -536,6 +553,14 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if err := outset.RemoveStale(cfg.Out, own...); err != nil {
 		return nil, err
 	}
+	var sources []*Source // the search stage's, by target
+	var searchNotes [][]string
+	if cfg.Search != nil {
+		var err error
+		if sources, searchNotes, err = runSearch(ctx, cfg.Search, threads, cfg.Shard, cfg.Shards, targets); err != nil {
+			return nil, err
+		}
+	}
 	cfg.ctx = ctx
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(targets))
@@ -550,6 +575,10 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 			defer wg.Done()
 			for i := range jobs {
 				results[i] = predictOne(ms, ams, threads, cfg, ss, targets[i])
+				if sources != nil {
+					results[i].Alignment = sources[i]
+					results[i].Notes = append(searchNotes[i], results[i].Notes...)
+				}
 				if cfg.OnDone != nil {
 					mu.Lock()
 					cfg.OnDone(results[i])
@@ -670,7 +699,18 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 		return fail(err)
 	}
 	l := len(t.Seq)
-	p, err := meanProbabilities(ms, threads, &model.Sample{ID: t.ID, Chain: c})
+	var report func(float64, bool)
+	if cfg.OnNetwork != nil {
+		flops := 0.0
+		for _, m := range ms {
+			flops += m.Arch.Spec().InferenceFLOPs(1, l)
+		}
+		report = cfg.OnNetwork(&t, flops)
+	}
+	p, err := meanProbabilitiesAfter(cfg.ctx, ms, threads, &model.Sample{ID: t.ID, Chain: c}, report)
+	if report != nil {
+		report(-1, true)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -748,13 +788,51 @@ func TargetBytes(l int) int64 {
 // collector would otherwise let it pile up to about the pool's size
 // (GOGC=100) before collecting it.
 func meanProbabilities(ms []*model.Model, threads int, s *model.Sample) ([]float32, error) {
+	return meanProbabilitiesAfter(nil, ms, threads, s, nil)
+}
+
+// meanProbabilitiesAfter is meanProbabilities that stops between two
+// layers of a member once ctx (when not nil) is done, returning its Err,
+// and calls report (when not nil) with 0 as the first member starts,
+// then after each layer with the share of the members' work done
+// (Config.OnNetwork; end false).
+func meanProbabilitiesAfter(ctx context.Context, ms []*model.Model, threads int, s *model.Sample, report func(done float64, end bool)) ([]float32, error) {
 	l := s.L()
+	var after func(done, total float64) error // of the member i
+	var i int
+	var works []float64      // each member's InferenceFLOPs
+	var before, work float64 // the work of the members before i, and of all
+	if report != nil {
+		for _, m := range ms {
+			works = append(works, m.Arch.Spec().InferenceFLOPs(1, l))
+			work += works[len(works)-1]
+		}
+	}
+	if ctx != nil || report != nil {
+		after = func(done, total float64) error {
+			if report != nil && total > 0 {
+				d := min(1, (before+done/total*works[i])/work)
+				if i == len(ms)-1 && done == total {
+					d = 1
+				}
+				report(d, false)
+			}
+			if ctx != nil {
+				return ctx.Err()
+			}
+			return nil
+		}
+	}
+	if report != nil {
+		report(0, false)
+	}
 	var mean model.EnsembleMean
 	var pass *scnn.Pass
 	var b *model.Batch
 	var largest int64 // InferenceBytes of the largest member run in pass
 	collect := false
-	for i, m := range ms {
+	for ; i < len(ms); i++ {
+		m := ms[i]
 		need, err := m.Arch.Spec().InferenceBytes(l, threads)
 		if err != nil {
 			return nil, err
@@ -772,9 +850,12 @@ func meanProbabilities(ms []*model.Model, threads int, s *model.Sample) ([]float
 		if b == nil || b.X2.Layout != m.Net.Layout() {
 			b = model.NewBatch([]*model.Sample{s}, m.Packed())
 		}
-		logits, err := m.Forward(pass, b)
+		logits, err := m.ForwardAfter(pass, b, after)
 		if err != nil {
 			return nil, err
+		}
+		if report != nil {
+			before += works[i]
 		}
 		// The logits, a copy of their own size, are left to the
 		// collector: released to the pool, they would stay there, too

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make test-slurm: the features array (4 shards), the merge and a dependent
 # predict array on a real one-node SLURM cluster started on localhost, then
-# a byte-for-byte comparison with single-process runs.  Needs root (to
+# the alignment search array (msa.sbatch, 2 shards; needs jackhmmer, Debian
+# hmmer, installed here where absent), each compared byte for byte with
+# single-process runs.  Needs root (to
 # install slurm-wlm and munge and start the daemons); skips otherwise.
 # Daemons started here are always stopped.
 set -uo pipefail
@@ -112,4 +114,40 @@ done
 diff -rq "$work/single-pred" "$work/predictions" || fail "predictions differ from the single-process run"
 np=$(ls "$work"/predictions/*.rr | wc -l)
 [ "$np" -gt 0 ] || fail "no predictions"
-echo "test-slurm: PASS: $n feature files, merged manifest and $np predictions equal the single-process runs"
+
+# The alignment search array (msa.sbatch, 2 shards) against the test
+# database of pipeline/search, compared with a single-process run.
+msa_result="msa stage skipped (no jackhmmer: Debian package hmmer)"
+if ! command -v jackhmmer >/dev/null; then
+	(DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hmmer) >/dev/null 2>&1
+fi
+if command -v jackhmmer >/dev/null; then
+	mkdir -p "$work/msa-in"
+	cp pipeline/search/testdata/1aapA.family.fasta "$work/msa-in/db.fasta"
+	{ cat pipeline/search/testdata/1aapA.query.fasta; head -8 pipeline/search/testdata/1aapA.family.fasta; } > "$work/msa-in/queries.fasta"
+	echo "$work/msa-in/queries.fasta" > "$work/msa-in/ids.txt"
+	# shellcheck disable=SC2086
+	IDS=$work/msa-in/ids.txt DB=$work/msa-in/db.fasta MSA_OUT=$work/msas MSA_FLAGS="--iterations 1" \
+		sbatch --array=0-1 $SBATCH_FLAGS "$top/scripts/slurm/msa.sbatch" || fail "submit msa.sbatch"
+	deadline=$((SECONDS + ${SLURM_TEST_TIMEOUT:-900}))
+	while squeue -h 2>/dev/null | grep -q .; do
+		[ $SECONDS -lt $deadline ] || { squeue; fail "msa jobs still running after the timeout"; }
+		sleep 2
+	done
+	for i in 0 1; do
+		[ -f "$work/msas/manifest.shard-$i-of-2.tsv" ] || fail "no manifest of msa shard $i (see $work/log)"
+	done
+	"$cm" msa --db "$work/msa-in/db.fasta" --iterations 1 --out "$work/single-msas" "$work/msa-in/queries.fasta" >/dev/null ||
+		fail "single msa run"
+	na=0
+	for f in "$work"/single-msas/*.a3m; do
+		cmp -s "$f" "$work/msas/$(basename "$f")" || fail "alignment $(basename "$f") differs from the single-process run"
+		na=$((na + 1))
+	done
+	[ "$na" -eq 5 ] && [ "$(ls "$work"/msas/*.a3m | wc -l)" -eq "$na" ] || fail "msa shards wrote $(ls "$work"/msas/*.a3m | wc -l) alignments, the single run $na (want 5)"
+	rows=$(tail -q -n +2 "$work"/msas/manifest.shard-*-of-2.tsv | cut -f1 | sort | tr '\n' ' ')
+	want=$(tail -n +2 "$work/single-msas/manifest.tsv" | cut -f1 | sort | tr '\n' ' ')
+	[ "$rows" = "$want" ] || fail "msa shard manifests list $rows, the single run $want"
+	msa_result="$na alignments of the msa array equal the single-process run's"
+fi
+echo "test-slurm: PASS: $n feature files, merged manifest and $np predictions equal the single-process runs; $msa_result"

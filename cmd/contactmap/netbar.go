@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/contactmap/contactmap/internal/progress"
+)
+
+// networkBarFLOPs is the least work (floating-point operations of the
+// network's passes over one target, every member of an ensemble) that
+// gets a bar of its own over the network's layers (issue 57.2): about a
+// second on two cores, L = 1,400 for one default SCNN, L = 450 for the
+// ten-member ensemble. A run over many shorter chains keeps its one bar
+// over the chains.
+const networkBarFLOPs = 20e9
+
+// networkBarUnits is the count of a network bar: percent of the work.
+const networkBarUnits = 100
+
+// networkBarBusy is set while a network bar is shown: chains predicted
+// in parallel (--workers) get one bar at a time, the first long one's.
+var networkBarBusy atomic.Bool
+
+// networkBar returns the progress function of a target's network
+// (predict.Config.OnNetwork): a bar "NAME (L = 5000): network" over the
+// share of the work done, in percent, from the first report (the
+// network's start: what comes before it, an RNA's fold for its energy
+// channels, is not the network's), finished at end; nil for work under
+// networkBarFLOPs, or while another target's bar is shown.
+func networkBar(name string, l int, flops float64) func(done float64, end bool) {
+	if flops < networkBarFLOPs || !networkBarBusy.CompareAndSwap(false, true) {
+		return nil
+	}
+	var bar *progress.Bar // from the first report: the network's start
+	shown := 0
+	return func(done float64, end bool) {
+		if end {
+			bar.Finish()
+			networkBarBusy.Store(false)
+			return
+		}
+		if bar == nil {
+			bar = progress.New(networkBarUnits, fmt.Sprintf("%s (L = %d): network", name, l))
+		}
+		if n := min(networkBarUnits, int(done*networkBarUnits)); n > shown {
+			bar.Add(n - shown)
+			shown = n
+		}
+	}
+}
+
+// membersAfter is the per-layer hook of member i of an ensemble whose
+// members' passes execute works floating-point operations each: it gives
+// report (when not nil) the share of the ensemble's work done, 1 after
+// the last layer of the last member, and stops the pass with ctx's error
+// once ctx is done (pairnet.Inputs.AfterLayer).
+func membersAfter(ctx context.Context, report func(float64, bool), works []float64, i int) func(done, total float64) error {
+	before, all := 0.0, 0.0
+	for k, w := range works {
+		if k < i {
+			before += w
+		}
+		all += w
+	}
+	return func(done, total float64) error {
+		if report != nil && total > 0 && all > 0 {
+			d := min(1, (before+done/total*works[i])/all)
+			if i == len(works)-1 && done == total {
+				d = 1
+			}
+			report(d, false)
+		}
+		return ctx.Err()
+	}
+}
