@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -169,57 +168,16 @@ func writeSummary(path string, rows []summaryRow, energy bool) error {
 		}
 		return strings.Join(append(f, msg), "\t")
 	}
-	var order []string           // names, the earlier summary's first
-	lines := map[string]string{} // name -> row
-	if old, err := fileio.ReadText(openOrEmpty(path), 256<<20, 1<<20); err == nil {
-		ls := strings.Split(strings.TrimRight(string(old), "\n"), "\n")
-		if len(ls) > 1 && ls[0] == head {
-			for _, l := range ls[1:] {
-				name, _, _ := strings.Cut(l, "\t")
-				if _, dup := lines[name]; !dup && name != "" {
-					order = append(order, name)
-				}
-				lines[name] = l
-			}
-		}
+	rs := make([]fileio.TableRow, len(rows))
+	for i, r := range rows {
+		rs[i] = fileio.TableRow{Key: clean(r.Name), Line: line(r)}
 	}
-	for _, r := range rows {
-		name := clean(r.Name)
-		prev, had := lines[name]
-		if had && statusOf(r.Err) == statusSkipped && strings.Split(prev, "\t")[2] == statusOK {
-			continue
-		}
-		if !had {
-			order = append(order, name)
-		}
-		lines[name] = line(r)
+	// A row "ok" of an input this run only skipped stays: its outputs are
+	// still that row's.
+	keepOK := func(old []string, r fileio.TableRow) bool {
+		return len(old) > 2 && old[2] == statusOK && strings.Split(r.Line, "\t")[2] == statusSkipped
 	}
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		if _, err := fmt.Fprintln(w, head); err != nil {
-			return err
-		}
-		for _, name := range order {
-			if _, err := fmt.Fprintln(w, lines[name]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// openOrEmpty opens path for reading, or gives an empty reader where it
-// cannot be opened (no earlier summary).
-func openOrEmpty(path string) io.Reader {
-	f, err := os.Open(path)
-	if err != nil {
-		return strings.NewReader("")
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 256<<20))
-	if err != nil {
-		return strings.NewReader("")
-	}
-	return bytes.NewReader(b)
+	return fileio.WriteMergedTable(path, head, rs, keepOK)
 }
 
 // saveSummary writes the run's summary; a summary that cannot be

@@ -185,40 +185,16 @@ func WriteManifest(path string, s *Searcher, cfg Config, results []Result) error
 		f := []string{clean(r.Name), l, depth, neff, r.Status, string(s.opt.Tool), clean(s.version), clean(db), secs, clean(s.Settings() + " " + cfg.Filter.String()), file, msg}
 		return strings.Join(f, "\t")
 	}
-	var order []string
-	lines := map[string]string{}
-	if old, err := os.ReadFile(path); err == nil {
-		ls := strings.Split(strings.TrimRight(string(old), "\n"), "\n")
-		if len(ls) > 1 && ls[0] == ManifestHeader {
-			for _, l := range ls[1:] {
-				name, _, _ := strings.Cut(l, "\t")
-				if _, dup := lines[name]; !dup && name != "" {
-					order = append(order, name)
-				}
-				lines[name] = l
-			}
-		}
+	rs := make([]fileio.TableRow, len(results))
+	for i, r := range results {
+		rs[i] = fileio.TableRow{Key: clean(r.Name), Line: line(r)}
 	}
+	// A query this run skipped (its alignment exists) keeps its row.
+	skipped := map[string]bool{}
 	for _, r := range results {
-		name := clean(r.Name)
-		_, had := lines[name]
-		if had && r.Status == StatusSkipped {
-			continue
+		if r.Status == StatusSkipped {
+			skipped[clean(r.Name)] = true
 		}
-		if !had {
-			order = append(order, name)
-		}
-		lines[name] = line(r)
 	}
-	return fileio.WriteAtomic(path, func(w io.Writer) error {
-		if _, err := fmt.Fprintln(w, ManifestHeader); err != nil {
-			return err
-		}
-		for _, name := range order {
-			if _, err := fmt.Fprintln(w, lines[name]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return fileio.WriteMergedTable(path, ManifestHeader, rs, func(_ []string, r fileio.TableRow) bool { return skipped[r.Key] })
 }
