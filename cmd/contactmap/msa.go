@@ -242,7 +242,7 @@ func msaStdin(inputs []string) (out []string, cleanup func(), err error) {
 		if len(bytes.TrimSpace(data)) == 0 {
 			return nil, cleanup, fmt.Errorf("standard input: empty input: give FASTA records, or inputs (PDB IDs, files) one per line")
 		}
-		if !startsFASTA(data) {
+		if !predict.LooksLikeFASTA(data) {
 			more, err := readIDs(bytes.NewReader(data))
 			if err != nil {
 				return nil, cleanup, fmt.Errorf("standard input: %w", err)

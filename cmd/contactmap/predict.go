@@ -176,7 +176,7 @@ failure list on standard error.`,
 			return fmt.Errorf("standard input: binary data, not FASTA records or a list of inputs")
 		}
 		rest := io.MultiReader(bytes.NewReader(head), os.Stdin)
-		if !startsFASTA(head) {
+		if !predict.LooksLikeFASTA(head) {
 			data, err := fileio.ReadText(rest, stdinListBytes, 1<<20)
 			if err != nil {
 				return fmt.Errorf("standard input: %w", err)

@@ -12,19 +12,6 @@ import (
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
 
-// startsFASTA reports whether data is FASTA: its first line that is not
-// blank or a ';' comment starts with '>' (as predict tells files apart).
-func startsFASTA(data []byte) bool {
-	for _, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, ";") {
-			continue
-		}
-		return strings.HasPrefix(t, ">")
-	}
-	return false
-}
-
 // emptyFile reports whether path is a file holding nothing but white space
 // (after decompression); false for what is not a file (a PDB ID).
 func emptyFile(path string) (bool, error) {

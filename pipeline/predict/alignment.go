@@ -80,7 +80,7 @@ func IsAlignment(data []byte, plm bool) bool {
 	if bytes.HasPrefix(first, []byte("# STOCKHOLM")) || bytes.HasPrefix(first, []byte("#A3M#")) {
 		return true
 	}
-	if looksLikeFASTA(data) {
+	if LooksLikeFASTA(data) {
 		if plm {
 			return true
 		}

@@ -184,10 +184,10 @@ func bareSequence(head []byte) bool {
 	return true
 }
 
-// looksLikeFASTA reports whether content starting with head is FASTA:
+// LooksLikeFASTA reports whether content starting with head is FASTA:
 // its first line that is not blank or a ';' comment starts with '>'.
 // Structure files start with records (HEADER, ATOM, data_...), never '>'.
-func looksLikeFASTA(head []byte) bool {
+func LooksLikeFASTA(head []byte) bool {
 	for _, line := range strings.Split(string(head), "\n") {
 		t := strings.TrimSpace(line)
 		if t == "" || strings.HasPrefix(t, ";") {
@@ -244,7 +244,7 @@ func resolveFile(path string, plm bool) ([]Target, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 	}
-	if IsAlignment(head, plm) || looksLikeFASTA(head) {
+	if IsAlignment(head, plm) || LooksLikeFASTA(head) {
 		// An alignment, or FASTA whose gaps may come later than head:
 		// read it all and look again.
 		data, err := readAll(br, path)
