@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 // networkBarFLOPs is the least work (floating-point operations of the
@@ -74,4 +75,28 @@ func membersAfter(ctx context.Context, report func(float64, bool), works []float
 		}
 		return ctx.Err()
 	}
+}
+
+// foldBarMinLen is the shortest molecule whose MFE fold (the energy
+// channels of a network) gets a bar: about a second on two cores.
+const foldBarMinLen = 1000
+
+// foldWithBar folds seq for a network's energy channels
+// (ssnet.MFEPartnersProgress), with a bar "NAME (L = N): MFE fold" in
+// percent of the fold's work for a molecule of foldBarMinLen bases or
+// more; ctx stops it between two spans.
+func foldWithBar(ctx context.Context, name, seq string, workers int) ([]int, error) {
+	if len(seq) < foldBarMinLen {
+		return ssnet.MFEPartnersProgress(ctx, seq, workers, nil)
+	}
+	bar := progress.New(100, fmt.Sprintf("%s (L = %d): MFE fold", name, len(seq)))
+	shown := 0
+	mfe, err := ssnet.MFEPartnersProgress(ctx, seq, workers, func(done, total float64) {
+		if pct := int(100 * done / total); pct > shown {
+			bar.Add(pct - shown)
+			shown = pct
+		}
+	})
+	bar.Finish()
+	return mfe, err
 }

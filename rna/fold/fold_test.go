@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -243,5 +244,33 @@ func TestLoopEnergies(t *testing.T) {
 		if err != nil || int(roundDcal(e)) != int(roundDcal(c.want)) {
 			t.Errorf("%s %s: %.2f, %v; want %.2f", c.seq, c.db, e, err, c.want)
 		}
+	}
+}
+
+// FoldProgress gives Fold's structure and energy, and reports work that
+// increases to its total.
+func TestFoldProgress(t *testing.T) {
+	seq := "GGGAAAUCCCGCGCAUAGCGCAAAGGGCUUAGCCCUUUGGGAAACCCAUAUCCCUAGGGAUAUGGCAUCGAUCGAUUCG"
+	want, wantE, err := DefaultParams().Fold(seq, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last, total float64
+	calls := 0
+	got, gotE, err := DefaultParams().FoldProgress(context.Background(), seq, 2, func(done, tot float64) {
+		if done < last || done > tot || total != 0 && tot != total {
+			t.Fatalf("progress %v of %v after %v of %v", done, tot, last, total)
+		}
+		last, total = done, tot
+		calls++
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rna.Equal(got, want) || gotE != wantE {
+		t.Errorf("FoldProgress gave %v %v, Fold %v %v", got.Pairs(), gotE, want.Pairs(), wantE)
+	}
+	if calls < len(seq)/2 || last != total || total <= 0 {
+		t.Errorf("%d calls, last %v of %v", calls, last, total)
 	}
 }

@@ -50,9 +50,23 @@ func (p *Params) FoldContext(ctx context.Context, seq string, workers int) (*rna
 	return p.fold(ctx, seq, workers, false)
 }
 
+// FoldProgress is FoldContext with progress, when not nil, called after
+// each span of the dynamic programme with the work done and the total
+// (its cells, each weighted by its span), done increasing to total: a
+// progress bar over a long molecule. The structure and energy are
+// FoldContext's.
+func (p *Params) FoldProgress(ctx context.Context, seq string, workers int, progress func(done, total float64)) (*rna.Structure, float64, error) {
+	return p.foldWith(ctx, seq, workers, false, progress)
+}
+
 // fold is FoldContext; square forces the square tables even with a span
 // limit (the tests compare both layouts).
 func (p *Params) fold(ctx context.Context, seq string, workers int, square bool) (*rna.Structure, float64, error) {
+	return p.foldWith(ctx, seq, workers, square, nil)
+}
+
+// foldWith is fold with FoldProgress's progress.
+func (p *Params) foldWith(ctx context.Context, seq string, workers int, square bool, progress func(done, total float64)) (*rna.Structure, float64, error) {
 	s, norm, err := encode(seq)
 	if err != nil {
 		return nil, 0, err
@@ -64,6 +78,7 @@ func (p *Params) fold(ctx context.Context, seq string, workers int, square bool)
 		return nil, 0, err
 	}
 	m := newMatrices(p, s, norm, square)
+	m.progress = progress
 	if err := m.fill(ctx, workers); err != nil {
 		return nil, 0, err
 	}
@@ -129,6 +144,8 @@ type matrices struct {
 	// loop of u1 and u2 unpaired bases, u1 + u2 <= MaxLoop
 	gen [MaxLoop + 1][MaxLoop + 1]int32
 	f5  []int32
+	// progress, when not nil, is called after each span (FoldProgress)
+	progress func(done, total float64)
 }
 
 func newMatrices(p *Params, s []int8, seq string, square bool) *matrices {
@@ -164,9 +181,19 @@ func newMatrices(p *Params, s []int8, seq string, square bool) *matrices {
 // before.
 func (m *matrices) fill(ctx context.Context, workers int) error {
 	n := m.n
+	var done, total float64
+	if m.progress != nil {
+		for d := minHairpin + 1; d <= m.dmax; d++ {
+			total += float64(n-d) * float64(d)
+		}
+	}
 	for d := minHairpin + 1; d <= m.dmax; d++ {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if m.progress != nil && d > minHairpin+1 {
+			done += float64(n-d+1) * float64(d-1)
+			m.progress(done, total)
 		}
 		cells := n - d
 		k := workers
@@ -197,6 +224,9 @@ func (m *matrices) fill(ctx context.Context, workers int) error {
 		wg.Wait()
 	}
 	m.fillF5()
+	if m.progress != nil {
+		m.progress(total, total)
+	}
 	return ctx.Err()
 }
 

@@ -335,6 +335,25 @@ func (c *MFECache) Partners(seq string, workers int) ([]int, error) {
 	return out, nil
 }
 
+// MFEPartnersProgress is MFEPartners stopped by ctx, with progress (may
+// be nil) called as the fold goes (fold.Params.FoldProgress): the energy
+// channels of a long molecule, folded before its network runs. The
+// partners are MFEPartners'.
+func MFEPartnersProgress(ctx context.Context, seq string, workers int, progress func(done, total float64)) ([]int, error) {
+	s, _, err := fold.DefaultParams().FoldProgress(ctx, seq, workers, progress)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(seq))
+	for i := range out {
+		out[i] = -1
+	}
+	for _, p := range s.Pairs() {
+		out[p[0]], out[p[1]] = p[1], p[0]
+	}
+	return out, nil
+}
+
 // MFEPartners folds seq (fold's defaults) and returns every base's
 // partner (-1: unpaired).
 func MFEPartners(seq string, workers int) ([]int, error) {

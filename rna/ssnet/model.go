@@ -204,6 +204,17 @@ func (m *Model) ProbabilitiesAfter(seq string, t *homology.Template, workers int
 	return m.probabilities(seq, t, nil, workers, afterLayer)
 }
 
+// ProbabilitiesAfterMFE is ProbabilitiesAfter with the molecule's MFE
+// partners given (MFEPartners' or MFEPartnersProgress's, -1 unpaired;
+// nil: folded here) for a network with energy channels: an ensemble's
+// members share one fold, and a caller can show its progress.
+func (m *Model) ProbabilitiesAfterMFE(seq string, t *homology.Template, mfe []int, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
+	if mfe != nil && len(mfe) != len(seq) {
+		return nil, fmt.Errorf("ssnet: MFE partners of %d bases for a sequence of %d", len(mfe), len(seq))
+	}
+	return m.probabilities(seq, t, mfe, workers, afterLayer)
+}
+
 func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if c := m.Record.Inputs2D(); c.Width() > 0 {
