@@ -69,7 +69,7 @@ func TestPredictSequenceFiles(t *testing.T) {
 	// The same input twice: predicted once, said.
 	one := write("once.fa", ">once\n"+p+"\n")
 	code, stdoutText, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(out, "twice"), "--format", "rr", one, one)
-	if code != 0 || !strings.Contains(errOut, "given 2 times: predicted once") || strings.Contains(errOut, "once_2") || !strings.Contains(stdoutText, "1 chain predicted") {
+	if code != 0 || !strings.Contains(errOut, "given 2 times: predicted once") || strings.Contains(errOut, "once_2") || !strings.Contains(errOut, "1 chain predicted") {
 		t.Errorf("an input given twice: exit %d, %s %s", code, stdoutText, errOut)
 	}
 	bare := write("bare.txt", p+"\n")
@@ -110,13 +110,13 @@ func TestRNAPredictInputFormats(t *testing.T) {
 	txt := filepath.Join(dir, "two.txt") // dot-bracket by content
 	os.WriteFile(txt, []byte(db), 0o644)
 	out := filepath.Join(dir, "out")
-	code, stdout, errOut := runCLI(t, "rna", "predict", "--model", model, "--out", out, gz, dbn)
+	code, _, errOut := runCLI(t, "rna", "predict", "--model", model, "--out", out, gz, dbn)
 	if code != 0 || !exists(filepath.Join(out, "zipped.ct")) || !exists(filepath.Join(out, "hp2.ct")) {
 		t.Fatalf("gzip and .dbn: exit %d, %s", code, errOut)
 	}
 	// the structures known: scored (an F1 column with a number)
-	if !regexp.MustCompile(`(?m)^hp +12 +\d+ +\d\.\d{3} +\d\.\d{3} +\d\.\d{3} `).MatchString(stdout) {
-		t.Errorf("dot-bracket inputs not scored:\n%s", stdout)
+	if !regexp.MustCompile(`(?m)^hp +12 +\d+ +\d\.\d{3} +\d\.\d{3} +\d\.\d{3} `).MatchString(errOut) {
+		t.Errorf("dot-bracket inputs not scored:\n%s", errOut)
 	}
 	code, _, errOut = runCLI(t, "rna", "predict", "--model", model, "--out", filepath.Join(dir, "out2"), txt, filepath.Join(out, "hp.db"))
 	if code != 0 || !exists(filepath.Join(dir, "out2", "hp.ct")) || !exists(filepath.Join(dir, "out2", "hp_2.ct")) {

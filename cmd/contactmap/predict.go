@@ -93,10 +93,10 @@ estimated not to fit in the memory available (the least of the cgroup
 limit, RLIMIT_AS/RLIMIT_DATA, GOMEMLIMIT and MemAvailable) is skipped with the estimate (--force tries it anyway).
 Warnings and failures go to standard error; a failed or skipped input
 does not stop the others, and makes the exit status 1. The run's
-summary: the table of the chains predicted on standard output (none
-when none was), summary.tsv in --out (a row per input: name, length,
-status ok, skipped or failed, outputs, method, the error) and one
-failure list on standard error.`,
+summary: summary.tsv in --out (a row per input: name, length, status
+ok, skipped or failed, outputs, method, the error), and on standard
+error a short table of the chains predicted (none when none was) and
+one failure list; standard output stays empty.`,
 		Example: "contactmap predict --model scnn --out preds 1ENH_A seqs.fasta",
 	})
 	var cfg predict.Config
@@ -290,10 +290,10 @@ failure list on standard error.`,
 				kept = append(kept, o)
 			}
 		}
-		summarize(stdout, stderr, kept, cfg)
+		summarize(stderr, stderr, kept, cfg)
 		return fmt.Errorf("predict: %w", context.Canceled)
 	}
-	return summarize(stdout, stderr, outs, cfg)
+	return summarize(stderr, stderr, outs, cfg)
 }
 
 // outcomeMethod is the predictor of a chain, for the summary: plm

@@ -69,7 +69,7 @@ func TestPredictAlignmentFile(t *testing.T) {
 		if !strings.Contains(errOut, "warning: 1CTF_A: msa: "+in+": few effective sequences") || !strings.Contains(errOut, "Neff/L") {
 			t.Errorf("%s: no Neff/L warning:\n%s", name, errOut)
 		}
-		if !strings.Contains(stdout, "1CTF_A  68") {
+		if !strings.Contains(errOut, "1CTF_A  68") {
 			t.Errorf("%s: stdout:\n%s", name, stdout)
 		}
 		for _, ext := range []string{"rr", "npy", "tsv", "png"} {
@@ -115,7 +115,7 @@ func TestPredictAlignmentFile(t *testing.T) {
 	}
 	// A FASTA file without gaps, no --method: sequences, one chain each.
 	code, stdout, errOut := runCLI(t, "predict", "--model", model, "--out", filepath.Join(dir, "seqs"), filepath.Join(msaTestdata, "1CTF_A.fasta"))
-	if code != 0 || !strings.Contains(stdout, "10 chains predicted") {
+	if code != 0 || !strings.Contains(errOut, "10 chains predicted") {
 		t.Errorf("gapless FASTA without --method: exit %d, %s%s", code, stdout, errOut)
 	}
 	// --method plm: no note; --rr-max as for sequences.
@@ -233,7 +233,7 @@ func TestPredictPlmMSADir(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "msa"), 0o755)
 	os.WriteFile(filepath.Join(dir, "msa", "1ENH_A.aln"), []byte(b.String()), 0o644)
 	code, stdout, errOut := runCLI(t, "predict", "--method", "plm", "--pdb-dir", "../../data/pdb", "--msa-dir", filepath.Join(dir, "msa"), "--out", filepath.Join(dir, "out"), "1ENH_A")
-	if code != 0 || !strings.Contains(stdout, "1ENH_A") || strings.Contains(stdout, "  -  ") {
+	if code != 0 || !strings.Contains(errOut, "1ENH_A") || strings.Contains(errOut, "  -  ") {
 		t.Errorf("exit %d, stdout %q, stderr %q: want metrics", code, stdout, errOut)
 	}
 	rr, _ := os.ReadFile(filepath.Join(dir, "out", "1ENH_A.rr"))

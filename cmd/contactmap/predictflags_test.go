@@ -30,7 +30,7 @@ func TestRNAPredictRefusesProtein(t *testing.T) {
 		}
 	}
 	if code != 1 || strings.Contains(errOut, "invalid base") || strings.Count(errOut, "(lysozyme)") != 1 ||
-		!strings.Contains(stdoutText, "2 molecules predicted") || exists(filepath.Join(dir, "out", "iupac.bpseq")) {
+		!strings.Contains(errOut, "2 molecules predicted") || exists(filepath.Join(dir, "out", "iupac.bpseq")) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdoutText, errOut)
 	}
 	// --strict refuses what only warns: the IUPAC codes.
@@ -47,7 +47,7 @@ func TestRNAPredictOutsideTraining(t *testing.T) {
 	dir := t.TempDir()
 	fa := filepath.Join(dir, "trna.fa")
 	os.WriteFile(fa, []byte(">trna\n"+tRNAPhe+"\n"), 0o644)
-	code, stdoutText, errOut := runCLI(t, "rna", "predict", "--model", "rna-scnn-16s", "--format", "bpseq", "--out", filepath.Join(dir, "a"), fa)
+	code, _, errOut := runCLI(t, "rna", "predict", "--model", "rna-scnn-16s", "--format", "bpseq", "--out", filepath.Join(dir, "a"), fa)
 	for _, want := range []string{
 		"warning: trna: length 76 nt is outside the training lengths of rna-scnn-16s (16S rRNA of 612-2,741 nt)",
 		"warning: trna: the network predicted no base pair (rna-scnn-16s was trained on 16S rRNA of 612-2,741 nt; try the default rna-scnn or --method centroid)",
@@ -56,8 +56,8 @@ func TestRNAPredictOutsideTraining(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	if code != 0 || !regexp.MustCompile(`(?m)^trna +76 +0 `).MatchString(stdoutText) {
-		t.Errorf("exit %d\n%s", code, stdoutText)
+	if code != 0 || !regexp.MustCompile(`(?m)^trna +76 +0 `).MatchString(errOut) {
+		t.Errorf("exit %d\n%s", code, errOut)
 	}
 	code, _, errOut = runCLI(t, "rna", "predict", "--model", "rna-scnn-16s", "--strict", "--format", "bpseq", "--out", filepath.Join(dir, "b"), fa)
 	if code != 1 || !strings.Contains(errOut, "refused under --strict") || exists(filepath.Join(dir, "b", "trna.bpseq")) {
@@ -114,13 +114,14 @@ func TestRNAPredictSharedFlags(t *testing.T) {
 		return string(b)
 	}
 	// --workers 2 (molecules at once) writes what --workers 1 writes.
-	code, one, errOut := runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq,db", "--workers", "1", "--threads", "1", "--out", filepath.Join(dir, "w1"), "--ids", ids)
+	// The table is on standard error, with the warnings and failures.
+	code, _, one := runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq,db", "--workers", "1", "--threads", "1", "--out", filepath.Join(dir, "w1"), "--ids", ids)
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+		t.Fatalf("exit %d: %s", code, one)
 	}
-	code, two, errOut := runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq,db", "--workers", "2", "--out", filepath.Join(dir, "w2"), "--ids", ids)
+	code, _, two := runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq,db", "--workers", "2", "--out", filepath.Join(dir, "w2"), "--ids", ids)
 	if code != 0 || strings.ReplaceAll(two, "w2", "w1") != one {
-		t.Fatalf("--workers 2: exit %d: %s\n%s\nwant\n%s", code, errOut, two, one)
+		t.Fatalf("--workers 2: exit %d:\n%s\nwant\n%s", code, two, one)
 	}
 	for _, m := range []string{"a", "b", "c", "d"} {
 		if read(filepath.Join(dir, "w1", m+".bpseq")) != read(filepath.Join(dir, "w2", m+".bpseq")) {
@@ -135,7 +136,7 @@ func TestRNAPredictSharedFlags(t *testing.T) {
 		t.Errorf("summary.tsv:\n%s", sum)
 	}
 	// --shard 1/2: the second and fourth molecules.
-	code, _, errOut = runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq", "--shard", "1/2", "--out", filepath.Join(dir, "s"), fa)
+	code, _, errOut := runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq", "--shard", "1/2", "--out", filepath.Join(dir, "s"), fa)
 	if code != 0 || exists(filepath.Join(dir, "s", "a.bpseq")) || !exists(filepath.Join(dir, "s", "b.bpseq")) || !exists(filepath.Join(dir, "s", "d.bpseq")) ||
 		!exists(filepath.Join(dir, "s", "summary.shard-1-of-2.tsv")) {
 		t.Errorf("--shard 1/2: exit %d, %s", code, errOut)
@@ -153,7 +154,7 @@ func TestRNAPredictSharedFlags(t *testing.T) {
 	}
 	// Nothing predicted: no table; each failure listed once.
 	code, stdoutText, errOut := runCLI(t, "rna", "predict", "--model", model, "--format", "bpseq,db", "--out", filepath.Join(dir, "w1"), fa)
-	if code != 1 || strings.Contains(stdoutText, "molecule ") || strings.Count(errOut, "a.bpseq exists") != 1 || !strings.Contains(errOut, "failed:\n  ") || !strings.Contains(errOut, "4 of 4 inputs failed") {
+	if code != 1 || regexp.MustCompile(`(?m)^molecule +L`).MatchString(errOut) || stdoutText != "" || strings.Count(errOut, "a.bpseq exists") != 1 || !strings.Contains(errOut, "failed:\n  ") || !strings.Contains(errOut, "4 of 4 inputs failed") {
 		t.Errorf("nothing predicted: exit %d\nstdout %s\nstderr %s", code, stdoutText, errOut)
 	}
 	// The summary keeps the rows of the run that wrote the outputs.
@@ -183,7 +184,7 @@ func TestPredictSummary(t *testing.T) {
 	os.WriteFile(fa, []byte(">p1\nMKVLAAGIVGLLLAGCSSHKEEAPKTEVKAEQPAAEVKPA\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	code, stdoutText, errOut := runCLI(t, "predict", "--model", model, "--format", "rr", "--out", out, fa, "9ZZZ_A")
-	if code != 1 || !strings.Contains(stdoutText, "chain  L") || !strings.Contains(errOut, "1 of 2 inputs failed") {
+	if code != 1 || !strings.Contains(errOut, "chain  L") || !strings.Contains(errOut, "1 of 2 inputs failed") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdoutText, errOut)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "summary.tsv"))

@@ -965,8 +965,8 @@ once, each checked alone). A molecule outside the training lengths of
 the --model networks, and a network prediction with no base pair, get a
 warning. --strict refuses what is otherwise warned of.
 
-The run's summary: a table of the molecules predicted on standard
-output (none when none was), summary.tsv in --out (a row per molecule:
+The run's summary: a short table of the molecules predicted on
+standard error (none when none was), summary.tsv in --out (a row per molecule:
 name, length, status ok, skipped or failed, outputs, method, the
 structure's energy, the error), and on standard error the warnings and
 one failure list, each error once. A failed input does not stop the
@@ -1177,7 +1177,7 @@ others, and makes the exit status 1.`,
 	wg.Wait()
 	bar.Finish()
 	interrupted := ctx.Err() != nil
-	return summarizeRNA(stdout, stderr, mine, readErrs, pf, *method, interrupted)
+	return summarizeRNA(stderr, stderr, mine, readErrs, pf, *method, interrupted)
 }
 
 // rnaNet is one network of rna predict's --model, with the references

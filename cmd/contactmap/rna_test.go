@@ -190,7 +190,7 @@ func TestRNAPredictMethods(t *testing.T) {
 	rna.WriteCT(g, &rna.Structure{Name: "query", Seq: ref.Seq, Partner: ref.Partner})
 	g.Close()
 	code, stdout, errOut := runCLI(t, "rna", "predict", "--method", "homology", "--refs", refs, "--out", filepath.Join(dir, "h"), ct)
-	if code != 0 || !regexp.MustCompile(`1\.000 +1\.000 +1\.000 `).MatchString(stdout) {
+	if code != 0 || !regexp.MustCompile(`1\.000 +1\.000 +1\.000 `).MatchString(errOut) {
 		t.Fatalf("homology: exit %d\n%s\n%s", code, stdout, errOut)
 	}
 	for _, method := range []string{"stacking", "mfe"} {
