@@ -1,0 +1,718 @@
+// Command msa-search measures contactmap predict --db (issue 55, part 4):
+// homology search against a test database made of the data in hand, then
+// the shipped msa network on the searched alignment, scored against the
+// structure, per search tool.
+//
+//	go run ./experiments/msa-search build -out /tmp/msa-search/db.fasta
+//	go run ./experiments/msa-search run -db /tmp/msa-search/db.fasta -tools jackhmmer,mmseqs -split validation
+//	go run ./experiments/msa-search report > experiments/msa-search/report.md
+//
+// build writes every row of ../shared/data/psicov150/aln/*.aln.gz and
+// data/msa/*.fasta, gaps ('-', '.') removed, upper-cased, deduplicated
+// (first name kept), with every exact copy of a held-out (validation or
+// test) target's query removed (the structure chain's sequence and its
+// alignment's first row), shuffled with a fixed seed, named FAMILY/ROW
+// (the row's index in its alignment file, 0 the query).
+//
+// run takes the families of one split of experiments/msa-net/split and,
+// per family and tool, runs `contactmap msa` (the search alone) and then
+// `contactmap predict --db ... --msa-dir` (which reuses that alignment and
+// predicts with the msa network, or falls back below Neff/L 0.1) on the
+// family's structure file, each under /usr/bin/time -v (wall seconds,
+// peak resident memory of the largest process). The .npy map is scored
+// against the structure: long-range (|i-j| >= 24) top-L/5, L/2 and L
+// precision of C-beta contacts under 8 Å (predict.PlmContacts, as
+// experiments/msa-net/eval). A row is appended to -results as each
+// (family, tool) finishes; a rerun skips the rows there (resumable).
+// -plm adds plmDCA (`predict --method plm`) on the searched alignment.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/metrics"
+	"github.com/contactmap/contactmap/pipeline/msa"
+	"github.com/contactmap/contactmap/pipeline/predict"
+)
+
+const splitFile = "experiments/msa-net/split/families.tsv"
+
+func main() {
+	log.SetFlags(log.Ltime)
+	if len(os.Args) < 2 {
+		log.Fatal("usage: msa-search build|run|report [flags]")
+	}
+	switch os.Args[1] {
+	case "build":
+		build(os.Args[2:])
+	case "run":
+		run(os.Args[2:])
+	case "report":
+		report(os.Args[2:])
+	default:
+		log.Fatalf("unknown command %q: build, run or report", os.Args[1])
+	}
+}
+
+type family struct {
+	name, source, aln, structure, split string
+}
+
+// dropped names the Pfam families whose protein is also a PSICOV family
+// (1CTF_A, 1GUU_A, 1T8K_A, 1TZV_A): as in experiments/msa-net/sets, the
+// PSICOV row is the target and the Pfam row is not run.
+func dropped(fams []family) map[string]bool {
+	psicov := map[string]bool{}
+	for _, f := range fams {
+		if f.source == "psicov150" {
+			psicov[chainID(f.name)] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, f := range fams {
+		if f.source != "psicov150" && psicov[chainID(f.name)] {
+			out[f.name] = true
+		}
+	}
+	return out
+}
+
+func readSplit() ([]family, error) {
+	data, err := os.ReadFile(splitFile)
+	if err != nil {
+		return nil, err
+	}
+	var out []family
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(l, "\t")
+		if i == 0 {
+			continue
+		}
+		if len(f) < 8 {
+			return nil, fmt.Errorf("%s line %d: %d fields, want 8", splitFile, i+1, len(f))
+		}
+		out = append(out, family{name: f[0], source: f[1], aln: f[2], structure: f[3], split: f[7]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+// rows reads an alignment file's rows (PSICOV .aln[.gz]: one a line;
+// FASTA: records), ungapped and upper-cased.
+func rows(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	clean := func(s string) string {
+		s = strings.Map(func(c rune) rune {
+			if c == '-' || c == '.' || c == ' ' || c == '\r' {
+				return -1
+			}
+			return c
+		}, s)
+		return strings.ToUpper(s)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var out []string
+	fasta := strings.Contains(path, ".fa")
+	var cur strings.Builder
+	inRec := false
+	for sc.Scan() {
+		l := sc.Text()
+		if !fasta {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, clean(l))
+			}
+			continue
+		}
+		if strings.HasPrefix(l, ">") {
+			if inRec {
+				out = append(out, clean(cur.String()))
+			}
+			cur.Reset()
+			inRec = true
+			continue
+		}
+		cur.WriteString(strings.TrimSpace(l))
+	}
+	if inRec {
+		out = append(out, clean(cur.String()))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+func build(args []string) {
+	fs := flag.NewFlagSet("build", flag.ExitOnError)
+	out := fs.String("out", "/tmp/msa-search/db.fasta", "the database (FASTA)")
+	seed := fs.Uint64("seed", 55, "shuffle seed")
+	fs.Parse(args)
+	fams, err := readSplit()
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Exact held-out queries: the structure chain's sequence and the
+	// alignment's first row of every validation and test family.
+	held := map[string]string{}
+	for _, f := range fams {
+		if f.split == "train" {
+			continue
+		}
+		ts, err := predict.Resolve(f.structure, "")
+		if err != nil || len(ts) != 1 {
+			log.Fatalf("%s: %v (%d chains)", f.structure, err, len(ts))
+		}
+		held[ts[0].Seq] = f.name
+		r, err := rows(f.aln)
+		if err != nil {
+			log.Fatal(err)
+		}
+		held[r[0]] = f.name
+	}
+	files, _ := filepath.Glob("../shared/data/psicov150/aln/*.aln.gz")
+	pf, _ := filepath.Glob("data/msa/*.fasta")
+	files = append(files, pf...)
+	sort.Strings(files)
+	type rec struct{ name, seq string }
+	var db []rec
+	seen := map[string]bool{}
+	var total, empty, dups, removed int
+	for _, path := range files {
+		rs, err := rows(path)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fam := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".aln.gz"), ".fasta")
+		for i, s := range rs {
+			total++
+			switch {
+			case s == "":
+				empty++
+			case held[s] != "":
+				removed++
+			case seen[s]:
+				dups++
+			default:
+				seen[s] = true
+				db = append(db, rec{fmt.Sprintf("%s/%d", fam, i), s})
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(*seed, 4))
+	rng.Shuffle(len(db), func(i, j int) { db[i], db[j] = db[j], db[i] })
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	w, err := os.Create(*out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var res int
+	for _, r := range db {
+		fmt.Fprintf(bw, ">%s\n%s\n", r.name, r.seq)
+		res += len(r.seq)
+	}
+	if err := bw.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("files %d, rows %d, empty %d, held-out query copies removed %d, duplicates %d; database %s: %d sequences, %d residues (mean length %.1f), seed %d\n",
+		len(files), total, empty, removed, dups, *out, len(db), res, float64(res)/float64(len(db)), *seed)
+}
+
+// timed runs cmd under /usr/bin/time -v, appending its output to logf,
+// and returns the wall seconds and peak RSS (MiB).
+func timed(logf io.Writer, name string, args ...string) (float64, float64, error) {
+	var errb bytes.Buffer
+	c := exec.Command("/usr/bin/time", append([]string{"-v", name}, args...)...)
+	c.Stdout = logf
+	c.Stderr = io.MultiWriter(logf, &errb)
+	fmt.Fprintf(logf, "$ %s %s\n", name, strings.Join(args, " "))
+	start := time.Now()
+	err := c.Run()
+	wall := time.Since(start).Seconds()
+	rss := 0.0
+	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindSubmatch(errb.Bytes()); m != nil {
+		kb, _ := strconv.ParseFloat(string(m[1]), 64)
+		rss = kb / 1024
+	}
+	if err != nil {
+		tail := errb.String()
+		if len(tail) > 2000 {
+			tail = tail[len(tail)-2000:]
+		}
+		return wall, rss, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, tail)
+	}
+	return wall, rss, nil
+}
+
+// manifestRow returns the search manifest's depth and Neff/L for id.
+func manifestRow(dir, id string) (int, float64, float64, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	head := strings.Split(lines[0], "\t")
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if f[0] != id {
+			continue
+		}
+		d, _ := strconv.Atoi(f[col["depth"]])
+		n, _ := strconv.ParseFloat(f[col["neff_per_l"]], 64)
+		s, _ := strconv.ParseFloat(f[col["seconds"]], 64)
+		return d, n, s, nil
+	}
+	return 0, 0, 0, fmt.Errorf("%s/manifest.tsv: no row for %s", dir, id)
+}
+
+func readNPY(path string, l int) ([]float32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var pre [10]byte
+	if _, err := io.ReadFull(br, pre[:]); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	hl := int(binary.LittleEndian.Uint16(pre[8:]))
+	if _, err := br.Discard(hl); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p := make([]float32, l*l)
+	if err := binary.Read(br, binary.LittleEndian, p); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+var header = "family\tsplit\ttool\tL\tsearch_s\tsearch_rss_mib\ttool_s\tdepth\tneff_per_l\tfallback\tpredict_s\tpredict_rss_mib\tlong_l5\tlong_l2\tlong_l\tplm_l5\tplm_l2\tplm_l"
+
+func run(args []string) {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	db := fs.String("db", "/tmp/msa-search/db.fasta", "the database (build)")
+	tools := fs.String("tools", "jackhmmer,mmseqs", "search tools, in order")
+	split := fs.String("split", "validation", "the families' split (validation; test: read once)")
+	bin := fs.String("bin", "/tmp/msa-search/contactmap", "the contactmap binary")
+	work := fs.String("work", "/tmp/msa-search", "alignments, predictions and logs: WORK/TOOL/, WORK/pred-TOOL/")
+	results := fs.String("results", "experiments/msa-search/results.tsv", "per-family rows (appended, resumable)")
+	threads := fs.Int("threads", 2, "search threads")
+	plm := fs.Bool("plm", false, "also plmDCA (predict --method plm) on the searched alignment")
+	only := fs.String("families", "", "comma-separated families (default: every family of -split)")
+	fs.Parse(args)
+	fams, err := readSplit()
+	if err != nil {
+		log.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, s := range strings.Split(*only, ",") {
+		if s != "" {
+			want[s] = true
+		}
+	}
+	done := map[string]bool{}
+	if data, err := os.ReadFile(*results); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.Split(l, "\t")
+			if len(f) > 3 && f[0] != "family" {
+				done[f[0]+"\t"+f[2]] = true
+			}
+		}
+	}
+	w, err := os.OpenFile(*results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	if st, _ := w.Stat(); st.Size() == 0 {
+		fmt.Fprintln(w, header)
+	}
+	os.Setenv("GOMAXPROCS", strconv.Itoa(*threads))
+	drop := dropped(fams)
+	for _, f := range fams {
+		if f.split != *split || drop[f.name] || len(want) > 0 && !want[f.name] {
+			continue
+		}
+		ts, err := predict.Resolve(f.structure, "")
+		if err != nil || len(ts) != 1 {
+			log.Fatalf("%s: %v (%d chains)", f.structure, err, len(ts))
+		}
+		t := ts[0]
+		truth := pdb.NewContacts(t.Residues, predict.PlmContacts)
+		l := len(t.Seq)
+		for _, tool := range strings.Split(*tools, ",") {
+			if done[f.name+"\t"+tool] {
+				continue
+			}
+			msaDir := filepath.Join(*work, tool)
+			predDir := filepath.Join(*work, "pred-"+tool)
+			for _, d := range []string{msaDir, predDir} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					log.Fatal(err)
+				}
+			}
+			lf, err := os.OpenFile(filepath.Join(*work, "run-"+tool+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				log.Fatal(err)
+			}
+			// The search alone (forced: a rerun measures it again).
+			ss, srss, err := timed(lf, *bin, "msa", "--db", *db, "--search", tool, "--threads", strconv.Itoa(*threads), "--force", "--out", msaDir, f.structure)
+			if err != nil {
+				log.Fatalf("%s %s: %v", f.name, tool, err)
+			}
+			depth, neff, toolS, err := manifestRow(msaDir, t.ID)
+			if err != nil {
+				log.Fatal(err)
+			}
+			// predict --db: reuses the alignment, predicts with the msa
+			// network or falls back under Neff/L 0.1.
+			ps, prss, err := timed(lf, *bin, "predict", "--force", "--db", *db, "--search", tool, "--msa-dir", msaDir, "--out", predDir, "--format", "npy", f.structure)
+			if err != nil {
+				log.Fatalf("%s %s: %v", f.name, tool, err)
+			}
+			p, err := readNPY(filepath.Join(predDir, t.ID+".npy"), l)
+			if err != nil {
+				log.Fatal(err)
+			}
+			m := metrics.Evaluate(f.name, p, truth)
+			plmS := [3]string{"", "", ""}
+			if *plm {
+				pd := filepath.Join(*work, "plm-"+tool)
+				a3m := filepath.Join(msaDir, t.ID+".a3m")
+				if a, err := msa.ReadFile(a3m); err == nil && a.N() > 1 {
+					if _, _, err := timed(lf, *bin, "predict", "--force", "--method", "plm", "--out", pd, "--format", "npy", a3m); err != nil {
+						log.Fatalf("%s %s plm: %v", f.name, tool, err)
+					}
+					q, err := readNPY(filepath.Join(pd, t.ID+".npy"), l)
+					if err != nil {
+						log.Fatal(err)
+					}
+					mp := metrics.Evaluate(f.name, q, truth)
+					for i, fr := range []metrics.Fraction{metrics.TopL5, metrics.TopL2, metrics.TopL1} {
+						plmS[i] = fmt.Sprintf("%.4f", mp.TopL[metrics.Long][fr])
+					}
+				}
+			}
+			lf.Close()
+			fallback := neff < predict.MinNeffL
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%.1f\t%.0f\t%.1f\t%d\t%.3f\t%t\t%.1f\t%.0f\t%.4f\t%.4f\t%.4f\t%s\t%s\t%s\n",
+				f.name, f.split, tool, l, ss, srss, toolS, depth, neff, fallback, ps, prss,
+				m.TopL[metrics.Long][metrics.TopL5], m.TopL[metrics.Long][metrics.TopL2], m.TopL[metrics.Long][metrics.TopL1],
+				plmS[0], plmS[1], plmS[2])
+			log.Printf("%s %s L %d: search %.1f s (%.0f MiB), depth %d, Neff/L %.2f, predict %.1f s (%.0f MiB), long top-L/5 %.3f",
+				f.name, tool, l, ss, srss, depth, neff, ps, prss, m.TopL[metrics.Long][metrics.TopL5])
+		}
+	}
+}
+
+// baseline reads experiments/msa-net's per-family scores of one run
+// (kind, seed) from its evaluation JSON: family ID -> [L/5, L/2, L].
+func baseline(path, kind string, seed int) (map[string][3]float64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var d struct {
+		Runs []struct {
+			Kind   string
+			Seed   int
+			Items  []string
+			Scores map[string][]float64
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, r := range d.Runs {
+		if r.Kind != kind || r.Seed != seed {
+			continue
+		}
+		out := map[string][3]float64{}
+		for i, id := range r.Items {
+			out[id] = [3]float64{r.Scores["long top-L/5"][i], r.Scores["long top-L/2"][i], r.Scores["long top-L/1"][i]}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s: no run %s seed %d", path, kind, seed)
+}
+
+// chainID turns a split family name into experiments/msa-net's chain ID.
+func chainID(name string) string {
+	if strings.Contains(name, "_") {
+		return name
+	}
+	return strings.ToUpper(name[:4]) + "_" + name[4:]
+}
+
+func report(args []string) {
+	fs := flag.NewFlagSet("report", flag.ExitOnError)
+	results := fs.String("results", "experiments/msa-search/results.tsv", "the run's rows")
+	base := fs.String("baseline", "experiments/msa-net/eps2-validation.json", "experiments/msa-net's evaluation (plmDCA channel at 0.01, as predict computes it)")
+	fs.Parse(args)
+	data, err := os.ReadFile(*results)
+	if err != nil {
+		log.Fatal(err)
+	}
+	own, err := baseline(*base, "scnn", 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	single, err := baseline(*base, "single-sequence ensemble", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	plmOwn, err := baseline(*base, "plmDCA", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	type row struct {
+		fam                          string
+		l                            int
+		searchS, rss, predS, predRSS float64
+		depth                        int
+		neff                         float64
+		fallback                     bool
+		p, plm                       [3]float64
+		hasPlm                       bool
+	}
+	byTool := map[string][]row{}
+	var tools []string
+	fams, err := readSplit()
+	if err != nil {
+		log.Fatal(err)
+	}
+	drop := dropped(fams)
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		f := strings.Split(l, "\t")
+		if drop[f[0]] {
+			continue
+		}
+		var r row
+		r.fam = f[0]
+		r.l, _ = strconv.Atoi(f[3])
+		r.searchS, _ = strconv.ParseFloat(f[4], 64)
+		r.rss, _ = strconv.ParseFloat(f[5], 64)
+		r.depth, _ = strconv.Atoi(f[7])
+		r.neff, _ = strconv.ParseFloat(f[8], 64)
+		r.fallback = f[9] == "true"
+		r.predS, _ = strconv.ParseFloat(f[10], 64)
+		r.predRSS, _ = strconv.ParseFloat(f[11], 64)
+		for i := range 3 {
+			r.p[i], _ = strconv.ParseFloat(f[12+i], 64)
+			if len(f) > 15+i && f[15+i] != "" {
+				r.plm[i], _ = strconv.ParseFloat(f[15+i], 64)
+				r.hasPlm = true
+			}
+		}
+		if _, ok := byTool[f[2]]; !ok {
+			tools = append(tools, f[2])
+		}
+		byTool[f[2]] = append(byTool[f[2]], r)
+	}
+	names := []string{"top-L/5", "top-L/2", "top-L"}
+	fmt.Println("Long-range (|i-j| >= 24) precision, C-beta contacts under 8 Å, mean over the families searched; paired differences with percentile bootstrap 95% intervals over families (10,000 resamples).")
+	for _, tool := range tools {
+		rs := byTool[tool]
+		n := len(rs)
+		fmt.Printf("\n### %s (n = %d families)\n\n", tool, n)
+		fmt.Println("| predictor | top-L/5 | top-L/2 | top-L |")
+		fmt.Println("|---|---:|---:|---:|")
+		col := func(get func(r row) ([3]float64, bool)) ([3][]float64, int) {
+			var out [3][]float64
+			k := 0
+			for _, r := range rs {
+				v, ok := get(r)
+				if !ok {
+					continue
+				}
+				k++
+				for i := range 3 {
+					out[i] = append(out[i], v[i])
+				}
+			}
+			return out, k
+		}
+		search, _ := col(func(r row) ([3]float64, bool) { return r.p, true })
+		ownS, _ := col(func(r row) ([3]float64, bool) { v, ok := own[chainID(r.fam)]; return v, ok })
+		plmO, _ := col(func(r row) ([3]float64, bool) { v, ok := plmOwn[chainID(r.fam)]; return v, ok })
+		sing, _ := col(func(r row) ([3]float64, bool) { v, ok := single[chainID(r.fam)]; return v, ok })
+		plmS, kp := col(func(r row) ([3]float64, bool) { return r.plm, r.hasPlm })
+		line := func(name string, v [3][]float64) {
+			if len(v[0]) == 0 {
+				return
+			}
+			fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", name, mean(v[0]), mean(v[1]), mean(v[2]))
+		}
+		line("`predict --db` ("+tool+" alignment, msa network)", search)
+		if len(ownS[0]) == n {
+			line("msa network on the benchmark's own alignment", ownS)
+		}
+		if kp > 0 {
+			line(fmt.Sprintf("plmDCA on the searched alignment (n = %d)", kp), plmS)
+		}
+		if len(plmO[0]) == n {
+			line("plmDCA on the benchmark's own alignment", plmO)
+		}
+		if len(sing[0]) == n {
+			line("single-sequence default (no --db)", sing)
+		}
+		diff := func(name string, a, b [3][]float64) {
+			if len(a[0]) != len(b[0]) || len(a[0]) == 0 {
+				return
+			}
+			fmt.Printf("\n%s:", name)
+			for i := range 3 {
+				d := make([]float64, len(a[i]))
+				for j := range d {
+					d[j] = a[i][j] - b[i][j]
+				}
+				lo, hi := bootstrap(d, 10000, 7)
+				fmt.Printf(" %s %+.3f [%+.3f, %+.3f];", names[i], mean(d), lo, hi)
+			}
+			fmt.Println()
+		}
+		if len(ownS[0]) == n {
+			diff("- `predict --db` − own alignment", search, ownS)
+		}
+		if len(sing[0]) == n {
+			diff("- `predict --db` − single-sequence default", search, sing)
+		}
+		var ss, ps, rss, prss []float64
+		var fb, le300 int
+		var maxS float64
+		for _, r := range rs {
+			ss = append(ss, r.searchS)
+			ps = append(ps, r.predS)
+			rss = append(rss, r.rss)
+			prss = append(prss, r.predRSS)
+			if r.fallback {
+				fb++
+			}
+			if r.l <= 300 {
+				le300++
+				maxS = math.Max(maxS, r.searchS+r.predS)
+			}
+		}
+		fmt.Printf("\nTime per query (wall, 2 threads): search mean %.1f s (median %.1f, max %.1f); predict from the alignment mean %.1f s (max %.1f); search + predict max %.1f s over the %d queries with L <= 300. Peak RSS: search max %.0f MiB, predict max %.0f MiB. Fallbacks to the single-sequence model (Neff/L < 0.1): %d.\n",
+			mean(ss), median(ss), maxOf(ss), mean(ps), maxOf(ps), maxS, le300, maxOf(rss), maxOf(prss), fb)
+	}
+	// The tools against each other, on the families both have.
+	for i, a := range tools {
+		for _, b := range tools[i+1:] {
+			pb := map[string][3]float64{}
+			for _, r := range byTool[b] {
+				pb[r.fam] = r.p
+			}
+			var d [3][]float64
+			for _, r := range byTool[a] {
+				if q, ok := pb[r.fam]; ok {
+					for k := range 3 {
+						d[k] = append(d[k], r.p[k]-q[k])
+					}
+				}
+			}
+			if len(d[0]) == 0 {
+				continue
+			}
+			fmt.Printf("\n`predict --db`, %s − %s (n = %d families):", a, b, len(d[0]))
+			for k := range 3 {
+				lo, hi := bootstrap(d[k], 10000, 7)
+				fmt.Printf(" %s %+.3f [%+.3f, %+.3f];", names[k], mean(d[k]), lo, hi)
+			}
+			fmt.Println()
+		}
+	}
+	fmt.Print("\n### Per family\n\n")
+	fmt.Println("| family | tool | L | search s | search MiB | depth | Neff/L | predict s | --db top-L/5 | own aln top-L/5 | single top-L/5 |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, tool := range tools {
+		for _, r := range byTool[tool] {
+			fmt.Printf("| %s | %s | %d | %.1f | %.0f | %d | %.2f | %.1f | %.3f | %.3f | %.3f |\n", r.fam, tool, r.l, r.searchS, r.rss, r.depth, r.neff, r.predS, r.p[0], own[chainID(r.fam)][0], single[chainID(r.fam)][0])
+		}
+	}
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+func median(x []float64) float64 {
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	n := len(y)
+	if n%2 == 1 {
+		return y[n/2]
+	}
+	return (y[n/2-1] + y[n/2]) / 2
+}
+
+func maxOf(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	return m
+}
+
+// bootstrap is the percentile 95% interval of the mean of x.
+func bootstrap(x []float64, n int, seed uint64) (lo, hi float64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	ms := make([]float64, n)
+	for b := range ms {
+		s := 0.0
+		for range x {
+			s += x[rng.IntN(len(x))]
+		}
+		ms[b] = s / float64(len(x))
+	}
+	sort.Float64s(ms)
+	return ms[int(math.Floor(0.025*float64(n)))], ms[int(math.Ceil(0.975*float64(n)))-1]
+}
