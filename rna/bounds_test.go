@@ -9,24 +9,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/fileio/fileiotest"
 )
-
-// endless is a reader of prefix then endless copies of fill, counting
-// the bytes it gives.
-type endless struct {
-	prefix, fill string
-	read         int64
-}
-
-func (r *endless) Read(p []byte) (int, error) {
-	n := copy(p, r.prefix)
-	r.prefix = r.prefix[n:]
-	for n < len(p) {
-		n += copy(p[n:], r.fill)
-	}
-	r.read += int64(n)
-	return n, nil
-}
 
 // gunzipBomb returns the decompressed reading of a gzip stream of r,
 // compressed lazily: a gzip bomb.
@@ -47,14 +31,14 @@ func gunzipBomb(t *testing.T, r io.Reader) io.Reader {
 // TestFASTABomb: one endless FASTA record, gzip-compressed, is refused
 // after reading about the bound, naming the file, record and bound.
 func TestFASTABomb(t *testing.T) {
-	big := &endless{prefix: ">x big\n", fill: "ACGU"}
+	big := &fileiotest.Endless{Prefix: ">x big\n", Fill: "ACGU"}
 	_, errs := ReadFASTA(gunzipBomb(t, big), "big.fa")
 	if len(errs) != 1 || !errors.Is(errs[0], ErrTooLarge) ||
 		errs[0].Error() != `rna: big.fa: record "x": sequence longer than 1000000 nt (the reader's bound)` {
 		t.Fatalf("got %v", errs)
 	}
-	if big.read > MaxSequence+1<<20 {
-		t.Errorf("read %d bytes before refusing", big.read)
+	if big.N > MaxSequence+1<<20 {
+		t.Errorf("read %d bytes before refusing", big.N)
 	}
 }
 
@@ -71,27 +55,27 @@ func TestBoundedReaders(t *testing.T) {
 		"five":  func(r io.Reader, p string) error { _, err := ReadFiveLine(r, p); return err },
 	}
 	for name, read := range readers {
-		zeros := &endless{fill: "\x00"}
+		zeros := &fileiotest.Endless{Fill: "\x00"}
 		err := read(zeros, "zeros."+name)
 		if !errors.Is(err, ErrBinary) || err.Error() != "rna: zeros."+name+": binary data, not an RNA sequence or structure file" {
 			t.Errorf("%s: zeros: %v", name, err)
 		}
-		if zeros.read > 1<<20 {
-			t.Errorf("%s: zeros: read %d bytes", name, zeros.read)
+		if zeros.N > 1<<20 {
+			t.Errorf("%s: zeros: read %d bytes", name, zeros.N)
 		}
 		if name == "fasta" {
 			continue // no line bound: the record's is checked as it is read
 		}
-		line := &endless{fill: "A"}
+		line := &fileiotest.Endless{Fill: "A"}
 		err = read(line, "line."+name)
 		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "rna: line."+name+": line 1 longer than 16777216 bytes (the reader's bound)") {
 			t.Errorf("%s: endless line: %v", name, err)
 		}
-		if line.read > 2*MaxLine {
-			t.Errorf("%s: endless line: read %d bytes", name, line.read)
+		if line.N > 2*MaxLine {
+			t.Errorf("%s: endless line: read %d bytes", name, line.N)
 		}
 	}
-	db := &endless{prefix: ">x\n", fill: strings.Repeat("ACGU", 1000) + "\n"}
+	db := &fileiotest.Endless{Prefix: ">x\n", Fill: strings.Repeat("ACGU", 1000) + "\n"}
 	if err := readers["db"](db, "long.db"); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "sequence longer than 1000000 nt (the reader's bound)") || !strings.HasPrefix(err.Error(), "rna: long.db line ") {
 		t.Errorf("multi-line sequence: %v", err)
 	}

@@ -6,60 +6,44 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/fileio/fileiotest"
 )
-
-// endless is a reader of prefix then endless bytes c, counting them.
-type endless struct {
-	prefix string
-	c      byte
-	read   int64
-}
-
-func (r *endless) Read(p []byte) (int, error) {
-	n := copy(p, r.prefix)
-	r.prefix = r.prefix[n:]
-	for i := n; i < len(p); i++ {
-		p[i] = r.c
-	}
-	r.read += int64(len(p))
-	return len(p), nil
-}
 
 // TestReadersBounded: a huge FASTA record, an endless alignment row and
 // zeros are refused after a bounded read, naming the record and bound.
 func TestReadersBounded(t *testing.T) {
-	big := &endless{prefix: ">big desc\n", c: 'M'}
+	big := &fileiotest.Endless{Prefix: ">big desc\n", Fill: "M"}
 	_, err := ReadSequences(big)
 	if !errors.Is(err, fileio.ErrTooLarge) || err.Error() != `record "big": sequence longer than 100000 residues (the reader's bound)` {
 		t.Errorf("huge record: %v", err)
 	}
-	if big.read > 1<<20 {
-		t.Errorf("huge record: read %d bytes", big.read)
+	if big.N > 1<<20 {
+		t.Errorf("huge record: read %d bytes", big.N)
 	}
 	for _, format := range []MSAFormat{AlignedFASTA, A3M, PSICOV} {
-		in := &endless{prefix: ">q\nACD\n>s\n", c: 'A'}
+		in := &fileiotest.Endless{Prefix: ">q\nACD\n>s\n", Fill: "A"}
 		if format == PSICOV {
-			in.prefix = "ACD\n"
+			in.Prefix = "ACD\n"
 		}
 		_, err := ParseMSA(in, format)
 		if !errors.Is(err, fileio.ErrTooLarge) || !errors.Is(err, ErrMSA) || !strings.Contains(err.Error(), "(the reader's bound)") {
 			t.Errorf("%v: endless row: %v", format, err)
 		}
-		if in.read > 2*MaxAlignmentRow {
-			t.Errorf("%v: read %d bytes", format, in.read)
+		if in.N > 2*MaxAlignmentRow {
+			t.Errorf("%v: read %d bytes", format, in.N)
 		}
-		zeros := &endless{c: 0}
-		if _, err := ParseMSA(zeros, format); !errors.Is(err, fileio.ErrBinary) || zeros.read > 1<<20 {
+		zeros := &fileiotest.Endless{Fill: "\x00"}
+		if _, err := ParseMSA(zeros, format); !errors.Is(err, fileio.ErrBinary) || zeros.N > 1<<20 {
 			t.Errorf("%v: zeros: %v", format, err)
 		}
 	}
-	if _, err := ReadSequences(&endless{prefix: strings.Repeat(">x\nM\n", MaxRecords+1)}); !errors.Is(err, fileio.ErrTooLarge) || !strings.Contains(err.Error(), "more than 1000000 records") {
+	if _, err := ReadSequences(&fileiotest.Endless{Prefix: strings.Repeat(">x\nM\n", MaxRecords+1)}); !errors.Is(err, fileio.ErrTooLarge) || !strings.Contains(err.Error(), "more than 1000000 records") {
 		t.Errorf("records: %v", err)
 	}
-	if _, err := ReadSS2(&endless{c: 0}); !errors.Is(err, fileio.ErrBinary) || !errors.Is(err, ErrSS) {
+	if _, err := ReadSS2(&fileiotest.Endless{Fill: "\x00"}); !errors.Is(err, fileio.ErrBinary) || !errors.Is(err, ErrSS) {
 		t.Errorf("ss2 zeros: %v", err)
 	}
-	if _, err := ReadHoriz(&endless{prefix: "Pred: ", c: 'C'}); !errors.Is(err, fileio.ErrTooLarge) {
+	if _, err := ReadHoriz(&fileiotest.Endless{Prefix: "Pred: ", Fill: "C"}); !errors.Is(err, fileio.ErrTooLarge) {
 		t.Errorf("endless horiz line: %v", err)
 	}
 }

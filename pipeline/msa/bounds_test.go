@@ -6,25 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactmap/contactmap/internal/fileio/fileiotest"
+
 	"github.com/klauspost/compress/gzip"
 )
-
-// endless is a reader of prefix then endless bytes c, counting them.
-type endless struct {
-	prefix string
-	c      byte
-	read   int64
-}
-
-func (r *endless) Read(p []byte) (int, error) {
-	n := copy(p, r.prefix)
-	r.prefix = r.prefix[n:]
-	for i := n; i < len(p); i++ {
-		p[i] = r.c
-	}
-	r.read += int64(len(p))
-	return len(p), nil
-}
 
 // gzipped compresses r lazily.
 func gzipped(r io.Reader) io.Reader {
@@ -40,21 +25,21 @@ func gzipped(r io.Reader) io.Reader {
 // TestReadBounds: a gzip bomb of zeros, or of one endless row, is refused
 // after a bounded read, with an error naming the file and the bound.
 func TestReadBounds(t *testing.T) {
-	zeros := &endless{c: 0}
+	zeros := &fileiotest.Endless{Fill: "\x00"}
 	_, err := Read(gzipped(zeros), "zeros.a3m.gz")
 	if !errors.Is(err, ErrBinary) || err.Error() != "msa: zeros.a3m.gz: binary data, not an alignment" {
 		t.Errorf("zeros: %v", err)
 	}
-	if zeros.read > 1<<20 {
-		t.Errorf("zeros: read %d bytes", zeros.read)
+	if zeros.N > 1<<20 {
+		t.Errorf("zeros: read %d bytes", zeros.N)
 	}
-	row := &endless{prefix: ">q\nACDE\n>s\n", c: 'A'}
+	row := &fileiotest.Endless{Prefix: ">q\nACDE\n>s\n", Fill: "A"}
 	_, err = Read(gzipped(row), "row.fasta.gz")
 	if !errors.Is(err, ErrTooLarge) || err.Error() != "msa: row.fasta.gz: line 4 longer than 4194304 bytes (the reader's bound)" {
 		t.Errorf("endless row: %v", err)
 	}
-	if row.read > 2*MaxLine {
-		t.Errorf("endless row: read %d bytes", row.read)
+	if row.N > 2*MaxLine {
+		t.Errorf("endless row: read %d bytes", row.N)
 	}
 	if _, err := Parse([]byte("\x00\x01ACDE\n"), "p.aln", Unknown); !errors.Is(err, ErrBinary) || !strings.Contains(err.Error(), "p.aln") {
 		t.Errorf("Parse of binary data: %v", err)
