@@ -170,57 +170,7 @@ func ScorePair(aSeq string, aPartner []int, bSeq string, bPartner []int) PairSco
 // last row before the last column, the earliest cell of each. O(len(a)
 // len(b)) time and bytes.
 func AlignOverlap(a, b string) []int {
-	n, l := len(a), len(b)
-	m := unaligned(n)
-	if n == 0 || l == 0 {
-		return m
-	}
-	trace := make([]byte, (n+1)*(l+1)) // 0 diagonal, 1 up, 2 left, 3 start
-	prev, cur := make([]int32, l+1), make([]int32, l+1)
-	for j := 0; j <= l; j++ {
-		trace[j] = 3
-	}
-	bestS, bestI, bestJ := int32(-1<<30), 0, 0
-	for i := 1; i <= n; i++ {
-		cur[0] = 0
-		trace[i*(l+1)] = 3
-		ai := a[i-1]
-		row := trace[i*(l+1):]
-		for j := 1; j <= l; j++ {
-			s := prev[j-1] + mismatchScore
-			if ai == b[j-1] {
-				s = prev[j-1] + matchScore
-			}
-			t := byte(0)
-			if v := prev[j] + gapScore; v > s {
-				s, t = v, 1
-			}
-			if v := cur[j-1] + gapScore; v > s {
-				s, t = v, 2
-			}
-			cur[j], row[j] = s, t
-		}
-		if cur[l] > bestS {
-			bestS, bestI, bestJ = cur[l], i, l
-		}
-		prev, cur = cur, prev
-	}
-	for j := 1; j <= l; j++ { // the last row, now in prev
-		if prev[j] > bestS {
-			bestS, bestI, bestJ = prev[j], n, j
-		}
-	}
-	for i, j := bestI, bestJ; i > 0 && j > 0; {
-		switch trace[i*(l+1)+j] {
-		case 0:
-			m[i-1] = j - 1
-			i, j = i-1, j-1
-		case 1:
-			i--
-		default:
-			j--
-		}
-	}
+	m, _ := align(a, b, true)
 	return m
 }
 

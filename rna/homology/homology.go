@@ -229,20 +229,42 @@ const (
 //
 //	S(i,j) = max(S(i-1,j-1) + s(a_i, b_j), S(i-1,j) + gap, S(i,j-1) + gap)
 func Align(a, b string) (m []int, identity float64) {
+	m, same := align(a, b, false)
+	if len(a) == 0 || len(b) == 0 {
+		return m, 0
+	}
+	return m, float64(same) / float64(max(len(a), len(b)))
+}
+
+// align is Align's dynamic programme, and AlignOverlap's with freeEnds:
+// gaps before and after either sequence cost nothing, and the traceback
+// starts at the best cell of the last row or column. It returns the map
+// of a's bases to b's (-1 at a gap) and the number of identical aligned
+// bases. Ties prefer the diagonal, then a gap in b, then a gap in a; among
+// equal best end cells, the last row before the last column, the earliest
+// cell of each.
+func align(a, b string, freeEnds bool) (m []int, same int) {
 	n, l := len(a), len(b)
 	m = unaligned(n)
 	if n == 0 || l == 0 {
 		return m, 0
 	}
+	gapAt := func(k int) int32 {
+		if freeEnds {
+			return 0
+		}
+		return int32(gapScore * k)
+	}
 	// trace[i*(l+1)+j]: 0 diagonal, 1 up (a_i against a gap), 2 left.
 	trace := make([]byte, (n+1)*(l+1))
 	prev, cur := make([]int32, l+1), make([]int32, l+1)
 	for j := 1; j <= l; j++ {
-		prev[j] = int32(gapScore * j)
+		prev[j] = gapAt(j)
 		trace[j] = 2
 	}
+	bestS, bestI, bestJ := int32(-1<<30), n, l
 	for i := 1; i <= n; i++ {
-		cur[0] = int32(gapScore * i)
+		cur[0] = gapAt(i)
 		trace[i*(l+1)] = 1
 		ai := a[i-1]
 		row := trace[i*(l+1):]
@@ -260,10 +282,21 @@ func Align(a, b string) (m []int, identity float64) {
 			}
 			cur[j], row[j] = s, t
 		}
+		if freeEnds && cur[l] > bestS {
+			bestS, bestI, bestJ = cur[l], i, l
+		}
 		prev, cur = cur, prev
 	}
-	same := 0
-	for i, j := n, l; i > 0 || j > 0; {
+	if freeEnds {
+		for j := 1; j <= l; j++ { // the last row, now in prev
+			if prev[j] > bestS {
+				bestS, bestI, bestJ = prev[j], n, j
+			}
+		}
+	}
+	// Moves on the first row or column align nothing: the walk stops
+	// there.
+	for i, j := bestI, bestJ; i > 0 && j > 0; {
 		switch trace[i*(l+1)+j] {
 		case 0:
 			m[i-1] = j - 1
@@ -277,7 +310,7 @@ func Align(a, b string) (m []int, identity float64) {
 			j--
 		}
 	}
-	return m, float64(same) / float64(max(n, l))
+	return m, same
 }
 
 // Predict is the homology-transfer prediction of a query: the template's
