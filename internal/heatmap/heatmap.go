@@ -331,13 +331,14 @@ func drawArc(img *image.RGBA, x0, x1, y int, scale float64, c color.RGBA) {
 		t := math.Pi * float64(k) / float64(steps)
 		x := int(math.Round(mid - r*math.Cos(t)))
 		yy := y + int(math.Round(h*math.Sin(t)))
-		line(img, px, py, x, yy, c)
+		Line(img, px, py, x, yy, c)
 		px, py = x, yy
 	}
 }
 
-// line draws a straight line (Bresenham's).
-func line(img *image.RGBA, x0, y0, x1, y1 int, c color.RGBA) {
+// Line draws a straight line (Bresenham's) from (x0, y0) to (x1, y1)
+// inclusive; pixels outside img are left out.
+func Line(img *image.RGBA, x0, y0, x1, y1 int, c color.RGBA) {
 	dx, dy := abs(x1-x0), -abs(y1-y0)
 	sx, sy := 1, 1
 	if x0 > x1 {

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/heatmap"
 )
 
 type series struct {
@@ -118,42 +119,8 @@ func panel(img *image.RGBA, r image.Rectangle, title string, ss []series, unit b
 	}
 }
 
-// line draws a segment (Bresenham), two pixels thick.
+// line draws a segment (heatmap.Line), two pixels thick.
 func line(img *image.RGBA, x0, y0, x1, y1 int, c color.RGBA) {
-	dx, dy := abs(x1-x0), -abs(y1-y0)
-	sx, sy := sign(x1-x0), sign(y1-y0)
-	e := dx + dy
-	for {
-		img.Set(x0, y0, c)
-		img.Set(x0, y0+1, c)
-		if x0 == x1 && y0 == y1 {
-			return
-		}
-		e2 := 2 * e
-		if e2 >= dy {
-			e += dy
-			x0 += sx
-		}
-		if e2 <= dx {
-			e += dx
-			y0 += sy
-		}
-	}
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
+	heatmap.Line(img, x0, y0, x1, y1, c)
+	heatmap.Line(img, x0, y0+1, x1, y1+1, c)
 }
