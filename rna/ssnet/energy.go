@@ -399,6 +399,11 @@ feed:
 		if set[k].MFE != nil {
 			continue
 		}
+		// Looked at first: a select with both cases ready picks one at
+		// random, and would hand out further molecules after a cancel.
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case jobs <- k:
 		case <-ctx.Done():
