@@ -39,12 +39,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/blasenv"
 )
 
 func gomaxprocs() int { return runtime.GOMAXPROCS(0) }

@@ -9,10 +9,10 @@ import (
 	"math/rand/v2"
 	"os"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // Kind is the network: CosRec or its symmetric variant.

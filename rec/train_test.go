@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/scnn/loop"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // resumeOpts are the options of the resume tests: SCosRec on the

@@ -84,7 +84,7 @@ func BLASCore() string { return kern.BLASCore() }
 // "Prescott" kernels) sgemm runs several times slower than the CPU allows.
 // OpenBLAS reads OPENBLAS_CORETYPE only when it is loaded, so a program
 // must set it before it starts; the commands re-execute themselves with it
-// (internal/blasenv).
+// (scnn/blasenv).
 func PreferredBLASCore() string {
 	avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD
 	avx2 := cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX

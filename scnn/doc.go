@@ -62,7 +62,7 @@
 // SetKernels forces a set (the commands read CONTACTMAP_SGEMM for it). The
 // openblas build tag (cgo, libopenblas-dev) calls OpenBLAS instead, for
 // comparison; only that build re-executes the commands with
-// OPENBLAS_CORETYPE set when OpenBLAS misjudges the CPU (internal/blasenv).
+// OPENBLAS_CORETYPE set when OpenBLAS misjudges the CPU (scnn/blasenv).
 // The library calls its BLAS directly and leaves gonum's global
 // implementation alone. Besides the kernels' workspace cache (a
 // sync.Pool, emptied by the garbage collector), its only process-wide

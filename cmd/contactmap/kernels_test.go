@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/contactmap/contactmap/internal/blasenv"
+	"github.com/contactmap/contactmap/scnn/blasenv"
 )
 
 // TestMain applies CONTACTMAP_SGEMM as main does, so the command's tests

@@ -34,10 +34,10 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/contactmap/contactmap/internal/blasenv"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/blasenv"
 )
 
 var commands = map[string]func(ctx context.Context, args []string) error{

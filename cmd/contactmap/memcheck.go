@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )

@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/internal/memavail"
-	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"

@@ -13,9 +13,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/models"
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )

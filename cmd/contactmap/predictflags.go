@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/internal/memcheck"
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
 

@@ -38,8 +38,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/freecontact"
-	"github.com/contactmap/contactmap/internal/shellquote"
+	"github.com/contactmap/contactmap/experiments/internal/freecontact"
+	"github.com/contactmap/contactmap/experiments/internal/shellquote"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/msa"

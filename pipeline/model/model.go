@@ -8,13 +8,13 @@ import (
 	"math"
 	"os"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // Kind is the network of a contact model: the paper's CNN or its SCNN.

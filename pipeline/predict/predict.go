@@ -15,9 +15,9 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/heatmap"
-	"github.com/contactmap/contactmap/internal/memcheck"
 	"github.com/contactmap/contactmap/internal/outset"
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/metrics"

@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 var (

@@ -7,13 +7,13 @@ import (
 	"math"
 	"os"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // Record is what a model file stores besides the parameters.

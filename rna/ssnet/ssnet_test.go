@@ -11,10 +11,10 @@ import (
 
 	"math"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // The paper protocol's networks have the parameter counts of the paper's

@@ -34,10 +34,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // Files of a run directory.

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/checkpoint"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
 // toyTask fits w to a noisy target: each step's noise is drawn from the

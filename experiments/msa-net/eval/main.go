@@ -10,7 +10,7 @@
 //     potts' APC-corrected Frobenius norms, z-scored; no training);
 //   - mean-field DCA: the same channel of the -mf features;
 //   - freecontact's EVfold (mean-field DCA) and PSICOV modes on the same
-//     alignment (package internal/freecontact; outputs cached in -cache);
+//     alignment (package experiments/internal/freecontact; outputs cached in -cache);
 //   - the shipped single-sequence ensemble on the -seq features;
 //   - -|i-j|: pairs ranked by sequence separation, nearest first.
 //
@@ -42,7 +42,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/contactmap/contactmap/internal/shellquote"
+	"github.com/contactmap/contactmap/experiments/internal/shellquote"
 	"io"
 	"log"
 	"math"
@@ -55,8 +55,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/experiments/internal/freecontact"
 	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/internal/freecontact"
 	"github.com/contactmap/contactmap/internal/runcompare"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/compare"

@@ -24,7 +24,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/contactmap/contactmap/internal/shellquote"
+	"github.com/contactmap/contactmap/experiments/internal/shellquote"
 	"github.com/contactmap/contactmap/pipeline/compare"
 )
 
