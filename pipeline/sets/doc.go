@@ -1,5 +1,5 @@
 // Package sets builds protein chain sets from the structures on disk for
-// protocols beyond a PISCES list (issue 14):
+// protocols beyond a PISCES list (docs/protein.md, "More data"):
 //
 //   - an extended training set: every protein chain of a PDB mirror whose
 //     sequence identity to each validation and test chain of a base split
