@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -237,16 +239,21 @@ func main() {
 		validSet = append(validSet, refs[i])
 	}
 	vcheck := searchAll(validSet, tix, trainSet, nil, "held-out check")
+	// A held-out molecule that links to a training molecule under the
+	// fresh search is dropped from the validation set (and not moved to
+	// training, which stays as drawn): it has a relative in training.
 	leaks := 0
+	isDropped := make([]bool, len(refs))
 	for q, ls := range vcheck {
 		for _, l := range ls {
 			if pass(q, l) {
 				leaks++
+				isDropped[validTR0[q]] = true
 				break
 			}
 		}
 	}
-	fmt.Printf("Check: %d of the %d held-out molecules pass the test against a training molecule when searched against the training molecules alone.\n\n", leaks, nValid)
+	fmt.Printf("Check: %d of the %d held-out molecules pass the test against a training molecule when searched against the training molecules alone; they are dropped from the validation set (dropped.txt), which keeps %d.\n\n", leaks, nValid, nValid-leaks)
 	// Validation by source database.
 	bySrc := map[string]int{}
 	for _, i := range validTR0 {
@@ -258,7 +265,9 @@ func main() {
 	var rows []string
 	for i, m := range refs {
 		sp := "train"
-		if isValid[i] {
+		if isDropped[i] {
+			sp = "dropped"
+		} else if isValid[i] {
 			sp = "valid"
 		}
 		rows = append(rows, fmt.Sprintf("%s\t%s\t%d\t%d\t%s", m.name, m.set, clusterID[i], size(clusterID[i]), sp))
@@ -319,7 +328,19 @@ func main() {
 	archFolds(arch, hitsOf["archiveII"], refs, clusterID, roots, members, nTR0)
 
 	// Split files, TR0's records as they are in its file.
-	check(writeSplit(*tr0Flag, refs[:nTR0], isValid[:nTR0]))
+	side := make([]int, nTR0) // 0 train, 1 valid, -1 dropped
+	var dropped []string
+	for k := range side {
+		switch {
+		case isDropped[k]:
+			side[k] = -1
+			dropped = append(dropped, refs[k].name)
+		case isValid[k]:
+			side[k] = 1
+		}
+	}
+	check(writeLines(filepath.Join(*outFlag, "dropped.txt"), "# held-out molecules that link to a training molecule (a fresh search against training alone); in neither split", dropped))
+	check(writeSplit(*tr0Flag, refs[:nTR0], side))
 	logf("done in %s", time.Since(start).Round(time.Second))
 }
 
@@ -344,17 +365,46 @@ func baselines(file string) error {
 		}
 		logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(set, cache), len(set), *mfeFlag)
 	}
-	fmt.Printf("Model-free rows on %s: %d of %d molecules (those of at most %d nt), F1 and MCC, means over molecules (exact pairs; in brackets with the one-position slip).\n\n", file, len(set), len(all), *maxLenFlag)
+	// Homology transfer from the training side of the split: the TR0
+	// molecules kept for training and the 16S sets (-16s).
+	var refs []*rna.Structure
+	for _, f := range append([]string{filepath.Join(*outFlag, "train.dbn.gz")}, strings.Split(*s16Flag, ",")...) {
+		ms, err := ssnet.ReadSet(f)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			refs = append(refs, &rna.Structure{Name: m.Name, Seq: m.Seq, Partner: m.Partner})
+		}
+	}
+	ix := homology.NewIndex(refs)
+	mea := func(mol *ssnet.Molecule) (*rna.Structure, error) {
+		e, err := fold.DefaultParams().Partition(mol.Seq, 1)
+		if err != nil {
+			return nil, err
+		}
+		st, _, err := e.MEA(1)
+		if err != nil {
+			return nil, err
+		}
+		st.Name = mol.Name
+		return st, nil
+	}
+	fmt.Printf("Model-free rows on %s: %d of %d molecules (those of at most %d nt), F1 and MCC, means over molecules (exact pairs; in brackets with the one-position slip); homology transfer from the %d training molecules (train.dbn.gz and the 16S sets).\n\n", file, len(set), len(all), *maxLenFlag, len(refs))
 	fmt.Println("| predictor | F1 | MCC | F1 (slip) |")
 	fmt.Println("|---|---:|---:|---:|")
+	var rows []string
 	for _, p := range []struct {
-		name string
-		pred ssnet.Predictor
-	}{{"MFE (Turner 2004, rna/fold)", ssnet.MFEPredictor()}, {"centroid of the ensemble", ssnet.CentroidPredictor()}, {"stacking heuristic", ssnet.BaselinePredictor()}} {
+		key, name string
+		pred      ssnet.Predictor
+	}{{"mfe", "MFE (Turner 2004, rna/fold)", ssnet.MFEPredictor()}, {"centroid", "centroid of the ensemble", ssnet.CentroidPredictor()}, {"mea", "MEA of the ensemble (gamma 1)", mea}, {"homology", "homology transfer", ssnet.HomologyPredictor(ix)}, {"stacking", "stacking heuristic", ssnet.BaselinePredictor()}} {
 		t0 := time.Now()
 		scores, err := ssnet.Evaluate(set, p.pred, nil)
 		if err != nil {
 			return err
+		}
+		for _, sc := range scores {
+			rows = append(rows, fmt.Sprintf("%s\t%s\t%d\t%.6f\t%.6f\t%.6f", p.key, sc.Name, sc.Len, sc.Exact.F1, sc.Exact.MCC, sc.Shift.F1))
 		}
 		s := ssnet.Summarize(scores)
 		fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", p.name, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
@@ -363,7 +413,9 @@ func baselines(file string) error {
 		}
 		logf("%s: %s", p.name, time.Since(t0).Round(time.Second))
 	}
-	return nil
+	fmt.Println()
+	// Per molecule, for paired differences against the trials.
+	return writeLines(filepath.Join(*outFlag, "baselines.tsv"), "predictor\tname\tlength\tf1\tmcc\tf1_slip", rows)
 }
 
 // read reads a set (ssnet.ReadSet: dot-bracket or five-line).
@@ -590,7 +642,7 @@ func archFolds(arch []mol, hits [][]int, refs []mol, clusterID []int, roots []in
 
 // writeSplit writes TR0's records, as its file holds them, to
 // train.dbn.gz and valid.dbn.gz.
-func writeSplit(tr0File string, tr0 []mol, valid []bool) error {
+func writeSplit(tr0File string, tr0 []mol, side []int) error {
 	f, err := os.Open(tr0File)
 	if err != nil {
 		return err
@@ -627,11 +679,9 @@ func writeSplit(tr0File string, tr0 []mol, valid []bool) error {
 		if name := strings.Fields(r[0][1:])[0]; name != tr0[k].name {
 			return fmt.Errorf("%s: record %d is %s, the reader gave %s", tr0File, k+1, name, tr0[k].name)
 		}
-		v := 0
-		if valid[k] {
-			v = 1
+		if v := side[k]; v >= 0 {
+			out[v] = append(out[v], r...)
 		}
-		out[v] = append(out[v], r...)
 	}
 	for v, name := range []string{"train.dbn.gz", "valid.dbn.gz"} {
 		if err := writeGz(filepath.Join(*outFlag, name), out[v]); err != nil {
