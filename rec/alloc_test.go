@@ -16,7 +16,7 @@ import (
 // ParamShapes lists exactly the parameters NewModel builds, for both
 // kinds and one to three blocks.
 func TestParamShapesAreNewModels(t *testing.T) {
-	for _, kind := range []Kind{CosRec, SCosRec} {
+	for _, kind := range []scnn.Kind{CosRec, SCosRec} {
 		for _, blocks := range [][]int{{2}, {3, 2}, {2, 4, 3}} {
 			cfg := Config{Kind: kind, Users: 3, Items: 5, L: 7, D: 2, Blocks: blocks, FC: 3, Dropout: 0.5}
 			m, err := NewModel(cfg, 1)

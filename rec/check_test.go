@@ -57,7 +57,7 @@ func TestReadModelChecksConfig(t *testing.T) {
 		{func(r *Record) { r.Config.Blocks = make([]int, 1000) }, "blocks 1000 out of bounds"},
 		{func(r *Record) { r.Config.Blocks = []int{2, 2} }, "need l > 4, have 3"},
 		{func(r *Record) { r.Config.Dropout = 1 }, "dropout 1"},
-		{func(r *Record) { r.Config.Kind = "cnn" }, `kind "cnn"`},
+		{func(r *Record) { r.Config.Kind, r.Config.kindName = "", "cnn" }, `kind "cnn"`}, // a record naming the kind "cnn" (rec's is "cosrec")
 		{func(r *Record) { r.UserRaw = r.UserRaw[:1] }, "1 user ids for 2 users"},
 		{func(r *Record) { r.ItemRaw = nil }, "0 item ids for 3 items"},
 		{func(r *Record) { r.Format = 2 }, "record format 2"},

@@ -29,4 +29,16 @@
 // real item). Evaluation (eval.go) ranks every known item, excluding the
 // user's history, and reports MAP over the full ranking, Precision@k and
 // Recall@k, with a most-popular baseline (popular.go).
+//
+// The networks are scnn's two kinds, scnn.CNN and scnn.SCNN, called here
+// CosRec and SCosRec; model files, checkpoints, run directories, flags
+// and messages name them "cosrec" and "scosrec" (kind.go: KindName,
+// ParseKind, Config's JSON).
+//
+// The commands of contactmap rec are functions here, each a
+// configuration, a call and its outcome: Train (TrainOptions,
+// TrainResult), Recommend (RecommendConfig, a RecommendOutcome per user;
+// recommend.go), EvaluateModels (EvalConfig, EvalOutcome) and
+// CompareRuns (CompareConfig, Comparison; report.go). LoadData reads the
+// ratings each of them takes (data.go).
 package rec

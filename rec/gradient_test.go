@@ -13,7 +13,7 @@ import (
 // and the training pass uses no parameter outside the model's list.
 func TestEveryParameterGetsAGradient(t *testing.T) {
 	const users, items, b, tgt = 6, 40, 6, 3
-	for _, kind := range []Kind{CosRec, SCosRec} {
+	for _, kind := range []scnn.Kind{CosRec, SCosRec} {
 		t.Run(string(kind), func(t *testing.T) {
 			m, err := NewModel(DefaultConfig(kind, users, items), 2)
 			if err != nil {
@@ -36,7 +36,7 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 // SCosRec at their default widths, dropout drawn alike in every step.
 func TestRecycledStorageChangesNothing(t *testing.T) {
 	const users, items, b, tgt = 6, 40, 24, 3
-	for _, kind := range []Kind{CosRec, SCosRec} {
+	for _, kind := range []scnn.Kind{CosRec, SCosRec} {
 		m, err := NewModel(DefaultConfig(kind, users, items), 2)
 		if err != nil {
 			t.Fatal(err)

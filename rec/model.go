@@ -15,38 +15,28 @@ import (
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
-// Kind is the network: CosRec or its symmetric variant.
-type Kind string
-
-const (
-	CosRec  Kind = "cosrec"
-	SCosRec Kind = "scosrec"
-)
-
-// ParseKind reads "cosrec" or "scosrec".
-func ParseKind(s string) (Kind, error) {
-	switch k := Kind(s); k {
-	case CosRec, SCosRec:
-		return k, nil
-	}
-	return "", fmt.Errorf("rec: unknown model %q (cosrec or scosrec)", s)
-}
-
 // Config is a network's shape; the defaults are CosRec's for MovieLens.
+// Model files store it as JSON, the network under this package's name
+// (Config.MarshalJSON): {"kind":"cosrec","users":...,"items":...,"l":...,
+// "d":...,"blocks":[...],"fc":...,"dropout":...}.
 type Config struct {
-	Kind    Kind    `json:"kind"`
-	Users   int     `json:"users"`
-	Items   int     `json:"items"`  // catalogue size; ids 1..Items, 0 padding
-	L       int     `json:"l"`      // items in the input sequence (5)
-	D       int     `json:"d"`      // embedding size (50)
-	Blocks  []int   `json:"blocks"` // block widths (128, 256)
-	FC      int     `json:"fc"`     // width of the dense layer after pooling (150)
-	Dropout float64 `json:"dropout"`
+	Kind    scnn.Kind // CosRec or SCosRec
+	Users   int
+	Items   int   // catalogue size; ids 1..Items, 0 padding
+	L       int   // items in the input sequence (5)
+	D       int   // embedding size (50)
+	Blocks  []int // block widths (128, 256)
+	FC      int   // width of the dense layer after pooling (150)
+	Dropout float64
+
+	// kindName is the network's name in a record that names none of
+	// this package's (UnmarshalJSON); Check refuses it.
+	kindName string
 }
 
 // DefaultConfig is CosRec's configuration for ML-1M (d = 50, blocks 128
 // and 256, FC 150, dropout 0.5, L = 5) for a data set's sizes.
-func DefaultConfig(kind Kind, users, items int) Config {
+func DefaultConfig(kind scnn.Kind, users, items int) Config {
 	return Config{Kind: kind, Users: users, Items: items, L: 5, D: 50, Blocks: []int{128, 256}, FC: 150, Dropout: 0.5}
 }
 
@@ -101,8 +91,8 @@ func (c Config) Check() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
 	}
-	if _, err := ParseKind(string(c.Kind)); err != nil {
-		return bad("kind %q (want cosrec or scosrec)", c.Kind)
+	if c.kindName != "" || (c.Kind != CosRec && c.Kind != SCosRec) {
+		return bad("kind %q (want cosrec or scosrec)", c.name())
 	}
 	for _, f := range []struct {
 		name      string

@@ -24,7 +24,7 @@ import (
 // (50*128 free instead of 100*128) and the 3x3 kernels (6 of 9 positions):
 // 1,983,369 - 6,400 - 49,152 - 196,608 = 1,731,209 (the paper: 1.730M).
 func TestParameterCountsML1M(t *testing.T) {
-	for kind, want := range map[Kind]int{CosRec: 1983369, SCosRec: 1731209} {
+	for kind, want := range map[scnn.Kind]int{CosRec: 1983369, SCosRec: 1731209} {
 		m, err := NewModel(DefaultConfig(kind, 6040, 3416), 1)
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +36,7 @@ func TestParameterCountsML1M(t *testing.T) {
 }
 
 // smallConfig is a narrow network for tests.
-func smallConfig(kind Kind, users, items int) Config {
+func smallConfig(kind scnn.Kind, users, items int) Config {
 	return Config{Kind: kind, Users: users, Items: items, L: 5, D: 4, Blocks: []int{6, 5}, FC: 7, Dropout: 0.5}
 }
 

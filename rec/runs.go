@@ -112,6 +112,6 @@ func EvaluateRun(d *Dataset, split Split, r Run) (runcompare.Run, error) {
 	if err != nil {
 		return runcompare.Run{}, err
 	}
-	return UserRun(runcompare.Run{Kind: string(r.Model.Kind), Seed: int(r.Record.Seed), Params: r.Model.Trainable(),
+	return UserRun(runcompare.Run{Kind: KindName(r.Model.Kind), Seed: int(r.Record.Seed), Params: r.Model.Trainable(),
 		TrainSec: r.Seconds, Epochs: r.Epochs}, um), nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/internal/runcompare"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // ScanRuns tells a finished run (its model read) from one still training
@@ -20,7 +21,7 @@ import (
 func TestScanRuns(t *testing.T) {
 	d := syntheticData(t, 40, 30, 30)
 	runs := t.TempDir()
-	opts := func(d *Dataset, name string, kind Kind) TrainOptions {
+	opts := func(d *Dataset, name string, kind scnn.Kind) TrainOptions {
 		cfg := smallConfig(kind, 0, 0)
 		return TrainOptions{Data: d, Out: filepath.Join(runs, name), Kind: kind, Seed: 2, Epochs: 1, Batch: 64, LR: 1e-2, Workers: 1, Config: &cfg}
 	}

@@ -249,6 +249,14 @@ type Stats struct {
 	UnknownValid, UnknownTest int // held-out interactions with an item never trained on
 }
 
+// String is the counts as rec train prints them: "943 users, 1682
+// items; interactions ... train, ... validation (... unknown items), ...
+// test (... unknown items)".
+func (s Stats) String() string {
+	return fmt.Sprintf("%d users, %d items; interactions %d train, %d validation (%d unknown items), %d test (%d unknown items)",
+		s.Users, s.Items, s.Train, s.Valid, s.UnknownValid, s.Test, s.UnknownTest)
+}
+
 // Stats counts the parts.
 func (d *Dataset) Stats() Stats {
 	s := Stats{Users: d.Users, Items: d.Items}

@@ -24,16 +24,16 @@ import (
 // settings.
 type TrainOptions struct {
 	Data     *Dataset
-	DataName string // recorded in the model file
-	Out      string // run directory
-	Kind     Kind
-	Seed     uint64  // 0 means 1 (a new run) or the checkpoint's (Resume)
-	Epochs   int     // default 30
-	Batch    int     // default 512
-	LR       float64 // default 1e-3
-	L2       float64 // Adam weight decay on every parameter, default 5e-6
-	T        int     // targets per window, default 3
-	Negs     int     // negatives per window, default 3
+	DataName string    // recorded in the model file
+	Out      string    // run directory
+	Kind     scnn.Kind // CosRec or SCosRec
+	Seed     uint64    // 0 means 1 (a new run) or the checkpoint's (Resume)
+	Epochs   int       // default 30
+	Batch    int       // default 512
+	LR       float64   // default 1e-3
+	L2       float64   // Adam weight decay on every parameter, default 5e-6
+	T        int       // targets per window, default 3
+	Negs     int       // negatives per window, default 3
 	// Learning-rate decay on a plateau of validation MAP (as SCosRec's
 	// ReduceLROnPlateau): multiply by Factor after Patience epochs without
 	// a relative improvement of 1e-4. Defaults 0.15 and 3. A resumed run
@@ -62,6 +62,13 @@ type TrainOptions struct {
 	// OnNote is told what a resumed run changes or could not check
 	// against its checkpoint.
 	OnNote func(string)
+}
+
+// DefaultOut is the run directory rec train uses without --out:
+// runs/rec/KIND-seedSEED, the network under its name (KindName) and seed
+// 0 as 1 (a new run's).
+func DefaultOut(kind scnn.Kind, seed uint64) string {
+	return filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", KindName(kind), max(seed, 1)))
 }
 
 // EpochLog is one line of a run's log.
@@ -263,7 +270,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 			c := *o.Config
 			c.Kind, c.Users, c.Items = o.Kind, d.Users, d.Items
 			if !reflect.DeepEqual(c, ts.Record.Config) && ts.Record.Config.Kind == o.Kind {
-				set.Refuse("the model configuration %+v differs from the checkpoint's %+v", c, ts.Record.Config)
+				set.Refuse("the model configuration %s differs from the checkpoint's %s", c.text(), ts.Record.Config.text())
 			}
 		}
 		if err := set.Err(); err != nil {
@@ -291,7 +298,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainResult, error) {
 		r := ts.Record
 		switch {
 		case r.Config.Kind != o.Kind:
-			return nil, fmt.Errorf("rec: resume: %s is a %s run, asked for %s", ckpt, r.Config.Kind, o.Kind)
+			return nil, fmt.Errorf("rec: resume: %s is a %s run, asked for %s", ckpt, r.Config.name(), KindName(o.Kind))
 		case o.Seed != 0 && o.Seed != r.Seed:
 			return nil, fmt.Errorf("rec: resume: the run has seed %d, asked for %d", r.Seed, o.Seed)
 		case o.Workers != 0 && o.Workers != ts.Workers:

@@ -12,6 +12,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/rec"
 	"github.com/contactmap/contactmap/rna/ssnet"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // runCLI runs the command line and returns its exit status, standard
@@ -204,9 +205,9 @@ func TestRecCompareBadRun(t *testing.T) {
 	d := recData(t, dir)
 	runs := filepath.Join(dir, "runs")
 	for _, seed := range []uint64{1, 2} {
-		for _, k := range []rec.Kind{rec.CosRec, rec.SCosRec} {
+		for _, k := range []scnn.Kind{rec.CosRec, rec.SCosRec} {
 			cfg := rec.Config{Kind: k, Users: d.Users, Items: d.Items, L: 5, D: 4, Blocks: []int{6, 5}, FC: 7, Dropout: 0.5}
-			_, err := rec.Train(t.Context(), rec.TrainOptions{Data: d, Out: filepath.Join(runs, fmt.Sprintf("%s-seed%d", k, seed)), Kind: k, Seed: seed,
+			_, err := rec.Train(t.Context(), rec.TrainOptions{Data: d, Out: filepath.Join(runs, fmt.Sprintf("%s-seed%d", rec.KindName(k), seed)), Kind: k, Seed: seed,
 				Epochs: 1, Batch: 8, Workers: 1, Config: &cfg})
 			if err != nil {
 				t.Fatal(err)

@@ -6,25 +6,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/rec"
+	"github.com/contactmap/contactmap/scnn"
 )
 
 // defaultRecData is MovieLens 100K beside the repository (its terms do
-// not allow redistribution, so the repository does not carry a copy).
+// not allow redistribution, so the repository does not carry a copy:
+// rec.MovieLensURL).
 const defaultRecData = "../shared/data/movielens-100k"
-
-// movieLensURL is where MovieLens 100K is downloaded from.
-const movieLensURL = "https://grouplens.org/datasets/movielens/100k/"
 
 var recCommands = map[string]func(ctx context.Context, args []string) error{
 	"train":     runRecTrain,
@@ -78,23 +74,6 @@ func runGroup(ctx context.Context, group string, cmds map[string]func(context.Co
 	return cmd(ctx, args[1:])
 }
 
-// loadRecData reads DIR/u.data (or DIR/ratings.dat, or a ratings file
-// given directly) and splits it.
-func loadRecData(path string) (*rec.Dataset, error) {
-	file := path
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		file = filepath.Join(path, "u.data")
-		if _, err := os.Stat(file); err != nil {
-			file = filepath.Join(path, "ratings.dat")
-		}
-	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w: give --data, a MovieLens directory (u.data, or ML-1M's ratings.dat) or ratings file; "+
-			"MovieLens 100K comes from GroupLens, %s (its terms do not allow redistribution, so the repository has no copy)", err, movieLensURL)
-	}
-	return rec.LoadDataset(file)
-}
-
 func runRecTrain(ctx context.Context, args []string) error {
 	fs := newFlags("rec train", helpText{
 		Usage: "contactmap rec train [--data DIR] [--model cosrec|scosrec] [flags]",
@@ -136,7 +115,7 @@ epoch too), train_log.tsv.`,
 		return usageError("%v", err)
 	}
 	if o.Out == "" {
-		o.Out = filepath.Join("runs", "rec", fmt.Sprintf("%s-seed%d", o.Kind, max(o.Seed, 1)))
+		o.Out = rec.DefaultOut(o.Kind, o.Seed)
 	}
 	if err := checkOutDir(o.Out); err != nil {
 		return err
@@ -159,19 +138,17 @@ epoch too), train_log.tsv.`,
 			"l2":     func() { o.L2 = 0 },
 		})
 	}
-	if o.Data, err = loadRecData(*data); err != nil {
+	if o.Data, err = rec.LoadData(*data); err != nil {
 		return err
 	}
 	o.DataName = filepath.Clean(*data)
-	st := o.Data.Stats()
-	fmt.Fprintf(stdout, "data: %d users, %d items; interactions %d train, %d validation (%d unknown items), %d test (%d unknown items)\n",
-		st.Users, st.Items, st.Train, st.Valid, st.UnknownValid, st.Test, st.UnknownTest)
-	for _, k := range []rec.Kind{rec.CosRec, rec.SCosRec} {
-		m, err := rec.NewModel(rec.DefaultConfig(k, st.Users, st.Items), 1)
+	fmt.Fprintf(stdout, "data: %s\n", o.Data.Stats())
+	for _, k := range []scnn.Kind{rec.CosRec, rec.SCosRec} {
+		m, err := rec.NewModel(rec.DefaultConfig(k, o.Data.Users, o.Data.Items), 1)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: %d trainable parameters\n", k, m.Trainable())
+		fmt.Fprintf(stdout, "%s: %d trainable parameters\n", rec.KindName(k), m.Trainable())
 	}
 	o.OnNote = func(note string) { fmt.Fprintf(stdout, "resume: %s\n", note) }
 	var bar lossBar
@@ -194,7 +171,7 @@ epoch too), train_log.tsv.`,
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: best validation MAP %.4f at epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
-		o.Kind, res.BestMAP, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
+		rec.KindName(o.Kind), res.BestMAP, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
 	return nil
 }
 
@@ -209,9 +186,10 @@ were trained on (--data).`,
 	})
 	var models multiFlag
 	fs.Var(&models, "model", "a model file (repeatable)")
-	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file (the one the models were trained on)")
+	var cfg rec.EvalConfig
+	fs.StringVar(&cfg.Data, "data", defaultRecData, "MovieLens directory or ratings file (the one the models were trained on)")
 	splitName := fs.String("split", "validation", "validation or test (read the test split once, at the end)")
-	baseline := fs.Bool("baseline", true, "add the most-popular baseline")
+	fs.BoolVar(&cfg.Baseline, "baseline", true, "add the most-popular baseline")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -219,43 +197,15 @@ were trained on (--data).`,
 	if err := noPositional("rec eval", pos); err != nil {
 		return err
 	}
-	split, err := rec.ParseSplit(*splitName)
-	if err != nil {
+	if cfg.Split, err = rec.ParseSplit(*splitName); err != nil {
 		return usageError("%v", err)
 	}
-	d, err := loadRecData(*data)
-	if err != nil {
-		return err
+	cfg.Models = models
+	out, err := rec.EvaluateModels(cfg)
+	if out != nil {
+		out.WriteMarkdown(stdout)
 	}
-	fmt.Fprintf(stdout, "%s split of %s: %d users\n\n", split, *data, d.Users)
-	fmt.Fprintln(stdout, "| model | params | MAP | P@1 | P@5 | P@10 | R@1 | R@5 | R@10 |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	row := func(name string, params string, s rec.Summary) {
-		fmt.Fprintf(stdout, "| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", name, params, s.MAP,
-			s.Prec.At1, s.Prec.At5, s.Prec.At10, s.Recall.At1, s.Recall.At5, s.Recall.At10)
-	}
-	for _, path := range models {
-		m, r, err := rec.Load(path)
-		if err != nil {
-			return err
-		}
-		if err := rec.SameData(r, d); err != nil {
-			return fmt.Errorf("rec eval: %s: %w", path, err)
-		}
-		um, err := rec.Evaluate(d, split, m.Scorer(d, 0), 256)
-		if err != nil {
-			return err
-		}
-		row(fmt.Sprintf("%s seed %d (%s)", m.Kind, r.Seed, path), strconv.Itoa(m.Trainable()), rec.Summarize(um))
-	}
-	if *baseline {
-		um, err := rec.Evaluate(d, split, rec.Popularity(d), 256)
-		if err != nil {
-			return err
-		}
-		row("most popular", "", rec.Summarize(um))
-	}
-	return nil
+	return err
 }
 
 func runRecRecommend(ctx context.Context, args []string) error {
@@ -267,76 +217,40 @@ on (--data; u.item or movies.dat beside them give titles) and user IDs
 (the raw IDs of the ratings file).`,
 		Example: "contactmap rec recommend --model runs/rec/scosrec-seed1/model.scnn -n 10 1 42",
 	})
-	modelPath := fs.String("model", "", "model file (runs/rec/.../model.scnn)")
-	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file: the users' histories (and u.item for titles)")
-	n := fs.Int("n", 10, "items per user")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	var cfg rec.RecommendConfig
+	fs.StringVar(&cfg.Model, "model", "", "model file (runs/rec/.../model.scnn)")
+	fs.StringVar(&cfg.Data, "data", defaultRecData, "MovieLens directory or ratings file: the users' histories (and u.item for titles)")
+	fs.IntVar(&cfg.N, "n", 10, "items per user")
+	var err error
+	if cfg.Users, err = parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkRanges(fs, map[string]string{"n": atLeast1}); err != nil {
 		return err
 	}
-	if *modelPath == "" {
+	if cfg.Model == "" {
 		return usageError("--model is required")
 	}
-	if len(pos) == 0 {
+	if len(cfg.Users) == 0 {
 		return usageError("give user ids (raw ids of the ratings file)")
 	}
-	m, r, err := rec.Load(*modelPath)
-	if err != nil {
-		return err
-	}
-	d, err := loadRecData(*data)
-	if err != nil {
-		return err
-	}
-	if err := rec.SameData(r, d); err != nil {
-		return fmt.Errorf("rec recommend: %s: %w", *modelPath, err)
-	}
-	titles := map[int64]string{}
-	for _, name := range []string{"u.item", "movies.dat"} {
-		if f, err := os.Open(filepath.Join(*data, name)); err == nil {
-			t, err := rec.ReadTitles(f, filepath.Join(*data, name))
-			f.Close()
-			if err != nil {
-				return err
-			}
-			titles = t
-			break
-		}
-	}
+	outs, err := rec.Recommend(cfg)
 	var bad []string
-	for _, arg := range pos {
-		raw, err := strconv.ParseInt(arg, 10, 64)
-		if err != nil {
-			fmt.Fprintf(stderr, "contactmap rec recommend: user %q: not a number (give the users' IDs as in the ratings file)\n", arg)
-			bad = append(bad, arg)
+	for _, o := range outs {
+		if o.Err != nil {
+			fmt.Fprintf(stderr, "contactmap rec recommend: %v\n", o.Err)
+			bad = append(bad, o.Arg)
 			continue
 		}
-		u, ok := d.UserIndex(raw)
-		if !ok {
-			fmt.Fprintf(stderr, "contactmap rec recommend: user %d: not in %s\n", raw, *data)
-			bad = append(bad, arg)
-			continue
-		}
-		// Recommend after everything known: all three parts.
-		hist := append(d.History(int(u), rec.Test), d.Test[u]...)
-		scores, err := m.ScoreAll([]int32{u}, rec.LastItems(hist, m.L), 0)
-		if err != nil {
-			return err
-		}
-		ranked := rec.Rank(scores[0], hist)
-		fmt.Fprintf(stdout, "user %d (%d interactions):\n", raw, len(hist))
-		for k, it := range ranked[:min(*n, len(ranked))] {
-			id := d.ItemRaw[it]
-			fmt.Fprintf(stdout, "  %2d. item %d  %s  (score %.3f)\n", k+1, id, titles[id], scores[0][it])
+		fmt.Fprintf(stdout, "user %d (%d interactions):\n", o.User, o.Interactions)
+		for k, it := range o.Items {
+			fmt.Fprintf(stdout, "  %2d. item %d  %s  (score %.3f)\n", k+1, it.ID, it.Title, it.Score)
 		}
 	}
-	if len(bad) > 0 {
-		return fmt.Errorf("%d of %d users not found: %s", len(bad), len(pos), strings.Join(bad, " "))
+	if err == nil && len(bad) > 0 {
+		err = fmt.Errorf("%d of %d users not found: %s", len(bad), len(cfg.Users), strings.Join(bad, " "))
 	}
-	return nil
+	return err
 }
 
 // runRecCompare evaluates every finished run under --runs on the test
@@ -352,11 +266,12 @@ read is named with the reason and fails the command unless --skip-bad.
 Outputs: a table on standard output, OUT.md and OUT.json.`,
 		Example: "contactmap rec compare --runs runs/rec",
 	})
-	runsDir := fs.String("runs", "runs/rec", "directory of run directories (each with model.scnn and checkpoint.scnn)")
-	data := fs.String("data", defaultRecData, "MovieLens directory or ratings file")
+	var cfg rec.CompareConfig
+	fs.StringVar(&cfg.Runs, "runs", "runs/rec", "directory of run directories (each with model.scnn and checkpoint.scnn)")
+	fs.StringVar(&cfg.Data, "data", defaultRecData, "MovieLens directory or ratings file")
 	splitName := fs.String("split", "test", "split to evaluate on (read once, after selection on validation)")
 	out := fs.String("out", "", "write OUT.md and OUT.json (default RUNS/report)")
-	resamples := fs.Int("resamples", 10000, "bootstrap resamples over users")
+	fs.IntVar(&cfg.Resamples, "resamples", 10000, "bootstrap resamples over users")
 	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	pos, err := parseFlags(fs, args)
@@ -369,70 +284,34 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
 	}
-	split, err := rec.ParseSplit(*splitName)
-	if err != nil {
+	if cfg.Split, err = rec.ParseSplit(*splitName); err != nil {
 		return usageError("%v", err)
 	}
 	if *out == "" {
-		*out = filepath.Join(*runsDir, "report")
+		*out = filepath.Join(cfg.Runs, "report")
 	}
 	if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
 		return err
 	}
-	d, err := loadRecData(*data)
-	if err != nil {
-		return err
-	}
-	dirs, err := rec.ScanRuns(*runsDir, d)
-	if err != nil {
-		return fmt.Errorf("rec compare: %w", err)
-	}
 	// Every run is read first: a run that cannot be read fails the
 	// command before any evaluation (unless --skip-bad).
-	var ok []compare.RunDir[rec.Run]
-	var bad badRuns
-	var unfinished []string
-	for _, e := range dirs {
-		switch e.State {
-		case compare.Training:
-			unfinished = append(unfinished, e.Name)
-		case compare.Unreadable:
+	cfg.Unreadable = func(runs []compare.RunDir[rec.Run]) error {
+		var bad badRuns
+		for _, e := range runs {
 			bad.add("rec compare", e.Name, e.Err)
-		case compare.Finished:
-			ok = append(ok, e)
 		}
+		return bad.check(*skipBad)
 	}
-	if err := bad.check(*skipBad); err != nil {
-		return err
+	cfg.OnRun = func(f compare.RunDir[rec.Run]) {
+		fmt.Fprintf(stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.Name, rec.KindName(f.Run.Model.Kind), f.Run.Record.Seed, f.Run.Epochs, f.Run.Record.Epoch)
 	}
-	pop, err := rec.Evaluate(d, split, rec.Popularity(d), 256)
+	cfg.OnTraining = func(name string) { fmt.Fprintf(stderr, "rec compare: %s: still training, left out\n", name) }
+	res, err := rec.CompareRuns(cfg)
 	if err != nil {
 		return err
 	}
-	var runs []compare.Run
-	for _, f := range ok {
-		r, err := rec.EvaluateRun(d, split, f.Run)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, r)
-		fmt.Fprintf(stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.Name, f.Run.Model.Kind, f.Run.Record.Seed, f.Run.Epochs, f.Run.Record.Epoch)
-	}
-	sort.Strings(unfinished)
-	for _, u := range unfinished {
-		fmt.Fprintf(stderr, "rec compare: %s: still training, left out\n", u)
-	}
-	res, err := compare.Compare(runs, rec.CompareMetrics(), string(rec.CosRec), string(rec.SCosRec), *resamples, 1)
-	if err != nil {
+	if err := res.WriteMarkdown(stdout); err != nil {
 		return err
 	}
-	res.Split, res.Features, res.Unit, res.Digits = split.String(), *data, "users", 4
-	ps := rec.Summarize(pop)
-	note := fmt.Sprintf("\nMost-popular baseline on the same split: MAP %.4f, P@1 %.4f, P@5 %.4f, P@10 %.4f, R@1 %.4f, R@5 %.4f, R@10 %.4f.\n",
-		ps.MAP, ps.Prec.At1, ps.Prec.At5, ps.Prec.At10, ps.Recall.At1, ps.Recall.At5, ps.Recall.At10)
-	if err := res.Markdown(stdout); err != nil {
-		return err
-	}
-	fmt.Fprint(stdout, note)
-	return res.WriteFiles(*out, note)
+	return res.WriteFiles(*out)
 }

@@ -17,24 +17,16 @@ import (
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
 
-// Kind is the network of a contact model: the paper's CNN or its SCNN.
-// It is stored (JSON) as its string, "cnn" or "scnn".
-type Kind string
+// Kind is the network of a contact model, the paper's CNN or its SCNN:
+// scnn.Kind, named here for this package's callers. It is stored (JSON)
+// as its string, "cnn" or "scnn".
+type Kind = scnn.Kind
 
-// Kinds of model.
+// Kinds of model (scnn.CNN and scnn.SCNN).
 const (
-	CNN  Kind = "cnn"
-	SCNN Kind = "scnn"
+	CNN  = scnn.CNN
+	SCNN = scnn.SCNN
 )
-
-// ParseKind reads "cnn" or "scnn".
-func ParseKind(s string) (Kind, error) {
-	switch k := Kind(s); k {
-	case CNN, SCNN:
-		return k, nil
-	}
-	return "", fmt.Errorf("model: kind %q: want cnn or scnn", s)
-}
 
 // Format is the version of the model record this package writes. Format
 // 2 (network package pairnet, typed feature mode and labels) reads the
@@ -116,8 +108,8 @@ func PaperArch(kind Kind) Arch {
 
 // ArchByName returns DefaultArch or PaperArch.
 func ArchByName(kind Kind, config string) (Arch, error) {
-	if _, err := ParseKind(string(kind)); err != nil {
-		return Arch{}, err
+	if !kind.Valid() {
+		return Arch{}, fmt.Errorf("model: kind %q: want cnn or scnn", kind)
 	}
 	switch config {
 	case "default":
@@ -149,7 +141,7 @@ func (a Arch) Check() error {
 	bad := func(format string, v ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrArch}, v...)...)
 	}
-	if a.Kind != CNN && a.Kind != SCNN {
+	if !a.Kind.Valid() {
 		return bad("kind %q (want cnn or scnn)", a.Kind)
 	}
 	for _, f := range []struct {

@@ -106,16 +106,17 @@ func TestModelFileFormat(t *testing.T) {
 	}
 }
 
-// ParseKind reads the two kinds and nothing else; a Kind is stored as its
-// string, so model files read as before.
+// ArchByName takes the two kinds and nothing else (scnn.ParseKind's
+// test is scnn.TestKind), saying so in this package's words; a Kind is
+// stored as its string, so model files read as before.
 func TestKind(t *testing.T) {
 	for _, k := range []Kind{CNN, SCNN} {
-		if got, err := ParseKind(string(k)); got != k || err != nil {
-			t.Errorf("ParseKind(%q) = %q, %v", k, got, err)
+		if a, err := ArchByName(k, "default"); a.Kind != k || err != nil {
+			t.Errorf("ArchByName(%q) = %q, %v", k, a.Kind, err)
 		}
 	}
-	if _, err := ParseKind("rnn"); err == nil {
-		t.Error("ParseKind(rnn) succeeded")
+	if _, err := ArchByName("rnn", "default"); err == nil || err.Error() != `model: kind "rnn": want cnn or scnn` {
+		t.Errorf("ArchByName(rnn): %v", err)
 	}
 	b, err := json.Marshal(Arch{Kind: SCNN})
 	if err != nil || !bytes.Contains(b, []byte(`"kind":"scnn"`)) {

@@ -6,23 +6,27 @@ import (
 	"strings"
 
 	"github.com/contactmap/contactmap/pairnet"
+	"github.com/contactmap/contactmap/scnn"
 )
 
-// Kind is the network: the CNN or the SCNN.
-type Kind string
+// Kind is the network, the CNN or the SCNN: scnn.Kind, named here for
+// this package's callers.
+type Kind = scnn.Kind
 
+// Kinds of network (scnn.CNN and scnn.SCNN).
 const (
-	CNN  Kind = "cnn"
-	SCNN Kind = "scnn"
+	CNN  = scnn.CNN
+	SCNN = scnn.SCNN
 )
 
-// ParseKind reads "cnn" or "scnn".
+// ParseKind reads "cnn" or "scnn" (scnn.ParseKind), saying what else it
+// was given in the words of rna train's --model.
 func ParseKind(s string) (Kind, error) {
-	switch k := Kind(s); k {
-	case CNN, SCNN:
-		return k, nil
+	k, err := scnn.ParseKind(s)
+	if err != nil {
+		return "", fmt.Errorf("ssnet: unknown model %q (cnn or scnn)", s)
 	}
-	return "", fmt.Errorf("ssnet: unknown model %q (cnn or scnn)", s)
+	return k, nil
 }
 
 // Protocol is a training protocol: the network's widths and how it is
