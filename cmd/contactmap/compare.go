@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/contactmap/contactmap/pipeline/compare"
@@ -66,17 +63,7 @@ OUT.json.`,
 	if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
 		return err
 	}
-	// A run still training (its checkpoint says so) is left out; a
-	// directory without a model holds no run.
-	dirs, err := compare.ScanRuns(*runsDir, func(dir string) (struct{}, compare.RunState, error) {
-		if done, err := train.Finished(dir); err == nil && !done {
-			return struct{}{}, compare.Training, nil
-		}
-		if !exists(filepath.Join(dir, train.ModelFile)) {
-			return struct{}{}, compare.NoRun, nil
-		}
-		return struct{}{}, compare.Finished, nil
-	})
+	dirs, err := compare.ScanDir(*runsDir)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -84,55 +71,15 @@ OUT.json.`,
 	if err != nil {
 		return err
 	}
-	var runs []compare.Run
-	var unfinished []string
-	for _, d := range dirs {
-		switch d.State {
-		case compare.Training:
-			unfinished = append(unfinished, d.Name)
-			continue
-		case compare.NoRun:
-			continue
-		}
-		path := filepath.Join(d.Path, train.ModelFile)
-		m, err := model.LoadModel(path)
-		if err != nil {
-			return err
-		}
-		chains, err := train.EvaluateChains(m, samples, 10)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		epochs, secs := train.RunInfo(path)
-		runs = append(runs, compare.ChainRun(compare.Run{Kind: string(m.Arch.Kind), Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs, Epochs: epochs}, chains))
-		fmt.Fprintf(stderr, "compare: %s: %s seed %d, %d epochs\n", d.Name, m.Arch.Kind, m.Arch.Seed, epochs)
-	}
-	sort.Strings(unfinished)
-	for _, u := range unfinished {
-		fmt.Fprintf(stderr, "compare: %s: still training (checkpoint present), left out\n", u)
-	}
-	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), string(model.CNN), string(model.SCNN), *resamples, 1)
+	runs, err := compare.EvaluateDirs(dirs, samples, stderr)
 	if err != nil {
 		return err
 	}
-	res.Unit = "chains"
-	res.Split, res.Features = *split, *feat
-	if err := res.Markdown(stdout); err != nil {
-		return err
-	}
-	return res.WriteFiles(*out, "")
-}
-
-func encodeJSON(w io.Writer, v any) error {
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	return e.Encode(v)
+	return writeComparison(runs, string(model.CNN), string(model.SCNN), *resamples, *split, *feat, *out, "")
 }
 
 // compareSides compares two named sets of model files (NAME=GLOB) on one
 // split: run by run, paired by seed, or each side as one seed ensemble.
-// Runs still training (a checkpoint not marked done beside the model) are
-// left out.
 func compareSides(sides []string, feat, split, out string, resamples int, ensemble bool) error {
 	samples, _, err := train.LoadSplit(feat, split)
 	if err != nil {
@@ -145,52 +92,38 @@ func compareSides(sides []string, feat, split, out string, resamples int, ensemb
 		if !ok || name == "" || pattern == "" {
 			return usageError("compare: --side %q: want NAME=GLOB", side)
 		}
-		paths, members, secs, err := loadRunModels(pattern)
+		paths, members, secs, err := train.LoadRunModels(pattern, stderr)
 		if err != nil {
 			return usageError("compare: --side %q: %v", side, err)
 		}
 		if len(members) == 0 {
 			return fmt.Errorf("compare: --side %q: no finished model files", side)
 		}
-		names = append(names, name)
-		if ensemble {
-			chains, err := train.EvaluateEnsemble(members, samples, 10)
-			if err != nil {
-				return fmt.Errorf("compare: %s: %w", name, err)
-			}
-			r := compare.Run{Kind: name, Seed: 0}
-			for i, m := range members {
-				r.Params += m.Trainable()
-				r.TrainSec += secs[i]
-			}
-			runs = append(runs, compare.ChainRun(r, chains))
-			fmt.Fprintf(stderr, "compare: %s: ensemble of %d models\n", name, len(members))
-			continue
+		rs, err := compare.SideRuns(name, paths, members, secs, samples, ensemble, stderr)
+		if err != nil {
+			return err
 		}
-		for i, m := range members {
-			chains, err := train.EvaluateChains(m, samples, 10)
-			if err != nil {
-				return fmt.Errorf("compare: %s: %w", paths[i], err)
-			}
-			runs = append(runs, compare.ChainRun(compare.Run{Kind: name, Seed: int(m.Arch.Seed), Params: m.Trainable(), TrainSec: secs[i]}, chains))
-		}
-		fmt.Fprintf(stderr, "compare: %s: %d models\n", name, len(members))
+		names, runs = append(names, name), append(runs, rs...)
 	}
 	if names[0] == names[1] {
 		return usageError("compare: the two sides have the same name %q", names[0])
 	}
-	res, err := compare.Compare(runs, compare.MetricNames(compare.Metrics()), names[0], names[1], resamples, 1)
+	extra := ""
+	if ensemble {
+		extra = compare.EnsembleNote
+	}
+	return writeComparison(runs, names[0], names[1], resamples, split, feat, out, extra)
+}
+
+// writeComparison compares kind b with kind a over the chains of split,
+// a table on standard output, OUT.md and OUT.json with the extra note.
+func writeComparison(runs []compare.Run, a, b string, resamples int, split, feat, out, extra string) error {
+	res, err := compare.CompareChains(runs, a, b, resamples, split, feat)
 	if err != nil {
 		return err
 	}
-	res.Unit = "chains"
-	res.Split, res.Features = split, feat
 	if err := res.Markdown(stdout); err != nil {
 		return err
-	}
-	extra := ""
-	if ensemble {
-		extra = "\nEach side is one seed ensemble (the mean of its models' contact probabilities), so there is one \"seed\" (0) and no spread over seeds; parameters and training time are the members' sums.\n"
 	}
 	return res.WriteFiles(out, extra)
 }

@@ -3,11 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -55,12 +56,7 @@ func newFlags(name string, h helpText) *flag.FlagSet {
 // and infinities are refused for every numeric flag named. The error is a
 // usage error naming the flag and its value.
 func checkRanges(fs *flag.FlagSet, ranges map[string]string) error {
-	names := make([]string, 0, len(ranges))
-	for n := range ranges {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(ranges)) {
 		f := fs.Lookup(n)
 		if f == nil {
 			panic("checkRanges: no flag " + n)
@@ -142,11 +138,8 @@ func exists(path string) bool {
 // checkOutputs refuses to overwrite: it fails, naming the file, when an
 // output DIR/BASE.EXT of one of exts exists, unless force.
 func checkOutputs(dir, base string, exts []string, force bool) error {
-	if force {
-		return nil
-	}
 	for _, e := range exts {
-		if p := filepath.Join(dir, base+"."+e); exists(p) {
+		if p := filepath.Join(dir, base+"."+e); !force && exists(p) {
 			return fmt.Errorf("%s exists: not overwritten (give --force to overwrite, or another --out)", p)
 		}
 	}
@@ -171,11 +164,8 @@ func skipped(errs []error) error {
 // any work, as predict and train do. The error names the first file
 // found and --force.
 func refuseOverwrite(force bool, paths ...string) error {
-	if force {
-		return nil
-	}
 	for _, p := range paths {
-		if _, err := os.Stat(p); err == nil {
+		if !force && exists(p) {
 			return fmt.Errorf("%s exists: --force overwrites it, or give another --out", p)
 		}
 	}

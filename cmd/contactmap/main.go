@@ -155,13 +155,7 @@ func run(args []string, out, errOut io.Writer) int {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		// Stopped by SIGINT or SIGTERM within the grace period: say what
 		// was finished rather than "context canceled".
-		msg := "contactmap " + name + ": interrupted"
-		if note := finishedNote(); note != "" {
-			msg += "; finished: " + note
-		} else {
-			msg += "; nothing was finished"
-		}
-		fmt.Fprintln(stderr, msg)
+		fmt.Fprintln(stderr, interruptedLine("contactmap "+name+": interrupted"))
 		return 1
 	}
 	var wk *modelkind.WrongKindError
@@ -190,25 +184,20 @@ func wrongKind(args []string, wk *modelkind.WrongKindError) string {
 	if verb == "recommend" {
 		verb = "predict"
 	}
-	var use string
+	use, article := "contactmap ", "a "
 	switch wk.Holds {
 	case modelkind.Protein:
-		use = "contactmap " + verb
 	case modelkind.RNA:
-		use = "contactmap rna " + verb
+		use, article = use+"rna ", "an "
 	case modelkind.Rec:
 		if verb == "predict" {
 			verb = "recommend"
 		}
-		use = "contactmap rec " + verb
+		use += "rec "
 	default:
 		return wk.Error()
 	}
-	article := "a "
-	if wk.Holds == modelkind.RNA {
-		article = "an "
-	}
-	return fmt.Sprintf("%s holds %s%s; use `%s`", wk.Name, article, wk.Holds, use)
+	return fmt.Sprintf("%s holds %s%s; use `%s%s`", wk.Name, article, wk.Holds, use, verb)
 }
 
 // errUsage marks command-line mistakes (exit status 2).

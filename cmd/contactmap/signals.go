@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/interrupt"
 	"github.com/contactmap/contactmap/internal/outset"
 )
 
@@ -67,62 +66,29 @@ func onForcedExit(f func()) {
 }
 
 // signalContext returns a context cancelled by the first SIGINT or
-// SIGTERM. The command then has stopGrace to return; if it has not, the
-// registered cleanups run, a line says what finished and the process
-// exits with status 1. The returned stop releases the signals; call it
-// when the command has returned.
+// SIGTERM (interrupt.Watch). The command then has stopGrace to return; if
+// it has not, the registered cleanups run, a line says what finished and
+// the process exits with status 1. The returned stop releases the
+// signals; call it when the command has returned.
 func signalContext(name string, errOut io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	var once sync.Once
-	go func() {
-		var s os.Signal
-		select {
-		case s = <-sigs:
-		case <-done:
-			return
-		}
-		fmt.Fprintf(errOut, "contactmap %s: %v: stopping\n", name, signalName(s))
-		cancel()
-		timer := time.NewTimer(stopGrace)
-		defer timer.Stop()
-		select {
-		case <-done:
-			return
-		case <-timer.C:
-		case <-sigs:
-		}
+	return interrupt.Watch(stopGrace, func(s os.Signal) {
+		fmt.Fprintf(errOut, "contactmap %s: %v: stopping\n", name, interrupt.Name(s))
+	}, func(s os.Signal) {
 		atExit.Lock()
 		for _, f := range atExit.fns {
 			f()
 		}
 		atExit.Unlock()
-		msg := fmt.Sprintf("contactmap %s: interrupted by %v", name, signalName(s))
-		if note := finishedNote(); note != "" {
-			msg += "; finished: " + note
-		} else {
-			msg += "; nothing was finished"
-		}
-		fmt.Fprintln(errOut, msg)
+		fmt.Fprintln(errOut, interruptedLine(fmt.Sprintf("contactmap %s: interrupted by %v", name, interrupt.Name(s))))
 		exitNow(1)
-	}()
-	return ctx, func() {
-		once.Do(func() {
-			signal.Stop(sigs)
-			close(done)
-			cancel()
-		})
-	}
+	})
 }
 
-func signalName(s os.Signal) string {
-	switch s {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
+// interruptedLine is the message of an interrupted command: msg, then
+// what it finished.
+func interruptedLine(msg string) string {
+	if note := finishedNote(); note != "" {
+		return msg + "; finished: " + note
 	}
-	return s.String()
+	return msg + "; nothing was finished"
 }

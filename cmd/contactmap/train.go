@@ -5,15 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	shipped "github.com/contactmap/contactmap/models"
-	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/train"
 )
@@ -79,20 +78,16 @@ the learning curves.`,
 		return usageError("--label-weight needs --teacher")
 	}
 	if len(teachers) > 0 {
-		te := &train.Teacher{LabelWeight: *labelWeight}
+		o.Teacher = &train.Teacher{LabelWeight: *labelWeight}
 		for _, spec := range teachers {
 			ms, from, err := shipped.Load(spec)
 			if err != nil {
 				return fmt.Errorf("--teacher: %w", err)
 			}
-			for i, m := range ms {
-				te.Members = append(te.Members, m)
-				te.Names = append(te.Names, fmt.Sprintf("%s #%d", spec, i+1))
-			}
+			o.Teacher.Add(spec, ms)
 			fmt.Fprintf(stdout, "teacher: %s\n", from)
 		}
-		o.Teacher = te
-		fmt.Fprintf(stdout, "distilling %d teacher models, label weight %v\n", len(te.Members), te.LabelWeight)
+		fmt.Fprintf(stdout, "distilling %d teacher models, label weight %v\n", len(o.Teacher.Members), o.Teacher.LabelWeight)
 	}
 	var err error
 	if o.Arch, err = model.ArchByName(model.Kind(*kind), *config); err != nil {
@@ -104,24 +99,10 @@ the learning curves.`,
 	if err := checkOutDir(o.Out); err != nil {
 		return err
 	}
-	for _, k := range []model.Kind{model.CNN, model.SCNN} {
-		a, _ := model.ArchByName(k, *config)
-		m, err := model.NewModel(a, 0)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s (%s configuration): %d trainable parameters\n", k, *config, m.Trainable())
+	if err := train.PrintSizes(stdout, *config); err != nil {
+		return err
 	}
-	o.OnNote = func(note string) { fmt.Fprintf(stdout, "resume: %s\n", note) }
-	var bar lossBar
-	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
-	o.OnBatch = bar.Step
-	o.OnEpochEnd = func(e train.EpochLog) {
-		bar.Finish()
-		bar.Suffix = fmt.Sprintf(" (last val loss %.4f, accuracy %.3f)", e.ValLoss, e.ValAcc)
-		fmt.Fprintf(stdout, "epoch %3d  train loss %.4f  val loss %.4f  val accuracy %.3f  val long top-L/5 %.3f  lr %.2g  %.0fs\n",
-			e.Epoch, e.TrainLoss, e.ValLoss, e.ValAcc, e.ValLongL5, e.LR, e.Seconds)
-	}
+	o.PrintTo(stdout)
 	start := time.Now()
 	res, err := train.Train(ctx, o)
 	if errors.Is(err, train.ErrInterrupted) {
@@ -146,12 +127,7 @@ const (
 // checkLimits refuses integer flags outside [lo, hi] (limits maps a flag
 // name to {lo, hi}): a usage error naming the flag and the range.
 func checkLimits(fs *flag.FlagSet, limits map[string][2]int) error {
-	names := make([]string, 0, len(limits))
-	for n := range limits {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(limits)) {
 		f := fs.Lookup(n)
 		v, ok := f.Value.(flag.Getter).Get().(int)
 		if !ok {
@@ -224,46 +200,33 @@ OUT.md and OUT.json with --out.`,
 		return err
 	}
 	rep := &train.Report{Split: *split, Features: *feat, Chains: len(samples)}
-	for _, path := range models {
-		ms, _, err := shipped.Load(path)
+	for _, spec := range models {
+		ms, _, err := shipped.Load(spec)
 		if err != nil {
 			return err
 		}
-		if len(ms) > 1 { // a shipped ensemble
-			row, err := ensembleRow(fmt.Sprintf("%s (shipped; mean of %d models)", path, len(ms)), ms, samples)
-			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			rep.Rows = append(rep.Rows, row)
-			continue
-		}
-		m := ms[0]
-		s, err := train.EvaluateModel(m, samples, 10)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		logOf := path
-		if file, ok := shipped.Shipped[path]; ok {
+		logOf := spec
+		if file, ok := shipped.Shipped[spec]; ok {
 			logOf = file // the log beside it, when run in the repository
 		}
-		epochs, secs := train.RunInfo(logOf)
-		rep.Rows = append(rep.Rows, train.ReportRow{Name: fmt.Sprintf("%s (%s)", m.Arch.Kind, m.Arch.Config), Kind: string(m.Arch.Kind),
-			Config: m.Arch.Config, Params: m.Trainable(), Epochs: epochs, BestEpoch: m.Arch.Epoch, TrainSec: secs, Summary: s})
-	}
-	// Rows that would share a name say which model they are.
-	seen := map[string]int{}
-	for _, r := range rep.Rows {
-		seen[r.Name]++
-	}
-	for i := range rep.Rows {
-		if seen[rep.Rows[i].Name] > 1 {
-			rep.Rows[i].Name += ": " + models[i]
-		}
-	}
-	for _, pattern := range ensembles {
-		row, err := evalEnsemble(pattern, samples)
+		row, err := train.ModelRow(spec, ms, logOf, samples)
 		if err != nil {
 			return err
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	rep.NameApart(models)
+	for _, pattern := range ensembles {
+		paths, members, _, err := train.LoadRunModels(pattern, stderr)
+		if err != nil {
+			return usageError("--ensemble %q: %v", pattern, err)
+		}
+		if len(members) < 2 {
+			return usageError("--ensemble %q: %d finished model files, want at least 2", pattern, len(members))
+		}
+		row, err := train.EnsembleRow(fmt.Sprintf("ensemble of %d: %s", len(paths), pattern), members, samples)
+		if err != nil {
+			return fmt.Errorf("--ensemble %q: %w", pattern, err)
 		}
 		rep.Rows = append(rep.Rows, row)
 	}
@@ -271,77 +234,13 @@ OUT.md and OUT.json with --out.`,
 		rep.Rows = append(rep.Rows, train.EvaluateBaselines(samples)...)
 	}
 	if *byLong {
-		long := func(r train.ReportRow) float64 { return r.Summary.TopL[metrics.Long][metrics.TopL5] }
-		sort.SliceStable(rep.Rows, func(i, j int) bool { return long(rep.Rows[i]) > long(rep.Rows[j]) })
+		rep.SortByLong()
 	}
 	if err := rep.Markdown(stdout); err != nil {
 		return err
 	}
 	if *out != "" {
-		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
-			return err
-		}
 		return train.WriteReport(*out, rep)
 	}
 	return nil
-}
-
-// evalEnsemble scores the models matching pattern as one seed ensemble.
-func evalEnsemble(pattern string, samples []*model.Sample) (train.ReportRow, error) {
-	paths, members, _, err := loadRunModels(pattern)
-	if err != nil {
-		return train.ReportRow{}, usageError("--ensemble %q: %v", pattern, err)
-	}
-	if len(members) < 2 {
-		return train.ReportRow{}, usageError("--ensemble %q: %d finished model files, want at least 2", pattern, len(members))
-	}
-	row, err := ensembleRow(fmt.Sprintf("ensemble of %d: %s", len(paths), pattern), members, samples)
-	if err != nil {
-		return row, fmt.Errorf("--ensemble %q: %w", pattern, err)
-	}
-	return row, nil
-}
-
-// ensembleRow scores members as one seed ensemble (the mean of their
-// probabilities): kind and configuration "mixed" when they differ,
-// parameters summed.
-func ensembleRow(name string, members []*model.Model, samples []*model.Sample) (train.ReportRow, error) {
-	row := train.ReportRow{Name: name}
-	for i, m := range members {
-		if i == 0 {
-			row.Kind, row.Config = string(m.Arch.Kind), m.Arch.Config
-		} else if string(m.Arch.Kind) != row.Kind || m.Arch.Config != row.Config {
-			row.Kind, row.Config = "mixed", "mixed"
-		}
-		row.Params += m.Trainable()
-	}
-	chains, err := train.EvaluateEnsemble(members, samples, 10)
-	if err != nil {
-		return row, err
-	}
-	row.Summary = metrics.Summarize(chains)
-	return row, nil
-}
-
-// loadRunModels reads the model files matching pattern, leaving out runs
-// still training (a checkpoint beside the model not marked done, said on
-// standard error), with each run's training seconds from its log.
-func loadRunModels(pattern string) (paths []string, ms []*model.Model, secs []float64, err error) {
-	all, err := filepath.Glob(pattern)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	for _, path := range all {
-		if done, err := train.Finished(filepath.Dir(path)); err == nil && !done {
-			fmt.Fprintf(stderr, "%s: still training (checkpoint present), left out\n", path)
-			continue
-		}
-		m, err := model.LoadModel(path)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		_, sec := train.RunInfo(path)
-		paths, ms, secs = append(paths, path), append(ms, m), append(secs, sec)
-	}
-	return paths, ms, secs, nil
 }

@@ -2,7 +2,9 @@
 // count, rate and time left on a terminal, and otherwise (pipes, files,
 // cluster job logs) a plain line every tenth of the items and at least
 // every minute once the stage has run for Quiet, so that a log shows how
-// far a run got and how fast, and a short stage stays silent.
+// far a run got and how fast, and a short stage stays silent. A LossBar
+// is the bar of a training loop, with the mean loss since the epoch or
+// the last validation.
 package progress
 
 import (

@@ -2,7 +2,9 @@
 // several seeds side by side on one evaluation split: the comparison
 // itself (Run, Compare, Result) is internal/runcompare's, shared with the
 // RNA and recommender systems; this package gives it the protein chains'
-// items and metrics (ChainRun, Metrics).
+// items and metrics (ChainRun, Metrics) and the runs to compare: the run
+// directories of a comparison (ScanDir, EvaluateDirs) or two named sets
+// of model files (SideRuns), evaluated on one split (CompareChains).
 //
 // The chains are the unit of resampling: a chain's value is its metric
 // averaged over the seeds of a model, and the difference is taken chain by

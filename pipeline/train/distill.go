@@ -37,6 +37,15 @@ type Teacher struct {
 	LabelWeight float64
 }
 
+// Add appends the models of one teacher to the members (spec: a shipped
+// model or a model file), named "SPEC #k" for messages.
+func (t *Teacher) Add(spec string, ms []*model.Model) {
+	for i, m := range ms {
+		t.Members = append(t.Members, m)
+		t.Names = append(t.Names, fmt.Sprintf("%s #%d", spec, i+1))
+	}
+}
+
 // Fingerprint is a SHA-256 over the members' parameters, in order: two
 // teachers with the same fingerprint give the same targets.
 func (t *Teacher) Fingerprint() string {

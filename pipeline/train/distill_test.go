@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -233,5 +234,16 @@ func TestDistillationResumesWithItsTeacher(t *testing.T) {
 	if _, err := Train(context.Background(), Options{Features: o.Features, Out: t.TempDir(), Arch: o.Arch, MaxEpochs: 1,
 		Teacher: &Teacher{Members: a.Members, LabelWeight: 2}}); err == nil || !strings.Contains(err.Error(), "label weight") {
 		t.Errorf("label weight 2: %v", err)
+	}
+}
+
+// Add names each member of a teacher by where it came from.
+func TestTeacherAdd(t *testing.T) {
+	a, b := &model.Model{}, &model.Model{}
+	te := &Teacher{}
+	te.Add("ensemble", []*model.Model{a, b})
+	te.Add("x.scnn", []*model.Model{a})
+	if want := []string{"ensemble #1", "ensemble #2", "x.scnn #1"}; !reflect.DeepEqual(te.Names, want) || len(te.Members) != 3 || te.Members[1] != b {
+		t.Errorf("names %q, %d members", te.Names, len(te.Members))
 	}
 }

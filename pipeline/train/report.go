@@ -108,8 +108,12 @@ func RunInfo(modelPath string) (epochs int, seconds float64) {
 	return epochs, seconds
 }
 
-// WriteReport writes path.md (a Markdown table) and path.json.
+// WriteReport writes path.md (a Markdown table) and path.json, making
+// the directory they go in.
 func WriteReport(path string, r *Report) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	if err := fileio.WriteAtomic(path+".json", func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
