@@ -302,39 +302,6 @@ func parseRunFlags(fs *flag.FlagSet, cmd string, args []string, resume, force *b
 	return nil
 }
 
-// lossBar is a progress bar of training steps that shows the mean loss
-// since the last reset (an epoch, a validation) and a suffix.
-type lossBar struct {
-	bar    *progress.Bar
-	sum    float64
-	n      int
-	Suffix string
-}
-
-// Start replaces the bar by one of total steps and resets the mean.
-func (b *lossBar) Start(total int, desc string) {
-	b.bar = progress.New(total, desc)
-	b.Reset()
-}
-
-// Reset starts a new mean.
-func (b *lossBar) Reset() { b.sum, b.n = 0, 0 }
-
-// Step counts one step of the given loss (drawn once Start made a bar).
-func (b *lossBar) Step(loss float64) {
-	b.sum += loss
-	b.n++
-	if b.bar == nil {
-		return
-	}
-	b.bar.Describe(fmt.Sprintf("loss %.4f%s", b.sum/float64(b.n), b.Suffix))
-	b.bar.Add(1)
-}
-
-// Finish completes the bar; without one (no Start: a validation before
-// any step, at a budget's stop) it does nothing.
-func (b *lossBar) Finish() {
-	if b.bar != nil {
-		b.bar.Finish()
-	}
-}
+// lossBar is the bar of training steps with the mean loss
+// (progress.LossBar).
+type lossBar = progress.LossBar

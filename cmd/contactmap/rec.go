@@ -162,9 +162,7 @@ epoch too), train_log.tsv.`,
 	start := time.Now()
 	res, err := rec.Train(ctx, o)
 	if errors.Is(err, rec.ErrInterrupted) {
-		if bar.bar != nil {
-			bar.Finish() // the epoch's bar, cut short
-		}
+		bar.Finish() // the epoch's bar, cut short (nothing without one)
 		return interrupted(err, o.Out)
 	}
 	if err != nil {
