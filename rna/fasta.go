@@ -19,33 +19,31 @@ type Sequence struct {
 	Ambiguous int
 }
 
-// ReadFASTA reads sequences with the reading rules of biogo's FASTA
-// reader (line ends LF, CRLF or CR), streaming: a record beyond
-// MaxSequence, a file beyond MaxRecords records or MaxTotal bases, and
-// binary data are refused as soon as they are read. The name is the first word of the header after '>' and any
-// spaces ("> my seq" is named "my"). A record with an invalid letter gives an error naming the
-// record and the position; the other records are returned with it (the
-// caller reports and goes on).
-func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
+// NewFASTAReader returns fileio's FASTA reader of r with RNA's reading
+// rules and bounds: line ends LF, CRLF or CR; a record of at most
+// MaxSequence nt, a file of at most MaxRecords records and MaxTotal
+// bases, a header line of at most MaxLine bytes.
+func NewFASTAReader(r io.Reader) *fileio.FASTAReader {
 	fr := fileio.NewFASTAReader(r)
 	fr.CRLines, fr.Unit = true, "nt"
 	fr.MaxSeq, fr.MaxRecords, fr.MaxTotal, fr.MaxHeader = MaxSequence, MaxRecords, MaxTotal, MaxLine
+	return fr
+}
+
+// ReadFASTA reads sequences with the reading rules of biogo's FASTA
+// reader (line ends LF, CRLF or CR), streaming: a record beyond
+// MaxSequence, a file beyond MaxRecords records or MaxTotal bases, and
+// binary data are refused as soon as they are read (NewFASTAReader). The
+// name is the first word of the header after '>' and any spaces ("> my
+// seq" is named "my"). A record with an invalid letter gives an error
+// naming the record and the position; the other records are returned
+// with it (the caller reports and goes on).
+func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
+	recs, err := NewFASTAReader(r).ReadAll()
 	var out []Sequence
 	var errs []error
-	for k := 1; ; k++ {
-		rec, err := fr.Read()
-		if errors.Is(err, io.EOF) {
-			return out, errs
-		}
-		if errors.Is(err, fileio.ErrBinary) {
-			return out, append(errs, &ParseError{Path: path, Err: errBinary})
-		}
-		if errors.Is(err, fileio.ErrTooLarge) {
-			return out, append(errs, &ParseError{Path: path, Err: err}) // names the record
-		}
-		if err != nil {
-			return out, append(errs, &ParseError{Path: path, Err: fmt.Errorf("%w: record %d: %w", ErrFormat, k, err)})
-		}
+	for _, rec := range recs {
+		k := rec.Index
 		// biogo's ID is what precedes the first space or tab: "" for
 		// "> name", and it may hold other white space.
 		name := ""
@@ -63,6 +61,16 @@ func ReadFASTA(r io.Reader, path string) ([]Sequence, []error) {
 			out = append(out, Sequence{Name: name, Seq: seq, Ambiguous: AmbiguousCount(raw)})
 		}
 	}
+	switch {
+	case err == nil:
+	case errors.Is(err, fileio.ErrBinary):
+		errs = append(errs, &ParseError{Path: path, Err: errBinary})
+	case errors.Is(err, fileio.ErrTooLarge):
+		errs = append(errs, &ParseError{Path: path, Err: err}) // names the record
+	default:
+		errs = append(errs, &ParseError{Path: path, Err: fmt.Errorf("%w: record %d: %w", ErrFormat, len(recs)+1, err)})
+	}
+	return out, errs
 }
 
 // AmbiguousCount returns how many letters of raw are IUPAC ambiguity codes

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/pdb"
@@ -77,7 +75,7 @@ for each chain left out.`,
 		if err != nil {
 			return err
 		}
-		printSummary(rep)
+		rep.WriteSummary(stdout)
 		return nil
 	}
 	if (cfg.List == "") == (cfg.Chains == "") || cfg.PDBDir == "" || cfg.Out == "" {
@@ -113,53 +111,9 @@ for each chain left out.`,
 	}
 	fmt.Fprintf(stdout, "%s: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
 		count(len(rep.Entries)+len(rep.Skips), "chain"), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
-	printSummary(rep)
+	rep.WriteSummary(stdout)
 	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
 		return fmt.Errorf("no chain gave features (%d skipped; see %s/skipped%s.tsv)", len(rep.Skips), cfg.Out, cfg.ShardSuffix())
 	}
 	return nil
-}
-
-func printSummary(rep *features.Report) {
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	splits := map[string]int{}
-	modes := map[string]int{}
-	for _, e := range rep.Entries {
-		splits[e.Split]++
-		modes[e.Mode.String()]++
-	}
-	modeNames := make([]string, 0, len(modes))
-	for m := range modes {
-		modeNames = append(modeNames, m)
-	}
-	sort.Strings(modeNames)
-	fmt.Fprintln(tw, "split\tchains\t")
-	for _, s := range []string{features.Train, features.Validation, features.Test} {
-		fmt.Fprintf(tw, "%s\t%d\t\n", s, splits[s])
-	}
-	fmt.Fprintf(tw, "total\t%d\t\n", len(rep.Entries))
-	tw.Flush()
-	for _, m := range modeNames {
-		fmt.Fprintf(stdout, "feature mode %s: %d chains\n", m, modes[m])
-	}
-	if len(rep.Skips) == 0 {
-		return
-	}
-	reasons := map[string]int{}
-	for _, s := range rep.Skips {
-		reasons[s.Reason]++
-	}
-	keys := make([]string, 0, len(reasons))
-	for k := range reasons {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(a, b int) bool {
-		return reasons[keys[a]] > reasons[keys[b]] || reasons[keys[a]] == reasons[keys[b]] && keys[a] < keys[b]
-	})
-	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "skipped\treason")
-	for _, k := range keys {
-		fmt.Fprintf(tw, "%d\t%s\n", reasons[k], k)
-	}
-	tw.Flush()
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/pipeline/search"
@@ -97,9 +93,7 @@ listed at the end and the others go on.`,
 		return usageError("--search: %v", err)
 	}
 	format := strings.ToLower(strings.TrimSpace(pf.Format))
-	switch format {
-	case "a3m", "aln", "sto":
-	default:
+	if !slices.Contains(search.Formats, format) {
 		return usageError("--format: unknown alignment format %q (%s)", pf.Format, strings.Join(search.Formats, ", "))
 	}
 	if opt.DB == "" {
@@ -109,8 +103,8 @@ listed at the end and the others go on.`,
 	if err != nil {
 		return err
 	}
-	inputs, cleanup, err := msaStdin(inputs)
-	defer cleanup()
+	inputs, stdin, err := predict.ReadStdin(inputs, os.Stdin, onForcedExit)
+	defer stdin.Remove()
 	if err != nil {
 		return err
 	}
@@ -124,145 +118,30 @@ listed at the end and the others go on.`,
 	}
 	defer s.Close()
 	onForcedExit(func() { s.Close() })
-
-	jobs := msaJobs(inputs, pdbDir)
-	var mine []search.Job
-	for i, j := range jobs {
-		if i%pf.shards == pf.shard {
-			mine = append(mine, j)
-		}
-	}
+	mine := search.Shard(predict.SearchJobs(inputs, pdbDir, stderr), pf.shard, pf.shards)
 	if err := os.MkdirAll(pf.Out, 0o755); err != nil {
 		return err
 	}
 	cfg := search.Config{Out: pf.Out, Format: format, Force: pf.Force, Workers: pf.Workers, Filter: filter}
 	bar := progress.New(len(mine), "msa")
 	done := 0
-	results := search.Run(ctx, s, cfg, mine, func(r search.Result) {
+	results := search.Finished(search.Run(ctx, s, cfg, mine, func(r search.Result) {
 		bar.Add(1)
 		if r.Status == search.StatusOK {
 			done++
 		}
 		setFinished("%d of %d alignments written to %s (a rerun skips them)", done, len(mine), pf.Out)
-	})
+	}))
 	bar.Finish()
-	manifest := filepath.Join(pf.Out, search.ManifestName+".tsv")
-	if pf.shards > 1 {
-		manifest = filepath.Join(pf.Out, fmt.Sprintf("%s.shard-%d-of-%d.tsv", search.ManifestName, pf.shard, pf.shards))
-	}
-	interrupted := ctx.Err() != nil
-	var kept []search.Result
-	for _, r := range results {
-		if !(interrupted && errors.Is(r.Err, context.Canceled)) {
-			kept = append(kept, r)
-		}
-	}
-	if err := search.WriteManifest(manifest, s, cfg, kept); err != nil {
+	if err := search.WriteManifest(search.ManifestFile(pf.Out, pf.shard, pf.shards), s, cfg, results); err != nil {
 		fmt.Fprintf(stderr, "warning: manifest not written: %v\n", err)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	var failed []failure
-	rows := 0
-	for _, r := range kept {
-		switch r.Status {
-		case search.StatusFailed:
-			failed = append(failed, failure{Name: r.ID, Err: r.Err})
-			continue
-		case search.StatusSkipped:
-			fmt.Fprintf(stderr, "%s: %s exists: skipped (--force redoes it)\n", r.ID, r.File)
-			continue
-		}
-		if rows == 0 {
-			fmt.Fprintln(tw, "query\tlength\tdepth\tNeff/L\tseconds\tfile")
-		}
-		rows++
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\n", r.ID, r.L, r.Depth, r.NeffL, r.Seconds, r.File)
+	for _, r := range search.Report(stdout, stderr, results) {
+		failed = append(failed, failure{Name: r.ID, Err: r.Err})
 	}
-	tw.Flush()
-	if interrupted {
+	if ctx.Err() != nil {
 		return fmt.Errorf("msa: %w", context.Canceled)
 	}
 	return listFailures(stderr, failed, len(mine))
-}
-
-// msaJobs resolves the inputs into queries (as predict resolves them:
-// PDB IDs in the mirror, structure and FASTA files; an alignment file's
-// query) and names their outputs as predict does: the ID made safe
-// (predict.SafeName) and unique in the run ignoring case, "_2", "_3" for
-// later ones; the manifest's name is not taken. An input that resolves
-// to nothing is one failed job.
-func msaJobs(inputs []string, pdbDir string) []search.Job {
-	var jobs []search.Job
-	for _, a := range inputs {
-		if empty, err := emptyFile(a); err == nil && empty {
-			jobs = append(jobs, search.Job{ID: a, Arg: a, Err: errors.New("empty input: no sequence")})
-			continue
-		}
-		ts, err := predict.Resolve(a, pdbDir)
-		if err != nil {
-			jobs = append(jobs, search.Job{ID: a, Arg: a, Err: err})
-			continue
-		}
-		for _, t := range ts {
-			jobs = append(jobs, search.Job{ID: t.ID, Arg: a, Seq: t.Seq, Err: t.Err})
-		}
-	}
-	taken := map[string]bool{search.ManifestName: true}
-	for i := range jobs {
-		base := predict.SafeName(jobs[i].ID)
-		name := base
-		for k := 2; taken[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s_%d", base, k)
-		}
-		if name != jobs[i].ID && jobs[i].Err == nil {
-			fmt.Fprintf(stderr, "%s: written as %s.*\n", jobs[i].ID, name)
-		}
-		taken[strings.ToLower(name)] = true
-		jobs[i].Name = name
-	}
-	return jobs
-}
-
-// msaStdin replaces "-" by standard input's FASTA records (in a
-// temporary file, removed by cleanup) or its inputs, one per line.
-func msaStdin(inputs []string) (out []string, cleanup func(), err error) {
-	cleanup = func() {}
-	read := false
-	for _, a := range inputs {
-		if a != "-" {
-			out = append(out, a)
-			continue
-		}
-		if read {
-			continue
-		}
-		read = true
-		data, err := fileio.ReadText(os.Stdin, stdinFASTABytes, 1<<24)
-		if err != nil {
-			return nil, cleanup, fmt.Errorf("standard input: %w", err)
-		}
-		if len(bytes.TrimSpace(data)) == 0 {
-			return nil, cleanup, fmt.Errorf("standard input: empty input: give FASTA records, or inputs (PDB IDs, files) one per line")
-		}
-		if !predict.LooksLikeFASTA(data) {
-			more, err := readIDs(bytes.NewReader(data))
-			if err != nil {
-				return nil, cleanup, fmt.Errorf("standard input: %w", err)
-			}
-			out = append(out, more...)
-			continue
-		}
-		tmp, err := os.MkdirTemp("", "contactmap-stdin-")
-		if err != nil {
-			return nil, cleanup, err
-		}
-		cleanup = func() { os.RemoveAll(tmp) }
-		onForcedExit(cleanup)
-		p := filepath.Join(tmp, "standard-input.fasta")
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			return nil, cleanup, err
-		}
-		out = append(out, p)
-	}
-	return out, cleanup, nil
 }

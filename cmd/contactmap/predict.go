@@ -1,44 +1,16 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pairnet/memcheck"
-	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
-
-// Bounds of standard input: a list of inputs, and FASTA records.
-const (
-	stdinListBytes  = 64 << 20
-	stdinFASTABytes = 1 << 30
-)
-
-// readIDs reads one input per line (blank lines and # comments skipped).
-func readIDs(r io.Reader) ([]string, error) {
-	var out []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		out = append(out, strings.Fields(t)[0])
-	}
-	return out, sc.Err()
-}
 
 func runPredict(ctx context.Context, args []string) error {
 	fs := newFlags("predict", helpText{
@@ -127,7 +99,7 @@ one failure list; standard output stays empty.`,
 	if err := pf.check(fs); err != nil {
 		return err
 	}
-	specs, force, strict := pf.Models, &pf.Force, &pf.Strict
+	specs := pf.Models
 	cfg.Out, cfg.Workers, cfg.Shard, cfg.Shards = pf.Out, pf.Workers, pf.shard, pf.shards
 	switch cfg.Method {
 	case predict.MethodAuto, predict.MethodPLM, predict.MethodNetwork:
@@ -151,95 +123,25 @@ one failure list; standard output stays empty.`,
 	if cfg.Formats, err = parseFormats(pf.Format); err != nil {
 		return usageError("%v", err)
 	}
-	var expanded []string
-	stdinFile := "" // standard input's FASTA records, in a temporary file
-	stdinRead := false
-	for _, a := range inputs {
-		if a != "-" {
-			expanded = append(expanded, a)
-			continue
-		}
-		if stdinRead {
-			continue // "-" twice: standard input is read once
-		}
-		stdinRead = true
-		// Standard input is read in a bounded way: a list of inputs up
-		// to stdinListBytes, FASTA records streamed to a temporary file
-		// (the readers then bound each record) up to stdinFASTABytes.
-		head := make([]byte, 64<<10)
-		n, err := io.ReadFull(os.Stdin, head)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("standard input: %w", err)
-		}
-		head = head[:n]
-		if fileio.IsBinary(head[:min(len(head), fileio.SniffSize)]) {
-			return fmt.Errorf("standard input: binary data, not FASTA records or a list of inputs")
-		}
-		rest := io.MultiReader(bytes.NewReader(head), os.Stdin)
-		if !predict.LooksLikeFASTA(head) {
-			data, err := fileio.ReadText(rest, stdinListBytes, 1<<20)
-			if err != nil {
-				return fmt.Errorf("standard input: %w", err)
-			}
-			if len(bytes.TrimSpace(data)) == 0 {
-				return fmt.Errorf("standard input: empty input: give FASTA records, or inputs (PDB IDs, files) one per line")
-			}
-			more, err := readIDs(bytes.NewReader(data))
-			if err != nil {
-				return fmt.Errorf("standard input: %w", err)
-			}
-			expanded = append(expanded, more...)
-			continue
-		}
-		tmp, err := os.MkdirTemp("", "contactmap-stdin-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		onForcedExit(func() { os.RemoveAll(tmp) })
-		stdinFile = filepath.Join(tmp, "standard-input")
-		f, err := os.OpenFile(stdinFile, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-		if err != nil {
-			return err
-		}
-		copied, err := io.Copy(f, io.LimitReader(rest, stdinFASTABytes+1))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("standard input: %w", err)
-		}
-		if copied > stdinFASTABytes {
-			return fmt.Errorf("standard input: more than %d bytes of FASTA records (the bound of standard input; give a file instead)", int64(stdinFASTABytes))
-		}
-		expanded = append(expanded, stdinFile)
+	expanded, stdin, err := predict.ReadStdin(inputs, os.Stdin, onForcedExit)
+	defer stdin.Remove()
+	if err != nil {
+		return err
 	}
 	if len(expanded) == 0 {
 		return usageError("no inputs (see -h)")
 	}
-	// Empty input files fail here, with their name (the structure reader
-	// said "no atoms"); they are reported by the shard their index falls to.
-	var failed []predict.Outcome
-	var rest []string
-	for i, a := range expanded {
-		if empty, err := emptyFile(a); err == nil && empty {
-			if i%cfg.Shards == cfg.Shard {
-				failed = append(failed, predict.Outcome{Arg: a, Err: errors.New("empty input: no structure or sequence")})
-			}
-			continue
-		}
-		rest = append(rest, a)
-	}
-	cfg.Check = chainCheck(cfg.Out, cfg.Formats, *force, *strict)
+	rest, empty := predict.DropEmpty(expanded, cfg.Shard, cfg.Shards)
+	cfg.Check = predict.CheckChain(cfg.Out, cfg.Formats, pf.Force, pf.Strict)
 	// The search stage (--db): alignments for the inputs that are not
 	// alignment files, then the msa network on them (predictsearch.go).
-	closeSearch, err := sf.stage(&cfg, *strict)
+	closeSearch, err := sf.stage(&cfg, pf.Strict)
 	if err != nil {
 		return err
 	}
 	defer closeSearch()
 	singleNote := sf.DB == "" && len(specs) == 0 && cfg.Method != predict.MethodPLM
-	cfg.Memory = &memcheck.Gate{Force: *force}
+	cfg.Memory = &memcheck.Gate{Force: pf.Force}
 	var outs []predict.Outcome
 	if len(rest) > 0 {
 		var bar *progress.Bar
@@ -264,58 +166,25 @@ one failure list; standard output stays empty.`,
 			return err
 		}
 	}
-	outs = append(failed, outs...)
+	outs = append(empty, outs...)
 	for i := range outs {
 		outs[i].Err = forceHint(outs[i].Err)
 	}
 	if singleNote {
-		noteSingleSequence(stderr, cfg, outs)
+		predict.NoteSingleSequence(stderr, cfg, outs)
 	}
-	if stdinFile != "" {
-		for i := range outs {
-			if outs[i].Arg == stdinFile {
-				outs[i].Arg = "standard input"
-			}
-			if outs[i].Err != nil {
-				outs[i].Err = renamed{outs[i].Err, stdinFile, "standard input"}
-			}
-		}
-	}
+	predict.RenameInput(outs, stdin.File, "standard input")
 	if ctx.Err() != nil {
 		// Interrupted: the chains not done are not failures; the summary
 		// lists those finished, and main says the run was interrupted.
-		kept := outs[:0]
-		for _, o := range outs {
-			if !errors.Is(o.Err, context.Canceled) {
-				kept = append(kept, o)
-			}
-		}
-		summarize(stderr, stderr, kept, cfg)
+		outs = predict.Finished(outs)
+	}
+	failed, total := predict.Summarize(stderr, stderr, outs, cfg)
+	err = listFailures(stderr, failures(failed), total)
+	if ctx.Err() != nil {
 		return fmt.Errorf("predict: %w", context.Canceled)
 	}
-	return summarize(stderr, stderr, outs, cfg)
-}
-
-// outcomeMethod is the predictor of a chain, for the summary: plm
-// (plmDCA), or network and its models.
-func outcomeMethod(cfg predict.Config, o predict.Outcome) string {
-	switch {
-	case o.ID == "": // not resolved: no chain to predict
-		return ""
-	case cfg.Method == predict.MethodPLM:
-		return "plm"
-	case o.Alignment != nil:
-		return searchedMethod(cfg, o)
-	}
-	for _, n := range o.Notes {
-		switch {
-		case strings.Contains(n, "predicted with plmDCA"):
-			return "plm"
-		case strings.Contains(n, "alignment model"):
-			return "network " + strings.Join(cfg.AlignmentModels, "+")
-		}
-	}
-	return "network " + strings.Join(cfg.Models, "+")
+	return err
 }
 
 // parseFormats splits a comma-separated list, ignoring spaces and empty
@@ -335,63 +204,4 @@ func parseFormats(s string) ([]string, error) {
 		return nil, fmt.Errorf("--format %q names no output", s)
 	}
 	return out, nil
-}
-
-// summarize prints the per-chain table to w (none when no chain was
-// predicted), writes the run's summary.tsv into cfg.Out, and prints the
-// warnings, failures (listFailures) and failure count to errw; it
-// returns an error when any input failed.
-func summarize(w, errw io.Writer, outs []predict.Outcome, cfg predict.Config) error {
-	dir := cfg.Out
-	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "chain\tL\tPPV\tsensitivity\taccuracy\tlong top-L/5\toutputs")
-	var failed []failure
-	var rows []summaryRow
-	ok := 0
-	renamed := 0 // naming warnings: the first few said, the rest counted
-	const renamedShown = 5
-	for _, o := range outs {
-		name := o.Arg
-		if o.ID != "" {
-			name = o.ID
-		}
-		for _, note := range o.Notes {
-			fmt.Fprintf(errw, "note: %s: %s\n", name, note)
-		}
-		if o.Naming != "" {
-			if renamed++; renamed <= renamedShown {
-				fmt.Fprintf(errw, "warning: %s: %s\n", name, o.Naming)
-			}
-		}
-		for _, warn := range o.Warnings {
-			fmt.Fprintf(errw, "warning: %s: %s\n", name, warn)
-		}
-		rows = append(rows, summaryRow{Name: name, Length: o.L, Outputs: o.Files, Method: outcomeMethod(cfg, o), Err: o.Err})
-		if o.Err != nil {
-			failed = append(failed, failure{name, o.Err})
-			continue
-		}
-		ok++
-		if o.Metrics != nil {
-			m := o.Metrics
-			long := "n/a" // no long-range contact to find
-			if m.RangeContacts[metrics.Long] > 0 {
-				long = fmt.Sprintf("%.3f", m.TopL[metrics.Long][metrics.TopL5])
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%s\t%d files\n", o.ID, o.L, m.PPV, m.Sens, m.Accuracy, long, len(o.Files))
-		} else {
-			fmt.Fprintf(tw, "%s\t%d\t-\t-\t-\t-\t%d files\n", o.ID, o.L, len(o.Files))
-		}
-	}
-	tw.Flush()
-	if renamed > renamedShown {
-		fmt.Fprintf(errw, "warning: %d more IDs written under other file names (as above)\n", renamed-renamedShown)
-	}
-	if ok > 0 { // no empty table for a run that predicted nothing
-		w.Write(table.Bytes())
-	}
-	fmt.Fprintf(w, "%s predicted into %s\n", count(ok, "chain"), dir)
-	saveSummary(errw, summaryFile(dir, cfg.Shard, cfg.Shards), rows, false)
-	return listFailures(errw, failed, len(failed)+ok)
 }

@@ -82,6 +82,22 @@ func (f *FASTAReader) Read() (*FASTARecord, error) {
 	return rec, err
 }
 
+// ReadAll reads the records to the end of the stream: all of them and a
+// nil error, or those before the first error and that error (Read's).
+func (f *FASTAReader) ReadAll() ([]*FASTARecord, error) {
+	var out []*FASTARecord
+	for {
+		rec, err := f.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, rec)
+	}
+}
+
 func (f *FASTAReader) read() (*FASTARecord, error) {
 	if f.br == nil {
 		r, err := Sniff(f.r)

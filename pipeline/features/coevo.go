@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/potts"
 )
 
@@ -13,11 +14,16 @@ import (
 // 6:e28766, 2011; Morcos et al., PNAS 108:E1293, 2011) and FreeContact's
 // evfold profile (Kaján et al., BMC Bioinformatics 15:85, 2014).
 const (
-	q              = 21  // 20 amino acids + gap/unknown
-	identityCutoff = 0.8 // sequences at >= 80% identity share their weight
-	pseudocount    = 0.5 // weight of the uniform pseudocount
-	profileBeta    = 5.0 // pseudocount weight of the BLOSUM62 prior in the MSA profile
+	q           = 21  // 20 amino acids + gap/unknown
+	pseudocount = 0.5 // weight of the uniform pseudocount
+	profileBeta = 5.0 // pseudocount weight of the BLOSUM62 prior in the MSA profile
 )
+
+// coevoIdentity is the sequence weights' identity: sequences at >= 80%
+// identity share their weight, w_s = 1 / #{t : identity(s, t) >= 0.8}
+// (identity: the fraction of the L columns with the same state, gaps
+// included), their sum the effective number of sequences.
+var coevoIdentity = msa.Identity{Fraction: 0.8, AtLeast: true}
 
 // refState is the state left out of the covariance matrix (mean-field DCA
 // is over-determined with all q): tyrosine, the last letter of the
@@ -38,7 +44,7 @@ func states(ref int) []int {
 
 // encode returns the alignment as states 0..19 (AminoAcids order) and 20
 // (gap or non-standard), row-major M x L.
-func encode(a *Alignment) ([]uint8, int, int) {
+func encode(a *msa.Alignment) ([]uint8, int, int) {
 	m, l := len(a.Rows), len(a.Rows[0])
 	x := make([]uint8, m*l)
 	for s, r := range a.Rows {
@@ -51,43 +57,6 @@ func encode(a *Alignment) ([]uint8, int, int) {
 		}
 	}
 	return x, m, l
-}
-
-// SequenceWeights returns w_s = 1 / #{t : identity(s, t) >= 0.8}, where
-// identity is the fraction of the L columns with the same state (gaps
-// included), and their sum, the effective number of sequences.
-func SequenceWeights(a *Alignment) ([]float64, float64) {
-	x, m, l := encode(a)
-	maxMismatch := l - int(math.Ceil(identityCutoff*float64(l)))
-	count := make([]int, m)
-	for s := range count {
-		count[s] = 1
-	}
-	for s := 0; s < m; s++ {
-		xs := x[s*l : (s+1)*l]
-		for t := s + 1; t < m; t++ {
-			xt := x[t*l : (t+1)*l]
-			mis := 0
-			for i := range xs {
-				if xs[i] != xt[i] {
-					if mis++; mis > maxMismatch {
-						break
-					}
-				}
-			}
-			if mis <= maxMismatch {
-				count[s]++
-				count[t]++
-			}
-		}
-	}
-	w := make([]float64, m)
-	neff := 0.0
-	for s, c := range count {
-		w[s] = 1 / float64(c)
-		neff += w[s]
-	}
-	return w, neff
 }
 
 // Coevolution holds pair scores of an alignment's columns, L x L
@@ -110,9 +79,9 @@ type Coevolution struct {
 //
 // both corrected by the average product (APC; Dunn et al., Bioinformatics
 // 24:333, 2008): S_ij - mean_i mean_j / mean.
-func ComputeCoevolution(a *Alignment) (*Coevolution, error) {
+func ComputeCoevolution(a *msa.Alignment) (*Coevolution, error) {
 	x, m, l := encode(a)
-	w, neff := SequenceWeights(a)
+	w, neff := msa.Weights(x, m, l, coevoIdentity, 1)
 	fi := make([]float64, l*q)
 	for s := 0; s < m; s++ {
 		for i := 0; i < l; i++ {

@@ -61,7 +61,7 @@ func TestDCAMatchesFreecontact(t *testing.T) {
 	if _, err := os.Stat(freecontactDemo); err != nil {
 		t.Skip("freecontact demo alignment missing")
 	}
-	aln, err := ReadMSA(freecontactDemo)
+	aln, err := ReadAlignment(freecontactDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,5 +127,40 @@ func TestDCAMatchesFreecontact(t *testing.T) {
 	t.Logf("L=%d Neff=%.1f: Spearman over freecontact's top %d pairs %.3f; top-L/2 overlap %d/%d", l, co.Neff, 2*l, rho, shared, l/2)
 	if rho < 0.95 || shared < l/2*8/10 {
 		t.Errorf("DCA disagrees with freecontact: rho %.3f, overlap %d/%d", rho, shared, l/2)
+	}
+}
+
+// The co-evolution channels weight sequences as EVfold-mfDCA does: w_s =
+// 1 / #{t : identity(s, t) >= 0.8} over the L columns, gaps included
+// (msa.Weights with Identity.AtLeast; CCMpred's weights need more than
+// 80%). The reference is that definition, pair by pair.
+func TestCoevolutionWeights(t *testing.T) {
+	aln, err := ReadAlignment(dataDir + "/msa/1CTF_A.fasta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, m, l := encode(aln)
+	neff := 0.0
+	for s := 0; s < m; s++ {
+		n := 0
+		for u := 0; u < m; u++ {
+			same := 0
+			for i := 0; i < l; i++ {
+				if x[s*l+i] == x[u*l+i] {
+					same++
+				}
+			}
+			if float64(same) >= math.Ceil(0.8*float64(l)) {
+				n++
+			}
+		}
+		neff += 1 / float64(n)
+	}
+	co, err := ComputeCoevolution(aln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(co.Neff-neff) > 1e-9*neff {
+		t.Errorf("Neff %v, by the definition %v", co.Neff, neff)
 	}
 }

@@ -55,12 +55,12 @@ const TrainedPlmEpsilon = 1e-4
 // secondary-structure prediction (nil: EstimateSS) and an optional MSA
 // (nil: sequence-only profile, no co-evolution). It never sees
 // coordinates.
-func Compute(id, seq string, ss SS, aln *Alignment) (*Chain, error) {
+func Compute(id, seq string, ss SS, aln *msa.Alignment) (*Chain, error) {
 	return ComputeWith(id, seq, ss, aln, Options{})
 }
 
 // ComputeWith is Compute with options.
-func ComputeWith(id, seq string, ss SS, aln *Alignment, opt Options) (*Chain, error) {
+func ComputeWith(id, seq string, ss SS, aln *msa.Alignment, opt Options) (*Chain, error) {
 	seq = strings.ToUpper(seq)
 	if err := ValidSequence(seq); err != nil {
 		return nil, fmt.Errorf("features: %s: %w", id, err)
@@ -138,7 +138,7 @@ func pairEnergy(a, b byte) float64 {
 // when at least 70% of the aligned pairs are identical and the pairs cover
 // at least half of the shorter sequence; otherwise the error wraps ErrMSA.
 // This is the map every MSA channel of Compute goes through.
-func QueryPairs(seq string, aln *Alignment) ([][2]int, error) {
+func QueryPairs(seq string, aln *msa.Alignment) ([][2]int, error) {
 	query := aln.Query()
 	var pairs [][2]int
 	var err error
@@ -162,7 +162,7 @@ func QueryPairs(seq string, aln *Alignment) ([][2]int, error) {
 	return pairs, nil
 }
 
-func addMSA(c *Chain, aln *Alignment, opt Options) error {
+func addMSA(c *Chain, aln *msa.Alignment, opt Options) error {
 	pairs, err := QueryPairs(c.Seq, aln)
 	if err != nil {
 		return err
@@ -174,11 +174,7 @@ func addMSA(c *Chain, aln *Alignment, opt Options) error {
 	lq := co.L
 	coevo := co.DCA
 	if opt.Plm {
-		rows := make([][]byte, len(aln.Rows))
-		for k, r := range aln.Rows {
-			rows[k] = []byte(r)
-		}
-		r, err := potts.Predict(&msa.Alignment{Rows: rows}, opt.Potts)
+		r, err := potts.Predict(aln, opt.Potts)
 		if err != nil {
 			return fmt.Errorf("%w: plmDCA: %w", ErrMSA, err)
 		}

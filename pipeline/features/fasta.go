@@ -19,51 +19,26 @@ const (
 	MaxSequence = 100_000
 	// MaxRecords is the most records of a FASTA file of sequences.
 	MaxRecords = 1_000_000
-	// MaxAlignmentRow is the most letters of an alignment row, its
-	// A3M/A2M insertions included.
-	MaxAlignmentRow = 1 << 22
-	// MaxAlignmentDepth is the most rows (sequences) of an alignment.
-	MaxAlignmentDepth = 5_000_000
-	// MaxAlignmentLetters is the most letters of an alignment, all its
-	// rows together (depth times length).
-	MaxAlignmentLetters = 1 << 30
+	// maxLetters is the most letters of a FASTA file, all its records
+	// together.
+	maxLetters = 1 << 30
 	// maxHeader is the most bytes of a FASTA header line.
 	maxHeader = 1 << 20
 )
 
-type fastaRecord struct{ Name, Desc, Seq string }
-
-// fastaBounds are the bounds of one use of readFasta.
-type fastaBounds struct {
-	seq, records int
-	total        int64
-}
-
-var (
-	sequenceBounds  = fastaBounds{MaxSequence, MaxRecords, MaxAlignmentLetters}
-	alignmentBounds = fastaBounds{MaxAlignmentRow, MaxAlignmentDepth, MaxAlignmentLetters}
-)
-
-// readFasta reads every record with the reading rules of biogo's FASTA
-// reader (letters kept as written: case, '-' and '.' included), within
-// the bounds given; binary data is refused (fileio.ErrBinary).
-func readFasta(r io.Reader, b fastaBounds) ([]fastaRecord, error) {
+// readFasta reads every record with fileio's FASTA reader (biogo's
+// reading rules; letters kept as written: case, '-' and '.' included)
+// within the bounds of sequences; binary data is refused
+// (fileio.ErrBinary). Another error of the stream names the record it
+// stopped in.
+func readFasta(r io.Reader) ([]*fileio.FASTARecord, error) {
 	fr := fileio.NewFASTAReader(r)
-	fr.MaxSeq, fr.MaxRecords, fr.MaxTotal, fr.MaxHeader, fr.Unit = b.seq, b.records, b.total, maxHeader, "residues"
-	var out []fastaRecord
-	for {
-		rec, err := fr.Read()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			if errors.Is(err, fileio.ErrBinary) || errors.Is(err, fileio.ErrTooLarge) {
-				return out, err // names the record or line
-			}
-			return out, fmt.Errorf("FASTA record %d: %w", len(out)+1, err)
-		}
-		out = append(out, fastaRecord{Name: rec.Name, Desc: rec.Desc, Seq: strings.TrimSpace(string(rec.Seq))})
+	fr.MaxSeq, fr.MaxRecords, fr.MaxTotal, fr.MaxHeader, fr.Unit = MaxSequence, MaxRecords, maxLetters, maxHeader, "residues"
+	recs, err := fr.ReadAll()
+	if err != nil && !errors.Is(err, fileio.ErrBinary) && !errors.Is(err, fileio.ErrTooLarge) {
+		err = fmt.Errorf("FASTA record %d: %w", len(recs)+1, err) // the others name the record or line
 	}
+	return recs, err
 }
 
 // Sequence is a named sequence read from FASTA. Err is set for a record
@@ -86,13 +61,13 @@ var ErrRecord = errors.New("unusable FASTA record")
 // record and wrapping ErrRecord. The error is for the stream itself: a
 // read error, or text biogo's reader cannot parse as FASTA.
 func ReadSequences(r io.Reader) ([]Sequence, error) {
-	recs, err := readFasta(r, sequenceBounds)
+	recs, err := readFasta(r)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Sequence, len(recs))
 	for i, rec := range recs {
-		seq := strings.TrimRight(strings.ToUpper(rec.Seq), "*")
+		seq := strings.TrimRight(strings.ToUpper(string(rec.Seq)), "*")
 		out[i] = Sequence{Name: rec.Name, Seq: seq}
 		switch {
 		case seq == "":

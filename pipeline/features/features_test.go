@@ -143,7 +143,7 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 	for _, id := range []string{"1CTF_A", "2O9S_A"} {
 		t.Run(id, func(t *testing.T) {
 			ch, res := readChain(t, id[:4], id[5:])
-			aln, err := ReadMSA(dataDir + "/msa/" + id + ".fasta")
+			aln, err := ReadAlignment(dataDir + "/msa/" + id + ".fasta")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +190,10 @@ func TestMSAFeaturesFindContacts(t *testing.T) {
 	}
 }
 
-func TestMSAReaders(t *testing.T) {
+// ReadAlignment reads every format by content, whatever the file's
+// extension (an A3M named .fasta too), keeps the query's residues and
+// accepts the query alone; errors are package msa's.
+func TestReadAlignment(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, s string) string {
 		p := filepath.Join(dir, name)
@@ -200,21 +203,24 @@ func TestMSAReaders(t *testing.T) {
 	for _, tc := range []struct{ name, text string }{
 		{"x.fasta", ">q\nAC-DE\n>s1\nAWKD-\n>s2\n-CGDE\n"},
 		{"x.a3m", ">q\nACDE\n>s1\nAWkD-\n>s2\n-CgDE\n"},
+		{"a3m.fasta", "#A3M#\n>q\nACDE\n>s1\nAWkD-\n>s2\n-CgDE\n"},
 		{"x.aln", "ACDE\nAWD-\n-CDE\n"},
+		{"gapped.aln", "AC-DE\nAWKD-\n-CGDE\n"},
+		{"x.sto", "# STOCKHOLM 1.0\nq ACDE\ns1 AWD-\ns2 -CDE\n//\n"},
 	} {
-		a, err := ReadMSA(write(tc.name, tc.text))
+		a, err := ReadAlignment(write(tc.name, tc.text))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if a.Query() != "ACDE" || len(a.Rows) != 3 || a.Rows[1] != "AWD-" && a.Rows[1] != "AWKD" {
+		if a.Query() != "ACDE" || a.N() != 3 || string(a.Rows[1]) != "AWD-" && string(a.Rows[1]) != "AWKD" {
 			t.Errorf("%s: rows %q", tc.name, a.Rows)
 		}
 	}
-	if _, err := ReadMSA(write("bad.aln", "ACDE\nAC\n")); !errors.Is(err, ErrMSA) {
-		t.Errorf("ragged alignment: %v", err)
+	if a, err := ReadAlignment(write("single.fasta", ">q\nACDE\n")); err != nil || a.N() != 1 || a.Query() != "ACDE" {
+		t.Errorf("the query alone: %v", err)
 	}
-	if _, err := ReadMSA(write("bad2.aln", "AC-E\nACDE\n")); !errors.Is(err, ErrMSA) {
-		t.Errorf("gapped query: %v", err)
+	if _, err := ReadAlignment(write("bad.aln", "ACDE\nAC\n")); !errors.Is(err, msa.ErrRagged) {
+		t.Errorf("ragged alignment: %v", err)
 	}
 }
 
@@ -434,13 +440,11 @@ func TestNonStandardResidues(t *testing.T) {
 // residue changed to U) computes MSA features; it crashed biogo's aligner.
 func TestMSAWithSelenocysteine(t *testing.T) {
 	ch, _ := readChain(t, "1CTF", "A")
-	aln, err := ReadMSA(dataDir + "/msa/1CTF_A.fasta")
+	aln, err := ReadAlignment(dataDir + "/msa/1CTF_A.fasta")
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := []byte(aln.Rows[0])
-	q[5] = 'U'
-	aln.Rows[0] = string(q)
+	aln.Rows[0][5] = 'U'
 	seq := []byte(ch.Sequence())
 	for i := range seq {
 		if seq[i] == 'A' {
@@ -539,7 +543,7 @@ func TestRunChainSet(t *testing.T) {
 func TestPlmChannel(t *testing.T) {
 	const id = "1CTF_A"
 	ch, res := readChain(t, id[:4], id[5:])
-	aln, err := ReadMSA(dataDir + "/msa/" + id + ".fasta")
+	aln, err := ReadAlignment(dataDir + "/msa/" + id + ".fasta")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,11 +562,7 @@ func TestPlmChannel(t *testing.T) {
 	if !equalF(c.OneD, mf.OneD) {
 		t.Error("1D features differ from the mean-field run")
 	}
-	rows := make([][]byte, len(aln.Rows))
-	for k, r := range aln.Rows {
-		rows[k] = []byte(r)
-	}
-	r, err := potts.Predict(&msa.Alignment{Rows: rows}, opt.Potts)
+	r, err := potts.Predict(aln, opt.Potts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,7 +591,7 @@ func TestPlmChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := potts.Predict(&msa.Alignment{Rows: rows}, opt2.Potts)
+	r2, err := potts.Predict(aln, opt2.Potts)
 	if err != nil {
 		t.Fatal(err)
 	}

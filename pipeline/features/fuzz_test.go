@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/pipeline/msa"
 )
 
 // Fuzz targets of every reader in this package. Each checks what a parser
@@ -93,48 +95,6 @@ func FuzzReadSequences(f *testing.F) {
 	})
 }
 
-// FuzzParseMSA: an accepted alignment has a gap-free query and rows of the
-// query's length, of upper-case letters and '-'. The first byte picks the
-// format.
-func FuzzParseMSA(f *testing.F) {
-	f.Add([]byte("\x00>q\nAC-DE\n>s1\nAWKD-\n>s2\n-CGDE\n"))
-	f.Add([]byte("\x01>q\nACDE\n>s1\nAWkD-\n>s2\n-CgDE\n"))
-	f.Add([]byte("\x02ACDE\nAWD-\n-CDE\n"))
-	f.Add([]byte("\x02AC-E\nACDE\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		format := MSAFormat(data[0] % 3)
-		a, err := ParseMSA(bytes.NewReader(data[1:]), format)
-		if err != nil {
-			if !errors.Is(err, ErrMSA) {
-				t.Fatalf("%v: error does not wrap ErrMSA: %v", format, err)
-			}
-			return
-		}
-		checkAlignment(t, a)
-	})
-}
-
-func checkAlignment(t *testing.T, a *Alignment) {
-	t.Helper()
-	l := len(a.Query())
-	if l == 0 || strings.Contains(a.Query(), "-") {
-		t.Fatalf("query %q", a.Query())
-	}
-	for k, r := range a.Rows {
-		if len(r) != l {
-			t.Fatalf("row %d has %d columns, query %d", k, len(r), l)
-		}
-		for i := 0; i < len(r); i++ {
-			if c := r[i]; c != '-' && (c < 'A' || c > 'Z') {
-				t.Fatalf("row %d column %d: %q", k, i, c)
-			}
-		}
-	}
-}
-
 // FuzzMSAFeatures reads an A3M alignment and computes the features of a
 // chain from it, the path that crashed biogo's aligner on U and O. The
 // chain is the query with the fuzzer's edits; whatever is accepted gives
@@ -143,11 +103,11 @@ func FuzzMSAFeatures(f *testing.F) {
 	f.Add([]byte(">q\nMKTAYIAKQRQISFVKSHFSRQ\n>s\nMKTAYLAKQRQISFVKAHFSRQ\n>t\nMRTAYIAKQ-QISFVKSHFSRE\n"), "MKTAYIAKQRQISFVKSHFSRQ")
 	f.Add([]byte(">q\nMKUAYIAKQROISFVKSHFSRQ\n>s\nMKCAYLAKQRKISFVKAHFSRQ\n"), "GSMKUAYIAKQROISFVKSHFSRQ")
 	f.Add([]byte(">q\nMKBZJX\n>s\nMKDEIL\n"), "MKBZJX")
-	f.Fuzz(func(t *testing.T, msa []byte, seq string) {
-		if len(seq) > 300 || len(msa) > 1<<14 {
+	f.Fuzz(func(t *testing.T, data []byte, seq string) {
+		if len(seq) > 300 || len(data) > 1<<14 {
 			return
 		}
-		a, err := ParseMSA(bytes.NewReader(msa), A3M)
+		a, err := msa.Parse(data, "fuzz", msa.A3M)
 		if err != nil {
 			return
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/pdb"
+	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/pipeline/sets"
 	"github.com/contactmap/contactmap/pisces"
@@ -354,13 +355,13 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 		}
 		pred = p
 	}
-	var aln *Alignment
+	var aln *msa.Alignment
 	if wantMSA {
 		p := FindMSA(cfg.MSADir, id)
 		if p == "" {
 			return skip(ReasonNoMSA, nil)
 		}
-		if aln, err = ReadMSA(p); err != nil {
+		if aln, err = ReadAlignment(p); err != nil {
 			return skip(ReasonBadMSA, err)
 		}
 	}

@@ -57,7 +57,7 @@ func ReadSSFasta(path string) (map[string]string, error) {
 // hold only secondary-structure states (H, G, I; E, B; C, -, T, S, L), and
 // a name may appear once.
 func ParseSSFasta(r io.Reader) (map[string]string, error) {
-	recs, err := readFasta(r, sequenceBounds)
+	recs, err := readFasta(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSS, err)
 	}
@@ -67,10 +67,10 @@ func ParseSSFasta(r io.Reader) (map[string]string, error) {
 		if _, dup := out[name]; dup {
 			return nil, fmt.Errorf("%w: record %d: %s appears twice", ErrSS, k+1, rec.Name)
 		}
-		if _, err := ssFromLetters(rec.Seq); err != nil {
+		if _, err := ssFromLetters(string(rec.Seq)); err != nil {
 			return nil, fmt.Errorf("record %d (%s): %w", k+1, rec.Name, err)
 		}
-		out[name] = rec.Seq
+		out[name] = string(rec.Seq)
 	}
 	return out, nil
 }

@@ -19,9 +19,15 @@
 //	a, err := msa.ReadFile("1abcA.a3m.gz")
 //	if errors.Is(err, msa.ErrRagged) { ... }
 //
-// Weights computes CCMpred's sequence weights and the effective number of
-// sequences; LowDepth returns a warning (a value, for the caller to print)
-// where Neff/L is below 1.
+// Alignment is the one alignment type of the protein pipeline, and these
+// readers its one reader: pipeline/features (ReadFileWith, Single: one row
+// allowed), pipeline/predict and pipeline/potts read alignments here, and
+// QueryColumns gives them the columns of the query's residues.
+//
+// Weights computes sequence weights and the effective number of sequences
+// at an Identity: CCMpred's by default (DefaultIdentity), EVfold-mfDCA's
+// with AtLeast (the features' co-evolution channels); LowDepth returns a
+// warning (a value, for the caller to print) where Neff/L is below 1.
 package msa
 
 import (
@@ -139,20 +145,34 @@ var (
 	ErrBinary   = fileio.ErrBinary
 )
 
+// Options adjust the readers; the zero value reads as ReadFile, Read
+// and Parse do.
+type Options struct {
+	// Single accepts an alignment of the query alone, which the readers
+	// otherwise refuse (ErrSingle: plmDCA needs two sequences); the MSA
+	// channels of pipeline/features are defined for one.
+	Single bool
+}
+
 // ReadFile reads an alignment file: plain, gzip or zstd, format by content.
-func ReadFile(path string) (*Alignment, error) {
+func ReadFile(path string) (*Alignment, error) { return ReadFileWith(path, Options{}) }
+
+// ReadFileWith is ReadFile with options.
+func ReadFileWith(path string, opt Options) (*Alignment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return read(f, path, opt)
 }
 
 // Read reads an alignment from r (plain, gzip or zstd, recognised by
 // their magic bytes), format by content (Detect); path names it in
 // errors.
-func Read(r io.Reader, path string) (*Alignment, error) {
+func Read(r io.Reader, path string) (*Alignment, error) { return read(r, path, Options{}) }
+
+func read(r io.Reader, path string, opt Options) (*Alignment, error) {
 	rc, err := fileio.NewReader(r)
 	if err != nil {
 		return nil, &ParseError{Path: path, Err: err}
@@ -165,7 +185,7 @@ func Read(r io.Reader, path string) (*Alignment, error) {
 	if err != nil {
 		return nil, &ParseError{Path: path, Err: err}
 	}
-	return Parse(data, path, Detect(data))
+	return parse(data, path, Detect(data), opt)
 }
 
 // Detect names the format of an uncompressed alignment by its content:
@@ -230,6 +250,10 @@ func Detect(data []byte) Format {
 // Unknown); path names it in errors. Binary data and data beyond MaxBytes
 // are refused.
 func Parse(data []byte, path string, f Format) (*Alignment, error) {
+	return parse(data, path, f, Options{})
+}
+
+func parse(data []byte, path string, f Format, opt Options) (*Alignment, error) {
 	if fileio.IsBinary(data[:min(len(data), fileio.SniffSize)]) {
 		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w, not an alignment", ErrBinary)}
 	}
@@ -307,10 +331,36 @@ func Parse(data []byte, path string, f Format) (*Alignment, error) {
 	if len(a.Rows[0]) == 0 || bytes.Count(a.Rows[0], []byte("-")) == len(a.Rows[0]) {
 		return nil, &ParseError{Path: path, Line: recs[0].line, Row: 1, Err: ErrQueryGap}
 	}
-	if len(a.Rows) == 1 {
+	if len(a.Rows) == 1 && !opt.Single {
 		return nil, &ParseError{Path: path, Line: recs[0].line, Row: 1, Err: ErrSingle}
 	}
 	return a, nil
+}
+
+// QueryColumns drops the columns where the query (row 0) has a gap: the
+// alignment over the query's residues, as the predictors and the
+// features read it. a is returned as it is when the query has none.
+func (a *Alignment) QueryColumns() *Alignment {
+	q := a.Rows[0]
+	if bytes.IndexByte(q, '-') < 0 {
+		return a
+	}
+	var keep []int
+	for i, c := range q {
+		if c != '-' {
+			keep = append(keep, i)
+		}
+	}
+	b := *a
+	b.Rows = make([][]byte, len(a.Rows))
+	for k, r := range a.Rows {
+		s := make([]byte, len(keep))
+		for j, i := range keep {
+			s[j] = r[i]
+		}
+		b.Rows[k] = s
+	}
+	return &b
 }
 
 type record struct {

@@ -192,3 +192,62 @@ func TestReadLarge(t *testing.T) {
 		}
 	}
 }
+
+// Identity.AtLeast counts as neighbours the pairs with the same state in
+// exactly ceil(Fraction*L) columns too (EVfold's weights); CCMpred's
+// default needs more.
+func TestWeightsAtLeast(t *testing.T) {
+	// 10 columns: rows 0 and 1 share 8 (= ceil(0.8*10)), row 2 shares 7
+	// with each.
+	a, err := Parse([]byte("ACDEFGHIKL\nACDEFGHIWW\nACDEFGHYYY\n"), "", PSICOV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		id   Identity
+		want []float64
+	}{
+		{DefaultIdentity, []float64{1, 1, 1}},
+		{Identity{Fraction: 0.8, AtLeast: true}, []float64{1. / 2, 1. / 2, 1}},
+	} {
+		w, neff := Weights(a.Encode(), a.N(), a.L(), tc.id, 2)
+		sum := 0.0
+		for k := range w {
+			if w[k] != tc.want[k] {
+				t.Errorf("%+v: weights %v, want %v", tc.id, w, tc.want)
+				break
+			}
+			sum += w[k]
+		}
+		if neff != sum {
+			t.Errorf("%+v: Neff %v, weights' sum %v", tc.id, neff, sum)
+		}
+	}
+	if got := a.Neff(1); got != 3 {
+		t.Errorf("Neff = %v, want 3", got)
+	}
+}
+
+// Options.Single accepts the query alone; QueryColumns drops the
+// columns of the query's gaps.
+func TestSingleAndQueryColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.fasta")
+	os.WriteFile(path, []byte(">q\nACDE\n"), 0o644)
+	if _, err := ReadFile(path); !errors.Is(err, ErrSingle) {
+		t.Errorf("single sequence: %v", err)
+	}
+	if a, err := ReadFileWith(path, Options{Single: true}); err != nil || a.N() != 1 || a.Query() != "ACDE" {
+		t.Errorf("Single: %v", err)
+	}
+	a, err := Parse([]byte("AC-DE\nAWKD-\n-CGDE\n"), "x.aln", Unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a.QueryColumns()
+	if b.Query() != "ACDE" || string(b.Rows[1]) != "AWD-" || string(b.Rows[2]) != "-CDE" || b.Path != "x.aln" || a.L() != 5 {
+		t.Errorf("QueryColumns: %q from %q", b.Rows, a.Rows)
+	}
+	if b.QueryColumns() != b {
+		t.Error("QueryColumns of a gap-free query copies")
+	}
+}

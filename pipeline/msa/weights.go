@@ -44,21 +44,38 @@ func (a *Alignment) Encode() []uint8 {
 	return x
 }
 
-// DefaultIdentity is CCMpred's reweighting threshold.
-const DefaultIdentity = 0.8
+// Identity is the similarity at which Weights counts two sequences as
+// neighbours: the same state, gaps included, in a Fraction of the
+// columns. The methods differ in one detail, AtLeast.
+type Identity struct {
+	Fraction float64
+	// AtLeast counts pairs with the same state in at least
+	// ceil(Fraction*l) columns, as EVfold-mfDCA and FreeContact do (the
+	// mean-field DCA and profile channels of pipeline/features); without
+	// it, in more than ceil(Fraction*l) columns, as CCMpred's
+	// calculate_weights does (plmDCA, the search stage's Neff/L).
+	AtLeast bool
+}
 
-// Weights returns CCMpred's sequence weights of an encoded alignment x
-// (n x l) and their sum, the effective number of sequences Neff:
-// w_s = 1 / (1 + #{t != s : sequences s and t have the same state,
-// gaps included, in more than ceil(threshold*l) columns}) (CCMpred's
-// calculate_weights). The work is split over up to threads goroutines
+// DefaultIdentity is CCMpred's reweighting threshold: more than 80% of
+// the columns.
+var DefaultIdentity = Identity{Fraction: 0.8}
+
+// Weights returns the sequence weights of an encoded alignment x (n x l)
+// and their sum, the effective number of sequences Neff: w_s = 1 / (1 +
+// the number of other sequences that are neighbours of s at identity
+// id). With DefaultIdentity these are CCMpred's weights
+// (calculate_weights). The work is split over up to threads goroutines
 // (0: GOMAXPROCS); the result does not depend on it.
-func Weights(x []uint8, n, l int, threshold float64, threads int) ([]float64, float64) {
+func Weights(x []uint8, n, l int, id Identity, threads int) ([]float64, float64) {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	idthres := int(math.Ceil(threshold * float64(l)))
+	idthres := int(math.Ceil(id.Fraction * float64(l)))
 	maxMis := l - idthres - 1 // same in > idthres columns <=> mismatches <= l-idthres-1
+	if id.AtLeast {
+		maxMis = l - idthres // same in >= idthres columns
+	}
 	counts := make([][]int32, threads)
 	var wg sync.WaitGroup
 	for t := 0; t < threads; t++ {
@@ -103,6 +120,13 @@ func Weights(x []uint8, n, l int, threshold float64, threads int) ([]float64, fl
 		neff += w[s]
 	}
 	return w, neff
+}
+
+// Neff is the effective number of sequences of a at DefaultIdentity
+// (Weights' sum), computed by up to threads goroutines.
+func (a *Alignment) Neff(threads int) float64 {
+	_, neff := Weights(a.Encode(), a.N(), a.L(), DefaultIdentity, threads)
+	return neff
 }
 
 // Warning is a remark on an alignment that does not stop its use.

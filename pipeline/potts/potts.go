@@ -109,7 +109,7 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.LambdaH, 0.01)
 	def(&o.LambdaJFactor, 0.2)
-	def(&o.Identity, msa.DefaultIdentity)
+	def(&o.Identity, msa.DefaultIdentity.Fraction)
 	def(&o.Epsilon, DefaultEpsilon)
 	def(&o.GradTol, 1e-4)
 	if o.MaxIterations == 0 {
@@ -227,7 +227,7 @@ type problem struct {
 func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 	n, l := a.N(), a.L()
 	x := a.Encode()
-	w, neff := msa.Weights(x, n, l, opt.Identity, opt.Threads)
+	w, neff := msa.Weights(x, n, l, msa.Identity{Fraction: opt.Identity}, opt.Threads)
 	// Merge identical sequences, in order of first appearance.
 	idx := map[string]int{}
 	var ux []uint8

@@ -157,7 +157,7 @@ func resolveAlignment(path string, data []byte) ([]Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	a = QueryColumns(a)
+	a = a.QueryColumns()
 	stem := strings.Split(filepath.Base(path), ".")[0]
 	if stem == "" {
 		stem = filepath.Base(path)
@@ -172,32 +172,6 @@ func readAll(r io.Reader, path string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, path, err)
 	}
 	return data, nil
-}
-
-// QueryColumns drops the columns where the query (row 0) has a gap: the
-// map is over the query's residues. a is returned as it is when the
-// query has none.
-func QueryColumns(a *msa.Alignment) *msa.Alignment {
-	q := a.Rows[0]
-	if bytes.IndexByte(q, '-') < 0 {
-		return a
-	}
-	var keep []int
-	for i, c := range q {
-		if c != '-' {
-			keep = append(keep, i)
-		}
-	}
-	b := *a
-	b.Rows = make([][]byte, len(a.Rows))
-	for k, r := range a.Rows {
-		s := make([]byte, len(keep))
-		for j, i := range keep {
-			s[j] = r[i]
-		}
-		b.Rows[k] = s
-	}
-	return &b
 }
 
 // plmOptions are the fit's options for a run.
@@ -286,7 +260,7 @@ func alignmentFor(cfg Config, t *Target) (*msa.Alignment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	a = QueryColumns(a)
+	a = a.QueryColumns()
 	if a.Query() != t.Seq {
 		return nil, fmt.Errorf("%w: %s: the query of %s (%d residues) is not the chain's sequence (%d residues)", ErrInput, t.ID, path, a.L(), len(t.Seq))
 	}

@@ -39,7 +39,7 @@ func TestMSAModelOnAlignmentFile(t *testing.T) {
 	os.Mkdir(msaDir, 0o755)
 	alnPath := filepath.Join(msaDir, "1CTF_A.fasta")
 	os.WriteFile(alnPath, alnData, 0o644)
-	aln, err := features.ReadMSA(alnPath)
+	aln, err := features.ReadAlignment(alnPath)
 	if err != nil {
 		t.Fatal(err)
 	}

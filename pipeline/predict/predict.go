@@ -667,31 +667,21 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 		}
 		pred = p
 	}
-	var aln *features.Alignment
-	alnPath := "" // for warnings
-	switch {
-	case t.MSA != nil: // an alignment file: its query is the sequence
-		alnPath = t.MSA.Path
-		rows := make([]string, len(t.MSA.Rows))
-		for k, r := range t.MSA.Rows {
-			rows[k] = string(r)
-		}
-		aln = &features.Alignment{Rows: rows}
-	case cfg.MSADir != "":
+	aln := t.MSA // an alignment file: its query is the sequence
+	if aln == nil && cfg.MSADir != "" {
 		path := features.FindMSA(cfg.MSADir, t.ID)
 		if path == "" {
 			return fail(fmt.Errorf("%w: %s: no alignment in %s", ErrInput, t.ID, cfg.MSADir))
 		}
 		var err error
-		if aln, err = features.ReadMSA(path); err != nil {
+		if aln, err = features.ReadAlignment(path); err != nil {
 			return fail(err)
 		}
-		alnPath = path
 	}
 	// A model trained on msa+plm features gets its co-evolution channel
 	// from plmDCA, fitted here as the features run fitted it.
 	lowDepth := func(w *msa.Warning) {
-		w.Path = alnPath
+		w.Path = aln.Path
 		o.Warnings = append(o.Warnings, w.String())
 	}
 	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: potts.Options{Threads: threads}, LowDepth: lowDepth})

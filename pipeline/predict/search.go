@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/msa"
@@ -45,6 +47,72 @@ type Search struct {
 	// with their number, and after each, as search.Run calls its onDone.
 	OnStart func(searches int)
 	OnDone  func(search.Result)
+}
+
+// NewSearch returns the search stage of cfg (for Config.Search) with the
+// searcher s: the alignments go to cfg.MSADir where given, else to
+// OUT/msa, which cfg.MSADir then no longer names for the models (the
+// stage gives every chain its alignment: it is cleared); every hit is
+// kept (Filter MaxIdentity 1), cfg.Workers searches at once. An
+// alignment below MinNeffL is not used (none is too shallow under
+// MethodPLM, which has no single-sequence model to fall back to), and
+// under strict fails its chain.
+func NewSearch(cfg *Config, s *search.Searcher, strict bool) *Search {
+	dir := cfg.MSADir
+	if dir == "" {
+		dir = filepath.Join(cfg.Out, "msa")
+	}
+	cfg.MSADir = ""
+	minNeffL := MinNeffL // the msa network's, measured
+	if cfg.Method == MethodPLM {
+		minNeffL = 0
+	}
+	return &Search{
+		Searcher: s,
+		Config:   search.Config{Out: dir, Workers: cfg.Workers, Filter: search.Filter{MaxIdentity: 1}},
+		MinNeffL: minNeffL,
+		Strict:   strict,
+	}
+}
+
+// SearchJobs resolves a search run's inputs into queries (as Run resolves
+// them: PDB IDs in the mirror pdbDir, structure and FASTA files, an
+// alignment file's query; an empty file fails) and names their outputs
+// as Run names its own: the ID made safe (SafeName) and unique in the run
+// ignoring case, "_2", "_3" for later ones, the manifest's name
+// (search.ManifestName) taken; a query written under another name than
+// its ID is said on errw. An input that resolves to nothing is one
+// failed job.
+func SearchJobs(inputs []string, pdbDir string, errw io.Writer) []search.Job {
+	var jobs []search.Job
+	for _, a := range inputs {
+		if empty, err := emptyFile(a); err == nil && empty {
+			jobs = append(jobs, search.Job{ID: a, Arg: a, Err: errors.New("empty input: no sequence")})
+			continue
+		}
+		ts, err := Resolve(a, pdbDir)
+		if err != nil {
+			jobs = append(jobs, search.Job{ID: a, Arg: a, Err: err})
+			continue
+		}
+		for _, t := range ts {
+			jobs = append(jobs, search.Job{ID: t.ID, Arg: a, Seq: t.Seq, Err: t.Err})
+		}
+	}
+	taken := map[string]bool{search.ManifestName: true}
+	for i := range jobs {
+		base := SafeName(jobs[i].ID)
+		name := base
+		for k := 2; taken[strings.ToLower(name)]; k++ {
+			name = fmt.Sprintf("%s_%d", base, k)
+		}
+		if name != jobs[i].ID && jobs[i].Err == nil {
+			fmt.Fprintf(errw, "%s: written as %s.*\n", jobs[i].ID, name)
+		}
+		taken[strings.ToLower(name)] = true
+		jobs[i].Name = name
+	}
+	return jobs
 }
 
 // Source is where a chain's alignment came from (the search stage).
@@ -103,17 +171,8 @@ func runSearch(ctx context.Context, st *Search, threads, shard, shards int, targ
 	}
 	results := search.Run(ctx, st.Searcher, cfg, jobs, st.OnDone)
 	if len(results) > 0 {
-		manifest := filepath.Join(cfg.Out, search.ManifestName+".tsv")
-		if shards > 1 {
-			manifest = filepath.Join(cfg.Out, fmt.Sprintf("%s.shard-%d-of-%d.tsv", search.ManifestName, shard, shards))
-		}
-		var kept []search.Result
-		for _, r := range results {
-			if !errors.Is(r.Err, context.Canceled) {
-				kept = append(kept, r)
-			}
-		}
-		if err := search.WriteManifest(manifest, st.Searcher, cfg, kept); err != nil {
+		manifest := search.ManifestFile(cfg.Out, shard, shards)
+		if err := search.WriteManifest(manifest, st.Searcher, cfg, search.Finished(results)); err != nil {
 			return nil, nil, fmt.Errorf("alignment manifest: %w", err)
 		}
 	}
@@ -139,15 +198,14 @@ func runSearch(ctx context.Context, st *Search, threads, shard, shards int, targ
 			t.Err = fmt.Errorf("%w: %s: %w", ErrInput, t.ID, err)
 			continue
 		}
-		a = QueryColumns(a)
+		a = a.QueryColumns()
 		if a.Query() != t.Seq {
 			t.Err = fmt.Errorf("%w: %s: the query of %s (%d residues) is not the chain's sequence (%d residues): remove the file to search again", ErrInput, t.ID, found[i], a.L(), len(t.Seq))
 			continue
 		}
 		src := sources[i]
 		if src == nil {
-			_, neff := msa.Weights(a.Encode(), a.N(), a.L(), msa.DefaultIdentity, cfg.Threads)
-			src = &Source{File: found[i], Depth: a.N(), NeffL: neff / float64(a.L())}
+			src = &Source{File: found[i], Depth: a.N(), NeffL: a.Neff(cfg.Threads) / float64(a.L())}
 			sources[i] = src
 		}
 		how := "reused"

@@ -11,10 +11,13 @@ import (
 	"github.com/contactmap/contactmap/pipeline/msa"
 )
 
-// Alignment is a search's result, anchored on the query: Rows[0] is the
-// query (upper case, no gaps); every row is in A3M's convention, upper
-// case letters and '-' in the query's columns (len(Rows[0]) of them in
-// every row) and lower-case letters for residues inserted between them.
+// Alignment is a search's result before it is written, anchored on the
+// query: the hits with their insertions, which the filter reads and the
+// A3M and Stockholm outputs keep (msa.Alignment, the type the predictors
+// read, has the query's columns only: Matches). Rows[0] is the query
+// (upper case, no gaps); every row is in A3M's convention, upper case
+// letters and '-' in the query's columns (len(Rows[0]) of them in every
+// row) and lower-case letters for residues inserted between them.
 type Alignment struct {
 	Names []string
 	Rows  []string
@@ -246,16 +249,23 @@ func (a *Alignment) Apply(f Filter) *Alignment {
 	return out
 }
 
-// NeffPerL is the number of effective sequences at 80% identity
-// (msa.Weights: CCMpred's weights, msa.DefaultIdentity) over the query's
-// length; threads as msa.Weights takes them.
-func (a *Alignment) NeffPerL(threads int) float64 {
-	m := &msa.Alignment{Rows: make([][]byte, a.N())}
+// Matches is the alignment reduced to the query's columns (insertions
+// dropped), as package msa reads the written file: the type the
+// predictors and the features take.
+func (a *Alignment) Matches() *msa.Alignment {
+	m := &msa.Alignment{Format: msa.A3M, Names: a.Names, Rows: make([][]byte, a.N())}
 	for k, r := range a.Rows {
 		m.Rows[k] = matches(r)
 	}
-	_, neff := msa.Weights(m.Encode(), m.N(), m.L(), msa.DefaultIdentity, threads)
-	return neff / float64(m.L())
+	return m
+}
+
+// NeffPerL is the number of effective sequences at 80% identity
+// (msa.Alignment.Neff: CCMpred's weights, msa.DefaultIdentity) over the
+// query's length; threads as msa.Weights takes them.
+func (a *Alignment) NeffPerL(threads int) float64 {
+	m := a.Matches()
+	return m.Neff(threads) / float64(m.L())
 }
 
 // Write writes the alignment in format (one of Formats).

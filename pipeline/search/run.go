@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/outset"
+	"github.com/contactmap/contactmap/internal/runsummary"
 )
 
 // Config is a run of searches.
@@ -147,6 +149,61 @@ func runOne(ctx context.Context, s *Searcher, cfg Config, j Job) Result {
 	}
 	r.Status, r.File = StatusOK, path
 	return r
+}
+
+// Shard is the jobs of shard i of n: those whose index is i modulo n.
+func Shard(jobs []Job, i, n int) []Job {
+	var mine []Job
+	for k, j := range jobs {
+		if k%max(n, 1) == i {
+			mine = append(mine, j)
+		}
+	}
+	return mine
+}
+
+// Finished drops the results of the jobs an interrupt stopped
+// (context.Canceled): they are not failures, and get no manifest row.
+func Finished(results []Result) []Result {
+	var kept []Result
+	for _, r := range results {
+		if !errors.Is(r.Err, context.Canceled) {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// Report prints the results of a run: a line on errw for each query
+// skipped (its alignment exists), and to w a table of those searched
+// (query, length, depth, Neff/L, seconds, file; none when none was). It
+// returns the failed results.
+func Report(w, errw io.Writer, results []Result) (failed []Result) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	rows := 0
+	for _, r := range results {
+		switch r.Status {
+		case StatusFailed:
+			failed = append(failed, r)
+			continue
+		case StatusSkipped:
+			fmt.Fprintf(errw, "%s: %s exists: skipped (--force redoes it)\n", r.ID, r.File)
+			continue
+		}
+		if rows == 0 {
+			fmt.Fprintln(tw, "query\tlength\tdepth\tNeff/L\tseconds\tfile")
+		}
+		rows++
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\n", r.ID, r.L, r.Depth, r.NeffL, r.Seconds, r.File)
+	}
+	tw.Flush()
+	return failed
+}
+
+// ManifestFile is the path of a run's manifest in dir: manifest.tsv, or
+// manifest.shard-i-of-n.tsv for shard i of n > 1.
+func ManifestFile(dir string, shard, shards int) string {
+	return runsummary.ShardFile(dir, ManifestName, shard, shards)
 }
 
 // ManifestName is the base name of a run's manifest in the output

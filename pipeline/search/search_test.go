@@ -371,3 +371,29 @@ func TestRunResumeAndFailures(t *testing.T) {
 		t.Errorf("--force did not redo the query")
 	}
 }
+
+// Report lists the skipped queries on errw and tables the searched ones;
+// Finished drops the interrupted; the manifest of a shard is its own.
+func TestReportAndFinished(t *testing.T) {
+	rs := []Result{
+		{Job: Job{ID: "a"}, Status: StatusOK, File: "o/a.a3m", L: 50, Depth: 12, NeffL: 1.234, Seconds: 2.25},
+		{Job: Job{ID: "b"}, Status: StatusSkipped, File: "o/b.a3m"},
+		{Job: Job{ID: "c"}, Status: StatusFailed, Err: errors.New("no")},
+		{Job: Job{ID: "d"}, Status: StatusFailed, Err: context.Canceled},
+	}
+	kept := Finished(rs)
+	if len(kept) != 3 {
+		t.Fatalf("Finished kept %d", len(kept))
+	}
+	var w, errw bytes.Buffer
+	failed := Report(&w, &errw, kept)
+	if len(failed) != 1 || failed[0].ID != "c" || errw.String() != "b: o/b.a3m exists: skipped (--force redoes it)\n" {
+		t.Errorf("failed %+v, errw %q", failed, errw.String())
+	}
+	if want := "query  length  depth  Neff/L  seconds  file\na      50      12     1.23    2.2      o/a.a3m\n"; w.String() != want {
+		t.Errorf("table %q, want %q", w.String(), want)
+	}
+	if ManifestFile("o", 0, 1) != filepath.Join("o", "manifest.tsv") || ManifestFile("o", 2, 4) != filepath.Join("o", "manifest.shard-2-of-4.tsv") {
+		t.Error("ManifestFile")
+	}
+}

@@ -63,6 +63,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/train"
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -126,8 +127,17 @@ const (
 // family is one chain of the split with its three feature files.
 type family struct {
 	plm, mf, seq *model.Sample
-	aln          *features.Alignment
+	aln          *msa.Alignment
 	pairs        [][2]int // chain position, query column
+}
+
+// rowStrings is an alignment's rows as freecontact takes them.
+func rowStrings(a *msa.Alignment) []string {
+	rows := make([]string, a.N())
+	for k, r := range a.Rows {
+		rows[k] = string(r)
+	}
+	return rows
 }
 
 func run(c config) error {
@@ -160,7 +170,7 @@ func run(c config) error {
 		if path == "" {
 			return fmt.Errorf("%s: no alignment in %s", s.ID, c.msa)
 		}
-		if f.aln, err = features.ReadMSA(path); err != nil {
+		if f.aln, err = features.ReadAlignment(path); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		if f.pairs, err = features.QueryPairs(s.Seq, f.aln); err != nil {
@@ -200,7 +210,7 @@ func run(c config) error {
 			if c.cached {
 				s, _, err = freecontact.Stored(c.cache, f.plm.ID, len(f.aln.Query()), prof)
 			} else {
-				s, _, err = freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads, c.limit)
+				s, _, err = freecontact.Cached(c.cache, f.plm.ID, rowStrings(f.aln), prof, c.threads, c.limit)
 			}
 			if errors.Is(err, freecontact.ErrTimeLimit) || errors.Is(err, freecontact.ErrNotCached) {
 				stopped[kind] = append(stopped[kind], f.plm.ID)
@@ -268,7 +278,7 @@ func fill(c config, fams []*family) error {
 		}
 		var ran, stopped int
 		for _, f := range fams {
-			_, d, err := freecontact.Cached(c.cache, f.plm.ID, f.aln.Rows, prof, c.threads, c.limit)
+			_, d, err := freecontact.Cached(c.cache, f.plm.ID, rowStrings(f.aln), prof, c.threads, c.limit)
 			switch {
 			case errors.Is(err, freecontact.ErrTimeLimit):
 				stopped++

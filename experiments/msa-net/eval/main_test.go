@@ -7,6 +7,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestQueryMapping(t *testing.T) {
 	const l = 5
 	c := &features.Chain{Seq: "MACDW", OneD: make([]float32, l*features.N1D), TwoD: make([]float32, l*(l+1)/2*features.N2D)}
-	aln := &features.Alignment{Rows: []string{"ACD", "AC-"}}
+	aln := &msa.Alignment{Rows: [][]byte{[]byte("ACD"), []byte("AC-")}}
 	pairs, err := features.QueryPairs(c.Seq, aln)
 	if err != nil {
 		t.Fatal(err)
