@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -133,17 +132,6 @@ func (b badRuns) check(skip bool) error {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// checkOutputs refuses to overwrite: it fails, naming the file, when an
-// output DIR/BASE.EXT of one of exts exists, unless force.
-func checkOutputs(dir, base string, exts []string, force bool) error {
-	for _, e := range exts {
-		if p := filepath.Join(dir, base+"."+e); !force && exists(p) {
-			return fmt.Errorf("%s exists: not overwritten (give --force to overwrite, or another --out)", p)
-		}
-	}
-	return nil
 }
 
 // skipped lists the inputs that failed, at the end of a run, and returns

@@ -20,6 +20,7 @@ import (
 	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna/fold"
+	rnapredict "github.com/contactmap/contactmap/rna/predict"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -289,7 +290,9 @@ func TestRNAFoldSkipsMoleculeTooLarge(t *testing.T) {
 		method string
 		m      fold.Method
 	}{{"mfe", fold.MethodMFE}, {"centroid", fold.MethodCentroid}, {"mea-pf", fold.MethodMEA}} {
-		need := func(l int) int64 { return memcheck.Factor * (fold.MemoryEstimate(c.m, l, 0) + rnaFoldExtra(l, fmts)) }
+		need := func(l int) int64 {
+			return memcheck.Factor * (fold.MemoryEstimate(c.m, l, 0) + rnapredict.FoldExtra(l, fmts))
+		}
 		fakeMemory(t, (need(60)+need(300))/2)
 		out := filepath.Join(dir, c.method)
 		code, _, errOut := runCLI(t, "rna", "predict", "--method", c.method, "--format", "bpseq", "--out", out, fa)
@@ -302,34 +305,5 @@ func TestRNAFoldSkipsMoleculeTooLarge(t *testing.T) {
 		if code != 0 || !exists(filepath.Join(out, "long.bpseq")) || !strings.Contains(errOut, "warning: long: "+c.method+" of 300 nt needs about") {
 			t.Errorf("%s --force: exit %d, stderr:\n%s", c.method, code, errOut)
 		}
-	}
-}
-
-// A fold refused says what would fit: --max-span 200, a --format without
-// png, or both (20,000 nt in 1 GiB); nothing where nothing would.
-func TestCheckRNAMemoryHints(t *testing.T) {
-	fakeMemory(t, 1<<30)
-	bp, png := []ssnet.Format{ssnet.BPSEQ}, []ssnet.Format{ssnet.BPSEQ, ssnet.PNG}
-	for _, c := range []struct {
-		method  string
-		l, span int
-		formats []ssnet.Format
-		want    string
-	}{
-		{"mfe", 20000, 0, bp, "skipped (--max-span 200 folds it in about 0.12 GiB; --force tries anyway)"},
-		{"mfe", 20000, 0, png, "skipped (--max-span 200 and a --format without png fold it in about 0.12 GiB; --force tries anyway)"},
-		{"centroid", 20000, 200, png, "skipped (a --format without png folds it in about 0.50 GiB; --force tries anyway)"},
-		{"mea-pf", 200000, 200, bp, "skipped (--force tries anyway)"},
-	} {
-		_, err := checkRNAMemory(c.method, c.l, c.span, c.formats, false)
-		if err == nil || !strings.HasSuffix(err.Error(), c.want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("%s of %d nt needs about", c.method, c.l)) {
-			t.Errorf("%s of %d nt, span %d, %v: %v, want ...%s", c.method, c.l, c.span, c.formats, err, c.want)
-		}
-	}
-	if w, err := checkRNAMemory("mfe", 20000, 0, bp, true); err != nil || !strings.HasSuffix(w, "folding it anyway (--force)") {
-		t.Errorf("--force: %q, %v", w, err)
-	}
-	if w, err := checkRNAMemory("network", 20000, 0, bp, false); err != nil || w != "" {
-		t.Errorf("network: %q, %v", w, err)
 	}
 }

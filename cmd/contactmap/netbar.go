@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"sync/atomic"
 
 	"github.com/contactmap/contactmap/internal/progress"
-	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 // networkBarFLOPs is the least work (floating-point operations of the
@@ -52,51 +50,24 @@ func networkBar(name string, l int, flops float64) func(done float64, end bool) 
 	}
 }
 
-// membersAfter is the per-layer hook of member i of an ensemble whose
-// members' passes execute works floating-point operations each: it gives
-// report (when not nil) the share of the ensemble's work done, 1 after
-// the last layer of the last member, and stops the pass with ctx's error
-// once ctx is done (pairnet.Inputs.AfterLayer).
-func membersAfter(ctx context.Context, report func(float64, bool), works []float64, i int) func(done, total float64) error {
-	before, all := 0.0, 0.0
-	for k, w := range works {
-		if k < i {
-			before += w
-		}
-		all += w
-	}
-	return func(done, total float64) error {
-		if report != nil && total > 0 && all > 0 {
-			d := min(1, (before+done/total*works[i])/all)
-			if i == len(works)-1 && done == total {
-				d = 1
-			}
-			report(d, false)
-		}
-		return ctx.Err()
-	}
-}
-
 // foldBarMinLen is the shortest molecule whose MFE fold (the energy
 // channels of a network) gets a bar: about a second on two cores.
 const foldBarMinLen = 1000
 
-// foldWithBar folds seq for a network's energy channels
-// (ssnet.MFEPartnersProgress), with a bar "NAME (L = N): MFE fold" in
-// percent of the fold's work for a molecule of foldBarMinLen bases or
-// more; ctx stops it between two spans.
-func foldWithBar(ctx context.Context, name, seq string, workers int) ([]int, error) {
-	if len(seq) < foldBarMinLen {
-		return ssnet.MFEPartnersProgress(ctx, seq, workers, nil)
+// foldBar is the progress of the MFE fold of a network's energy
+// channels (ssnet.MethodOptions.OnFold): a bar "NAME (L = N): MFE fold"
+// in percent of the fold's work for a molecule of foldBarMinLen bases
+// or more; nothing for a shorter one.
+func foldBar(name string, l int) (report func(done, total float64), end func()) {
+	if l < foldBarMinLen {
+		return nil, nil
 	}
-	bar := progress.New(100, fmt.Sprintf("%s (L = %d): MFE fold", name, len(seq)))
+	bar := progress.New(100, fmt.Sprintf("%s (L = %d): MFE fold", name, l))
 	shown := 0
-	mfe, err := ssnet.MFEPartnersProgress(ctx, seq, workers, func(done, total float64) {
+	return func(done, total float64) {
 		if pct := int(100 * done / total); pct > shown {
 			bar.Add(pct - shown)
 			shown = pct
 		}
-	})
-	bar.Finish()
-	return mfe, err
+	}, bar.Finish
 }

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"context"
-	"errors"
-	"testing"
-)
+import "testing"
 
 // Issue 57.2: a target's network gets a bar when its work is large, one
 // at a time; a short one keeps the run's bar over the chains alone.
@@ -28,33 +24,4 @@ func TestNetworkBar(t *testing.T) {
 		t.Fatal("no bar after the first one ended")
 	}
 	g(-1, true)
-}
-
-// membersAfter gives the share of an ensemble's work done, weighting each
-// member by its work, 1 after the last layer of the last member, and
-// stops with the context's error.
-func TestMembersAfter(t *testing.T) {
-	works := []float64{100, 300}
-	var got []float64
-	report := func(d float64, end bool) { got = append(got, d) }
-	ctx := context.Background()
-	for i, w := range works {
-		after := membersAfter(ctx, report, works, i)
-		for _, done := range []float64{w / 2, w} {
-			if err := after(done, w); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	want := []float64{0.125, 0.25, 0.625, 1}
-	for i := range want {
-		if i >= len(got) || got[i] != want[i] {
-			t.Fatalf("shares %v, want %v", got, want)
-		}
-	}
-	cancelled, cancel := context.WithCancel(ctx)
-	cancel()
-	if err := membersAfter(cancelled, nil, works, 0)(1, 100); !errors.Is(err, context.Canceled) {
-		t.Errorf("a cancelled context: %v", err)
-	}
 }

@@ -378,25 +378,3 @@ func TestRNAPredictShippedDefaults(t *testing.T) {
 		t.Errorf("--decoder best: exit %d, want 2", code)
 	}
 }
-
-// rna eval's default --train: the shipped models' training files, else
-// the 16S training set.
-func TestRNAEvalDefaultTrain(t *testing.T) {
-	for _, c := range []struct {
-		models []string
-		want   string
-	}{
-		{nil, rnaTrain},
-		{[]string{"runs/x/model.scnn"}, rnaTrain},
-		{[]string{"rna-scnn-16s", "rna-scnn-seq", "runs/x/model.scnn"}, "data/rna/16s-finaltrain.txt"},
-		{[]string{"rna-scnn", "bprna"}, "data/rna/16s-finaltrain.txt,experiments/rna-families/tr0-dedup.dbn.gz"},
-	} {
-		got, err := rnaEvalTrain(c.models)
-		if err != nil || got != c.want {
-			t.Errorf("%v: %q, %v; want %q", c.models, got, err, c.want)
-		}
-	}
-	if _, err := rnaEvalTrain([]string{"rna-scnn", "rna-scnn-seq"}); err == nil {
-		t.Error("models trained on different files: no error")
-	}
-}

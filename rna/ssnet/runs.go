@@ -141,20 +141,17 @@ func sameMolecules(scores []MolScore, set []Molecule) bool {
 	return true
 }
 
-// BaselineRuns scores the model-free baselines on a set as comparison
-// runs of kinds stacking, mfe, centroid and homology (transfer from
-// refs), seed 0.
+// BaselineRuns scores the model-free baselines (Baselines: stacking,
+// mfe, centroid, homology transfer from refs) on a set as comparison
+// runs of their methods' names, seed 0.
 func BaselineRuns(set []Molecule, refs *homology.Index) ([]runcompare.Run, error) {
 	var runs []runcompare.Run
-	for _, b := range []struct {
-		name string
-		pred Predictor
-	}{{"stacking", BaselinePredictor()}, {"mfe", MFEPredictor()}, {"centroid", CentroidPredictor()}, {"homology", HomologyPredictor(refs)}} {
-		scores, err := Evaluate(set, b.pred, nil)
+	for _, b := range Baselines() {
+		scores, err := Evaluate(set, b.New(MethodOptions{Refs: refs}).Predictor(), nil)
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, MoleculeRun(runcompare.Run{Kind: b.name}, scores))
+		runs = append(runs, MoleculeRun(runcompare.Run{Kind: b.Name}, scores))
 	}
 	return runs, nil
 }

@@ -1,0 +1,167 @@
+package predict
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// EvalConfig configures an evaluation (Eval, rna eval).
+type EvalConfig struct {
+	// Models are shipped model names or model files (Shipped.Load), each
+	// evaluated under every decoder of Decoders.
+	Models   []string
+	Decoders []ssnet.Decoder
+	// Set is the file of the molecules evaluated (ssnet.ReadSet).
+	Set string
+	// Train are the training molecules (comma-separated files), for the
+	// overlap analysis, homology transfer and template networks; ""
+	// takes the training files of the shipped models among Models
+	// (Shipped.TrainFilesOf), else DefaultTrain.
+	Train, DefaultTrain string
+	// MFECache and CentroidCache are files of cached MFE and centroid
+	// structures, for the networks with energy channels and the MFE and
+	// centroid baselines ("": fold every molecule); FoldSeed a file of
+	// read-only folds looked up first (ssnet.ReadFoldSeed; "": none).
+	MFECache, CentroidCache, FoldSeed string
+	// Baselines adds the model-free baselines (ssnet.Baselines).
+	Baselines bool
+	Workers   int // goroutines per convolution (0: runtime.GOMAXPROCS(0))
+	Shipped   Shipped
+	// Log, when set, gets the evaluation's notes (a stale fold seed, a
+	// baseline left out); Progress reports each row's molecules and the
+	// MFE folds.
+	Log      io.Writer
+	Progress ssnet.Progress
+}
+
+// Eval evaluates the models under each decoder, and the baselines, on
+// the set: a row per model and decoder, then per baseline, with the
+// set's overlap with the training molecules. A template network
+// evaluated on its own training file, or shipped models trained on
+// different files without Train, is an ssnet.ErrUsage.
+func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
+	log := cfg.Log
+	if log == nil {
+		log = io.Discard
+	}
+	trainFiles := cfg.Train
+	if trainFiles == "" {
+		var err error
+		if trainFiles, err = cfg.Shipped.TrainFilesOf(cfg.Models, cfg.DefaultTrain); err != nil {
+			return nil, err
+		}
+	}
+	set, err := ssnet.ReadSet(cfg.Set)
+	if err != nil {
+		return nil, err
+	}
+	seed := ssnet.NewFoldSeed()
+	if cfg.FoldSeed != "" {
+		if seed, err = ssnet.ReadFoldSeed(cfg.FoldSeed); err != nil {
+			return nil, err
+		}
+		if seed.Stale {
+			fmt.Fprintf(log, "contactmap rna eval: %s holds the folds of another rna/fold (fingerprint %s, now %s): not used; make rna-fold-cache rebuilds it\n", cfg.FoldSeed, seed.Fingerprint, ssnet.FoldFingerprint())
+		}
+	}
+	train, err := ssnet.ReadSetList(trainFiles)
+	if err != nil {
+		return nil, err
+	}
+	report := &ssnet.EvalReport{Set: cfg.Set, Molecules: len(set), Overlaps: ssnet.Overlaps(set, train)}
+	disjoint := ssnet.Disjoint(report.Overlaps)
+	// The training molecules are the references of homology transfer and
+	// of the template networks; evaluating the training split itself
+	// would find every molecule as its own template.
+	sameAsTrain := false
+	for _, f := range strings.Split(trainFiles, ",") {
+		sameAsTrain = sameAsTrain || filepath.Clean(cfg.Set) == filepath.Clean(strings.TrimSpace(f))
+	}
+	refs := ssnet.TemplateRefs(train)
+	addRow := func(name string, params int, scores []ssnet.MolScore) {
+		report.Rows = append(report.Rows, ssnet.NewEvalRow(name, params, scores, disjoint))
+	}
+	// The MFE structures the networks with energy channels and the MFE
+	// baseline read: from the seed, the cache, or folded once for both.
+	attachMFE := func() error {
+		if ssnet.AttachSeededMFE(set, seed.MFE) > 0 {
+			return ssnet.AttachMissingMFE(ctx, set, cfg.MFECache, cfg.Progress)
+		}
+		return nil
+	}
+	templated := false
+	for _, path := range cfg.Models {
+		m, _, err := cfg.Shipped.Load(path)
+		if err != nil {
+			return nil, err
+		}
+		r := m.Record
+		if r.UsesTemplates() && !templated {
+			if sameAsTrain {
+				return nil, fmt.Errorf("%w: %s takes homology templates from the training molecules; evaluate it on another split than the training file", ssnet.ErrUsage, path)
+			}
+			if err := ssnet.AttachTemplates(ctx, set, refs, false, 0); err != nil {
+				return nil, err
+			}
+			templated = true
+		}
+		if r.UsesEnergy() {
+			if err := attachMFE(); err != nil {
+				return nil, err
+			}
+		}
+		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
+		tick, end := cfg.Progress.Start(len(set), name)
+		scores, err := ssnet.EvaluateDecoders(set, m, cfg.Workers, cfg.Decoders, tick)
+		end()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for k, d := range cfg.Decoders {
+			addRow(fmt.Sprintf("%s, %s", name, d), m.Net.Trainable(), scores[k])
+		}
+	}
+	if !cfg.Baselines {
+		return report, nil
+	}
+	for _, b := range ssnet.Baselines() {
+		o := ssnet.MethodOptions{Refs: refs}
+		if b.Needs&ssnet.NeedsMFE != 0 {
+			if err := attachMFE(); err != nil {
+				return nil, err
+			}
+		}
+		if b.Needs&ssnet.NeedsCentroids != 0 {
+			o.Centroids = ssnet.NewCentroidCache()
+			if cfg.CentroidCache != "" {
+				if o.Centroids, err = ssnet.ReadCentroidCache(cfg.CentroidCache); err != nil {
+					return nil, err
+				}
+			}
+			o.Centroids.WithSeed(seed.Centroid)
+		}
+		if b.Needs&ssnet.NeedsRefs != 0 && sameAsTrain {
+			fmt.Fprintf(log, "contactmap rna eval: no %s baseline on the training molecules themselves\n", b.Name)
+			continue
+		}
+		name := "baseline: " + b.Row
+		tick, end := cfg.Progress.Start(len(set), name)
+		scores, err := ssnet.Evaluate(set, b.New(o).Predictor(), tick)
+		end()
+		if err != nil {
+			return nil, err
+		}
+		addRow(name, 0, scores)
+		if o.Centroids != nil && cfg.CentroidCache != "" && o.Centroids.Changed() {
+			if err := o.Centroids.Write(cfg.CentroidCache); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return report, nil
+}

@@ -1,0 +1,197 @@
+package predict
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// Shipped is what Run and Eval need of the shipped RNA models. Package
+// models holds them, above the systems (it cannot be imported here); the
+// command fills this in from it, as pipeline/predict.Config.Load takes
+// the protein models.
+type Shipped struct {
+	// Default is the model of a run that names none (models.DefaultRNA).
+	Default string
+	// Names are the shipped models' names (models.RNANames).
+	Names []string
+	// Load resolves a model spec, a shipped name or a model file, into
+	// the model and where it came from (models.LoadRNA).
+	Load func(spec string) (*ssnet.Model, string, error)
+	// Refs are a model's references of known structure and their name: a
+	// shipped model's training files, built in, and for another spec
+	// the 16S training set (models.RNARefsFor).
+	Refs func(spec string) ([]ssnet.Molecule, string, error)
+	// TrainingFiles are a shipped model's training files, in training's
+	// order; false for a spec that names no shipped model
+	// (models.ShippedRNA's Refs).
+	TrainingFiles func(spec string) ([]string, bool)
+	// Decoder is a model's own decoder (models.RNADefaultDecoder; greedy
+	// for a model file).
+	Decoder func(spec string) ssnet.Decoder
+	// Describe says what a shipped model's training file holds, for the
+	// warnings; a file not listed is named by its path.
+	Describe map[string]TrainingFile
+}
+
+// TrainingFile is what a training file holds, for the warnings: What
+// ("16S rRNA"), followed where Families is set by the families of the
+// model's training molecules ("bpRNA TR0 (CRW, RFAM)").
+type TrainingFile struct {
+	What     string
+	Families bool
+}
+
+// TrainFilesOf is the training files of the shipped models among specs,
+// comma-separated (their references: Refs, read from the files they
+// were trained on), which must be the same files in the same order (else
+// an ssnet.ErrUsage); fallback when no shipped model is given: rna
+// eval's default --train.
+func (sh Shipped) TrainFilesOf(specs []string, fallback string) (string, error) {
+	train, from := "", ""
+	for _, spec := range specs {
+		refs, ok := sh.TrainingFiles(spec)
+		if !ok {
+			continue // a model file
+		}
+		files := strings.Join(refs, ",")
+		if train != "" && files != train {
+			return "", fmt.Errorf("%w: %s and %s were trained on different files (%s; %s): evaluate them separately or give --train", ssnet.ErrUsage, from, spec, train, files)
+		}
+		train, from = files, spec
+	}
+	if train == "" {
+		train = fallback
+	}
+	return train, nil
+}
+
+// DecodersHelp lists each shipped model's own decoder, for a help text:
+// "bprna: mea, rna-scnn: greedy".
+func (sh Shipped) DecodersHelp() string {
+	var b []string
+	for _, name := range sh.Names {
+		b = append(b, name+": "+string(sh.Decoder(name)))
+	}
+	return strings.Join(b, ", ")
+}
+
+// RefsHelp lists each shipped model's references (its training files),
+// a line each, for a help text.
+func (sh Shipped) RefsHelp() string {
+	var b []string
+	for _, name := range sh.Names {
+		if files, ok := sh.TrainingFiles(name); ok {
+			b = append(b, "  "+name+": "+strings.Join(files, ", "))
+		}
+	}
+	return strings.Join(b, "\n")
+}
+
+// training is what an RNA network was trained on, for the warnings of a
+// run: the molecules (16S rRNA, bpRNA TR0's families) and their lengths
+// (0, 0: unknown, for a model file).
+type training struct {
+	What     string
+	Min, Max int
+}
+
+func (t training) String() string {
+	if t.Max == 0 {
+		return t.What
+	}
+	return fmt.Sprintf("%s of %s-%s nt", t.What, thousands(t.Min), thousands(t.Max))
+}
+
+// trainingOf describes a shipped network's training molecules: its
+// training files and their molecules.
+func (sh Shipped) trainingOf(files []string, mols []ssnet.Molecule) training {
+	var t training
+	var what []string
+	for _, f := range files {
+		d, ok := sh.Describe[f]
+		switch {
+		case !ok:
+			what = append(what, f)
+		case d.Families:
+			fams := map[string]bool{}
+			for _, m := range mols {
+				if m.Family != "" {
+					fams[m.Family] = true
+				}
+			}
+			names := make([]string, 0, len(fams))
+			for f := range fams {
+				names = append(names, f)
+			}
+			sort.Strings(names)
+			what = append(what, d.What+" ("+strings.Join(names, ", ")+")")
+		default:
+			what = append(what, d.What)
+		}
+	}
+	t.What = strings.Join(what, " and ")
+	for i, m := range mols {
+		if l := len(m.Seq); i == 0 || l < t.Min {
+			t.Min = l
+		}
+		t.Max = max(t.Max, len(m.Seq))
+	}
+	return t
+}
+
+// network is one network of a run's models, with what it was trained
+// on.
+type network struct {
+	ssnet.Network
+	Spec  string
+	Train training
+}
+
+// trainingOfAll is the training lengths of the networks together (an
+// ensemble's: the widest), and what they were trained on; Max 0 when a
+// network's are unknown.
+func trainingOfAll(nets []network) training {
+	var t training
+	var what []string
+	for i, n := range nets {
+		if n.Train.Max == 0 {
+			return training{}
+		}
+		if i == 0 || n.Train.Min < t.Min {
+			t.Min = n.Train.Min
+		}
+		t.Max = max(t.Max, n.Train.Max)
+		if !slices.Contains(what, n.Train.What) {
+			what = append(what, n.Train.What)
+		}
+	}
+	t.What = strings.Join(what, "; ")
+	return t
+}
+
+// netNames names the networks of a run: "rna-scnn-16s", "rna-scnn +
+// rna-scnn-16s".
+func netNames(nets []network) string {
+	var n []string
+	for _, x := range nets {
+		n = append(n, x.Spec)
+	}
+	return strings.Join(n, " + ")
+}
+
+// thousands writes n with commas between groups of three digits (2,741).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
