@@ -81,10 +81,11 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	})
 	var o ssnet.TrainOptions
 	kind := fs.String("model", "scnn", "cnn or scnn")
-	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length), families-noenergy (families without the energy channels) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
+	protocol := fs.String("protocol", "default", "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length), families-noenergy (families without the energy channels), families-ensemble (families with the pair probabilities of the Turner 2004 ensemble as a further channel) or paper (the paper's widths, 500-nt crops, 27,500 steps)")
 	trainFile := fs.String("train", ssnet.TrainFile, "training molecules: files in the five-line format or dot-bracket (.dbn, .dbn.gz), comma-separated; with several, training draws each file equally often (with --resume, the run's)")
 	validFile := fs.String("valid", ssnet.ValidFile, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files (with --resume, the run's)")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")
+	ensembleCache := fs.String("ensemble-cache", ssnet.DefaultEnsembleCache(), "file of cached ensemble channels (pair probabilities) for protocols with the ensemble channel (\"\": compute every molecule's at every start); appended as they are computed")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
@@ -143,6 +144,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 		return rnaErr(err)
 	}
 	o.MFECache = *mfeCache
+	o.EnsembleCache = *ensembleCache
 	var bar lossBar
 	if err := o.PrintTo(stdout, bar.Step, bar.Reset); err != nil {
 		return err

@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -44,6 +45,10 @@ var (
 	baseFlag    = flag.Bool("baselines", false, "instead of clustering: the MFE and centroid F1 on the held-out set (valid.dbn.gz in -out)")
 	mfeFlag     = flag.String("mfe-cache", "experiments/rna-families/mfe-cache.tsv.gz", "MFE cache for -baselines (\"\": fold every molecule)")
 	maxLenFlag  = flag.Int("max-len", 600, "-baselines: longest molecule folded")
+	scoreFlag   = flag.String("score", "", "instead of clustering: score model files on valid.dbn.gz in -out, NAME=FILE,... (templates from the training side, as in training; MFE and ensemble channels from -mfe-cache and -ensemble-cache), under the greedy and mea decoders, per molecule into -out/scores-NAME.tsv")
+	ensCacheFlg = flag.String("ensemble-cache", "", "-score: the ensemble cache (ssnet.EnsembleCache) for networks with the ensemble channel")
+	pairedFlag  = flag.String("paired", "", "instead of clustering: paired differences A-B,C-D,... of per-molecule F1 over the molecules both score, from -out/baselines.tsv and -out/scores-*.tsv (names: mfe, centroid, mea, homology, stacking, or NAME/greedy, NAME/mea), with 95% bootstrap CIs (10,000 resamples, seed 1)")
+	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsemblePairs) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
 // mol is a molecule of any set.
@@ -64,6 +69,19 @@ func main() {
 	start := time.Now()
 	if *baseFlag {
 		check(baselines(filepath.Join(*outFlag, "valid.dbn.gz")))
+		return
+	}
+	if *scoreFlag != "" {
+		check(score(*scoreFlag))
+		logf("done in %s", time.Since(start).Round(time.Second))
+		return
+	}
+	if *pairedFlag != "" {
+		check(paired(*pairedFlag))
+		return
+	}
+	if *ensFlag != "" {
+		check(ensembles(*ensFlag))
 		logf("done in %s", time.Since(start).Round(time.Second))
 		return
 	}
@@ -742,4 +760,190 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "rna-holdout:", err)
 		os.Exit(1)
 	}
+}
+
+// ensembles computes the ensemble channel of every training and
+// validation molecule into the cache file path, appending as it goes.
+func ensembles(path string) error {
+	cache, err := ssnet.ReadEnsembleCache(path)
+	if err != nil {
+		return err
+	}
+	var set []ssnet.Molecule
+	for _, f := range append([]string{filepath.Join(*outFlag, "valid.dbn.gz"), filepath.Join(*outFlag, "train.dbn.gz")}, strings.Split(*s16Flag, ",")...) {
+		ms, err := ssnet.ReadSet(f)
+		if err != nil {
+			return err
+		}
+		set = append(set, ms...)
+	}
+	logf("%d molecules, %d in the cache", len(set), cache.Len())
+	t0 := time.Now()
+	n := 0
+	err = ssnet.AttachEnsemble(context.Background(), set, cache, path, 1, func() {
+		if n++; n%500 == 0 {
+			logf("%d molecules in %s", n, time.Since(t0).Round(time.Second))
+		}
+	})
+	logf("%d computed in %s; %d in the cache", n, time.Since(t0).Round(time.Second), cache.Len())
+	return err
+}
+
+// trainingSide reads the training molecules of the split: train.dbn.gz
+// in -out and the 16S sets, in that order (as rna train reads
+// --train 16s,train.dbn.gz, the template index is over them all).
+func trainingSide() ([]ssnet.Molecule, error) {
+	var set []ssnet.Molecule
+	for _, f := range append(strings.Split(*s16Flag, ",")[:1], filepath.Join(*outFlag, "train.dbn.gz")) {
+		ms, err := ssnet.ReadSet(f)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, ms...)
+	}
+	return set, nil
+}
+
+// score evaluates model files on the validation set, per molecule.
+func score(spec string) error {
+	valid, err := ssnet.ReadSet(filepath.Join(*outFlag, "valid.dbn.gz"))
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	var templatesDone, mfeDone, ensDone bool
+	for _, nf := range strings.Split(spec, ",") {
+		name, file, ok := strings.Cut(nf, "=")
+		if !ok {
+			return fmt.Errorf("-score %q: want NAME=FILE", nf)
+		}
+		m, err := ssnet.Load(file)
+		if err != nil {
+			return err
+		}
+		c := m.Record.Inputs2D()
+		if c.Template && !templatesDone {
+			train, err := trainingSide()
+			if err != nil {
+				return err
+			}
+			if err := ssnet.AttachTemplates(ctx, valid, ssnet.TemplateRefs(train), false, m.Record.MinIdentity); err != nil {
+				return err
+			}
+			templatesDone = true
+		}
+		if c.Energy && !mfeDone {
+			cache, err := ssnet.ReadMFECache(*mfeFlag)
+			if err != nil {
+				return err
+			}
+			logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(valid, cache), len(valid), *mfeFlag)
+			mfeDone = true
+		}
+		if c.Ensemble && !ensDone {
+			cache, err := ssnet.ReadEnsembleCache(*ensCacheFlg)
+			if err != nil {
+				return err
+			}
+			if err := ssnet.AttachEnsemble(ctx, valid, cache, *ensCacheFlg, 1, nil); err != nil {
+				return err
+			}
+			ensDone = true
+		}
+		var rows []string
+		for _, d := range []ssnet.Decoder{ssnet.Greedy, ssnet.MEA} {
+			t0 := time.Now()
+			scores, err := ssnet.Evaluate(valid, ssnet.DecodedPredictor(m, 1, d), nil)
+			if err != nil {
+				return err
+			}
+			for _, sc := range scores {
+				rows = append(rows, fmt.Sprintf("%s/%s\t%s\t%d\t%.6f\t%.6f\t%.6f", name, d, sc.Name, sc.Len, sc.Exact.F1, sc.Exact.MCC, sc.Shift.F1))
+			}
+			s := ssnet.Summarize(scores)
+			fmt.Printf("| %s (%s) | %.3f | %.3f | %.3f |\n", name, d, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
+			logf("%s/%s: %s", name, d, time.Since(t0).Round(time.Second))
+		}
+		if err := writeLines(filepath.Join(*outFlag, "scores-"+name+".tsv"), "predictor\tname\tlength\tf1\tmcc\tf1_slip", rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// paired prints the paired per-molecule F1 differences of predictor
+// pairs with bootstrap CIs.
+func paired(spec string) error {
+	f1 := map[string]map[string]float64{}
+	files, _ := filepath.Glob(filepath.Join(*outFlag, "scores-*.tsv"))
+	for _, file := range append([]string{filepath.Join(*outFlag, "baselines.tsv")}, files...) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if k == 0 {
+				continue
+			}
+			f := strings.Split(line, "\t")
+			if len(f) < 4 {
+				return fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
+			}
+			var v float64
+			if _, err := fmt.Sscan(f[3], &v); err != nil {
+				return fmt.Errorf("%s line %d: %w", file, k+1, err)
+			}
+			if f1[f[0]] == nil {
+				f1[f[0]] = map[string]float64{}
+			}
+			f1[f[0]][f[1]] = v
+		}
+	}
+	fmt.Println("| A - B | molecules | A | B | A - B | 95% CI |")
+	fmt.Println("|---|---:|---:|---:|---:|---|")
+	for _, ab := range strings.Split(spec, ",") {
+		a, b, ok := strings.Cut(ab, "-")
+		if !ok || f1[a] == nil || f1[b] == nil {
+			return fmt.Errorf("-paired %q: want A-B of known predictors", ab)
+		}
+		var names []string
+		for n := range f1[a] {
+			if _, ok := f1[b][n]; ok {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		d := make([]float64, len(names))
+		var ma, mb float64
+		for k, n := range names {
+			d[k] = f1[a][n] - f1[b][n]
+			ma += f1[a][n]
+			mb += f1[b][n]
+		}
+		nn := float64(len(names))
+		mean, lo, hi := bootstrapCI(d, 10000, 1)
+		fmt.Printf("| %s - %s | %d | %.3f | %.3f | %+.3f | [%+.3f, %+.3f] |\n", a, b, len(names), ma/nn, mb/nn, mean, lo, hi)
+	}
+	return nil
+}
+
+// bootstrapCI is the mean of d and the 2.5 and 97.5 percentiles of the
+// means of resamples of d (with replacement, PCG seed).
+func bootstrapCI(d []float64, resamples int, seed uint64) (mean, lo, hi float64) {
+	n := len(d)
+	for _, v := range d {
+		mean += v
+	}
+	mean /= float64(n)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	means := make([]float64, resamples)
+	for r := range means {
+		var s float64
+		for k := 0; k < n; k++ {
+			s += d[rng.IntN(n)]
+		}
+		means[r] = s / float64(n)
+	}
+	sort.Float64s(means)
+	return mean, means[int(0.025*float64(resamples))], means[int(0.975*float64(resamples))-1]
 }

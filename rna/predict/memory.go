@@ -92,8 +92,10 @@ func (e *foldTooLarge) Unwrap() error { return e.TooLargeError }
 // the networks' passes: the probability map, the decoder's table, the
 // template channels (full and packed) and the PNG, about 32 bytes a
 // pair, and an ensemble's mean, 8 more; a network with energy channels
-// also folds the sequence (fold.FoldBytes: 16 bytes a pair).
-func networkExtra(l int, members int, energy bool) int64 {
+// also folds the sequence (fold.FoldBytes: 16 bytes a pair), and one
+// with the ensemble channel computes its partition function
+// (ssnet.EnsembleBytes).
+func networkExtra(l int, members int, energy, ensemble bool) int64 {
 	n := int64(l)
 	extra := 32 * n * n
 	if members > 1 {
@@ -101,6 +103,9 @@ func networkExtra(l int, members int, energy bool) int64 {
 	}
 	if energy {
 		extra += fold.DefaultParams().FoldBytes(l)
+	}
+	if ensemble {
+		extra += ssnet.EnsembleBytes(l)
 	}
 	return extra
 }
@@ -113,12 +118,13 @@ func networkExtra(l int, members int, energy bool) int64 {
 // a warning. Where the memory available is unknown, nothing is refused.
 func CheckNetworkMemory(nets []ssnet.Network, l, workers int, force bool) (warning string, err error) {
 	var specs []pairnet.Spec
-	energy := false
+	energy, ensemble := false, false
 	for _, n := range nets {
 		specs = append(specs, n.Model.Net.Spec)
 		energy = energy || n.Model.Record.UsesEnergy()
+		ensemble = ensemble || n.Model.Record.Inputs2D().Ensemble
 	}
-	err = memcheck.Check("", specs, l, workers, networkExtra(l, len(nets), energy))
+	err = memcheck.Check("", specs, l, workers, networkExtra(l, len(nets), energy, ensemble))
 	var tl *memcheck.TooLargeError
 	if !errors.As(err, &tl) {
 		return "", err

@@ -31,6 +31,11 @@ type Molecule struct {
 	// energy structure (-1: unpaired), for the networks with energy
 	// channels (AttachMFE); nil otherwise.
 	MFE []int
+	// Ensemble is the molecule's pairs of the ensemble channel
+	// (EnsembleChannels: the pair probabilities of its partition
+	// function), for the networks with that channel (AttachEnsemble);
+	// nil otherwise.
+	Ensemble []PairProb
 	// Group is the index of the file the molecule was read from
 	// (ReadSets): training draws a group uniformly, then a molecule of
 	// it, so that a small set is not drowned by a large one.

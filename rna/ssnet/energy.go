@@ -34,11 +34,13 @@ import (
 const EnergyChannels = 2
 
 // Inputs2D names the 2D input channels of a network: the homology
-// template's (TemplateChannels, first when present) and the energy
-// model's (EnergyChannels, after them).
+// template's (TemplateChannels, first when present), the energy
+// model's (EnergyChannels, after them) and the ensemble's
+// (EnsembleChannels, last).
 type Inputs2D struct {
 	Template bool
 	Energy   bool
+	Ensemble bool
 }
 
 // Width is the number of 2D input channels.
@@ -50,11 +52,20 @@ func (c Inputs2D) Width() int {
 	if c.Energy {
 		w += EnergyChannels
 	}
+	if c.Ensemble {
+		w += EnsembleChannels
+	}
 	return w
 }
 
+// valid reports whether the channels can be told from their width
+// (inputs2DOf): the energy and ensemble channels together need the
+// template's, since their width alone is the template's.
+func (c Inputs2D) valid() bool { return !(c.Energy && c.Ensemble && !c.Template) }
+
 // inputs2DOf reads the channels from a network's 2D input width: 0, 3
-// (template), 2 (energy) or 5 (both); ok is false for another width.
+// (template), 2 (energy), 5 (both), 1 (ensemble), 4 (template and
+// ensemble) or 6 (all three); ok is false for another width.
 func inputs2DOf(width int) (c Inputs2D, ok bool) {
 	switch width {
 	case 0:
@@ -65,6 +76,12 @@ func inputs2DOf(width int) (c Inputs2D, ok bool) {
 		return Inputs2D{Energy: true}, true
 	case TemplateChannels + EnergyChannels:
 		return Inputs2D{Template: true, Energy: true}, true
+	case EnsembleChannels:
+		return Inputs2D{Ensemble: true}, true
+	case TemplateChannels + EnsembleChannels:
+		return Inputs2D{Template: true, Ensemble: true}, true
+	case TemplateChannels + EnergyChannels + EnsembleChannels:
+		return Inputs2D{Template: true, Energy: true, Ensemble: true}, true
 	}
 	return c, false
 }

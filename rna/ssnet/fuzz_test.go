@@ -55,7 +55,7 @@ func TestReadModelChecksRecord(t *testing.T) {
 		{func(r *Record) { r.Kind = "rnn" }, `kind "rnn"`},
 		{func(r *Record) { r.Kind = CNN }, "kind cnn with a network of symmetric=true"},
 		{func(r *Record) { r.Spec.In1D = 1e9 }, "in_1d 1000000000"},
-		{func(r *Record) { r.Spec.In2D = 4 }, "in_2d 4"},
+		{func(r *Record) { r.Spec.In2D = 7 }, "in_2d 7"},
 		{func(r *Record) { r.Step = -1 }, "step -1"},
 		{func(r *Record) { r.MinIdentity = 2 }, "template_min_identity 2"},
 	} {

@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,6 +59,9 @@ type Model struct {
 
 // NewModel builds a network of a kind under a protocol.
 func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
+	if c := (Inputs2D{Template: p.Template, Energy: p.Energy, Ensemble: p.Ensemble}); !c.valid() {
+		return nil, fmt.Errorf("ssnet: protocol %s: the energy and ensemble channels without the template's (their width is the template's)", p.Name)
+	}
 	spec := p.Spec(k)
 	net, err := pairnet.New(spec, seed)
 	if err != nil {
@@ -145,8 +149,9 @@ func readRecord(arch []byte, name string) (Record, error) {
 	case sp.Symmetric != (rec.Kind == SCNN):
 		return Record{}, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
 	case sp.In1D != InChannels || !validIn2D(sp.In2D) || sp.Fixed2D != 0:
-		return Record{}, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d; 0, %d, %d or %d; 0: the one-hot bases, then the template and energy channels)",
-			name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels)
+		return Record{}, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d; 0, %d, %d, %d, %d, %d or %d; 0: the one-hot bases, then the template, energy and ensemble channels)",
+			name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels,
+			EnsembleChannels, TemplateChannels+EnsembleChannels, TemplateChannels+EnergyChannels+EnsembleChannels)
 	case rec.Step < 0:
 		return Record{}, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
 	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
@@ -178,7 +183,7 @@ func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) 
 	if m.Record.UsesTemplates() && mol.Template == nil {
 		return nil, fmt.Errorf("ssnet: %s: the model takes a homology template and none is attached", mol.Name)
 	}
-	return m.probabilities(mol.Seq, mol.Template, mol.MFE, workers, nil)
+	return m.probabilities(mol.Seq, mol.Template, mol.MFE, mol.Ensemble, workers, nil)
 }
 
 // ProbabilitiesWith is Probabilities for a network with a 2D input: t
@@ -188,7 +193,7 @@ func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) 
 // channels folds seq (rna/fold's defaults) for them. A network without
 // template channels ignores t.
 func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int) ([]float32, error) {
-	return m.probabilities(seq, t, nil, workers, nil)
+	return m.probabilities(seq, t, nil, nil, workers, nil)
 }
 
 // ProbabilitiesAfter is ProbabilitiesWith with afterLayer, when not nil,
@@ -201,7 +206,7 @@ func (m *Model) ProbabilitiesWith(seq string, t *homology.Template, workers int)
 // afterLayer returns stops the pass and is returned as it is (a
 // context's Err, to stop between layers).
 func (m *Model) ProbabilitiesAfter(seq string, t *homology.Template, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
-	return m.probabilities(seq, t, nil, workers, afterLayer)
+	return m.probabilities(seq, t, nil, nil, workers, afterLayer)
 }
 
 // ProbabilitiesAfterMFE is ProbabilitiesAfter with the molecule's MFE
@@ -212,10 +217,10 @@ func (m *Model) ProbabilitiesAfterMFE(seq string, t *homology.Template, mfe []in
 	if mfe != nil && len(mfe) != len(seq) {
 		return nil, fmt.Errorf("ssnet: MFE partners of %d bases for a sequence of %d", len(mfe), len(seq))
 	}
-	return m.probabilities(seq, t, mfe, workers, afterLayer)
+	return m.probabilities(seq, t, mfe, nil, workers, afterLayer)
 }
 
-func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
+func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens []PairProb, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if c := m.Record.Inputs2D(); c.Width() > 0 {
 		if t == nil || t.Identity < m.Record.MinIdentity {
@@ -230,7 +235,13 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, worke
 				return nil, err
 			}
 		}
-		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe}
+		if c.Ensemble && ens == nil {
+			var err error
+			if ens, err = EnsemblePairs(context.Background(), seq, workers); err != nil {
+				return nil, err
+			}
+		}
+		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe, Ensemble: ens}
 		x2, err := window2D([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec)
 		if err != nil {
 			return nil, err

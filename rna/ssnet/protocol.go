@@ -64,6 +64,11 @@ type Protocol struct {
 	// Energy gives the network the energy channels (EnergyChannels): the
 	// molecule's minimum free energy structure and its possible pairs.
 	Energy bool `json:"energy,omitempty"`
+	// Ensemble gives the network the ensemble channel
+	// (EnsembleChannels): the pair probabilities of the molecule's
+	// Turner 2004 ensemble. With Energy it needs Template too (the
+	// widths must tell the channels apart: Inputs2D).
+	Ensemble bool `json:"ensemble,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -160,8 +165,16 @@ func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	return p
 }
 
+// FamiliesEnsemble is Families with the ensemble channel
+// (EnsembleChannels) beside the MFE's: the trial of the pair
+// probabilities of the partition function as an input, for families
+// absent from training (experiments/rna-holdout).
+var FamiliesEnsemble = withName(Families, "families-ensemble", func(p *Protocol) {
+	p.Ensemble = true
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
@@ -203,7 +216,7 @@ func (p Protocol) Spec(k Kind) pairnet.Spec {
 		Blocks: []pairnet.Block{{Kernels: p.Block1, Widths: p.Widths1}, {Kernels: p.Block2, Widths: p.Widths2},
 			pairnet.Uniform(p.Width3, p.Block3)},
 		Reinject: &pairnet.MapSpec{}, OutKernel: 3}
-	s.In2D = Inputs2D{Template: p.Template, Energy: p.Energy}.Width()
+	s.In2D = Inputs2D{Template: p.Template, Energy: p.Energy, Ensemble: p.Ensemble}.Width()
 	if k == SCNN {
 		s.Pair = pairnet.MapSpec{Width: p.PairWidth, BN: true, ReLU: true}
 		s.Reinject = &pairnet.MapSpec{Width: p.ReinjectWidth, BN: true, ReLU: true}

@@ -129,8 +129,9 @@ func templatePixels(dst []float32, stride, c int, seq string, t *homology.Templa
 func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
 	in, ok := inputs2DOf(spec.In2D)
 	if !ok || spec.In2D == 0 {
-		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels (want %d for templates, %d for energies or %d for both)",
-			spec.In2D, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels)
+		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels (want %d for templates, %d for energies, %d for both, or with the ensemble channel %d, %d or %d)",
+			spec.In2D, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels,
+			EnsembleChannels, TemplateChannels+EnsembleChannels, TemplateChannels+EnergyChannels+EnsembleChannels)
 	}
 	c := in.Width()
 	x := scnn.New(len(ws), l, l, c)
@@ -141,6 +142,11 @@ func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
 		}
 		if in.Energy {
 			if err := checkMFE(mol); err != nil {
+				return nil, err
+			}
+		}
+		if in.Ensemble {
+			if err := checkEnsemble(mol); err != nil {
 				return nil, err
 			}
 		}
@@ -158,6 +164,9 @@ func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
 				off = TemplateChannels
 			}
 			energyPixels(dst, l, c, off, mol.Seq, mol.MFE, idx)
+		}
+		if in.Ensemble {
+			ensemblePixels(dst, l, c, c-EnsembleChannels, len(mol.Seq), mol.Ensemble, idx)
 		}
 	}
 	if spec.Symmetric {

@@ -343,6 +343,14 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 	}
 	for k := range set {
 		set[k].MFE = set[k].Partner // any structure will do for the energy channels
+		for i, j := range set[k].Partner {
+			if i < j { // and for the ensemble channel, its pairs at 0.5
+				set[k].Ensemble = append(set[k].Ensemble, PairProb{I: int32(i), J: int32(j), P: 0.5})
+			}
+		}
+		if set[k].Ensemble == nil {
+			set[k].Ensemble = []PairProb{}
+		}
 	}
 	for _, p := range Protocols {
 		for _, k := range []Kind{CNN, SCNN} {

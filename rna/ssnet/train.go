@@ -60,6 +60,12 @@ type TrainOptions struct {
 	// energy channels ("": fold every molecule at every start); the
 	// structures folded are added to it.
 	MFECache string
+	// EnsembleCache is the file of cached ensemble channels
+	// (EnsembleCache) for a protocol with the ensemble channel: read at
+	// the start, the new entries appended as they are computed (so that
+	// an interrupted preparation resumes); "": compute every molecule's at
+	// every start.
+	EnsembleCache string
 
 	OnStep func(step int, loss float64)
 	OnEval func(EvalLog)
@@ -254,6 +260,11 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 			return nil, nil, setupErr(ctx, err)
 		}
 	}
+	if p.Ensemble && !finished {
+		if err := attachEnsemble(ctx, o); err != nil {
+			return nil, nil, setupErr(ctx, err)
+		}
+	}
 	t := &rnaTask{m: m, o: o, st: &ts, loss: scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}}
 	cfg := loop.Config{Task: t, Params: m.Net.Params(), Optimizer: scnn.NewAdam(m.Net.Params(), p.LR(o.Kind), p.L2),
 		Schedule: &loop.StepHalving{LR: p.LR(o.Kind), Every: p.HalveEvery},
@@ -378,6 +389,24 @@ func (t *rnaTask) State() any { return t.st }
 // molecules, from and to the options' cache file.
 func attachMFE(ctx context.Context, o TrainOptions) error {
 	return AttachMFECached(ctx, o.MFECache, max(o.Workers, 1), nil, o.Train, o.Valid)
+}
+
+// attachEnsemble attaches the ensemble channel of the training and
+// validation molecules through o's cache file.
+func attachEnsemble(ctx context.Context, o TrainOptions) error {
+	cache, err := ReadEnsembleCache(o.EnsembleCache)
+	if o.EnsembleCache == "" {
+		cache, err = NewEnsembleCache(), nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, set := range [][]Molecule{o.Train, o.Valid} {
+		if err := AttachEnsemble(ctx, set, cache, o.EnsembleCache, max(o.Workers, 1), nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // setupErr is the error of a run's preparation (templates, MFE

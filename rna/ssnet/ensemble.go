@@ -1,0 +1,405 @@
+package ssnet
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/contactmap/contactmap/rna/fold"
+)
+
+// EnsembleChannels is the width of the ensemble part of a network's 2D
+// input. For bases i and j of the query (i != j):
+//
+//	0: the probability of the pair (i, j) in the equilibrium ensemble of
+//	   the Turner 2004 energy model (McCaskill's partition function,
+//	   rna/fold's defaults as RNAfold -p), pairs under EnsembleCut and
+//	   pairs of span j-i+1 over EnsembleSpan counted 0
+//
+// The channel is symmetric in i and j. Where the energy channels
+// (EnergyChannels) give one structure, the MFE, this one gives the whole
+// ensemble's evidence: the centroid's pairs are those above 0.5, and the
+// alternatives a single structure hides are there with their weight.
+const EnsembleChannels = 1
+
+// EnsembleSpan is the largest base-pair span j-i+1 of the ensemble
+// channel's partition function (RNAfold --maxBPspan): molecules of at
+// most EnsembleSpan bases fold globally, longer ones in the band, so
+// that a 16S rRNA (1,500 nt) takes seconds, not a minute.
+const EnsembleSpan = 200
+
+// EnsembleCut is the least pair probability the ensemble channel keeps
+// (below it the channel is 0), which keeps the cached ensembles sparse.
+const EnsembleCut = 0.01
+
+// PairProb is a base pair (0-based, I < J) and its probability.
+type PairProb struct {
+	I, J int32
+	P    float32
+}
+
+// ensembleParams are the energy model and span of the ensemble channel
+// for a sequence of n bases.
+func ensembleParams(n int) *fold.Params {
+	p := fold.DefaultParams()
+	if n > EnsembleSpan {
+		p = p.WithMaxSpan(EnsembleSpan)
+	}
+	return p
+}
+
+// EnsemblePairs computes the ensemble channel's pairs of seq: the pair
+// probabilities of its partition function (EnsembleSpan, EnsembleCut),
+// by I then J, each probability to 3 significant digits, on workers goroutines (0: GOMAXPROCS), stopped by ctx.
+func EnsemblePairs(ctx context.Context, seq string, workers int) ([]PairProb, error) {
+	e, err := ensembleParams(len(seq)).PartitionContext(ctx, seq, workers)
+	if err != nil {
+		return nil, err
+	}
+	ps := e.Pairs(EnsembleCut)
+	out := make([]PairProb, len(ps))
+	for k, p := range ps {
+		out[k] = PairProb{I: int32(p.I), J: int32(p.J), P: roundProb(p.P)}
+	}
+	return out, nil
+}
+
+// roundProb is p to 3 significant digits, as the cache file writes it,
+// so that a channel read from the cache equals one computed.
+func roundProb(p float64) float32 {
+	q, _ := strconv.ParseFloat(strconv.FormatFloat(p, 'g', 3, 64), 32)
+	return float32(q)
+}
+
+// EnsembleBytes is the memory EnsemblePairs takes for a sequence of n
+// bases (fold's partition function under EnsembleSpan).
+func EnsembleBytes(n int) int64 {
+	span := 0
+	if n > EnsembleSpan {
+		span = EnsembleSpan
+	}
+	return fold.MemoryEstimate(fold.MethodPartition, n, span)
+}
+
+// ensemblePixels writes the ensemble channel of the bases idx[0..n) of
+// a molecule of length m with pairs ps into dst, a row-major n' x n' x c
+// map (n' = stride >= n) whose channel is at offset off.
+func ensemblePixels(dst []float32, stride, c, off, m int, ps []PairProb, idx []int) {
+	pos := make([]int32, m)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, i := range idx {
+		pos[i] = int32(k)
+	}
+	for _, p := range ps {
+		a, b := pos[p.I], pos[p.J]
+		if a < 0 || b < 0 {
+			continue
+		}
+		dst[(int(a)*stride+int(b))*c+off] = p.P
+		dst[(int(b)*stride+int(a))*c+off] = p.P
+	}
+}
+
+// checkEnsemble checks that a molecule's attached ensemble fits it.
+func checkEnsemble(m *Molecule) error {
+	if m.Ensemble == nil {
+		return fmt.Errorf("ssnet: %s: no ensemble attached", m.Name)
+	}
+	n := int32(len(m.Seq))
+	for _, p := range m.Ensemble {
+		if p.I < 0 || p.J <= p.I || p.J >= n {
+			return fmt.Errorf("ssnet: %s: an ensemble pair (%d, %d) for a sequence of %d bases", m.Name, p.I, p.J, n)
+		}
+	}
+	return nil
+}
+
+// EnsembleCache keeps the ensemble channel's pairs by sequence, under
+// the fold fingerprint (FoldFingerprint) and the channel's settings, so
+// that a change of the energy model or of the partition function leaves
+// old entries unused. Safe for concurrent use.
+//
+// The file is gzip-compressed text, one line per sequence: the first 16
+// bytes of a SHA-256 of the key in hex, a tab, the pairs as "i-j:p"
+// (0-based, p with 3 significant digits) separated by commas. Append
+// writes the entries added since the last write as a further gzip
+// member, so that a long attach can be stopped and resumed without
+// losing what it folded (gzip readers read the members as one stream).
+type EnsembleCache struct {
+	mu      sync.Mutex
+	m       map[string][]PairProb
+	pending []string // keys added since the last Append, in order
+}
+
+// NewEnsembleCache is an empty cache.
+func NewEnsembleCache() *EnsembleCache { return &EnsembleCache{m: map[string][]PairProb{}} }
+
+func ensembleKey(seq string) string {
+	h := sha256.Sum256([]byte("ensemble\x00" + FoldFingerprint() + "\x00" + strconv.Itoa(EnsembleSpan) + "\x00" + strconv.FormatFloat(EnsembleCut, 'g', -1, 64) + "\x00" + seq))
+	return hex.EncodeToString(h[:16])
+}
+
+// Len is the number of cached sequences.
+func (c *EnsembleCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// Pairs returns the ensemble channel's pairs of seq, from the cache or
+// computed (EnsemblePairs, then cached).
+func (c *EnsembleCache) Pairs(ctx context.Context, seq string, workers int) ([]PairProb, error) {
+	key := ensembleKey(seq)
+	c.mu.Lock()
+	ps, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		for _, p := range ps {
+			if int(p.J) >= len(seq) {
+				return nil, fmt.Errorf("ssnet: ensemble cache: a pair (%d, %d) beyond a sequence of %d bases (a key collision or a corrupt cache)", p.I, p.J, len(seq))
+			}
+		}
+		return ps, nil
+	}
+	ps, err := EnsemblePairs(ctx, seq, workers)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if _, ok := c.m[key]; !ok {
+		c.m[key] = ps
+		c.pending = append(c.pending, key)
+	}
+	c.mu.Unlock()
+	return ps, nil
+}
+
+// maxEnsemblePairs bounds a cache line's pairs.
+const maxEnsemblePairs = 1 << 22
+
+// ReadEnsembleCache reads a cache file; a file that does not exist gives
+// an empty cache.
+func ReadEnsembleCache(path string) (*EnsembleCache, error) {
+	c := NewEnsembleCache()
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: ensemble cache: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("ssnet: ensemble cache %s: %w", path, err)
+	}
+	defer zr.Close()
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	for ln := 1; sc.Scan(); ln++ {
+		key, ps, err := parseEnsembleLine(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("ssnet: ensemble cache %s line %d: %w", path, ln, err)
+		}
+		c.m[key] = ps
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("ssnet: ensemble cache %s: %w", path, err)
+	}
+	return c, nil
+}
+
+func parseEnsembleLine(line string) (string, []PairProb, error) {
+	key, rest, ok := strings.Cut(line, "\t")
+	if !ok || len(key) != 32 {
+		return "", nil, fmt.Errorf("want a 32-digit key, a tab and the pairs")
+	}
+	if _, err := hex.DecodeString(key); err != nil {
+		return "", nil, fmt.Errorf("key %q: %w", key, err)
+	}
+	ps := []PairProb{}
+	if rest == "" {
+		return key, ps, nil
+	}
+	fields := strings.Split(rest, ",")
+	if len(fields) > maxEnsemblePairs {
+		return "", nil, fmt.Errorf("%d pairs, at most %d", len(fields), maxEnsemblePairs)
+	}
+	for _, f := range fields {
+		ij, pv, ok := strings.Cut(f, ":")
+		is, js, ok2 := strings.Cut(ij, "-")
+		if !ok || !ok2 {
+			return "", nil, fmt.Errorf("pair %q: want i-j:p", f)
+		}
+		i, err1 := strconv.ParseInt(is, 10, 32)
+		j, err2 := strconv.ParseInt(js, 10, 32)
+		p, err3 := strconv.ParseFloat(pv, 32)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return "", nil, fmt.Errorf("pair %q: %w", f, err)
+		}
+		if i < 0 || j <= i || !(p > 0 && p <= 1) {
+			return "", nil, fmt.Errorf("pair %q: want 0 <= i < j and 0 < p <= 1", f)
+		}
+		ps = append(ps, PairProb{I: int32(i), J: int32(j), P: float32(p)})
+	}
+	return key, ps, nil
+}
+
+// Append writes the entries added since the last Append (or since the
+// cache was made or read) to path as one more gzip member, creating the
+// file if need be; nothing new writes nothing.
+func (c *EnsembleCache) Append(path string) error {
+	c.mu.Lock()
+	keys := c.pending
+	c.pending = nil
+	lines := make([]string, len(keys))
+	for k, key := range keys {
+		lines[k] = formatEnsembleLine(key, c.m[key])
+	}
+	c.mu.Unlock()
+	if len(lines) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("ssnet: ensemble cache: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("ssnet: ensemble cache: %w", err)
+	}
+	if err := writeEnsembleMember(f, lines); err != nil {
+		f.Close()
+		return fmt.Errorf("ssnet: ensemble cache %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("ssnet: ensemble cache %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeEnsembleMember(w io.Writer, lines []string) error {
+	zw := gzip.NewWriter(w)
+	bw := bufio.NewWriter(zw)
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+func formatEnsembleLine(key string, ps []PairProb) string {
+	var b strings.Builder
+	b.WriteString(key)
+	b.WriteByte('\t')
+	for k, p := range ps {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(p.I)))
+		b.WriteByte('-')
+		b.WriteString(strconv.Itoa(int(p.J)))
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatFloat(float64(p.P), 'g', 3, 32))
+	}
+	return b.String()
+}
+
+// AttachEnsemble attaches every molecule's ensemble channel pairs
+// (Molecule.Ensemble) from cache (nil: compute each), computing the
+// missing ones on parallel goroutines, one molecule each, longest first
+// (so that the long molecules do not come last on one goroutine). When
+// path is not "", the new entries are appended to it (Append) every
+// appendEvery molecules and at the end, so that a stopped attach resumes
+// where it was. progress (may be nil) is called after each molecule.
+// When ctx is cancelled no further molecule is started: it waits for the
+// ones under way, appends them, and returns ctx's error.
+func AttachEnsemble(ctx context.Context, set []Molecule, cache *EnsembleCache, path string, parallel int, progress func()) error {
+	if cache == nil {
+		cache = NewEnsembleCache()
+	}
+	const appendEvery = 200
+	parallel = max(parallel, 1)
+	order := make([]int, 0, len(set))
+	for k := range set {
+		if set[k].Ensemble == nil {
+			order = append(order, k)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(set[order[a]].Seq) > len(set[order[b]].Seq) })
+	jobs := make(chan int)
+	errs := make([]error, len(set))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	var appendErr error
+	for w := 0; w < parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				ps, err := cache.Pairs(ctx, set[k].Seq, 1)
+				if err != nil {
+					errs[k] = fmt.Errorf("ssnet: %s: ensemble: %w", set[k].Name, err)
+				} else {
+					set[k].Ensemble = ps
+				}
+				mu.Lock()
+				done++
+				if path != "" && done%appendEvery == 0 && appendErr == nil {
+					appendErr = cache.Append(path)
+				}
+				if progress != nil {
+					progress()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, k := range order {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case jobs <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if path != "" && appendErr == nil {
+		appendErr = cache.Append(path)
+	}
+	if err := ctx.Err(); err != nil {
+		return errors.Join(err, appendErr)
+	}
+	return errors.Join(append(errs, appendErr)...)
+}
+
+// DefaultEnsembleCache is the user's ensemble cache file
+// (os.UserCacheDir()/contactmap/rna-ensemble.tsv.gz), or "" when there
+// is no cache directory.
+func DefaultEnsembleCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "contactmap", "rna-ensemble.tsv.gz")
+}

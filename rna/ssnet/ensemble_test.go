@@ -1,0 +1,259 @@
+package ssnet
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/fold"
+	"github.com/contactmap/contactmap/rna/homology"
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// The ensemble channel is the partition function's pair probability at
+// the window's bases (a pair crop included), 0 under EnsembleCut, last
+// after the template and energy channels, symmetric, and the packed
+// layout is the full one packed.
+func TestEnsembleChannel(t *testing.T) {
+	e, err := fold.Partition(yeastPhe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mol := Molecule{Structure: &rna.Structure{Name: "phe", Seq: yeastPhe, Partner: make([]int, len(yeastPhe))}}
+	for i := range mol.Partner {
+		mol.Partner[i] = -1
+	}
+	set := []Molecule{mol}
+	ctx := context.Background()
+	if err := AttachEnsemble(ctx, set, nil, "", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := AttachMFE(ctx, set, nil, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	set[0].Template = &homology.Template{}
+	w := Window{Mol: &set[0], Start: 0, Len: 30, Start2: 40, Len2: 30}
+	spec := FamiliesEnsemble.Spec(CNN)
+	if spec.In2D != TemplateChannels+EnergyChannels+EnsembleChannels {
+		t.Fatalf("In2D %d", spec.In2D)
+	}
+	full, err := window2D([]Window{w}, 60, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	energy, err := window2D([]Window{w}, 60, Families.Spec(CNN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := spec.In2D - 1
+	seen := 0
+	for a := 0; a < 60; a++ {
+		for b := 0; b < 60; b++ {
+			i, j := w.Index(a), w.Index(b)
+			want := float32(0)
+			if p := e.Prob(i, j); a != b && p >= EnsembleCut {
+				want = roundProb(p)
+			}
+			if got := full.At(0, a, b, c); got != want {
+				t.Fatalf("ensemble channel at (%d, %d): %g, want %g", a, b, got, want)
+			}
+			if full.At(0, a, b, c) != full.At(0, b, a, c) {
+				t.Fatalf("not symmetric at (%d, %d)", a, b)
+			}
+			if want > 0.1 {
+				seen++
+			}
+			for k := 0; k < c; k++ {
+				if full.At(0, a, b, k) != energy.At(0, a, b, k) {
+					t.Fatalf("channel %d at (%d, %d) differs from the families network's", k, a, b)
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no probable pair in the window")
+	}
+	sym := FamiliesEnsemble.Spec(SCNN)
+	packed, err := window2D([]Window{w}, 60, sym)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scnn.Pack(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(packed.Data, want.Data) {
+		t.Fatal("packed ensemble channels differ from the packed full map")
+	}
+	set[0].Ensemble = nil
+	if _, err := window2D([]Window{w}, 60, spec); err == nil || !strings.Contains(err.Error(), "phe: no ensemble") {
+		t.Fatalf("%v, want an error naming the molecule", err)
+	}
+}
+
+// Molecules longer than EnsembleSpan fold in the band: no pair of a
+// larger span, and the probabilities are the banded partition
+// function's.
+func TestEnsembleSpan(t *testing.T) {
+	seq := strings.Repeat(yeastPhe, 3) // 228 nt
+	ps, err := EnsemblePairs(context.Background(), seq, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := fold.DefaultParams().WithMaxSpan(EnsembleSpan).Partition(seq, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) == 0 {
+		t.Fatal("no pairs")
+	}
+	for _, p := range ps {
+		if int(p.J-p.I)+1 > EnsembleSpan {
+			t.Fatalf("pair (%d, %d) spans more than %d", p.I, p.J, EnsembleSpan)
+		}
+		if want := roundProb(e.Prob(int(p.I), int(p.J))); p.P != want {
+			t.Fatalf("pair (%d, %d): %g, want %g", p.I, p.J, p.P, want)
+		}
+	}
+}
+
+// Inference computes the ensemble itself: ProbabilitiesWith equals
+// ProbabilitiesFor with the MFE and the ensemble attached, bit for bit,
+// and the map is symmetric.
+func TestEnsembleInference(t *testing.T) {
+	m, err := NewModel(SCNN, FamiliesEnsemble, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := m.Record.Inputs2D(); !(c.Template && c.Energy && c.Ensemble) {
+		t.Fatalf("record's channels %+v", c)
+	}
+	p1, err := m.ProbabilitiesWith(yeastPhe, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := []Molecule{{Structure: &rna.Structure{Name: "phe", Seq: yeastPhe}}}
+	ctx := context.Background()
+	if err := AttachMFE(ctx, set, nil, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := AttachEnsemble(ctx, set, nil, "", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	set[0].Template = &homology.Template{}
+	p2, err := m.ProbabilitiesFor(&set[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p1, p2) {
+		t.Fatal("inference with the ensemble computed differs from the attached one")
+	}
+	l := len(yeastPhe)
+	for i := 0; i < l; i++ {
+		for j := 0; j < l; j++ {
+			if p1[i*l+j] != p1[j*l+i] {
+				t.Fatalf("not symmetric at (%d, %d)", i, j)
+			}
+		}
+	}
+	// The energy and ensemble channels without the template's are
+	// refused: their width would read as the template's.
+	bad := withName(FamiliesEnsemble, "bad", func(p *Protocol) { p.Template = false })
+	if _, err := NewModel(CNN, bad, 1); err == nil {
+		t.Fatal("no error for energy and ensemble channels without a template")
+	}
+	for _, c := range []Inputs2D{{}, {Template: true}, {Energy: true}, {Template: true, Energy: true}, {Ensemble: true}, {Template: true, Ensemble: true}, {Template: true, Energy: true, Ensemble: true}} {
+		if got, ok := inputs2DOf(c.Width()); !ok || got != c {
+			t.Errorf("inputs2DOf(%d) = %+v, %v; want %+v", c.Width(), got, ok, c)
+		}
+	}
+}
+
+// The cache gives EnsemblePairs' pairs exactly, appends members that
+// read back as one file, and an attach stopped midway resumes from what
+// it appended to the same pairs as one run through.
+func TestEnsembleCacheResume(t *testing.T) {
+	seqs := []string{yeastPhe, yeastPhe[:60], yeastPhe[10:], yeastPhe[5:70], "GGGGAAAACCCC", "ACGU"}
+	set := func() []Molecule {
+		var out []Molecule
+		for k, s := range seqs {
+			out = append(out, Molecule{Structure: &rna.Structure{Name: "m" + string(rune('a'+k)), Seq: s}})
+		}
+		return out
+	}
+	path := filepath.Join(t.TempDir(), "ensemble.tsv.gz")
+	ctx, cancel := context.WithCancel(context.Background())
+	first := set()
+	n := 0
+	err := AttachEnsemble(ctx, first, NewEnsembleCache(), path, 1, func() {
+		if n++; n == 3 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v, want the cancel", err)
+	}
+	c, err := ReadEnsembleCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() < 3 || c.Len() == len(seqs) {
+		t.Fatalf("%d entries after a cancel at 3 of %d", c.Len(), len(seqs))
+	}
+	resumed := set()
+	if err := AttachEnsemble(context.Background(), resumed, c, path, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := ReadEnsembleCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2.Len() != len(seqs) {
+		t.Fatalf("%d entries, want %d", c2.Len(), len(seqs))
+	}
+	fresh := set()
+	if err := AttachEnsemble(context.Background(), fresh, nil, "", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	for k := range fresh {
+		// From the file (4 digits) and computed: equal to 3 digits.
+		again := set()[k:][:1]
+		if err := AttachEnsemble(context.Background(), again, c2, "", 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		a, b := again[0].Ensemble, fresh[k].Ensemble
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d cached pairs, %d computed", seqs[k], len(a), len(b))
+		}
+		for q := range a {
+			if a[q] != b[q] {
+				t.Fatalf("%s: cached %+v, computed %+v", seqs[k], a[q], b[q])
+			}
+		}
+	}
+	// Corrupt lines are refused with the line number.
+	bad := filepath.Join(t.TempDir(), "bad.tsv.gz")
+	if err := writeEnsembleFile(bad, "0123456789abcdef0123456789abcdef\t5-3:0.5\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadEnsembleCache(bad); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Fatalf("%v, want a line 1 error", err)
+	}
+}
+
+func writeEnsembleFile(path, text string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeEnsembleMember(f, strings.Split(strings.TrimSuffix(text, "\n"), "\n")); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
