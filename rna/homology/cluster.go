@@ -6,112 +6,10 @@ import (
 )
 
 // This file holds the pieces of family clustering (which molecules of a
-// data set are homologs of which): an inverted K-mer index for
-// all-against-all candidate search, the alignment statistics of a pair,
+// data set are homologs of which) besides the word index's candidates
+// (WordIndex.Candidates): the alignment statistics of a pair,
 // the structure agreement of a homology transfer, a dinucleotide
 // shuffle for null controls, and union-find for single linkage.
-
-// Words is the sorted set of distinct K-mers of seq that contain no N
-// (as the prefilter of Index counts them), each as its 2K-bit code.
-func Words(seq string) []uint32 {
-	seen := make(map[uint32]bool, len(seq))
-	var out []uint32
-	var w uint32
-	valid := 0
-	for i := 0; i < len(seq); i++ {
-		c := code(seq[i])
-		if c < 0 {
-			valid = 0
-			continue
-		}
-		w = (w<<2 | uint32(c)) & (wordBits - 1)
-		if valid++; valid >= K && !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
-	return out
-}
-
-// WordIndex is an inverted K-mer index of sequences: for each K-mer, the
-// sequences that hold it. Counting the words a query shares with every
-// sequence costs the length of the query's posting lists, not one bit
-// set per sequence, so an all-against-all search of ten thousand RNAs
-// is cheap.
-type WordIndex struct {
-	post  [][]int32 // post[w]: the sequences holding word w, ascending
-	count []int     // distinct words of each sequence
-}
-
-// NewWordIndex indexes seqs (normalised: A, C, G, U, N).
-func NewWordIndex(seqs []string) *WordIndex {
-	ix := &WordIndex{post: make([][]int32, wordBits), count: make([]int, len(seqs))}
-	for i, s := range seqs {
-		ws := Words(s)
-		ix.count[i] = len(ws)
-		for _, w := range ws {
-			ix.post[w] = append(ix.post[w], int32(i))
-		}
-	}
-	return ix
-}
-
-// Candidate is an indexed sequence that shares words with a query.
-type Candidate struct {
-	Ref     int     // index of the sequence in the WordIndex
-	Shared  int     // distinct K-mers shared with the query
-	Jaccard float64 // Shared / (query's + reference's - Shared)
-}
-
-// Candidates are the indexed sequences sharing at least minShared words
-// with seq, excluding those for which exclude (may be nil) is true: the
-// top most alike by Jaccard similarity and the top by shared words
-// (long references share more words with any query by chance, short
-// fragments of long molecules have a low Jaccard similarity, so each
-// ranking finds homologs the other misses), without repeats, in that
-// order. Ties go to the lower index, so the result is deterministic.
-func (ix *WordIndex) Candidates(seq string, top, minShared int, exclude func(ref int) bool) []Candidate {
-	qs := Words(seq)
-	counts := map[int32]int{}
-	for _, w := range qs {
-		for _, r := range ix.post[w] {
-			counts[r]++
-		}
-	}
-	all := make([]Candidate, 0, len(counts))
-	for r, n := range counts {
-		if n < minShared || (exclude != nil && exclude(int(r))) {
-			continue
-		}
-		all = append(all, Candidate{Ref: int(r), Shared: n,
-			Jaccard: float64(n) / float64(max(len(qs)+ix.count[r]-n, 1))})
-	}
-	byJaccard := append([]Candidate(nil), all...)
-	sort.Slice(byJaccard, func(a, b int) bool {
-		if byJaccard[a].Jaccard != byJaccard[b].Jaccard {
-			return byJaccard[a].Jaccard > byJaccard[b].Jaccard
-		}
-		return byJaccard[a].Ref < byJaccard[b].Ref
-	})
-	sort.Slice(all, func(a, b int) bool {
-		if all[a].Shared != all[b].Shared {
-			return all[a].Shared > all[b].Shared
-		}
-		return all[a].Ref < all[b].Ref
-	})
-	var out []Candidate
-	taken := map[int]bool{}
-	for _, list := range [][]Candidate{byJaccard, all} {
-		for _, c := range list[:min(top, len(list))] {
-			if !taken[c.Ref] {
-				taken[c.Ref] = true
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
 
 // PairScore is how alike two molecules are under their overlap
 // alignment (AlignOverlap, query a against reference b).
@@ -157,21 +55,6 @@ func ScorePair(aSeq string, aPartner []int, bSeq string, bPartner []int) PairSco
 		ps.F1 = 2 * float64(tp) / float64(ps.QueryPairs+ps.Transferred)
 	}
 	return ps
-}
-
-// AlignOverlap aligns a and b with Align's scores (match +1, mismatch
-// -1, gap -2) but free end gaps in both: the best alignment of a suffix
-// of one with a prefix of the other, or of one inside the other, so a
-// fragment or a domain aligns in one piece to its place in the whole
-// molecule (an end-to-end alignment pays for the end gaps wherever they
-// fall and can scatter a short sequence along a long one). It returns
-// the map of a's bases to b's (-1 at a gap). Ties prefer the diagonal,
-// then a gap in b, then a gap in a; among equal best end cells, the
-// last row before the last column, the earliest cell of each. O(len(a)
-// len(b)) time and bytes.
-func AlignOverlap(a, b string) []int {
-	m, _ := align(a, b, true)
-	return m
 }
 
 // spanIdentity is PairScore's Identity and Coverage of an alignment map

@@ -7,23 +7,6 @@ import (
 	"github.com/contactmap/contactmap/rna"
 )
 
-func TestIdentity(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want float64
-	}{
-		{"ACGUACGU", "ACGUACGU", 1},
-		{"ACGUACGU", "ACGAACGU", 7.0 / 8}, // one substitution
-		{"ACGUACGU", "ACGUCGU", 7.0 / 8},  // one deletion: 7 identical over 8
-		{"AAAA", "UUUU", 0},
-		{"", "ACG", 0},
-	} {
-		if got := Identity(tc.a, tc.b); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("Identity(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 func mol(name, seq string) Molecule {
 	return Molecule{Structure: &rna.Structure{Name: name, Seq: seq, Partner: make([]int, len(seq))}}
 }
@@ -44,5 +27,21 @@ func TestOverlaps(t *testing.T) {
 	// 27/28 = 0.964 is near-identical too: only "far" is disjoint.
 	if d := Disjoint(o); d["same"] || d["near"] || !d["far"] || len(d) != 3 {
 		t.Errorf("Disjoint: %v", d)
+	}
+}
+
+// FilterSimilar drops a fragment of an evaluated molecule (local
+// identity over the shorter sequence) and an identical sequence (named
+// by the first molecule that holds it), and keeps the unrelated.
+func TestFilterSimilar(t *testing.T) {
+	long := "GGGGAAAACCCCUUUUGGGGAAAACCCCACGUACGUAAGGCCUUAGCUAGCUAGGAUCCAUG"
+	against := []Molecule{mol("a1", long), mol("a2", "ACGUACGUACGUACGUACGUACGUACGU"), mol("a3", "ACGUACGUACGUACGUACGUACGUACGU")}
+	set := []Molecule{mol("frag", long[10:40]), mol("dup", "ACGUACGUACGUACGUACGUACGUACGU"), mol("far", "UUUUUUUUUUUUUUUUUUUUUUUUUUUU")}
+	kept, dropped := FilterSimilar(set, against, 0.8)
+	if len(kept) != 1 || kept[0].Name != "far" {
+		t.Errorf("kept %v, want far only", kept)
+	}
+	if len(dropped) != 2 || dropped[0] != (Overlap{Name: "frag", Nearest: "a1", Identity: 1}) || dropped[1] != (Overlap{Name: "dup", Nearest: "a2", Identity: 1, Exact: true}) {
+		t.Errorf("dropped %+v, want frag (a1, 1) and dup (a2, exact)", dropped)
 	}
 }
