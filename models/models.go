@@ -72,6 +72,16 @@ var Shipped = map[string]string{
 	"cnn":       "models/cnn.scnn",
 }
 
+// RepoFile is where spec's model lies when run in the repository: a
+// shipped model's file (Shipped, beside its training log), else spec
+// itself (a model file).
+func RepoFile(spec string) string {
+	if file, ok := Shipped[spec]; ok {
+		return file
+	}
+	return spec
+}
+
 // Names lists the shipped models.
 func Names() []string {
 	var n []string

@@ -268,3 +268,14 @@ func TestDistilledIsThePickedRun(t *testing.T) {
 		t.Errorf("the default: %d models, kind %s, teacher %q", len(ms), ms[0].Arch.Kind, ms[0].Arch.Teacher)
 	}
 }
+
+// A shipped model lies in the repository under its file; a model file is
+// itself.
+func TestRepoFile(t *testing.T) {
+	if got := RepoFile("scnn"); got != "models/scnn.scnn" {
+		t.Errorf("scnn: %q", got)
+	}
+	if got := RepoFile("runs/a/model.scnn"); got != "runs/a/model.scnn" {
+		t.Errorf("a model file: %q", got)
+	}
+}

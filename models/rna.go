@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/contactmap/contactmap/internal/modelkind"
+	rnapredict "github.com/contactmap/contactmap/rna/predict"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -252,4 +253,14 @@ func LoadRNA(spec string) (*ssnet.Model, string, error) {
 	from := "shipped " + spec + " (models/" + file + ".scnn)"
 	m, err := ssnet.ReadModel(bytes.NewReader(data), from)
 	return m, from, err
+}
+
+// RNAShipped is the shipped RNA models as package rna/predict takes them
+// (rna/predict.Config.Shipped, EvalConfig.Shipped): the default, the
+// names, the loader, each model's references, training files and
+// decoder, and what the training files hold.
+func RNAShipped() rnapredict.Shipped {
+	return rnapredict.Shipped{Default: DefaultRNA, Names: RNANames(), Load: LoadRNA, Refs: RNARefsFor, Decoder: RNADefaultDecoder,
+		TrainingFiles: func(name string) ([]string, bool) { m, err := ShippedRNA(name); return m.Refs, err == nil },
+		Describe:      map[string]rnapredict.TrainingFile{RNARefs16S: {What: "16S rRNA"}, RNARefsTR0Dedup: {What: "bpRNA TR0", Families: true}}}
 }

@@ -172,22 +172,24 @@ func TestCompareRuns(t *testing.T) {
 	os.MkdirAll(filepath.Join(runs, "broken"), 0o755)
 	os.WriteFile(filepath.Join(runs, "broken", CheckpointFile), []byte("not a checkpoint"), 0o644)
 	var events []string
-	cfg := CompareConfig{Runs: runs, Data: dir, Split: Test, Resamples: 20,
+	var log bytes.Buffer
+	cfg := CompareConfig{Runs: runs, Data: dir, Split: Test, Resamples: 20, Log: &log,
 		Unreadable: func(bad []runcompare.RunDir[Run]) error {
 			for _, b := range bad {
 				events = append(events, "bad "+b.Name)
 			}
 			return errors.New("stop")
 		},
-		OnRun: func(r runcompare.RunDir[Run]) { events = append(events, "run "+r.Name) },
 	}
-	if _, err := CompareRuns(cfg); err == nil || err.Error() != "stop" || !slices.Equal(events, []string{"bad broken"}) {
-		t.Fatalf("%v, %v", err, events)
+	if _, err := CompareRuns(cfg); err == nil || err.Error() != "stop" || !slices.Equal(events, []string{"bad broken"}) || log.Len() != 0 {
+		t.Fatalf("%v, %v, log %q", err, events, log.String())
 	}
-	events, cfg.Unreadable = nil, nil
+	cfg.Unreadable = nil
 	res, err := CompareRuns(cfg)
-	if err != nil || !slices.Equal(events, []string{"run cosrec-seed1", "run cosrec-seed2", "run scosrec-seed1", "run scosrec-seed2"}) {
-		t.Fatalf("%v, %v", err, events)
+	want := "rec compare: cosrec-seed1: cosrec seed 1, 1 epochs (best 1)\nrec compare: cosrec-seed2: cosrec seed 2, 1 epochs (best 1)\n" +
+		"rec compare: scosrec-seed1: scosrec seed 1, 1 epochs (best 1)\nrec compare: scosrec-seed2: scosrec seed 2, 1 epochs (best 1)\n"
+	if err != nil || log.String() != want {
+		t.Fatalf("%v, log %q, want %q", err, log.String(), want)
 	}
 	var b bytes.Buffer
 	if err := res.WriteMarkdown(&b); err != nil || !strings.Contains(b.String(), "SCOSREC vs COSREC on the test split") || !strings.Contains(b.String(), "\nMost-popular baseline on the same split: MAP ") {

@@ -96,11 +96,10 @@ type CompareConfig struct {
 	// evaluated; an error it returns ends the comparison. Without it
 	// they are left out.
 	Unreadable func([]runcompare.RunDir[Run]) error
-	// OnRun, when not nil, is told of each finished run once it is
-	// evaluated; OnTraining, of each run still training (left out), in
-	// name order, after the evaluations.
-	OnRun      func(runcompare.RunDir[Run])
-	OnTraining func(name string)
+	// Log, when not nil, gets a line for each finished run once it is
+	// evaluated (its kind, seed and epochs), then one for each run still
+	// training (left out), in name order.
+	Log io.Writer
 }
 
 // CompareRuns evaluates every finished run under cfg.Runs on a split of
@@ -143,14 +142,14 @@ func CompareRuns(cfg CompareConfig) (*Comparison, error) {
 			return nil, err
 		}
 		runs = append(runs, r)
-		if cfg.OnRun != nil {
-			cfg.OnRun(f)
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.Name, KindName(f.Run.Model.Kind), f.Run.Record.Seed, f.Run.Epochs, f.Run.Record.Epoch)
 		}
 	}
 	sort.Strings(training)
 	for _, name := range training {
-		if cfg.OnTraining != nil {
-			cfg.OnTraining(name)
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, "rec compare: %s: still training, left out\n", name)
 		}
 	}
 	return CompareKinds(runs, Summarize(pop), cfg.Split, cfg.Data, cfg.Resamples)

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
-	"strings"
 
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pipeline/compare"
-	"github.com/contactmap/contactmap/pipeline/model"
-	"github.com/contactmap/contactmap/pipeline/train"
 )
 
 // runCompare evaluates every finished run under --runs (a directory per
@@ -45,85 +42,33 @@ OUT.json.`,
 	if err := noPositional("compare", pos); err != nil {
 		return err
 	}
+	var res *compare.Result
+	note := ""
 	if len(sides) > 0 || *ensemble {
 		if len(sides) != 2 {
-			return usageError("compare: --side must be given twice (NAME=GLOB), got %d", len(sides))
+			return usage.Errorf("compare: --side must be given twice (NAME=GLOB), got %d", len(sides))
 		}
 		if *out == "" {
-			return usageError("compare: --side needs --out")
+			return usage.Errorf("compare: --side needs --out")
 		}
 		if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
 			return err
 		}
-		return compareSides(sides, *feat, *split, *out, *resamples, *ensemble)
-	}
-	if *out == "" {
-		*out = filepath.Join(*runsDir, "report")
-	}
-	if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
-		return err
-	}
-	dirs, err := compare.ScanDir(*runsDir)
-	if err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	samples, _, err := train.LoadSplit(*feat, *split)
-	if err != nil {
-		return err
-	}
-	runs, err := compare.EvaluateDirs(dirs, samples, stderr)
-	if err != nil {
-		return err
-	}
-	return writeComparison(runs, string(model.CNN), string(model.SCNN), *resamples, *split, *feat, *out, "")
-}
-
-// compareSides compares two named sets of model files (NAME=GLOB) on one
-// split: run by run, paired by seed, or each side as one seed ensemble.
-func compareSides(sides []string, feat, split, out string, resamples int, ensemble bool) error {
-	samples, _, err := train.LoadSplit(feat, split)
-	if err != nil {
-		return err
-	}
-	var names []string
-	var runs []compare.Run
-	for _, side := range sides {
-		name, pattern, ok := strings.Cut(side, "=")
-		if !ok || name == "" || pattern == "" {
-			return usageError("compare: --side %q: want NAME=GLOB", side)
+		res, note, err = compare.CompareSides(sides, *feat, *split, *resamples, *ensemble, stderr)
+	} else {
+		if *out == "" {
+			*out = filepath.Join(*runsDir, "report")
 		}
-		paths, members, secs, err := train.LoadRunModels(pattern, stderr)
-		if err != nil {
-			return usageError("compare: --side %q: %v", side, err)
-		}
-		if len(members) == 0 {
-			return fmt.Errorf("compare: --side %q: no finished model files", side)
-		}
-		rs, err := compare.SideRuns(name, paths, members, secs, samples, ensemble, stderr)
-		if err != nil {
+		if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
 			return err
 		}
-		names, runs = append(names, name), append(runs, rs...)
+		res, err = compare.CompareDirs(*runsDir, *feat, *split, *resamples, stderr)
 	}
-	if names[0] == names[1] {
-		return usageError("compare: the two sides have the same name %q", names[0])
-	}
-	extra := ""
-	if ensemble {
-		extra = compare.EnsembleNote
-	}
-	return writeComparison(runs, names[0], names[1], resamples, split, feat, out, extra)
-}
-
-// writeComparison compares kind b with kind a over the chains of split,
-// a table on standard output, OUT.md and OUT.json with the extra note.
-func writeComparison(runs []compare.Run, a, b string, resamples int, split, feat, out, extra string) error {
-	res, err := compare.CompareChains(runs, a, b, resamples, split, feat)
 	if err != nil {
 		return err
 	}
 	if err := res.Markdown(stdout); err != nil {
 		return err
 	}
-	return res.WriteFiles(out, extra)
+	return res.WriteFiles(*out, note)
 }

@@ -2,26 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/internal/runsummary"
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 )
-
-// parseShard parses "i/n" with 0 <= i < n.
-func parseShard(s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
-	}
-	return i, n, nil
-}
 
 func runFeatures(ctx context.Context, args []string) error {
 	fs := newFlags("features", helpText{
@@ -65,10 +53,10 @@ for each chain left out.`,
 		return err
 	}
 	if cfg.Plm && cfg.MSADir == "" {
-		return usageError("--plm needs --msa-dir: plmDCA is fitted to each chain's alignment")
+		return usage.Errorf("--plm needs --msa-dir: plmDCA is fitted to each chain's alignment")
 	}
 	if cfg.MaxLen < cfg.MinLen {
-		return usageError("--max-len %d is below --min-len %d", cfg.MaxLen, cfg.MinLen)
+		return usage.Errorf("--max-len %d is below --min-len %d", cfg.MaxLen, cfg.MinLen)
 	}
 	if *merge != "" {
 		rep, err := features.MergeShards(*merge)
@@ -79,41 +67,25 @@ for each chain left out.`,
 		return nil
 	}
 	if (cfg.List == "") == (cfg.Chains == "") || cfg.PDBDir == "" || cfg.Out == "" {
-		return usageError("--list or --chains (one of them), --pdb-dir and --out are required (see -h)")
+		return usage.Errorf("--list or --chains (one of them), --pdb-dir and --out are required (see -h)")
 	}
 	if err := checkOutDir(cfg.Out); err != nil {
 		return err
 	}
-	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
-		return usageError("%v", err)
+	if cfg.Shard, cfg.Shards, err = runsummary.ParseShard(*shard); err != nil {
+		return usage.Errorf("%v", err)
 	}
 	cfg.Seed = *seed
 	if *cb {
 		cfg.Labels.Atoms = pdb.CBeta
 	}
-	var bar *progress.Bar
-	total, done := 0, 0
-	cfg.OnStart = func(n int) { bar, total = progress.New(n, "features"), n }
-	cfg.OnChain = func(string) {
-		bar.Add(1)
-		done++
-		setFinished("%d of %d chains' feature files in %s (a rerun reuses them; the manifest is written at the end)", done, total, cfg.Out)
-	}
+	bar := progress.Count{Label: "features", Note: "%d of %d chains' feature files in %s (a rerun reuses them; the manifest is written at the end)", Out: cfg.Out}
+	cfg.OnStart = bar.Start
+	cfg.OnChain = func(string) { bar.Add(true) }
 	rep, err := features.Run(ctx, cfg)
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if err != nil {
 		return err
 	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(stderr, "warning: %s: %s\n", w.ID, w.Text)
-	}
-	fmt.Fprintf(stdout, "%s: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
-		count(len(rep.Entries)+len(rep.Skips), "chain"), rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
-	rep.WriteSummary(stdout)
-	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
-		return fmt.Errorf("no chain gave features (%d skipped; see %s/skipped%s.tsv)", len(rep.Skips), cfg.Out, cfg.ShardSuffix())
-	}
-	return nil
+	return rep.WriteRun(stdout, stderr, cfg)
 }

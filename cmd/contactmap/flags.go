@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -10,11 +12,13 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/usage"
 )
 
 // Ranges of numeric flags for checkRanges.
 const (
-	anyValue = ""     // any finite number
 	positive = "> 0"  // a rate or distance that must be there
 	atLeast1 = ">= 1" // a count of at least one
 	nonNeg   = ">= 0" // 0 meaning "the default" or "none"
@@ -51,7 +55,7 @@ func newFlags(name string, h helpText) *flag.FlagSet {
 }
 
 // checkRanges refuses numeric flags set outside their range: ranges maps
-// a flag name to positive, atLeast1, nonNeg, fraction or anyValue. NaN
+// a flag name to positive, atLeast1, nonNeg or fraction. NaN
 // and infinities are refused for every numeric flag named. The error is a
 // usage error naming the flag and its value.
 func checkRanges(fs *flag.FlagSet, ranges map[string]string) error {
@@ -90,61 +94,23 @@ func checkRanges(fs *flag.FlagSet, ranges map[string]string) error {
 			ok = ok && v >= 0 && v <= 1
 		}
 		if ok && workerFlags[n] && v > float64(workersCap) {
-			return usageError("--%s %s: want at most %d (4 per CPU, at least 256; see -h)", n, f.Value.String(), workersCap)
+			return usage.Errorf("--%s %s: want at most %d (4 per CPU, at least 256; see -h)", n, f.Value.String(), workersCap)
 		}
 		if !ok {
-			what := "a finite number"
-			if want != anyValue {
-				what = "a number " + want
-				if want == fraction {
-					what = "a number from 0 to 1"
-				}
+			what := "a number " + want
+			if want == fraction {
+				what = "a number from 0 to 1"
 			}
-			return usageError("--%s %s: want %s (see -h)", n, f.Value.String(), what)
+			return usage.Errorf("--%s %s: want %s (see -h)", n, f.Value.String(), what)
 		}
 	}
 	return nil
-}
-
-// badRuns collects the runs a comparison cannot read.
-type badRuns []string
-
-// add reports a run that cannot be read, naming it and the reason.
-func (b *badRuns) add(cmd, run string, err error) {
-	fmt.Fprintf(stderr, "contactmap %s: run %s cannot be read: %v\n", cmd, run, err)
-	*b = append(*b, run)
-}
-
-// check fails when a run could not be read, unless skip: then the
-// readable runs are compared.
-func (b badRuns) check(skip bool) error {
-	if len(b) == 0 {
-		return nil
-	}
-	if skip {
-		fmt.Fprintf(stderr, "left out %d run(s) that cannot be read: %s\n", len(b), strings.Join(b, " "))
-		return nil
-	}
-	return fmt.Errorf("%d run(s) cannot be read (%s; see above): fix or remove them, or give --skip-bad to compare the others", len(b), strings.Join(b, " "))
 }
 
 // exists reports whether path exists.
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// skipped lists the inputs that failed, at the end of a run, and returns
-// the command's error; nil when none failed.
-func skipped(errs []error) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	fmt.Fprintf(stderr, "%d input(s) failed, skipped:\n", len(errs))
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "  %v\n", e)
-	}
-	return fmt.Errorf("%d input(s) failed (listed above)", len(errs))
 }
 
 // refuseOverwrite refuses to replace existing outputs (a report's OUT.md
@@ -163,10 +129,135 @@ func refuseOverwrite(force bool, paths ...string) error {
 // reportFiles are the files of a report written to out: OUT.md, OUT.json.
 func reportFiles(out string) []string { return []string{out + ".md", out + ".json"} }
 
-// count is "1 chain", "2 chains": n and the noun, plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// checkOutDir refuses an output directory that names an existing file
+// other than a directory, or lies under one (--out FILE/sub): a usage
+// error naming --out and the file in the way (fileio.CheckDirPath).
+func checkOutDir(dir string) error {
+	if err := fileio.CheckDirPath(dir); err != nil {
+		return usage.Errorf("--out %v", err)
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return nil
 }
+
+// parseFlags parses args with flags anywhere among the positional
+// arguments ("contactmap predict 1ENH_A --out x"); "--" ends the flags. A
+// lone "-" (standard input) is positional. The help message goes to
+// standard output, and flag errors become usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return nil, flag.ErrHelp
+		}
+		if a == "-version" || a == "--version" {
+			fmt.Fprintln(stdout, version())
+			return nil, flag.ErrHelp
+		}
+	}
+	fs.SetOutput(io.Discard) // the error comes back in the returned one
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usage.Errorf("%v (see -h)", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// noPositional refuses positional arguments for commands that take none.
+func noPositional(cmd string, pos []string) error {
+	if len(pos) > 0 {
+		return usage.Errorf("unexpected argument %q (%s takes flags only; see -h)", pos[0], cmd)
+	}
+	return nil
+}
+
+// parseNoArgs parses the flags of a command that takes no positional
+// arguments (parseFlags, noPositional).
+func parseNoArgs(fs *flag.FlagSet, cmd string, args []string) error {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	return noPositional(cmd, pos)
+}
+
+// parseTrainFlags parses a training command's flags (no positional
+// arguments), refuses --resume with --force, and checks the numeric
+// flags' ranges (checkRanges), then the counts' limits (checkLimits).
+func parseTrainFlags(fs *flag.FlagSet, cmd string, args []string, resume, force *bool, ranges map[string]string, limits map[string][2]int) error {
+	if err := parseNoArgs(fs, cmd, args); err != nil {
+		return err
+	}
+	if *resume && *force {
+		return usage.Errorf("--resume and --force exclude each other")
+	}
+	if err := checkRanges(fs, ranges); err != nil {
+		return err
+	}
+	return checkLimits(fs, limits)
+}
+
+// checkLimits refuses integer flags outside [lo, hi] (limits maps a flag
+// name to {lo, hi}): a usage error naming the flag and the range.
+func checkLimits(fs *flag.FlagSet, limits map[string][2]int) error {
+	for _, n := range slices.Sorted(maps.Keys(limits)) {
+		f := fs.Lookup(n)
+		v, ok := f.Value.(flag.Getter).Get().(int)
+		if !ok {
+			panic(fmt.Sprintf("checkLimits: flag %s is not an int", n))
+		}
+		if r := limits[n]; v < r[0] || v > r[1] {
+			return usage.Errorf("--%s %d: want a number from %d to %d (see -h)", n, v, r[0], r[1])
+		}
+	}
+	return nil
+}
+
+// unsetOnResume runs, for each flag not given on the command line, its
+// function, which sets the option to "not given" (the checkpoint's value
+// on --resume).
+func unsetOnResume(fs *flag.FlagSet, unset map[string]func()) {
+	for name, f := range unset {
+		if !flagGiven(fs, name) {
+			f()
+		}
+	}
+}
+
+// orString is s, or def where s is empty (a value the checkpoint does not
+// record).
+func orString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// flagGiven reports whether the flag was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// multiFlag is a repeatable string flag: each use adds a value.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }

@@ -1,25 +1,3 @@
-// Command contactmap predicts protein contact maps with symmetry-structured
-// convolutional neural networks.
-//
-// Usage:
-//
-//	contactmap features --list LIST --pdb-dir DIR --out DIR [flags]
-//	contactmap features --merge DIR
-//	contactmap train --features DIR --model cnn|scnn [--config default|paper] [--resume | --force]
-//	contactmap eval --model M [--model M2] --features DIR --split test [--out REPORT]
-//	contactmap predict [--model scnn|cnn|FILE] [--pdb-dir DIR] [--out DIR] 1ENH_A 1ctf seqs.fasta -
-//	contactmap rna train|eval|compare|predict [flags]
-//	contactmap rec train|eval|recommend|compare [flags]
-//	contactmap version
-//
-// Flags may come before, between or after the inputs; "--" ends them.
-// Run "contactmap <command> -h" for what a command does, its inputs, an
-// example and its flags; every command also takes --version.
-//
-// Exit status: 0 success (or help, or --version); 1 an input or the run
-// failed (the other inputs are still done, the failures listed at the
-// end); 2 a usage error (an unknown command or flag, a flag value out of
-// range, no inputs).
 package main
 
 import (
@@ -27,17 +5,23 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime/pprof"
 	"strings"
+	"time"
 
+	"github.com/contactmap/contactmap/internal/cpuprofile"
+	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/interrupt"
 	"github.com/contactmap/contactmap/internal/modelkind"
-	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/internal/outset"
+	"github.com/contactmap/contactmap/internal/usage"
+	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/blasenv"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
 
 var commands = map[string]func(ctx context.Context, args []string) error{
@@ -48,11 +32,11 @@ var commands = map[string]func(ctx context.Context, args []string) error{
 	"compare":  runCompare,
 	"predict":  runPredict,
 	"msa":      runMSA,
-	"rec":      runRec,
-	"rna":      runRNA,
+	"rec":      group("rec", recCommands, recUsage),
+	"rna":      group("rna", rnaCommands, rnaUsage),
 }
 
-func usage(w io.Writer) {
+func printUsage(w io.Writer) {
 	fmt.Fprintln(w, `usage: contactmap <command> [flags]
 
 commands:
@@ -86,31 +70,23 @@ func version() string {
 func main() {
 	blasenv.Reexec()
 	blasenv.SelectKernels(os.Stderr) // CONTACTMAP_SGEMM
-	stop := startProfile(os.Getenv("CONTACTMAP_CPUPROFILE"))
+	stop := cpuprofile.Start(os.Getenv("CONTACTMAP_CPUPROFILE"), "contactmap: CONTACTMAP_CPUPROFILE", os.Stderr)
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// startProfile writes a CPU profile of the command to path (the
-// environment's CONTACTMAP_CPUPROFILE, for `go tool pprof`) where path is
-// not "", until the returned function is called.
-func startProfile(path string) func() {
-	if path == "" {
-		return func() {}
-	}
-	f, err := os.Create(path)
-	if err == nil {
-		err = pprof.StartCPUProfile(f)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "contactmap: CONTACTMAP_CPUPROFILE: %v\n", err)
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}
+// stopGrace is how long a command has, after SIGINT or SIGTERM, to stop
+// on its own (its context is cancelled at once); after it the process
+// removes its temporary files and exits (interrupt.Command). A second
+// signal ends the wait.
+const stopGrace = time.Second
+
+func init() {
+	// The temporary files of outputs being written: a forced exit leaves
+	// the outputs finished before it, never a part.
+	interrupt.OnForcedExit(outset.RemoveOwnTemps)
+	interrupt.OnForcedExit(fileio.RemoveLiveTemps)
 }
 
 // stdout and stderr are where the commands write: the process's, or the
@@ -122,12 +98,12 @@ var stdout, stderr io.Writer = os.Stdout, os.Stderr
 func run(args []string, out, errOut io.Writer) int {
 	stdout, stderr = out, errOut
 	if len(args) < 1 {
-		usage(stderr)
+		printUsage(stderr)
 		return 2
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		usage(stdout)
+		printUsage(stdout)
 		return 0
 	case "-version", "--version", "version":
 		fmt.Fprintln(stdout, version())
@@ -136,12 +112,12 @@ func run(args []string, out, errOut io.Writer) int {
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "contactmap: unknown command %q\n", args[0])
-		usage(stderr)
+		printUsage(stderr)
 		return 2
 	}
 	name := strings.Join(args[:commandWords(args)], " ") // for messages: "predict", "rna predict"
-	setFinished("")
-	ctx, stop := signalContext(name, stderr)
+	interrupt.SetFinished("")
+	ctx, stop := interrupt.Command("contactmap "+name, stderr, stopGrace, os.Exit)
 	defer stop()
 	err := cmd(ctx, args[1:])
 	switch {
@@ -149,13 +125,13 @@ func run(args []string, out, errOut io.Writer) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.Is(err, usage.Err):
 		fmt.Fprintf(stderr, "contactmap %s: %v\n", name, err)
 		return 2
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		// Stopped by SIGINT or SIGTERM within the grace period: say what
 		// was finished rather than "context canceled".
-		fmt.Fprintln(stderr, interruptedLine("contactmap "+name+": interrupted"))
+		fmt.Fprintln(stderr, interrupt.Line("contactmap "+name+": interrupted"))
 		return 1
 	}
 	var wk *modelkind.WrongKindError
@@ -200,33 +176,6 @@ func wrongKind(args []string, wk *modelkind.WrongKindError) string {
 	return fmt.Sprintf("%s holds %s%s; use `%s%s`", wk.Name, article, wk.Holds, use, verb)
 }
 
-// errUsage marks command-line mistakes (exit status 2).
-var errUsage = errors.New("usage")
-
-// checkOutDir refuses an output directory that names an existing file
-// other than a directory, or lies under one (--out FILE/sub): a usage
-// error naming --out and the file in the way.
-func checkOutDir(dir string) error {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if st, err := os.Stat(d); err == nil {
-			if st.IsDir() {
-				return nil
-			}
-			if d == filepath.Clean(dir) {
-				return usageError("--out %s: not a directory", dir)
-			}
-			return usageError("--out %s: %s is a file, not a directory", dir, d)
-		}
-		if parent := filepath.Dir(d); parent == d {
-			return nil
-		}
-	}
-}
-
-func usageError(format string, a ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUsage}, a...)...)
-}
-
 // errorLine prefixes an error with the command once: package errors that
 // already start with the command's name ("predict: ...") are not prefixed
 // again.
@@ -238,70 +187,41 @@ func errorLine(cmd string, err error) string {
 	return "contactmap " + cmd + ": " + msg
 }
 
-// parseFlags parses args with flags anywhere among the positional
-// arguments ("contactmap predict 1ENH_A --out x"); "--" ends the flags. A
-// lone "-" (standard input) is positional. The help message goes to
-// standard output, and flag errors become usage errors.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return nil, flag.ErrHelp
-		}
-		if a == "-version" || a == "--version" {
-			fmt.Fprintln(stdout, version())
-			return nil, flag.ErrHelp
-		}
+// flagHint adds to an error of the libraries, which describe the problem
+// in their own terms, the command-line flags that address it. Errors it
+// does not know are returned as they are.
+func flagHint(err error) error {
+	if err == nil {
+		return nil
 	}
-	fs.SetOutput(io.Discard) // the error comes back in the returned one
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError("%v (see -h)", err)
+	var me *predict.ModeError
+	hint := ""
+	switch {
+	case errors.As(err, &me):
+		flag := "--ss"
+		if me.Input == predict.InputMSA {
+			flag = "--msa-dir"
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
+		if me.Missing {
+			hint = "give " + flag
+		} else {
+			hint = "drop " + flag
 		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	case errors.Is(err, predict.ErrNoMirror):
+		hint = "give --pdb-dir"
+	case errors.Is(err, predict.ErrNoMSANetwork):
+		hint = "use --model msa or --method plm"
+	case errors.Is(err, predict.ErrNeedAlignment):
+		hint = "--method plm; --msa-dir holds <ID>.a3m|.aln|.fasta"
+	case errors.Is(err, features.ErrNoChainInRange):
+		hint = "see --min-len, --max-len"
+	case errors.Is(err, loop.ErrRunExists):
+		hint = "continue it with --resume or replace it with --force"
+	case errors.Is(err, loop.ErrNoCheckpoint):
+		hint = "start without --resume"
 	}
-}
-
-// noPositional refuses positional arguments for commands that take none.
-func noPositional(cmd string, pos []string) error {
-	if len(pos) > 0 {
-		return usageError("unexpected argument %q (%s takes flags only; see -h)", pos[0], cmd)
-	}
-	return nil
-}
-
-// parseRunFlags parses a training command's flags (no positional
-// arguments) and refuses --resume with --force.
-func parseRunFlags(fs *flag.FlagSet, cmd string, args []string, resume, force *bool) error {
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if hint == "" {
 		return err
 	}
-	if err := noPositional(cmd, pos); err != nil {
-		return err
-	}
-	if *resume && *force {
-		return usageError("--resume and --force exclude each other")
-	}
-	return nil
+	return fmt.Errorf("%w (%s)", err, hint)
 }
-
-// lossBar is the bar of training steps with the mean loss
-// (progress.LossBar).
-type lossBar = progress.LossBar

@@ -16,21 +16,10 @@ import (
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/model"
+	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
-
-func TestParseShard(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		i, n int
-		ok   bool
-	}{{"0/1", 0, 1, true}, {"3/4", 3, 4, true}, {"4/4", 0, 0, false}, {"-1/2", 0, 0, false}, {"1", 0, 0, false}, {"a/b", 0, 0, false}} {
-		i, n, err := parseShard(tc.s)
-		if (err == nil) != tc.ok || tc.ok && (i != tc.i || n != tc.n) {
-			t.Errorf("%q: %d/%d %v", tc.s, i, n, err)
-		}
-	}
-}
 
 func TestFeaturesCommand(t *testing.T) {
 	out := t.TempDir()
@@ -102,9 +91,6 @@ func TestParseFlagsAnywhere(t *testing.T) {
 	pos, err := parseFlags(fs, []string{"1ENH_A", "--out", "dir", "-", "2O9S_A", "--", "--out"})
 	if err != nil || *o != "dir" || strings.Join(pos, " ") != "1ENH_A - 2O9S_A --out" {
 		t.Errorf("pos %q out %q err %v", pos, *o, err)
-	}
-	if got, _ := parseFormats(" rr, NPY ,,png"); strings.Join(got, ",") != "rr,npy,png" {
-		t.Errorf("formats %q", got)
 	}
 }
 
@@ -226,5 +212,38 @@ func TestEvalShippedEnsemble(t *testing.T) {
 	a, f := rep.Rows[0], rep.Rows[1]
 	if a.Params != f.Params || !reflect.DeepEqual(a.Summary, f.Summary) {
 		t.Errorf("shipped ensemble %+v\nrun files %+v", a, f)
+	}
+}
+
+// Library errors name no flag; the command line adds the flags that
+// address them, keeps the error's identity, and leaves other errors as
+// they are.
+func TestFlagHint(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&predict.ModeError{Input: predict.InputSS, Missing: true}, "give --ss"},
+		{&predict.ModeError{Input: predict.InputSS}, "drop --ss"},
+		{&predict.ModeError{Input: predict.InputMSA, Missing: true}, "give --msa-dir"},
+		{&predict.ModeError{Input: predict.InputMSA}, "drop --msa-dir"},
+		{fmt.Errorf("x: %w", predict.ErrNoMirror), "give --pdb-dir"},
+		{predict.ErrNoMSANetwork, "use --model msa or --method plm"},
+		{predict.ErrNeedAlignment, "--msa-dir"},
+		{features.ErrNoChainInRange, "--min-len, --max-len"},
+		{fmt.Errorf("train: %w", loop.ErrRunExists), "--resume or replace it with --force"},
+		{loop.ErrNoCheckpoint, "start without --resume"},
+	} {
+		got := flagHint(c.err)
+		if !strings.Contains(got.Error(), c.want) || !errors.Is(got, c.err) && !errors.As(got, new(*predict.ModeError)) {
+			t.Errorf("%v: %v, want a hint %q keeping the error", c.err, got, c.want)
+		}
+		if strings.Contains(c.err.Error(), "--") {
+			t.Errorf("library error %q names a flag", c.err)
+		}
+	}
+	other := errors.New("disk full")
+	if flagHint(other) != other || flagHint(nil) != nil {
+		t.Error("an unknown error was changed")
 	}
 }

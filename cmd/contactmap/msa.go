@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/contactmap/contactmap/internal/interrupt"
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/pipeline/search"
 )
@@ -50,21 +51,12 @@ listed at the end and the others go on.`,
 		Example: "contactmap msa --db uniref50.fasta.gz --search jackhmmer --out msas 1ENH_A seqs.fasta",
 	})
 	var pf predictFlags
-	scratch := flag.NewFlagSet("msa", flag.ContinueOnError)
-	pf.register(scratch, "msas", "a3m", predictFlagHelp{
+	pf.register(fs, "msas", "a3m", predictFlagHelp{
 		Unit:   "queries",
 		Format: "alignment format: a3m (insertions in lower case), aln (PSICOV: the query's columns) or sto (Stockholm)",
 		Force:  "redo queries whose alignment exists in --out",
+		Out:    "output directory: NAME.a3m (--format), NAME.log and " + search.ManifestName + ".tsv (with --shard i/n, " + search.ManifestName + ".shard-i-of-n.tsv)",
 	})
-	outHelp := map[string]string{"out": "output directory: NAME.a3m (--format), NAME.log and " + search.ManifestName + ".tsv (with --shard i/n, " + search.ManifestName + ".shard-i-of-n.tsv)"}
-	for _, n := range []string{"out", "force", "workers", "ids", "shard", "format"} {
-		f := scratch.Lookup(n)
-		usage := f.Usage
-		if h, ok := outHelp[n]; ok {
-			usage = h
-		}
-		fs.Var(f.Value, n, usage)
-	}
 	var opt search.Options
 	var filter search.Filter
 	var tool, pdbDir string
@@ -90,26 +82,26 @@ listed at the end and the others go on.`,
 		return err
 	}
 	if opt.Tool, err = search.ParseTool(tool); err != nil {
-		return usageError("--search: %v", err)
+		return usage.Errorf("--search: %v", err)
 	}
 	format := strings.ToLower(strings.TrimSpace(pf.Format))
 	if !slices.Contains(search.Formats, format) {
-		return usageError("--format: unknown alignment format %q (%s)", pf.Format, strings.Join(search.Formats, ", "))
+		return usage.Errorf("--format: unknown alignment format %q (%s)", pf.Format, strings.Join(search.Formats, ", "))
 	}
 	if opt.DB == "" {
-		return usageError("--db: no database given (a FASTA file for jackhmmer and mmseqs, an HH-suite prefix for hhblits)")
+		return usage.Errorf("--db: no database given (a FASTA file for jackhmmer and mmseqs, an HH-suite prefix for hhblits)")
 	}
 	inputs, err := pf.inputs(pos)
 	if err != nil {
 		return err
 	}
-	inputs, stdin, err := predict.ReadStdin(inputs, os.Stdin, onForcedExit)
+	inputs, stdin, err := predict.ReadStdin(inputs, os.Stdin, interrupt.OnForcedExit)
 	defer stdin.Remove()
 	if err != nil {
 		return err
 	}
 	if len(inputs) == 0 {
-		return usageError("no inputs (see -h)")
+		return usage.Errorf("no inputs (see -h)")
 	}
 	opt.MaxSeqs = max(filter.MaxDepth, search.DefaultMaxSeqs)
 	s, err := search.New(opt)
@@ -117,31 +109,22 @@ listed at the end and the others go on.`,
 		return err
 	}
 	defer s.Close()
-	onForcedExit(func() { s.Close() })
+	interrupt.OnForcedExit(func() { s.Close() })
 	mine := search.Shard(predict.SearchJobs(inputs, pdbDir, stderr), pf.shard, pf.shards)
 	if err := os.MkdirAll(pf.Out, 0o755); err != nil {
 		return err
 	}
 	cfg := search.Config{Out: pf.Out, Format: format, Force: pf.Force, Workers: pf.Workers, Filter: filter}
-	bar := progress.New(len(mine), "msa")
-	done := 0
-	results := search.Finished(search.Run(ctx, s, cfg, mine, func(r search.Result) {
-		bar.Add(1)
-		if r.Status == search.StatusOK {
-			done++
-		}
-		setFinished("%d of %d alignments written to %s (a rerun skips them)", done, len(mine), pf.Out)
-	}))
+	bar := progress.Count{Label: "msa", Note: "%d of %d alignments written to %s (a rerun skips them)", Out: pf.Out}
+	bar.Start(len(mine))
+	results := search.Finished(search.Run(ctx, s, cfg, mine, func(r search.Result) { bar.Add(r.Status == search.StatusOK) }))
 	bar.Finish()
 	if err := search.WriteManifest(search.ManifestFile(pf.Out, pf.shard, pf.shards), s, cfg, results); err != nil {
 		fmt.Fprintf(stderr, "warning: manifest not written: %v\n", err)
 	}
-	var failed []failure
-	for _, r := range search.Report(stdout, stderr, results) {
-		failed = append(failed, failure{Name: r.ID, Err: r.Err})
-	}
+	failed := search.Report(stdout, stderr, results)
 	if ctx.Err() != nil {
 		return fmt.Errorf("msa: %w", context.Canceled)
 	}
-	return listFailures(stderr, failed, len(mine))
+	return listFailures(ctx, "msa", failed, len(mine))
 }

@@ -6,10 +6,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/contactmap/contactmap/internal/interrupt"
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pipeline/predict"
+	"github.com/contactmap/contactmap/pipeline/search"
 )
 
 func runPredict(ctx context.Context, args []string) error {
@@ -87,7 +90,10 @@ one failure list; standard output stays empty.`,
 	cfg.RRMax = predict.DefaultRRMax
 	fs.Var(&cfg.RRMax, "rr-max", "RR files keep the `kL|N` most probable pairs with |i-j| >= --rr-min-sep: kL, k per residue (5L: 5 x the chain's length, as CASP submissions and ConKit expect), N pairs (e.g. 1000), or 0 for every pair; the .npy keeps the full map")
 	var sf searchFlags
-	sf.register(fs)
+	fs.StringVar(&sf.DB, "db", "", "search this database for an alignment of each input that is not an alignment file (a FASTA file, plain or gzip, for jackhmmer and mmseqs; an HH-suite prefix for hhblits; as contactmap msa), kept in --msa-dir or OUT/msa and reused, and predict the chain from it with the msa network (docs/msa.md)")
+	fs.StringVar(&sf.Tool, "search", string(search.DefaultTool), "with --db: the search tool, jackhmmer (Debian hmmer), mmseqs (mmseqs2) or hhblits (hhsuite)")
+	fs.StringVar(&sf.Bin, "search-bin", "", "with --db: the search tool's program (default: its name on PATH)")
+	fs.StringVar(&sf.DBIndex, "db-index", "", "with --db and --search mmseqs: directory of the database and index (default DB.mmseqs beside --db)")
 	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -104,7 +110,7 @@ one failure list; standard output stays empty.`,
 	switch cfg.Method {
 	case predict.MethodAuto, predict.MethodPLM, predict.MethodNetwork:
 	default:
-		return usageError("--method: unknown method %q (%s)", cfg.Method, strings.Join(predict.Methods, ", "))
+		return usage.Errorf("--method: unknown method %q (%s)", cfg.Method, strings.Join(predict.Methods, ", "))
 	}
 	inputs, err := pf.inputs(pos)
 	if err != nil {
@@ -120,21 +126,20 @@ one failure list; standard output stays empty.`,
 			cfg.AlignmentModels = []string{models.AlignmentDefault} // alignment files
 		}
 	}
-	if cfg.Formats, err = parseFormats(pf.Format); err != nil {
-		return usageError("%v", err)
+	if cfg.Formats, err = predict.ParseFormats(pf.Format); err != nil {
+		return usage.Errorf("%v", err)
 	}
-	expanded, stdin, err := predict.ReadStdin(inputs, os.Stdin, onForcedExit)
+	expanded, stdin, err := predict.ReadStdin(inputs, os.Stdin, interrupt.OnForcedExit)
 	defer stdin.Remove()
 	if err != nil {
 		return err
 	}
 	if len(expanded) == 0 {
-		return usageError("no inputs (see -h)")
+		return usage.Errorf("no inputs (see -h)")
 	}
-	rest, empty := predict.DropEmpty(expanded, cfg.Shard, cfg.Shards)
 	cfg.Check = predict.CheckChain(cfg.Out, cfg.Formats, pf.Force, pf.Strict)
 	// The search stage (--db): alignments for the inputs that are not
-	// alignment files, then the msa network on them (predictsearch.go).
+	// alignment files, then the msa network on them.
 	closeSearch, err := sf.stage(&cfg, pf.Strict)
 	if err != nil {
 		return err
@@ -142,66 +147,62 @@ one failure list; standard output stays empty.`,
 	defer closeSearch()
 	singleNote := sf.DB == "" && len(specs) == 0 && cfg.Method != predict.MethodPLM
 	cfg.Memory = &memcheck.Gate{Force: pf.Force}
-	var outs []predict.Outcome
-	if len(rest) > 0 {
-		var bar *progress.Bar
-		total, written := 0, 0
-		cfg.OnStart = func(n int) { bar, total = progress.New(n, "predict"), n }
-		// A long chain's network gets a bar of its own, over its layers.
-		cfg.OnNetwork = func(t *predict.Target, flops float64) func(float64, bool) {
-			return networkBar(t.ID, len(t.Seq), flops)
-		}
-		cfg.OnDone = func(o predict.Outcome) {
-			bar.Add(1)
-			if o.Err == nil {
-				written++
-			}
-			setFinished("%d of %d chains' outputs written to %s (a rerun skips them)", written, total, cfg.Out)
-		}
-		outs, err = predict.Run(ctx, cfg, rest)
-		if bar != nil {
-			bar.Finish()
-		}
-		if err != nil {
-			return err
-		}
+	bar := progress.Count{Label: "predict", Note: "%d of %d chains' outputs written to %s (a rerun skips them)", Out: cfg.Out}
+	cfg.OnStart = bar.Start
+	// A long chain's network gets a bar of its own, over its layers.
+	cfg.OnNetwork = func(t *predict.Target, flops float64) func(float64, bool) {
+		return progress.NetworkBar(t.ID, len(t.Seq), flops)
 	}
-	outs = append(empty, outs...)
-	for i := range outs {
-		outs[i].Err = forceHint(outs[i].Err)
+	cfg.OnDone = func(o predict.Outcome) { bar.Add(o.Err == nil) }
+	// Interrupted: the chains not done are not failures; the summary
+	// lists those finished, and main says the run was interrupted.
+	outs, err := predict.RunInputs(ctx, cfg, expanded, stdin.File)
+	bar.Finish()
+	if err != nil {
+		return err
 	}
 	if singleNote {
 		predict.NoteSingleSequence(stderr, cfg, outs)
 	}
-	predict.RenameInput(outs, stdin.File, "standard input")
-	if ctx.Err() != nil {
-		// Interrupted: the chains not done are not failures; the summary
-		// lists those finished, and main says the run was interrupted.
-		outs = predict.Finished(outs)
-	}
 	failed, total := predict.Summarize(stderr, stderr, outs, cfg)
-	err = listFailures(stderr, failures(failed), total)
-	if ctx.Err() != nil {
-		return fmt.Errorf("predict: %w", context.Canceled)
-	}
-	return err
+	return listFailures(ctx, "predict", failed, total)
 }
 
-// parseFormats splits a comma-separated list, ignoring spaces and empty
-// items ("rr, npy").
-func parseFormats(s string) ([]string, error) {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		switch f = strings.ToLower(strings.TrimSpace(f)); f {
-		case "":
-		case "rr", "npy", "tsv", "png":
-			out = append(out, f)
-		default:
-			return nil, fmt.Errorf("--format: unknown output %q (rr, npy, tsv, png)", f)
+// searchFlags are predict's flags of the search stage (--db).
+type searchFlags struct {
+	DB, DBIndex, Tool, Bin string
+}
+
+// stage sets cfg.Search from the flags (predict.NewSearch): nothing
+// without --db. close removes the searcher's files.
+func (sf *searchFlags) stage(cfg *predict.Config, strict bool) (close func(), err error) {
+	close = func() {}
+	if sf.DB == "" {
+		for _, n := range []struct{ name, v, def string }{{"search", sf.Tool, string(search.DefaultTool)}, {"search-bin", sf.Bin, ""}, {"db-index", sf.DBIndex, ""}} {
+			if n.v != n.def {
+				return close, usage.Errorf("--%s is for the search stage: give --db too", n.name)
+			}
+		}
+		return close, nil
+	}
+	tool, err := search.ParseTool(sf.Tool)
+	if err != nil {
+		return close, usage.Errorf("--search: %v", err)
+	}
+	s, err := search.New(search.Options{Tool: tool, Bin: sf.Bin, DB: sf.DB, DBIndex: sf.DBIndex})
+	if err != nil {
+		return close, err
+	}
+	close = func() { s.Close() }
+	interrupt.OnForcedExit(close)
+	st := predict.NewSearch(cfg, s, strict)
+	bar := progress.Count{Label: "search", Note: "%d of %d alignments written to %s (a rerun reuses them)", Out: st.Config.Out}
+	st.OnStart = func(n int) {
+		if n > 0 {
+			bar.Start(n)
 		}
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--format %q names no output", s)
-	}
-	return out, nil
+	st.OnDone = func(r search.Result) { bar.Add(r.Status == search.StatusOK) }
+	cfg.Search = st
+	return close, nil
 }

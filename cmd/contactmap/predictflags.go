@@ -1,15 +1,12 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"flag"
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
-	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/runsummary"
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pipeline/predict"
 )
 
@@ -33,21 +30,30 @@ type predictFlags struct {
 
 // predictFlagHelp is what each command says of the shared flags where it
 // differs: what an input is ("chains", "molecules"), the formats and
-// models it knows, what --strict refuses and what --force lets through.
+// models it knows, what --strict refuses and what --force lets through;
+// Out, where set, replaces the help of --out (msa's manifest).
 type predictFlagHelp struct {
-	Unit, Format, Model, Strict, Force string
+	Unit, Format, Model, Strict, Force, Out string
 }
 
-// register defines the shared flags on fs, with the command's defaults.
+// register defines the shared flags on fs, with the command's defaults;
+// --strict and --model only with their help (msa has neither).
 func (p *predictFlags) register(fs *flag.FlagSet, out, format string, h predictFlagHelp) {
-	fs.StringVar(&p.Out, "out", out, "output directory; it also gets "+predict.SummaryName+".tsv, a row per input (name, length, status ok/skipped/failed, outputs, method); with --shard i/n, "+predict.SummaryName+".shard-i-of-n.tsv")
+	if h.Out == "" {
+		h.Out = "output directory; it also gets " + runsummary.Name + ".tsv, a row per input (name, length, status ok/skipped/failed, outputs, method); with --shard i/n, " + runsummary.Name + ".shard-i-of-n.tsv"
+	}
+	fs.StringVar(&p.Out, "out", out, h.Out)
 	fs.BoolVar(&p.Force, "force", false, h.Force)
 	fs.IntVar(&p.Workers, "workers", 1, h.Unit+" predicted in parallel")
 	fs.StringVar(&p.IDs, "ids", "", "file of inputs, one per line (blank lines and # comments skipped), after those on the command line")
 	fs.StringVar(&p.Shard, "shard", "0/1", "process shard i of n of the "+h.Unit+" (0-based: those whose index in the run is i modulo n; every shard names the outputs alike)")
-	fs.BoolVar(&p.Strict, "strict", false, h.Strict)
 	fs.StringVar(&p.Format, "format", format, h.Format)
-	fs.Var(&p.Models, "model", h.Model)
+	if h.Strict != "" {
+		fs.BoolVar(&p.Strict, "strict", false, h.Strict)
+	}
+	if h.Model != "" {
+		fs.Var(&p.Models, "model", h.Model)
+	}
 }
 
 // check refuses shared flags out of range (a usage error): --workers
@@ -57,8 +63,8 @@ func (p *predictFlags) check(fs *flag.FlagSet) error {
 		return err
 	}
 	var err error
-	if p.shard, p.shards, err = parseShard(p.Shard); err != nil {
-		return usageError("%v", err)
+	if p.shard, p.shards, err = runsummary.ParseShard(p.Shard); err != nil {
+		return usage.Errorf("%v", err)
 	}
 	return checkOutDir(p.Out)
 }
@@ -68,79 +74,22 @@ func (p *predictFlags) inputs(pos []string) ([]string, error) {
 	if p.IDs == "" {
 		return pos, nil
 	}
-	f, err := os.Open(p.IDs)
-	if err != nil {
-		return nil, fmt.Errorf("--ids: %w", err)
-	}
-	defer f.Close()
-	data, err := fileio.ReadText(f, predict.StdinListBytes, 1<<20)
-	if err != nil {
-		return nil, fmt.Errorf("--ids %s: %w", p.IDs, err)
-	}
-	more, err := predict.ReadInputList(strings.NewReader(string(data)))
-	if err != nil {
-		return nil, fmt.Errorf("--ids %s: %w", p.IDs, err)
-	}
-	return append(pos, more...), nil
-}
-
-// summaryRow is one input of a run in its summary (internal/runsummary).
-type summaryRow = runsummary.Row
-
-// failure is an input that failed or was skipped, for the failure list.
-type failure struct {
-	Name string // "" for an error that names its input itself
-	Err  error
-}
-
-// skipError marks an input refused before any work, not for being wrong:
-// its outputs exist, or --strict refuses what it would only warn of (as
-// runsummary.Skip does).
-type skipError struct{ error }
-
-func (e skipError) Unwrap() error { return e.error }
-
-// summaryFile is the path of the run's summary in dir: summary.tsv, or
-// summary.shard-i-of-n.tsv for a shard.
-func summaryFile(dir string, shard, shards int) string {
-	return runsummary.ShardFile(dir, predict.SummaryName, shard, shards)
-}
-
-// withStatus gives each row its status (predict.StatusOf; a skipError is
-// a skip).
-func withStatus(rows []summaryRow) []summaryRow {
-	var se skipError
-	for i := range rows {
-		if rows[i].Status = predict.StatusOf(rows[i].Err); errors.As(rows[i].Err, &se) {
-			rows[i].Status = runsummary.Skipped
-		}
-	}
-	return rows
-}
-
-// saveSummary writes the run's summary, merged with the one in its
-// directory; one that cannot be written is a warning on errw
-// (runsummary.Save).
-func saveSummary(errw io.Writer, path string, rows []summaryRow, energy bool) {
-	runsummary.Save(errw, path, withStatus(rows), energy)
+	more, err := predict.ReadInputFile(p.IDs)
+	return append(pos, more...), err
 }
 
 // listFailures prints the failures, each with the flag that would help
 // (flagHint), and returns the command's error, "N of M inputs failed";
-// nil when none did (runsummary.ListFailures).
-func listFailures(errw io.Writer, failed []failure, total int) error {
-	hinted := make([]runsummary.Failure, len(failed))
-	for i, f := range failed {
-		hinted[i] = runsummary.Failure{Name: f.Name, Err: flagHint(f.Err)}
+// nil when none did (runsummary.ListFailures). An interrupted run's
+// (ctx done) is context.Canceled, named by cmd: main then says what
+// finished.
+func listFailures(ctx context.Context, cmd string, failed []runsummary.Failure, total int) error {
+	for i := range failed {
+		failed[i].Err = flagHint(failed[i].Err)
 	}
-	return runsummary.ListFailures(errw, hinted, total)
-}
-
-// failures are the library's failure list, for listFailures.
-func failures(fs []runsummary.Failure) []failure {
-	out := make([]failure, len(fs))
-	for i, f := range fs {
-		out[i] = failure(f)
+	err := runsummary.ListFailures(stderr, failed, total)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", cmd, context.Canceled)
 	}
-	return out
+	return err
 }

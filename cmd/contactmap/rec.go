@@ -8,13 +8,12 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/pipeline/compare"
+	"github.com/contactmap/contactmap/internal/runcompare"
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/rec"
-	"github.com/contactmap/contactmap/scnn"
 )
 
 // defaultRecData is MovieLens 100K beside the repository (its terms do
@@ -46,32 +45,29 @@ Example:
 Run "contactmap rec <command> -h" for a command's inputs, an example and its flags.`)
 }
 
-// runRec dispatches "contactmap rec <command>".
-func runRec(ctx context.Context, args []string) error {
-	return runGroup(ctx, "rec", recCommands, recUsage, args)
-}
-
-// runGroup dispatches "contactmap GROUP <command>" to cmds; no command is
-// a usage error, -h prints usage.
-func runGroup(ctx context.Context, group string, cmds map[string]func(context.Context, []string) error, usage func(io.Writer), args []string) error {
-	if len(args) == 0 {
-		usage(stderr)
-		return usageError("%s needs a command", group)
+// group is the command "contactmap GROUP <command>": it dispatches to
+// cmds; no command is a usage error, -h prints the group's usage.
+func group(name string, cmds map[string]func(context.Context, []string) error, groupUsage func(io.Writer)) func(context.Context, []string) error {
+	return func(ctx context.Context, args []string) error {
+		if len(args) == 0 {
+			groupUsage(stderr)
+			return usage.Errorf("%s needs a command", name)
+		}
+		switch args[0] {
+		case "-h", "-help", "--help", "help":
+			groupUsage(stdout)
+			return flag.ErrHelp
+		case "-version", "--version", "version":
+			fmt.Fprintln(stdout, version())
+			return flag.ErrHelp
+		}
+		cmd, ok := cmds[args[0]]
+		if !ok {
+			groupUsage(stderr)
+			return usage.Errorf("unknown %s command %q", name, args[0])
+		}
+		return cmd(ctx, args[1:])
 	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		usage(stdout)
-		return flag.ErrHelp
-	case "-version", "--version", "version":
-		fmt.Fprintln(stdout, version())
-		return flag.ErrHelp
-	}
-	cmd, ok := cmds[args[0]]
-	if !ok {
-		usage(stderr)
-		return usageError("unknown %s command %q", group, args[0])
-	}
-	return cmd(ctx, args[1:])
 }
 
 func runRecTrain(ctx context.Context, args []string) error {
@@ -100,19 +96,13 @@ epoch too), train_log.tsv.`,
 		"Applied with a note: --epochs")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "longest time between checkpoints")
-	if err := parseRunFlags(fs, "rec train", args, &o.Resume, &o.Force); err != nil {
-		return err
-	}
-	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "batch": atLeast1, "lr": positive, "l2": nonNeg, "workers": nonNeg,
-		"checkpoint-every": nonNeg}); err != nil {
-		return err
-	}
-	if err := checkLimits(fs, map[string][2]int{"epochs": {1, maxEpochs}, "batch": {1, maxBatch}}); err != nil {
+	if err := parseTrainFlags(fs, "rec train", args, &o.Resume, &o.Force, map[string]string{"epochs": atLeast1, "batch": atLeast1, "lr": positive, "l2": nonNeg, "workers": nonNeg,
+		"checkpoint-every": nonNeg}, map[string][2]int{"epochs": {1, maxEpochs}, "batch": {1, maxBatch}}); err != nil {
 		return err
 	}
 	var err error
 	if o.Kind, err = rec.ParseKind(*kind); err != nil {
-		return usageError("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	if o.Out == "" {
 		o.Out = rec.DefaultOut(o.Kind, o.Seed)
@@ -142,35 +132,19 @@ epoch too), train_log.tsv.`,
 		return err
 	}
 	o.DataName = filepath.Clean(*data)
-	fmt.Fprintf(stdout, "data: %s\n", o.Data.Stats())
-	for _, k := range []scnn.Kind{rec.CosRec, rec.SCosRec} {
-		m, err := rec.NewModel(rec.DefaultConfig(k, o.Data.Users, o.Data.Items), 1)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: %d trainable parameters\n", rec.KindName(k), m.Trainable())
+	if err := rec.PrintSizes(stdout, o.Data); err != nil {
+		return err
 	}
-	o.OnNote = func(note string) { fmt.Fprintf(stdout, "resume: %s\n", note) }
-	var bar lossBar
-	o.OnEpochStart = func(epoch, batches int) { bar.Start(batches, fmt.Sprintf("epoch %d", epoch)) }
-	o.OnBatch = bar.Step
-	o.OnEpochEnd = func(e rec.EpochLog) {
-		bar.Finish()
-		fmt.Fprintf(stdout, "epoch %3d  train loss %.4f  val MAP %.4f  val P@1 %.4f  val R@10 %.4f  lr %.3g  %.0fs\n",
-			e.Epoch, e.TrainLoss, e.ValMAP, e.ValPrec1, e.ValRec10, e.LR, e.Seconds)
-	}
+	cut := o.PrintTo(stdout)
 	start := time.Now()
 	res, err := rec.Train(ctx, o)
 	if errors.Is(err, rec.ErrInterrupted) {
-		bar.Finish() // the epoch's bar, cut short (nothing without one)
-		return interrupted(err, o.Out)
+		cut() // the epoch's bar, cut short (nothing without one)
 	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: best validation MAP %.4f at epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
-		rec.KindName(o.Kind), res.BestMAP, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
-	return nil
+	return finishTraining(o.Out, start, err, func(session float64) {
+		fmt.Fprintf(stdout, "%s: best validation MAP %.4f at epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
+			rec.KindName(o.Kind), res.BestMAP, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, session, res.Model)
+	})
 }
 
 func runRecEval(ctx context.Context, args []string) error {
@@ -188,15 +162,12 @@ were trained on (--data).`,
 	fs.StringVar(&cfg.Data, "data", defaultRecData, "MovieLens directory or ratings file (the one the models were trained on)")
 	splitName := fs.String("split", "validation", "validation or test (read the test split once, at the end)")
 	fs.BoolVar(&cfg.Baseline, "baseline", true, "add the most-popular baseline")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, "rec eval", args); err != nil {
 		return err
 	}
-	if err := noPositional("rec eval", pos); err != nil {
-		return err
-	}
+	var err error
 	if cfg.Split, err = rec.ParseSplit(*splitName); err != nil {
-		return usageError("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	cfg.Models = models
 	out, err := rec.EvaluateModels(cfg)
@@ -227,26 +198,14 @@ on (--data; u.item or movies.dat beside them give titles) and user IDs
 		return err
 	}
 	if cfg.Model == "" {
-		return usageError("--model is required")
+		return usage.Errorf("--model is required")
 	}
 	if len(cfg.Users) == 0 {
-		return usageError("give user ids (raw ids of the ratings file)")
+		return usage.Errorf("give user ids (raw ids of the ratings file)")
 	}
 	outs, err := rec.Recommend(cfg)
-	var bad []string
-	for _, o := range outs {
-		if o.Err != nil {
-			fmt.Fprintf(stderr, "contactmap rec recommend: %v\n", o.Err)
-			bad = append(bad, o.Arg)
-			continue
-		}
-		fmt.Fprintf(stdout, "user %d (%d interactions):\n", o.User, o.Interactions)
-		for k, it := range o.Items {
-			fmt.Fprintf(stdout, "  %2d. item %d  %s  (score %.3f)\n", k+1, it.ID, it.Title, it.Score)
-		}
-	}
-	if err == nil && len(bad) > 0 {
-		err = fmt.Errorf("%d of %d users not found: %s", len(bad), len(cfg.Users), strings.Join(bad, " "))
+	if werr := rec.WriteRecommendations(stdout, stderr, "contactmap rec recommend", outs, len(cfg.Users)); err == nil {
+		err = werr
 	}
 	return err
 }
@@ -272,18 +231,15 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	fs.IntVar(&cfg.Resamples, "resamples", 10000, "bootstrap resamples over users")
 	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noPositional("rec compare", pos); err != nil {
+	if err := parseNoArgs(fs, "rec compare", args); err != nil {
 		return err
 	}
 	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
 	}
+	var err error
 	if cfg.Split, err = rec.ParseSplit(*splitName); err != nil {
-		return usageError("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	if *out == "" {
 		*out = filepath.Join(cfg.Runs, "report")
@@ -293,17 +249,14 @@ Outputs: a table on standard output, OUT.md and OUT.json.`,
 	}
 	// Every run is read first: a run that cannot be read fails the
 	// command before any evaluation (unless --skip-bad).
-	cfg.Unreadable = func(runs []compare.RunDir[rec.Run]) error {
-		var bad badRuns
+	bad := runcompare.BadRuns{W: stderr, Prefix: "contactmap rec compare"}
+	cfg.Unreadable = func(runs []runcompare.RunDir[rec.Run]) error {
 		for _, e := range runs {
-			bad.add("rec compare", e.Name, e.Err)
+			bad.Add(e.Name, e.Err)
 		}
-		return bad.check(*skipBad)
+		return bad.Check(*skipBad)
 	}
-	cfg.OnRun = func(f compare.RunDir[rec.Run]) {
-		fmt.Fprintf(stderr, "rec compare: %s: %s seed %d, %d epochs (best %d)\n", f.Name, rec.KindName(f.Run.Model.Kind), f.Run.Record.Seed, f.Run.Epochs, f.Run.Record.Epoch)
-	}
-	cfg.OnTraining = func(name string) { fmt.Fprintf(stderr, "rec compare: %s: still training, left out\n", name) }
+	cfg.Log = stderr
 	res, err := rec.CompareRuns(cfg)
 	if err != nil {
 		return err

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,32 +11,15 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/internal/runcompare"
+	"github.com/contactmap/contactmap/internal/usage"
 	shipped "github.com/contactmap/contactmap/models"
-	"github.com/contactmap/contactmap/pipeline/predict"
 	rnapredict "github.com/contactmap/contactmap/rna/predict"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 // rnaShipped is the shipped RNA models as package rna/predict takes them.
-var rnaShipped = rnapredict.Shipped{Default: shipped.DefaultRNA, Names: shipped.RNANames(), Load: shipped.LoadRNA, Refs: shipped.RNARefsFor,
-	Decoder:       shipped.RNADefaultDecoder,
-	TrainingFiles: func(name string) ([]string, bool) { m, err := shipped.ShippedRNA(name); return m.Refs, err == nil },
-	Describe:      map[string]rnapredict.TrainingFile{shipped.RNARefs16S: {What: "16S rRNA"}, shipped.RNARefsTR0Dedup: {What: "bpRNA TR0", Families: true}}}
-
-// rnaProgress shows the RNA libraries' stages as progress bars.
-func rnaProgress(total int, name string) (tick, end func()) {
-	bar := progress.New(total, name)
-	return func() { bar.Add(1) }, bar.Finish
-}
-
-// rnaErr makes an RNA library's usage error (ssnet.ErrUsage) the
-// command's (exit status 2), its message unchanged (%.0w prints nothing).
-func rnaErr(err error) error {
-	if errors.Is(err, ssnet.ErrUsage) {
-		return fmt.Errorf("%w%.0w", err, errUsage)
-	}
-	return err
-}
+var rnaShipped = shipped.RNAShipped()
 
 var rnaCommands = map[string]func(ctx context.Context, args []string) error{
 	"train":   runRNATrain,
@@ -64,10 +45,6 @@ Example:
   contactmap rna predict seqs.fasta
 
 Run "contactmap rna <command> -h" for a command's inputs, an example and its flags.`)
-}
-
-func runRNA(ctx context.Context, args []string) error {
-	return runGroup(ctx, "rna", rnaCommands, rnaUsage, args)
 }
 
 func runRNATrain(ctx context.Context, args []string) error {
@@ -97,21 +74,16 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	steps := fs.Int("steps", 0, fmt.Sprintf("optimiser steps, at most %d (default: the protocol's; with --resume, the run's)", maxSteps))
 	fs.DurationVar(&o.Budget, "budget", 0, "training time over all sessions of the run, e.g. 90m (0: none; with --resume, left out, the run's); then it validates, checkpoints and stops")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 10*time.Minute, "longest time between checkpoints")
-	if err := parseRunFlags(fs, "rna train", args, &o.Resume, &o.Force); err != nil {
-		return err
-	}
-	if err := checkRanges(fs, map[string]string{"workers": nonNeg, "steps": nonNeg, "budget": nonNeg, "checkpoint-every": nonNeg}); err != nil {
-		return err
-	}
-	if err := checkLimits(fs, map[string][2]int{"steps": {0, maxSteps}}); err != nil {
+	if err := parseTrainFlags(fs, "rna train", args, &o.Resume, &o.Force, map[string]string{"workers": nonNeg, "steps": nonNeg, "budget": nonNeg, "checkpoint-every": nonNeg},
+		map[string][2]int{"steps": {0, maxSteps}}); err != nil {
 		return err
 	}
 	var err error
 	if o.Kind, err = ssnet.ParseKind(*kind); err != nil {
-		return usageError("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	if o.Protocol, err = ssnet.ProtocolByName(*protocol); err != nil {
-		return usageError("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	if *steps > 0 {
 		o.Protocol.Steps = *steps
@@ -141,11 +113,11 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 		}
 	}
 	if err := o.ReadData(*trainFile, *validFile); err != nil {
-		return rnaErr(err)
+		return err
 	}
 	o.MFECache = *mfeCache
 	o.EnsembleCache = *ensembleCache
-	var bar lossBar
+	var bar progress.LossBar
 	if err := o.PrintTo(stdout, bar.Step, bar.Reset); err != nil {
 		return err
 	}
@@ -153,15 +125,10 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	start := time.Now()
 	_, res, err := ssnet.Train(ctx, o)
 	bar.Finish()
-	if errors.Is(err, ssnet.ErrInterrupted) {
-		return interrupted(err, o.Out)
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: best validation accuracy %.4f at step %d of %d; %.1f min (this session %.1f min); model %s\n",
-		o.Kind, res.BestAcc, res.BestStep, res.Steps, res.Seconds/60, time.Since(start).Minutes(), filepath.Join(o.Out, ssnet.ModelFile))
-	return nil
+	return finishTraining(o.Out, start, err, func(session float64) {
+		fmt.Fprintf(stdout, "%s: best validation accuracy %.4f at step %d of %d; %.1f min (this session %.1f min); model %s\n",
+			o.Kind, res.BestAcc, res.BestStep, res.Steps, res.Seconds/60, session, filepath.Join(o.Out, ssnet.ModelFile))
+	})
 }
 
 func runRNAEval(ctx context.Context, args []string) error {
@@ -188,11 +155,7 @@ split (or --set, a five-line file).`,
 	out := fs.String("out", "", "write OUT.md and OUT.json")
 	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	workers := fs.Int("workers", 0, "goroutines per convolution")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noPositional("rna eval", pos); err != nil {
+	if err := parseNoArgs(fs, "rna eval", args); err != nil {
 		return err
 	}
 	if *out != "" {
@@ -200,22 +163,18 @@ split (or --set, a five-line file).`,
 			return err
 		}
 	}
-	cfg := rnapredict.EvalConfig{Models: models, Train: *trainFile, DefaultTrain: ssnet.TrainFile, Set: *setFile, MFECache: *mfeCache, CentroidCache: *centroidCache,
-		FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: rnaShipped, Log: stderr, Progress: rnaProgress}
+	var err error
+	cfg := rnapredict.EvalConfig{Models: models, Train: *trainFile, DefaultTrain: ssnet.TrainFile, Set: *setFile, Split: *split, MFECache: *mfeCache, CentroidCache: *centroidCache,
+		FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: rnaShipped, Log: stderr, Progress: progress.Ticker}
 	if cfg.Decoders, err = ssnet.ParseDecoders(*decoders); err != nil {
-		return usageError("--decoders: %v", err)
+		return usage.Errorf("--decoders: %v", err)
 	}
 	if err := checkRanges(fs, map[string]string{"workers": nonNeg}); err != nil {
 		return err
 	}
-	if cfg.Set == "" {
-		if cfg.Set, err = ssnet.SplitFile(*split); err != nil {
-			return rnaErr(err)
-		}
-	}
 	report, err := rnapredict.Eval(ctx, cfg)
 	if err != nil {
-		return rnaErr(err)
+		return err
 	}
 	fmt.Fprint(stdout, report.Markdown())
 	if *out != "" {
@@ -252,17 +211,14 @@ table on standard output, OUT.md and OUT.json.`,
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
 	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; MFE; homology transfer from --train)")
 	against := fs.String("against", "", "a second directory of runs (another precision or recipe, say): each kind under --runs is compared with the same kind here, paired by seed, instead of SCNN with CNN and the baselines (differences: --runs minus --against; the sides labelled by the directories' names; OUT-KIND and OUT-disjoint-KIND files)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, "rna compare", args); err != nil {
 		return err
 	}
-	if err := noPositional("rna compare", pos); err != nil {
-		return err
-	}
+	var err error
 	cfg := ssnet.CompareConfig{Runs: *runsDir, Against: *against, Split: *split, Set: *setFile, Train: *trainFile, MFECache: *mfeCache,
-		Resamples: *resamples, Baselines: *withBaselines, Log: stderr, Progress: rnaProgress}
+		Resamples: *resamples, Baselines: *withBaselines, Log: stderr, Progress: progress.Ticker}
 	if cfg.Decoder, err = ssnet.ParseDecoder(*decoderName); err != nil {
-		return usageError("--decoder: %v", err)
+		return usage.Errorf("--decoder: %v", err)
 	}
 	if err := checkRanges(fs, map[string]string{"resamples": atLeast1}); err != nil {
 		return err
@@ -273,17 +229,12 @@ table on standard output, OUT.md and OUT.json.`,
 	if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
 		return err
 	}
-	if cfg.Set == "" {
-		if cfg.Set, err = ssnet.SplitFile(*split); err != nil {
-			return rnaErr(err)
-		}
-	}
-	var bad badRuns
-	cfg.Unreadable = func(name string, err error) { bad.add("rna compare", name, err) }
-	cfg.Scanned = func() error { return bad.check(*skipBad) }
+	bad := runcompare.BadRuns{W: stderr, Prefix: "contactmap rna compare"}
+	cfg.Unreadable = bad.Add
+	cfg.Scanned = func() error { return bad.Check(*skipBad) }
 	outs, err := ssnet.RunCompare(ctx, cfg)
 	if err != nil {
-		return rnaErr(err)
+		return err
 	}
 	fmt.Fprintf(stdout, "Decoder: %s.\n\n", cfg.Decoder)
 	return ssnet.WriteComparisons(stdout, outs, *out, *against != "", func(md, json string) error { return refuseOverwrite(*force, md, json) })
@@ -364,14 +315,14 @@ others, and makes the exit status 1.`,
 		return err
 	}
 	cfg := rnapredict.Config{Method: *method, Models: pf.Models, Refs: *refsFile, MaxSpan: *maxSpan, Threads: *threads, Stdin: os.Stdin,
-		Shipped: rnaShipped, SafeName: predict.SafeName, OnNetwork: networkBar, OnFold: foldBar}
+		Shipped: rnaShipped, OnNetwork: progress.NetworkBar, OnFold: progress.FoldBar}
 	if flagGiven(fs, "decoder") {
 		if cfg.Decoder, err = ssnet.ParseDecoder(*decoderName); err != nil {
-			return usageError("--decoder: %v", err)
+			return usage.Errorf("--decoder: %v", err)
 		}
 	}
 	if _, ok := ssnet.MethodNamed(*method); !ok {
-		return usageError("--method %q: %s", *method, ssnet.MethodNames())
+		return usage.Errorf("--method %q: %s", *method, ssnet.MethodNames())
 	}
 	if err := checkRanges(fs, map[string]string{"threads": nonNeg, "max-span": nonNeg}); err != nil {
 		return err
@@ -385,10 +336,10 @@ others, and makes the exit status 1.`,
 		return err
 	}
 	if len(names) == 0 {
-		return usageError("give FASTA, dot-bracket, CT or BPSEQ files, or - for standard input")
+		return usage.Errorf("give FASTA, dot-bracket, CT or BPSEQ files, or - for standard input")
 	}
 	if cfg.Formats, err = ssnet.ParseFormats(pf.Format); err != nil {
-		return usageError("--format: %v", err)
+		return usage.Errorf("--format: %v", err)
 	}
 	// Flags the method does not read: said, not silently dropped.
 	for _, name := range rnapredict.Unused(*method) {
@@ -396,37 +347,23 @@ others, and makes the exit status 1.`,
 			fmt.Fprintf(stderr, "contactmap rna predict: warning: --%s is not used by --method %s\n", name, *method)
 		}
 	}
-	var bar *progress.Bar
-	done, total := 0, 0
+	bar := progress.Count{Label: "predicting", Note: "%d of %d molecules predicted into %s", Out: pf.Out, OKOnly: true}
 	cfg.OnStart = func(n int, from string) {
-		fmt.Fprintf(stderr, "rna predict: %s with %s\n", count(n, "molecule"), from)
-		bar, total = progress.New(n, "predicting"), n
-	}
-	cfg.OnDone = func(o rnapredict.Outcome) {
-		bar.Add(1)
-		if o.Err == nil {
-			done++
-			setFinished("%d of %d molecules predicted into %s", done, total, pf.Out)
+		noun := "molecules"
+		if n == 1 {
+			noun = "molecule"
 		}
+		fmt.Fprintf(stderr, "rna predict: %d %s with %s\n", n, noun, from)
+		bar.Start(n)
 	}
+	cfg.OnDone = func(o rnapredict.Outcome) { bar.Add(o.Err == nil) }
 	outs, err := rnapredict.Run(ctx, cfg, names)
 	bar.Finish()
 	if err != nil {
-		return rnaErr(err)
+		return err
 	}
-	failed, inputs := rnapredict.Summarize(stderr, stderr, outs, cfg, ctx.Err() != nil)
-	err = listFailures(stderr, failures(failed), inputs)
-	if ctx.Err() != nil {
-		return fmt.Errorf("rna predict: %w", context.Canceled)
-	}
-	return err
-}
-
-// flagGiven reports whether the flag was set on the command line.
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
+	failed, total := rnapredict.Summarize(stderr, stderr, outs, cfg, ctx.Err() != nil)
+	return listFailures(ctx, "rna predict", failed, total)
 }
 
 func runRNADedup(ctx context.Context, args []string) error {
@@ -452,16 +389,16 @@ SET is a five-line or dot-bracket file.`,
 	}
 	switch {
 	case len(pos) != 1:
-		return usageError("give one SET file")
+		return usage.Errorf("give one SET file")
 	case *against == "" || *out == "":
-		return usageError("--against and --out are required")
+		return usage.Errorf("--against and --out are required")
 	case !(*maxID > 0 && *maxID <= 1):
-		return usageError("--max-identity %v: want a value in (0, 1]", *maxID)
+		return usage.Errorf("--max-identity %v: want a value in (0, 1]", *maxID)
 	case !strings.HasSuffix(strings.TrimSuffix(*out, ".gz"), ".dbn"):
-		return usageError("--out %s: want a .dbn or .dbn.gz file", *out)
+		return usage.Errorf("--out %s: want a .dbn or .dbn.gz file", *out)
 	}
 	if exists(*out) && !*force {
 		return fmt.Errorf("%s exists: not overwritten (give --force to overwrite, or another --out)", *out)
 	}
-	return rnaErr(ssnet.Dedup(stdout, pos[0], *against, *out, *maxID))
+	return ssnet.Dedup(stdout, pos[0], *against, *out, *maxID)
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/sets"
 )
@@ -46,7 +46,7 @@ the excluded chains with reasons, skipped.tsv.`,
 		return err
 	}
 	if o.MaxLen < o.MinLen {
-		return usageError("--max-len %d is below --min-len %d", o.MaxLen, o.MinLen)
+		return usage.Errorf("--max-len %d is below --min-len %d", o.MaxLen, o.MinLen)
 	}
 	if err := checkOutDir(*out); err != nil {
 		return err
@@ -54,18 +54,10 @@ the excluded chains with reasons, skipped.tsv.`,
 	if err := refuseOverwrite(*force, filepath.Join(*out, "extended.tsv"), filepath.Join(*out, "long.tsv")); err != nil {
 		return err
 	}
-	manifest, err := features.ReadManifest(filepath.Join(*base, "manifest.tsv"))
-	if err != nil {
-		return fmt.Errorf("sets: %w (run make features first)", err)
-	}
 	cfg := sets.Config{PDBDir: *pdbDir, ExtraDir: *extra, Out: *out, Options: o,
 		MinResolved: features.MinResolved, MinResolvedFraction: features.MinResolvedFraction}
-	for _, e := range manifest {
-		c, err := features.ReadFile(filepath.Join(*base, e.File))
-		if err != nil {
-			return fmt.Errorf("sets: %w", err)
-		}
-		cfg.Base = append(cfg.Base, sets.Member{Chain: sets.Chain{ID: e.ID, PDB: e.PDB, Chain: e.Chain, Seq: c.Seq, Resolved: e.Resolved}, Split: e.Split})
+	if cfg.Base, err = features.SetsBase(*base); err != nil {
+		return err
 	}
 	res, err := sets.Run(ctx, cfg)
 	if err != nil {

@@ -3,24 +3,18 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/usage"
 	shipped "github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/train"
+	"github.com/contactmap/contactmap/scnn/loop"
 )
-
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
-func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 func runTrain(ctx context.Context, args []string) error {
 	fs := newFlags("train", helpText{
@@ -51,14 +45,8 @@ the learning curves.`,
 	var teachers multiFlag
 	fs.Var(&teachers, "teacher", "distil: learn the mean contact probability of these models (a shipped model, e.g. ensemble, or a model file; repeatable) instead of the labels alone; give it again with --resume")
 	labelWeight := fs.Float64("label-weight", 0, "with --teacher, the labels' share of the loss, 0-1 (0: the teacher alone)")
-	if err := parseRunFlags(fs, "train", args, &o.Resume, &o.Force); err != nil {
-		return err
-	}
-	if err := checkRanges(fs, map[string]string{"epochs": atLeast1, "patience": atLeast1, "budget": nonNeg,
-		"checkpoint-every": nonNeg, "lr": nonNeg, "workers": nonNeg}); err != nil {
-		return err
-	}
-	if err := checkLimits(fs, map[string][2]int{"epochs": {1, maxEpochs}, "patience": {1, maxEpochs}}); err != nil {
+	if err := parseTrainFlags(fs, "train", args, &o.Resume, &o.Force, map[string]string{"epochs": atLeast1, "patience": atLeast1, "budget": nonNeg,
+		"checkpoint-every": nonNeg, "lr": nonNeg, "workers": nonNeg}, map[string][2]int{"epochs": {1, maxEpochs}, "patience": {1, maxEpochs}}); err != nil {
 		return err
 	}
 	if o.Resume { // flags left out take the checkpoint's values
@@ -72,26 +60,19 @@ the learning curves.`,
 		}
 	}
 	if *labelWeight < 0 || *labelWeight > 1 || *labelWeight != *labelWeight {
-		return usageError("--label-weight %v: want a value in [0, 1]", *labelWeight)
+		return usage.Errorf("--label-weight %v: want a value in [0, 1]", *labelWeight)
 	}
 	if len(teachers) == 0 && *labelWeight != 0 {
-		return usageError("--label-weight needs --teacher")
-	}
-	if len(teachers) > 0 {
-		o.Teacher = &train.Teacher{LabelWeight: *labelWeight}
-		for _, spec := range teachers {
-			ms, from, err := shipped.Load(spec)
-			if err != nil {
-				return fmt.Errorf("--teacher: %w", err)
-			}
-			o.Teacher.Add(spec, ms)
-			fmt.Fprintf(stdout, "teacher: %s\n", from)
-		}
-		fmt.Fprintf(stdout, "distilling %d teacher models, label weight %v\n", len(o.Teacher.Members), o.Teacher.LabelWeight)
+		return usage.Errorf("--label-weight needs --teacher")
 	}
 	var err error
+	if len(teachers) > 0 {
+		if o.Teacher, err = train.LoadTeacher(teachers, *labelWeight, shipped.Load, stdout); err != nil {
+			return err
+		}
+	}
 	if o.Arch, err = model.ArchByName(model.Kind(*kind), *config); err != nil {
-		return usageError("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	if o.Out == "" {
 		o.Out = filepath.Join("runs", *kind)
@@ -105,14 +86,28 @@ the learning curves.`,
 	o.PrintTo(stdout)
 	start := time.Now()
 	res, err := train.Train(ctx, o)
-	if errors.Is(err, train.ErrInterrupted) {
-		return interrupted(err, o.Out)
-	}
-	if err != nil {
+	return finishTraining(o.Out, start, err, func(session float64) {
+		fmt.Fprintf(stdout, "%s: %s; best epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
+			*kind, res.Stop, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, session, res.Model)
+	})
+}
+
+// finishTraining ends a training command started at start, whose run
+// returned err: an interrupt (loop.ErrInterrupted) says how to continue
+// the run in out, which depends on whether it has a checkpoint (one
+// stopped while preparing its data, before its first step, has none,
+// and a --resume would be refused); another error is the command's; a
+// finished run prints its line, given this session's minutes.
+func finishTraining(out string, start time.Time, err error, line func(session float64)) error {
+	switch {
+	case errors.Is(err, loop.ErrInterrupted) && exists(filepath.Join(out, loop.CheckpointFile)):
+		return fmt.Errorf("%w in %s; continue with --resume", err, out)
+	case errors.Is(err, loop.ErrInterrupted):
+		return fmt.Errorf("%w in %s; nothing was checkpointed yet, so run the same command again to start it", err, out)
+	case err != nil:
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s; best epoch %d of %d; %d parameters; %.1f min (this session %.1f min); model %s\n",
-		*kind, res.Stop, res.BestEpoch, res.Epochs, res.Params, res.Seconds/60, time.Since(start).Minutes(), res.Model)
+	line(time.Since(start).Minutes())
 	return nil
 }
 
@@ -123,42 +118,6 @@ const (
 	maxSteps  = 1_000_000_000 // rna train --steps
 	maxBatch  = 1 << 20       // rec train --batch
 )
-
-// checkLimits refuses integer flags outside [lo, hi] (limits maps a flag
-// name to {lo, hi}): a usage error naming the flag and the range.
-func checkLimits(fs *flag.FlagSet, limits map[string][2]int) error {
-	for _, n := range slices.Sorted(maps.Keys(limits)) {
-		f := fs.Lookup(n)
-		v, ok := f.Value.(flag.Getter).Get().(int)
-		if !ok {
-			panic(fmt.Sprintf("checkLimits: flag %s is not an int", n))
-		}
-		if r := limits[n]; v < r[0] || v > r[1] {
-			return usageError("--%s %d: want a number from %d to %d (see -h)", n, v, r[0], r[1])
-		}
-	}
-	return nil
-}
-
-// unsetOnResume runs, for each flag not given on the command line, its
-// function, which sets the option to "not given" (the checkpoint's value
-// on --resume).
-func unsetOnResume(fs *flag.FlagSet, unset map[string]func()) {
-	for name, f := range unset {
-		if !flagGiven(fs, name) {
-			f()
-		}
-	}
-}
-
-// orString is s, or def where s is empty (a value the checkpoint does not
-// record).
-func orString(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
 
 func runEval(ctx context.Context, args []string) error {
 	fs := newFlags("eval", helpText{
@@ -180,61 +139,21 @@ OUT.md and OUT.json with --out.`,
 	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
 	baselines := fs.Bool("baselines", true, "add the near-diagonal and random baselines")
 	byLong := fs.Bool("sort", false, "list the predictors by long-range top-L/5 precision, best first")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noPositional("eval", pos); err != nil {
+	if err := parseNoArgs(fs, "eval", args); err != nil {
 		return err
 	}
 	if len(models) == 0 && len(ensembles) == 0 && !*baselines {
-		return usageError("nothing to evaluate: give --model")
+		return usage.Errorf("nothing to evaluate: give --model")
 	}
 	if *out != "" {
 		if err := refuseOverwrite(*force, reportFiles(*out)...); err != nil {
 			return err
 		}
 	}
-	samples, _, err := train.LoadSplit(*feat, *split)
+	rep, err := train.Evaluate(train.EvalConfig{Features: *feat, Split: *split, Models: models, Load: shipped.Load, LogOf: shipped.RepoFile,
+		Ensembles: ensembles, Baselines: *baselines, SortByLong: *byLong, Log: stderr})
 	if err != nil {
 		return err
-	}
-	rep := &train.Report{Split: *split, Features: *feat, Chains: len(samples)}
-	for _, spec := range models {
-		ms, _, err := shipped.Load(spec)
-		if err != nil {
-			return err
-		}
-		logOf := spec
-		if file, ok := shipped.Shipped[spec]; ok {
-			logOf = file // the log beside it, when run in the repository
-		}
-		row, err := train.ModelRow(spec, ms, logOf, samples)
-		if err != nil {
-			return err
-		}
-		rep.Rows = append(rep.Rows, row)
-	}
-	rep.NameApart(models)
-	for _, pattern := range ensembles {
-		paths, members, _, err := train.LoadRunModels(pattern, stderr)
-		if err != nil {
-			return usageError("--ensemble %q: %v", pattern, err)
-		}
-		if len(members) < 2 {
-			return usageError("--ensemble %q: %d finished model files, want at least 2", pattern, len(members))
-		}
-		row, err := train.EnsembleRow(fmt.Sprintf("ensemble of %d: %s", len(paths), pattern), members, samples)
-		if err != nil {
-			return fmt.Errorf("--ensemble %q: %w", pattern, err)
-		}
-		rep.Rows = append(rep.Rows, row)
-	}
-	if *baselines {
-		rep.Rows = append(rep.Rows, train.EvaluateBaselines(samples)...)
-	}
-	if *byLong {
-		rep.SortByLong()
 	}
 	if err := rep.Markdown(stdout); err != nil {
 		return err

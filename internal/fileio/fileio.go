@@ -197,3 +197,24 @@ func CheckWritable(dir string) error {
 	f.Close()
 	return os.Remove(name)
 }
+
+// CheckDirPath reports whether dir can be a directory: nil when it is
+// one, or when it does not exist and no file lies in its path; else an
+// error naming dir, and the file in the way where that is above dir
+// ("out/sub: out is a file, not a directory").
+func CheckDirPath(dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil {
+			if st.IsDir() {
+				return nil
+			}
+			if d == filepath.Clean(dir) {
+				return fmt.Errorf("%s: not a directory", dir)
+			}
+			return fmt.Errorf("%s: %s is a file, not a directory", dir, d)
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return nil
+		}
+	}
+}

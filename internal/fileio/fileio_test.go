@@ -3,6 +3,7 @@ package fileio
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,5 +126,24 @@ func TestRemoveLiveTemps(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("a part was renamed into place: %v", err)
+	}
+}
+
+func TestCheckDirPath(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{dir, ""},
+		{filepath.Join(dir, "new", "sub"), ""},
+		{file, file + ": not a directory"},
+		{filepath.Join(file, "sub"), filepath.Join(file, "sub") + ": " + file + " is a file, not a directory"},
+	} {
+		err := CheckDirPath(c.path)
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
+			t.Errorf("%s: %v, want %q", c.path, err, c.want)
+		}
 	}
 }

@@ -363,3 +363,26 @@ func RemoveStale(dir string, names ...string) error {
 	}
 	return nil
 }
+
+// SafeName turns an item's name (a chain's ID, a molecule's name) into
+// the base name of its outputs: letters, digits and ".-_+" kept, anything
+// else (path separators, spaces, control bytes) replaced by '_'; no
+// leading '.', so ".." and hidden names cannot occur; an empty name
+// becomes "unnamed"; at most 200 bytes. The protein and RNA outputs share
+// the rule.
+func SafeName(id string) string {
+	b := []byte(id)
+	if len(b) > 200 {
+		b = b[:200]
+	}
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '+' || c == '.'
+		if !ok || c == '.' && i == 0 {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "unnamed"
+	}
+	return string(b)
+}

@@ -295,3 +295,12 @@ func TestRemoveOwnTemps(t *testing.T) {
 		}
 	}
 }
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{"1ENH_A": "1ENH_A", "..": "_.", "": "unnamed", "a/b\\c d": "a_b_c_d", ".hidden": "_hidden",
+		"sp|P69905|HBA_HUMAN": "sp_P69905_HBA_HUMAN", "x\x00y": "x_y", strings.Repeat("a", 300): strings.Repeat("a", 200)} {
+		if got := SafeName(in); got != want {
+			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package runcompare
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -111,5 +112,27 @@ func TestWriteFiles(t *testing.T) {
 	var back Result
 	if err := json.Unmarshal(b, &back); err != nil || back.KindB != "b" || len(back.Rows) != 1 || !strings.Contains(string(b), "\n  \"kind_a\": \"a\"") {
 		t.Errorf("json %v:\n%s", err, b)
+	}
+}
+
+// Unreadable runs are said as found; they fail the comparison unless
+// skipped, when a line names them.
+func TestBadRuns(t *testing.T) {
+	var w bytes.Buffer
+	u := BadRuns{W: &w, Prefix: "contactmap x compare"}
+	if u.Check(false) != nil {
+		t.Error("no unreadable run, an error")
+	}
+	u.Add("a", errors.New("bad checksum"))
+	u.Add("b", errors.New("no model"))
+	if err := u.Check(false); err == nil || !strings.HasPrefix(err.Error(), "2 run(s) cannot be read (a b; see above)") {
+		t.Errorf("%v", err)
+	}
+	if err := u.Check(true); err != nil {
+		t.Error(err)
+	}
+	want := "contactmap x compare: run a cannot be read: bad checksum\ncontactmap x compare: run b cannot be read: no model\nleft out 2 run(s) that cannot be read: a b\n"
+	if w.String() != want {
+		t.Errorf("%q, want %q", w.String(), want)
 	}
 }

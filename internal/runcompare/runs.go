@@ -2,9 +2,11 @@ package runcompare
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/contactmap/contactmap/internal/fileio"
 )
@@ -99,4 +101,33 @@ func (r *Result) WriteFiles(out, extra string) error {
 		_, err := io.WriteString(w, extra)
 		return err
 	})
+}
+
+// BadRuns collects the runs a comparison cannot read (a checkpoint or
+// model that does not load), each said on W as it is found: "PREFIX: run
+// NAME cannot be read: ERR".
+type BadRuns struct {
+	W      io.Writer
+	Prefix string // "contactmap rna compare"
+	names  []string
+}
+
+// Add reports a run that cannot be read, naming it and the reason.
+func (u *BadRuns) Add(name string, err error) {
+	fmt.Fprintf(u.W, "%s: run %s cannot be read: %v\n", u.Prefix, name, err)
+	u.names = append(u.names, name)
+}
+
+// Check fails when a run could not be read, unless skip (the command's
+// --skip-bad): then a line on W names the runs left out, and the
+// readable runs are compared.
+func (u *BadRuns) Check(skip bool) error {
+	if len(u.names) == 0 {
+		return nil
+	}
+	if skip {
+		fmt.Fprintf(u.W, "left out %d run(s) that cannot be read: %s\n", len(u.names), strings.Join(u.names, " "))
+		return nil
+	}
+	return fmt.Errorf("%d run(s) cannot be read (%s; see above): fix or remove them, or give --skip-bad to compare the others", len(u.names), strings.Join(u.names, " "))
 }

@@ -12,6 +12,10 @@ import (
 	"github.com/contactmap/contactmap/internal/fileio"
 )
 
+// Name is the base name of a run's summary in its output directory
+// (summary.tsv; ShardFile), which no input's outputs take.
+const Name = "summary"
+
 // Statuses of a row.
 const (
 	OK      = "ok"
@@ -65,6 +69,18 @@ func ShardFile(dir, name string, shard, shards int) string {
 		name += fmt.Sprintf(".shard-%d-of-%d", shard, shards)
 	}
 	return filepath.Join(dir, name+".tsv")
+}
+
+// ParseShard reads a run's shard "i/n" (the commands' --shard): shard i
+// of n, 0 <= i < n; anything else is an error naming --shard.
+func ParseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
+	}
+	return i, n, nil
 }
 
 // Write writes the rows to path (atomically): a header, then one

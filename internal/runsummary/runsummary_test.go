@@ -103,3 +103,16 @@ func TestSave(t *testing.T) {
 		t.Errorf("warning %q", b.String())
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		i, n int
+		ok   bool
+	}{{"0/1", 0, 1, true}, {"3/4", 3, 4, true}, {"4/4", 0, 0, false}, {"-1/2", 0, 0, false}, {"1", 0, 0, false}, {"a/b", 0, 0, false}} {
+		i, n, err := ParseShard(tc.s)
+		if (err == nil) != tc.ok || tc.ok && (i != tc.i || n != tc.n) {
+			t.Errorf("%q: %d/%d %v", tc.s, i, n, err)
+		}
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/train"
 )
@@ -110,4 +112,69 @@ func CompareChains(runs []Run, a, b string, resamples int, split, features strin
 	res.Unit = "chains"
 	res.Split, res.Features = split, features
 	return res, nil
+}
+
+// CompareDirs evaluates every finished run under dir (ScanDir,
+// EvaluateDirs: a line per run on log) on one split of a feature
+// directory and compares the SCNN runs with the CNN runs of the same
+// seeds (CompareChains).
+func CompareDirs(dir, features, split string, resamples int, log io.Writer) (*Result, error) {
+	dirs, err := ScanDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	samples, _, err := train.LoadSplit(features, split)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := EvaluateDirs(dirs, samples, log)
+	if err != nil {
+		return nil, err
+	}
+	return CompareChains(runs, string(model.CNN), string(model.SCNN), resamples, split, features)
+}
+
+// CompareSides compares two named sets of model files, each side
+// "NAME=GLOB" (train.LoadRunModels), on one split of a feature
+// directory: run by run, paired by seed, or with ensemble each side as
+// one seed ensemble (SideRuns), the second side against the first
+// (CompareChains). note is the report's note (EnsembleNote for
+// ensembles). A side that is not NAME=GLOB, a glob that cannot be read
+// and two sides of one name are usage errors (internal/usage).
+func CompareSides(sides []string, features, split string, resamples int, ensemble bool, log io.Writer) (res *Result, note string, err error) {
+	if len(sides) != 2 {
+		return nil, "", usage.Errorf("compare: --side must be given twice (NAME=GLOB), got %d", len(sides))
+	}
+	samples, _, err := train.LoadSplit(features, split)
+	if err != nil {
+		return nil, "", err
+	}
+	var names []string
+	var runs []Run
+	for _, side := range sides {
+		name, pattern, ok := strings.Cut(side, "=")
+		if !ok || name == "" || pattern == "" {
+			return nil, "", usage.Errorf("compare: --side %q: want NAME=GLOB", side)
+		}
+		paths, members, secs, err := train.LoadRunModels(pattern, log)
+		if err != nil {
+			return nil, "", usage.Errorf("compare: --side %q: %v", side, err)
+		}
+		if len(members) == 0 {
+			return nil, "", fmt.Errorf("compare: --side %q: no finished model files", side)
+		}
+		rs, err := SideRuns(name, paths, members, secs, samples, ensemble, log)
+		if err != nil {
+			return nil, "", err
+		}
+		names, runs = append(names, name), append(runs, rs...)
+	}
+	if names[0] == names[1] {
+		return nil, "", usage.Errorf("compare: the two sides have the same name %q", names[0])
+	}
+	if ensemble {
+		note = EnsembleNote
+	}
+	res, err = CompareChains(runs, names[0], names[1], resamples, split, features)
+	return res, note, err
 }

@@ -3,9 +3,53 @@ package features
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"text/tabwriter"
+
+	"github.com/contactmap/contactmap/pipeline/sets"
 )
+
+// WriteRun writes what the run of cfg did, as the features command
+// prints it: the warnings of its chains on errw, then on w the chains
+// written, already present and skipped, and the summary (WriteSummary).
+// A run in which no chain gave features, and some were skipped, is an
+// error.
+func (rep *Report) WriteRun(w, errw io.Writer, cfg Config) error {
+	for _, warn := range rep.Warnings {
+		fmt.Fprintf(errw, "warning: %s: %s\n", warn.ID, warn.Text)
+	}
+	chains := "1 chain"
+	if n := len(rep.Entries) + len(rep.Skips); n != 1 {
+		chains = fmt.Sprintf("%d chains", n)
+	}
+	fmt.Fprintf(w, "%s: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
+		chains, rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
+	rep.WriteSummary(w)
+	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
+		return fmt.Errorf("no chain gave features (%d skipped; see %s/skipped%s.tsv)", len(rep.Skips), cfg.Out, cfg.ShardSuffix())
+	}
+	return nil
+}
+
+// SetsBase reads the chains of a feature directory (its manifest.tsv and
+// feature files) as the base of package sets: each chain with its split,
+// held out from the sets where it is a validation or test chain.
+func SetsBase(dir string) ([]sets.Member, error) {
+	manifest, err := ReadManifest(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		return nil, fmt.Errorf("sets: %w (run make features first)", err)
+	}
+	var base []sets.Member
+	for _, e := range manifest {
+		c, err := ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			return nil, fmt.Errorf("sets: %w", err)
+		}
+		base = append(base, sets.Member{Chain: sets.Chain{ID: e.ID, PDB: e.PDB, Chain: e.Chain, Seq: c.Seq, Resolved: e.Resolved}, Split: e.Split})
+	}
+	return base, nil
+}
 
 // WriteSummary writes the report's summary to w, as the features command
 // prints it: the chains per split (train, validation, test, total), the

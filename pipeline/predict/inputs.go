@@ -3,6 +3,7 @@ package predict
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,47 @@ func ReadInputList(r io.Reader) ([]string, error) {
 		out = append(out, strings.Fields(t)[0])
 	}
 	return out, sc.Err()
+}
+
+// ReadInputFile reads the inputs listed in the file path, one per line
+// (ReadInputList), up to StdinListBytes: the inputs of --ids, which
+// follow those of the command line. Its errors name --ids.
+func ReadInputFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--ids: %w", err)
+	}
+	defer f.Close()
+	data, err := fileio.ReadText(f, StdinListBytes, 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("--ids %s: %w", path, err)
+	}
+	more, err := ReadInputList(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("--ids %s: %w", path, err)
+	}
+	return more, nil
+}
+
+// ParseFormats reads a comma-separated list of outputs (Config.Formats:
+// rr, npy, tsv, png), ignoring case, spaces and empty items ("rr, NPY");
+// a list that names none, or an unknown output, is an error naming
+// --format.
+func ParseFormats(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		switch f = strings.ToLower(strings.TrimSpace(f)); f {
+		case "":
+		case "rr", "npy", "tsv", "png":
+			out = append(out, f)
+		default:
+			return nil, fmt.Errorf("--format: unknown output %q (rr, npy, tsv, png)", f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--format %q names no output", s)
+	}
+	return out, nil
 }
 
 // Stdin is what standard input gave a run's inputs (ReadStdin).
@@ -168,6 +210,28 @@ func DropEmpty(args []string, shard, shards int) (rest []string, failed []Outcom
 		rest = append(rest, a)
 	}
 	return rest, failed
+}
+
+// RunInputs is Run over a command's inputs, standard input already read
+// (ReadStdin; stdinFile its temporary file, "" for none): the empty
+// input files fail without a run (DropEmpty), before the outcomes of the
+// others; standard input's file is named "standard input" (RenameInput);
+// and once ctx is done the targets it stopped are left out (Finished):
+// they are not failures.
+func RunInputs(ctx context.Context, cfg Config, args []string, stdinFile string) ([]Outcome, error) {
+	rest, outs := DropEmpty(args, cfg.Shard, cfg.Shards)
+	if len(rest) > 0 {
+		done, err := Run(ctx, cfg, rest)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, done...)
+	}
+	RenameInput(outs, stdinFile, "standard input")
+	if ctx.Err() != nil {
+		outs = Finished(outs)
+	}
+	return outs, nil
 }
 
 // RenameInput shows the input old (standard input's temporary file) as

@@ -135,3 +135,14 @@ func TestMethodOf(t *testing.T) {
 		t.Errorf("note %q", b.String())
 	}
 }
+
+func TestParseFormats(t *testing.T) {
+	if got, _ := ParseFormats(" rr, NPY ,,png"); strings.Join(got, ",") != "rr,npy,png" {
+		t.Errorf("formats %q", got)
+	}
+	for _, bad := range []string{"", " , ", "rr,pdf"} {
+		if _, err := ParseFormats(bad); err == nil || !strings.Contains(err.Error(), "--format") {
+			t.Errorf("%q: %v, want an error naming --format", bad, err)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/heatmap"
 	"github.com/contactmap/contactmap/internal/outset"
+	"github.com/contactmap/contactmap/internal/runsummary"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pdb"
@@ -575,6 +576,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 			defer wg.Done()
 			for i := range jobs {
 				results[i] = predictOne(ms, ams, threads, cfg, ss, targets[i])
+				results[i].Err = forceHint(results[i].Err)
 				if sources != nil {
 					results[i].Alignment = sources[i]
 					results[i].Notes = append(searchNotes[i], results[i].Notes...)
@@ -597,6 +599,17 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	close(jobs)
 	wg.Wait()
 	return append(outcomes, results...), nil
+}
+
+// forceHint adds what to do to a *memcheck.TooLargeError (a target
+// refused for the memory available, Config.Memory); other errors are
+// returned as they are.
+func forceHint(err error) error {
+	var tl *memcheck.TooLargeError
+	if !errors.As(err, &tl) {
+		return err
+	}
+	return fmt.Errorf("%w: skipped (--force tries anyway)", err)
 }
 
 func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SSSource, t Target) Outcome {
@@ -888,41 +901,15 @@ func describe(ms []*model.Model) string {
 	return strings.Join(parts, " + ") + fmt.Sprintf(", %s features", ms[0].Arch.Mode)
 }
 
-// SafeName turns an ID into a file base name: letters, digits and
-// ".-_+" kept, anything else (path separators, spaces, control bytes)
-// replaced by '_'; no leading '.', so ".." and hidden names cannot occur;
-// an empty ID becomes "unnamed"; at most 200 bytes.
-func SafeName(id string) string {
-	b := []byte(id)
-	if len(b) > 200 {
-		b = b[:200]
-	}
-	for i, c := range b {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '+' || c == '.'
-		if !ok || c == '.' && i == 0 {
-			b[i] = '_'
-		}
-	}
-	if len(b) == 0 {
-		return "unnamed"
-	}
-	return string(b)
-}
-
-// SummaryName is the base name of a run's summary in the output
-// directory (summary.tsv, written by the command), which no target's
-// outputs take.
-const SummaryName = "summary"
-
 // assignNames gives every target a unique output name (unique ignoring
-// case, for case-insensitive file systems): SafeName of its ID, and for
+// case, for case-insensitive file systems): outset.SafeName of its ID, and for
 // the second and later targets with the same name "_2", "_3", ... with a
-// warning that says so. SummaryName is taken by the run's summary
-// (SummaryName.tsv), so a target of that name is written as summary_2.
+// warning that says so. runsummary.Name is taken by the run's summary
+// (summary.tsv), so a target of that name is written as summary_2.
 func assignNames(ts []Target) {
-	taken := map[string]int{SummaryName: -1} // lower-case name -> index of its target
+	taken := map[string]int{runsummary.Name: -1} // lower-case name -> index of its target
 	for i := range ts {
-		ts[i].Name = SafeName(ts[i].ID)
+		ts[i].Name = outset.SafeName(ts[i].ID)
 	}
 	for i := range ts {
 		base := ts[i].Name
@@ -933,7 +920,7 @@ func assignNames(ts []Target) {
 			_, clash = taken[strings.ToLower(name)]
 		}
 		if name != base && first < 0 {
-			ts[i].Naming = fmt.Sprintf("output name %s is the run's summary (%s.tsv): writing %s.*", base, SummaryName, name)
+			ts[i].Naming = fmt.Sprintf("output name %s is the run's summary (%s.tsv): writing %s.*", base, runsummary.Name, name)
 		} else if name != base {
 			ts[i].Naming = fmt.Sprintf("output name %s is taken by %s from %s: writing %s.*", base, ts[first].ID, ts[first].Arg, name)
 		} else if base != ts[i].ID {

@@ -223,15 +223,6 @@ func TestRRRoundTrip(t *testing.T) {
 	}
 }
 
-func TestSafeName(t *testing.T) {
-	for in, want := range map[string]string{"1ENH_A": "1ENH_A", "..": "_.", "": "unnamed", "a/b\\c d": "a_b_c_d", ".hidden": "_hidden",
-		"sp|P69905|HBA_HUMAN": "sp_P69905_HBA_HUMAN", "x\x00y": "x_y", strings.Repeat("a", 300): strings.Repeat("a", 200)} {
-		if got := SafeName(in); got != want {
-			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Records with the same name, names that would escape --out or be empty,
 // and two inputs holding the same chain all get their own files inside
 // --out, with a warning; nothing is overwritten.

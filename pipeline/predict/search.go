@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/contactmap/contactmap/internal/outset"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/search"
@@ -78,7 +79,7 @@ func NewSearch(cfg *Config, s *search.Searcher, strict bool) *Search {
 // SearchJobs resolves a search run's inputs into queries (as Run resolves
 // them: PDB IDs in the mirror pdbDir, structure and FASTA files, an
 // alignment file's query; an empty file fails) and names their outputs
-// as Run names its own: the ID made safe (SafeName) and unique in the run
+// as Run names its own: the ID made safe (outset.SafeName) and unique in the run
 // ignoring case, "_2", "_3" for later ones, the manifest's name
 // (search.ManifestName) taken; a query written under another name than
 // its ID is said on errw. An input that resolves to nothing is one
@@ -101,7 +102,7 @@ func SearchJobs(inputs []string, pdbDir string, errw io.Writer) []search.Job {
 	}
 	taken := map[string]bool{search.ManifestName: true}
 	for i := range jobs {
-		base := SafeName(jobs[i].ID)
+		base := outset.SafeName(jobs[i].ID)
 		name := base
 		for k := 2; taken[strings.ToLower(name)]; k++ {
 			name = fmt.Sprintf("%s_%d", base, k)

@@ -98,7 +98,7 @@ const renamedShown = 5
 // first few, then a count) and warnings of each chain to errw; the table
 // of the chains predicted (chain, length, the metrics where a structure
 // was given, the outputs; none when none was) and "N chains predicted
-// into OUT" to w; the run's summary (runsummary, SummaryName in cfg.Out,
+// into OUT" to w; the run's summary (runsummary, runsummary.Name in cfg.Out,
 // a shard's of its own). It returns the inputs that failed or were
 // skipped, for the failure list, and the number of inputs.
 func Summarize(w, errw io.Writer, outs []Outcome, cfg Config) (failed []runsummary.Failure, total int) {
@@ -151,6 +151,6 @@ func Summarize(w, errw io.Writer, outs []Outcome, cfg Config) (failed []runsumma
 		chains = fmt.Sprintf("%d chains", ok)
 	}
 	fmt.Fprintf(w, "%s predicted into %s\n", chains, cfg.Out)
-	runsummary.Save(errw, runsummary.ShardFile(cfg.Out, SummaryName, cfg.Shard, cfg.Shards), rows, false)
+	runsummary.Save(errw, runsummary.ShardFile(cfg.Out, runsummary.Name, cfg.Shard, cfg.Shards), rows, false)
 	return failed, len(failed) + ok
 }

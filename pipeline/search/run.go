@@ -177,14 +177,15 @@ func Finished(results []Result) []Result {
 // Report prints the results of a run: a line on errw for each query
 // skipped (its alignment exists), and to w a table of those searched
 // (query, length, depth, Neff/L, seconds, file; none when none was). It
-// returns the failed results.
-func Report(w, errw io.Writer, results []Result) (failed []Result) {
+// returns the failed queries, for the failure list
+// (runsummary.ListFailures).
+func Report(w, errw io.Writer, results []Result) (failed []runsummary.Failure) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	rows := 0
 	for _, r := range results {
 		switch r.Status {
 		case StatusFailed:
-			failed = append(failed, r)
+			failed = append(failed, runsummary.Failure{Name: r.ID, Err: r.Err})
 			continue
 		case StatusSkipped:
 			fmt.Fprintf(errw, "%s: %s exists: skipped (--force redoes it)\n", r.ID, r.File)

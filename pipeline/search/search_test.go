@@ -387,7 +387,7 @@ func TestReportAndFinished(t *testing.T) {
 	}
 	var w, errw bytes.Buffer
 	failed := Report(&w, &errw, kept)
-	if len(failed) != 1 || failed[0].ID != "c" || errw.String() != "b: o/b.a3m exists: skipped (--force redoes it)\n" {
+	if len(failed) != 1 || failed[0].Name != "c" || failed[0].Err == nil || errw.String() != "b: o/b.a3m exists: skipped (--force redoes it)\n" {
 		t.Errorf("failed %+v, errw %q", failed, errw.String())
 	}
 	if want := "query  length  depth  Neff/L  seconds  file\na      50      12     1.23    2.2      o/a.a3m\n"; w.String() != want {

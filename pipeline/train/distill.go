@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -44,6 +45,24 @@ func (t *Teacher) Add(spec string, ms []*model.Model) {
 		t.Members = append(t.Members, m)
 		t.Names = append(t.Names, fmt.Sprintf("%s #%d", spec, i+1))
 	}
+}
+
+// LoadTeacher is the teacher of the models of specs (each a shipped
+// model or a model file, resolved by load; Add), its labels weighted by
+// labelWeight, each spec's source and then the teacher's size said on w.
+// A spec that cannot be loaded is an error naming --teacher.
+func LoadTeacher(specs []string, labelWeight float64, load func(spec string) ([]*model.Model, string, error), w io.Writer) (*Teacher, error) {
+	t := &Teacher{LabelWeight: labelWeight}
+	for _, spec := range specs {
+		ms, from, err := load(spec)
+		if err != nil {
+			return nil, fmt.Errorf("--teacher: %w", err)
+		}
+		t.Add(spec, ms)
+		fmt.Fprintf(w, "teacher: %s\n", from)
+	}
+	fmt.Fprintf(w, "distilling %d teacher models, label weight %v\n", len(t.Members), t.LabelWeight)
+	return t, nil
 }
 
 // Fingerprint is a SHA-256 over the members' parameters, in order: two

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 )
@@ -103,4 +104,69 @@ func (r *Report) NameApart(specs []string) {
 func (r *Report) SortByLong() {
 	long := func(row ReportRow) float64 { return row.Summary.TopL[metrics.Long][metrics.TopL5] }
 	sort.SliceStable(r.Rows, func(i, j int) bool { return long(r.Rows[i]) > long(r.Rows[j]) })
+}
+
+// EvalConfig configures Evaluate: the predictors of an evaluation report
+// (contactmap eval) and the split they are scored on.
+type EvalConfig struct {
+	Features, Split string // the feature directory and its split (LoadSplit)
+	// Models are model specs, each resolved by Load (a shipped name or a
+	// model file; a shipped ensemble is one predictor), with the
+	// training log found from LogOf(spec) (ModelRow).
+	Models []string
+	Load   func(spec string) ([]*model.Model, string, error)
+	LogOf  func(spec string) string
+	// Ensembles are globs of model files, each scored as one predictor
+	// (EnsembleRow); a glob that cannot be read, or holds fewer than two
+	// finished models, is a usage error (internal/usage).
+	Ensembles []string
+	// Baselines adds the near-diagonal and random predictors; SortByLong
+	// lists the predictors by long-range top-L/5 precision, best first.
+	Baselines, SortByLong bool
+	// Log is told of the runs an ensemble leaves out (LoadRunModels).
+	Log io.Writer
+}
+
+// Evaluate scores the predictors of cfg on its split: the models (named
+// apart where they would share a name, NameApart), the ensembles, then
+// the baselines.
+func Evaluate(cfg EvalConfig) (*Report, error) {
+	samples, _, err := LoadSplit(cfg.Features, cfg.Split)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Split: cfg.Split, Features: cfg.Features, Chains: len(samples)}
+	for _, spec := range cfg.Models {
+		ms, _, err := cfg.Load(spec)
+		if err != nil {
+			return nil, err
+		}
+		row, err := ModelRow(spec, ms, cfg.LogOf(spec), samples)
+		if err != nil {
+			return nil, err
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	rep.NameApart(cfg.Models)
+	for _, pattern := range cfg.Ensembles {
+		paths, members, _, err := LoadRunModels(pattern, cfg.Log)
+		if err != nil {
+			return nil, usage.Errorf("--ensemble %q: %v", pattern, err)
+		}
+		if len(members) < 2 {
+			return nil, usage.Errorf("--ensemble %q: %d finished model files, want at least 2", pattern, len(members))
+		}
+		row, err := EnsembleRow(fmt.Sprintf("ensemble of %d: %s", len(paths), pattern), members, samples)
+		if err != nil {
+			return nil, fmt.Errorf("--ensemble %q: %w", pattern, err)
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	if cfg.Baselines {
+		rep.Rows = append(rep.Rows, EvaluateBaselines(samples)...)
+	}
+	if cfg.SortByLong {
+		rep.SortByLong()
+	}
+	return rep, nil
 }

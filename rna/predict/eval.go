@@ -16,8 +16,9 @@ type EvalConfig struct {
 	// evaluated under every decoder of Decoders.
 	Models   []string
 	Decoders []ssnet.Decoder
-	// Set is the file of the molecules evaluated (ssnet.ReadSet).
-	Set string
+	// Set is the file of the molecules evaluated (ssnet.ReadSet); "":
+	// the bundled file of Split (ssnet.SplitFile).
+	Set, Split string
 	// Train are the training molecules (comma-separated files), for the
 	// overlap analysis, homology transfer and template networks; ""
 	// takes the training files of the shipped models among Models
@@ -48,6 +49,12 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 	log := cfg.Log
 	if log == nil {
 		log = io.Discard
+	}
+	if cfg.Set == "" {
+		var err error
+		if cfg.Set, err = ssnet.SplitFile(cfg.Split); err != nil {
+			return nil, err
+		}
 	}
 	trainFiles := cfg.Train
 	if trainFiles == "" {

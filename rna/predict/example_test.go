@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	protein "github.com/contactmap/contactmap/pipeline/predict"
 	"github.com/contactmap/contactmap/rna/predict"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -25,8 +24,7 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	cfg := predict.Config{Method: "mfe", Formats: []ssnet.Format{ssnet.DotBracket, ssnet.CT}, Out: filepath.Join(dir, "out"),
-		SafeName: protein.SafeName} // the outputs' names: the protein outputs' rule
+	cfg := predict.Config{Method: "mfe", Formats: []ssnet.Format{ssnet.DotBracket, ssnet.CT}, Out: filepath.Join(dir, "out")}
 	outs, err := predict.Run(context.Background(), cfg, []string{in})
 	if err != nil {
 		fmt.Println(err)

@@ -2,7 +2,6 @@ package predict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,11 +60,6 @@ type Config struct {
 	Stdin io.Reader
 	// Shipped resolves the models and their references.
 	Shipped Shipped
-	// SafeName turns a molecule's name into its outputs' base name, one
-	// that cannot leave Out: the protein outputs' rule,
-	// pipeline/predict.SafeName, which the command passes (this package
-	// cannot import it). It must be set.
-	SafeName func(name string) string
 
 	// OnStart, when set, is called once the inputs are read, before any
 	// prediction, with the molecules of this shard and where the
@@ -233,9 +227,6 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if err := outset.RemoveStale(cfg.Out); err != nil {
 		return nil, err
 	}
-	if cfg.SafeName == nil {
-		return nil, errors.New("rna/predict: no Config.SafeName")
-	}
 	stdin := cfg.Stdin
 	if stdin == nil {
 		stdin = strings.NewReader("")
@@ -245,7 +236,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	jobs := make([]job, len(all))
 	used := map[string]int{}
 	for i, in := range all {
-		base := cfg.SafeName(in.Name)
+		base := outset.SafeName(in.Name) // the protein outputs' rule
 		key := strings.ToLower(base)
 		j := job{in: in}
 		if n := used[key]; n > 0 {

@@ -13,15 +13,11 @@ import (
 	"github.com/contactmap/contactmap/rna"
 )
 
-// SummaryName is the base name of a run's summary in its output
-// directory (summary.tsv), as the protein runs' (pipeline/predict).
-const SummaryName = "summary"
-
 // Summarize reports a run's outcomes (Run's): the warnings of each
 // molecule, in their order, to errw; the table of the molecules
 // predicted (length, pairs, PPV, sensitivity and F1 against the input's
 // own structure, outputs; none when none was) and "N molecules predicted
-// into OUT" to w; the run's summary (runsummary, SummaryName in cfg.Out,
+// into OUT" to w; the run's summary (runsummary, runsummary.Name in cfg.Out,
 // a shard's of its own; a row per molecule with its status, method and
 // energy). An interrupted run leaves out the molecules the interrupt
 // stopped, and writes no summary when it predicted none. It returns the
@@ -71,7 +67,7 @@ func Summarize(w, errw io.Writer, outs []Outcome, cfg Config, interrupted bool) 
 	}
 	fmt.Fprintf(w, "%d %s predicted into %s\n", ok, noun, cfg.Out)
 	if !interrupted || ok > 0 {
-		runsummary.Save(errw, runsummary.ShardFile(cfg.Out, SummaryName, cfg.Shard, cfg.Shards), rows, true)
+		runsummary.Save(errw, runsummary.ShardFile(cfg.Out, runsummary.Name, cfg.Shard, cfg.Shards), rows, true)
 	}
 	return failed, total
 }

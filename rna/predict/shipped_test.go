@@ -4,17 +4,13 @@ import (
 	"testing"
 
 	"github.com/contactmap/contactmap/models"
-	"github.com/contactmap/contactmap/rna/predict"
 )
 
 // train16S is rna eval's default --train.
 const train16S = "data/rna/16s-finaltrain.txt"
 
 // shippedRNA is package models' RNA models, as the command passes them.
-var shippedRNA = predict.Shipped{Default: models.DefaultRNA, Names: models.RNANames(), Load: models.LoadRNA, Refs: models.RNARefsFor,
-	Decoder:       models.RNADefaultDecoder,
-	TrainingFiles: func(name string) ([]string, bool) { m, err := models.ShippedRNA(name); return m.Refs, err == nil },
-	Describe:      map[string]predict.TrainingFile{models.RNARefs16S: {What: "16S rRNA"}, models.RNARefsTR0Dedup: {What: "bpRNA TR0", Families: true}}}
+var shippedRNA = models.RNAShipped()
 
 // rna eval's default --train: the shipped models' training files, else
 // the 16S training set.

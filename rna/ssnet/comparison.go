@@ -18,7 +18,8 @@ type CompareConfig struct {
 	// CNN and the baselines (CompareRuns).
 	Runs, Against string
 	// Split names the split in the results and the runs' score caches
-	// (RunScores); Set is the file of its molecules.
+	// (RunScores); Set is the file of its molecules ("": the split's
+	// bundled file, SplitFile).
 	Split, Set string
 	// Train are the training molecules (comma-separated files), for the
 	// overlap of the set, homology transfer and template networks.
@@ -53,6 +54,12 @@ func RunCompare(ctx context.Context, cfg CompareConfig) ([]Comparison, error) {
 	log := cfg.Log
 	if log == nil {
 		log = io.Discard
+	}
+	if cfg.Set == "" {
+		var err error
+		if cfg.Set, err = SplitFile(cfg.Split); err != nil {
+			return nil, err
+		}
 	}
 	set, err := ReadSet(cfg.Set)
 	if err != nil {

@@ -3,7 +3,6 @@ package ssnet
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,17 +12,17 @@ import (
 	"strings"
 
 	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/internal/usage"
 )
 
 // ErrUsage marks errors in what the caller asked for (no file in a
 // list, an unknown split, models that cannot be evaluated together): a
-// command's usage errors. The messages read "usage: ...".
-var ErrUsage = errors.New("usage")
+// command's usage errors (internal/usage). The messages read
+// "usage: ...".
+var ErrUsage = usage.Err
 
 // usageError is an ErrUsage with a message.
-func usageError(format string, a ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, a...)...)
-}
+var usageError = usage.Errorf
 
 // Progress is how a long stage reports: called with the stage's items
 // and its name, it returns the function called after each item and the
