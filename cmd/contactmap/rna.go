@@ -18,9 +18,6 @@ import (
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
-// rnaShipped is the shipped RNA models as package rna/predict takes them.
-var rnaShipped = shipped.RNAShipped()
-
 var rnaCommands = map[string]func(ctx context.Context, args []string) error{
 	"train":   runRNATrain,
 	"eval":    runRNAEval,
@@ -165,7 +162,7 @@ split (or --set, a five-line file).`,
 	}
 	var err error
 	cfg := rnapredict.EvalConfig{Models: models, Train: *trainFile, DefaultTrain: ssnet.TrainFile, Set: *setFile, Split: *split, MFECache: *mfeCache, CentroidCache: *centroidCache,
-		FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: rnaShipped, Log: stderr, Progress: progress.Ticker}
+		FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: shipped.RNAShipped(), Log: stderr, Progress: progress.Ticker}
 	if cfg.Decoders, err = ssnet.ParseDecoders(*decoders); err != nil {
 		return usage.Errorf("--decoders: %v", err)
 	}
@@ -274,7 +271,7 @@ or stacking (model-free: the most stacked canonical pairs).
 The references of a shipped model (used by a network with template
 channels) are its own training files, in training's order, built into
 the binary:
-` + rnaShipped.RefsHelp() + `
+` + shipped.RNAShipped().RefsHelp() + `
 Those of a model file and of --method homology are the 16S training set,
 built in (` + shipped.RNARefs16S + `). --refs replaces them.
 
@@ -307,7 +304,7 @@ others, and makes the exit status 1.`,
 	})
 	threads := fs.Int("threads", 0, "goroutines of each molecule's convolutions and folds (default: the CPUs divided by --workers); results do not depend on it")
 	method := fs.String("method", ssnet.MethodNetwork, ssnet.MethodNames())
-	decoderName := fs.String("decoder", "", "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer) (default: the shipped model's own, "+rnaShipped.DecodersHelp()+"; greedy for a model file)")
+	decoderName := fs.String("decoder", "", "decoder of the network's probabilities: greedy (the paper's, pairs above 0.5), mea (nested maximum expected accuracy, canonical pairs) or mea-pk (mea and a crossing layer) (default: the shipped model's own, "+shipped.RNAShipped().DecodersHelp()+"; greedy for a model file)")
 	refsFile := fs.String("refs", "", "reference molecules of known structure for homology transfer and template networks (five-line format or dot-bracket, comma-separated files; default: a shipped model's own training files, built in; else the built-in 16S training set)")
 	maxSpan := fs.Int("max-span", 0, "for --method mfe, centroid and mea-pf: the largest base-pair span j-i+1 (0: none), as RNAfold --maxBPspan and RNAplfold -L; memory and time grow linearly with the length, so that long RNAs fold (50,000 nt with --max-span 200 in under 1 GB; the pair map and PNG still take 8 bytes a pair: leave png out of --format for such lengths)")
 	pos, err := parseFlags(fs, args)
@@ -315,7 +312,7 @@ others, and makes the exit status 1.`,
 		return err
 	}
 	cfg := rnapredict.Config{Method: *method, Models: pf.Models, Refs: *refsFile, MaxSpan: *maxSpan, Threads: *threads, Stdin: os.Stdin,
-		Shipped: rnaShipped, OnNetwork: progress.NetworkBar, OnFold: progress.FoldBar}
+		Shipped: shipped.RNAShipped(), OnNetwork: progress.NetworkBar, OnFold: progress.FoldBar}
 	if flagGiven(fs, "decoder") {
 		if cfg.Decoder, err = ssnet.ParseDecoder(*decoderName); err != nil {
 			return usage.Errorf("--decoder: %v", err)

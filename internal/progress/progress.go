@@ -4,7 +4,9 @@
 // every minute once the stage has run for Quiet, so that a log shows how
 // far a run got and how fast, and a short stage stays silent. A LossBar
 // is the bar of a training loop, with the mean loss since the epoch or
-// the last validation.
+// the last validation; a Count, the bar over a run's items with the note
+// of what an interrupted run finished (internal/interrupt); NetworkBar
+// and FoldBar, the bars of one long target's network and MFE fold.
 package progress
 
 import (

@@ -11,9 +11,9 @@ import (
 )
 
 // Shipped is what Run and Eval need of the shipped RNA models. Package
-// models holds them, above the systems (it cannot be imported here); the
-// command fills this in from it, as pipeline/predict.Config.Load takes
-// the protein models.
+// models holds them, above the systems (it cannot be imported here), and
+// fills this in (models.RNAShipped), as pipeline/predict.Config.Load
+// takes the protein models.
 type Shipped struct {
 	// Default is the model of a run that names none (models.DefaultRNA).
 	Default string
