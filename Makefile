@@ -44,9 +44,10 @@ features-cb: build
 features-msa: build
 	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --msa-dir data/msa --min-len 1 --max-len 100000 --out $(FEATURES)-msa --workers $(WORKERS)
 
-# Issue 31, part 3: the deep-alignment families of experiments/msa-net
-# (138 chains: 102 PSICOV benchmark families of ../shared/data/psicov150 and
-# 36 Pfam families of data/msa, split by family in experiments/msa-net/split;
+# features-families: the features of the deep-alignment families that
+# experiments/msa-net trains and evaluates on (138 chains: 102 PSICOV
+# benchmark families of ../shared/data/psicov150 and 36 Pfam families of
+# data/msa, split by family in experiments/msa-net/split;
 # chains.tsv and the alignment links in msa/ from go run
 # ./experiments/msa-net/sets), C-beta labels at 8 A and the plmDCA
 # co-evolution channel (mode msa+plm; minutes per deep family), each fit
@@ -65,7 +66,7 @@ features-families-mf: build
 features-families-seq: build
 	./contactmap features --chains $(FAMILY_SETS)/chains.tsv --pdb-dir $(PDBDIR) --min-len 1 --max-len 100000 --cb --out $(FEATURES_FAMILIES)-seq --workers $(WORKERS)
 
-# The MSA networks of experiments/msa-net (issue 31): the default CNN and
+# The MSA networks of experiments/msa-net: the default CNN and
 # SCNN on features-families/, seeds 1..MSA_SEEDS, two runs at a time with
 # one worker each (resumable: a rerun resumes unfinished runs), then the
 # validation report beside the model-free methods.
@@ -113,8 +114,9 @@ demo: features
 rna-fold-cache:
 	$(GO) run ./rna/ssnet/internal/foldseed -out data/rna/test/folds.tsv.gz data/rna/test/testdata.txt
 
-# Issue 14's extended training set and length-generalisation set from the
-# structures on disk (package sets; a few minutes): $(SETS)/extended.tsv
+# The extended training set and length-generalisation set of
+# experiments/extended, built from the structures on disk (package sets;
+# a few minutes): $(SETS)/extended.tsv
 # (every mirror chain of length 25-100 related to no validation or test
 # chain of $(FEATURES), near-duplicates removed, plus those validation and
 # test chains) and $(SETS)/long.tsv (chains over 100 residues related to
@@ -196,7 +198,7 @@ compare-paper: features features-long
 	./contactmap compare --force --features $(FEATURES) --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report
 	./contactmap compare --force --features $(FEATURES)-long --runs $(PAPER_RUNS) --out $(PAPER_RUNS)/report-long
 
-# Issue 28 item 4: the paper-size SCNN and CNN trained longer on the
+# experiments/paper-ext: the paper-size SCNN and CNN trained longer on the
 # extended set (features-ext), resumable across sessions: each run's
 # training is bounded by PAPER_EXT_BUDGET of wall clock over all its
 # sessions, and a run interrupted by SIGINT or SIGTERM resumes from its
@@ -205,7 +207,7 @@ compare-paper: features features-long
 # stay on the machine (.gitignore). Validation only: the test chains
 # and the long set are read by the comparison at the end
 # (experiments/paper-ext/README.md).
-# Training in bfloat16 (issue 29, item 3; experiments/bf16): the default
+# Training in bfloat16 (experiments/bf16): the default
 # SCNN and CNN on the extended set with --precision bfloat16, seeds
 # 1-BF16_SEEDS, one run at a time (one worker, beside other work),
 # resumable like every seeds.sh run; the float32 reference is
@@ -318,8 +320,8 @@ train-rna: build
 	./contactmap rna compare --force --runs $(RNA_RUNS) --out $(RNA_RUNS)/report
 	./contactmap rna eval --force $(foreach k,cnn scnn,--model $(RNA_RUNS)/$(k)-seed1/model.scnn) --out $(RNA_RUNS)/eval
 
-# Issue 27's template networks (experiments/rna-template/README.md): the
-# template-short CNN and SCNN with seeds 1-TEMPLATE_SEEDS (3: the budget of one session), two at a time on one
+# The template networks of experiments/rna-template (README.md there): the
+# template-short CNN and SCNN with seeds 1-TEMPLATE_SEEDS (3 by default), two at a time on one
 # core each (resumable: run it again after an interruption), then their
 # comparison under the validation-picked decoder, and the validation
 # table of every SCNN candidate with both model-free baselines.
@@ -333,7 +335,7 @@ train-rna-template: build
 		--out experiments/rna-template/select
 	./contactmap rna compare --force --runs $(RNA_TEMPLATE_RUNS) --decoder $(RNA_DECODER) --out $(RNA_TEMPLATE_RUNS)/report
 
-# RNA for every family (issue 32, experiments/rna-families): the families
+# RNA for every family (experiments/rna-families): the families
 # protocol (template and energy channels) on the 16S training set beside
 # bpRNA TR0 less the molecules similar to the 16S validation and test sets
 # (rna dedup), validated on the 16S validation set and VL0; SCNN and CNN

@@ -16,7 +16,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/potts"
 )
 
-// The coevo cases (issue 31) time plmDCA (pipeline/potts) beside Debian's
+// The coevo cases time plmDCA (pipeline/potts) beside Debian's
 // freecontact, its EVfold (mean-field DCA) and PSICOV modes, on three
 // PSICOV benchmark families, run by run in the same bench.
 //
@@ -323,7 +323,7 @@ func (r *report) coevoTable() string {
 	return b.String()
 }
 
-// coevoTargets are the Targets rows of issue 31 for each coevo case: plmDCA
+// coevoTargets are the Targets rows for each coevo case: plmDCA
 // faster than freecontact's PSICOV mode, and within 2x its EVfold mode.
 func (r *report) coevoTargets(ratioRow func(name, group, cfg, num, den string, limit float64, strict bool)) {
 	for _, c := range r.Cases {

@@ -4,8 +4,8 @@ import "time"
 
 // Settling between sides. A worker that has answered a run may still be
 // running: PyTorch's OpenMP threads (libgomp's default wait policy) spin
-// for about 10 ms of a core after each parallel call (measured in session
-// 29), a threaded BLAS's threads may too, and a Go runtime's idle threads
+// for about 10 ms of a core after each parallel call (measured), a
+// threaded BLAS's threads may too, and a Go runtime's idle threads
 // briefly. Left alone, that
 // spin runs on the cores of the next side's first milliseconds: a narrow
 // layer's burst of 5 runs takes 15 ms, the FMA loop 10 ms. So before the

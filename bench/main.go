@@ -18,7 +18,7 @@
 // the MFE structure and the partition function of random sequences of
 // 500 to 2,000 nt (`-only '^fold/' -torch=false` runs just them).
 //
-// The coevo cases (issue 31) time plmDCA (pipeline/potts) beside Debian's
+// The coevo cases time plmDCA (pipeline/potts) beside Debian's
 // freecontact in its EVfold and PSICOV modes on three PSICOV families,
 // small, medium and large (`-only '^coevo/'` runs just them; coevo.go).
 // Without freecontact their freecontact sides are skipped, said in the
@@ -143,7 +143,7 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 			FLOPs: 3 * 2 * float64(b*l*l) * float64(k*k*c*c),
 			Sides: withFMA(withTorch(withOpenBLAS([]side{{Label: "go", Task: t}, {Label: "go-sym", Task: st, FLOPs: symConvFLOPs(st)}}, t), t))})
 	}
-	// The narrow layers the shipped networks train (issue 29): the RNA
+	// The narrow layers the shipped networks train: the RNA
 	// recipe's first block (31 channels to 8 by 9 x 9, ...) and the
 	// protein default's (86 to 8 by 7 x 7), full and symmetric.
 	for _, n := range narrowConvs {
@@ -211,15 +211,15 @@ func cases(torch, openblas bool, psicov, freecontact, contactmap string) []bench
 			cs = append(cs, c)
 		}
 	}
-	// The RNA networks of the shipped recipe (issue 29).
+	// The RNA networks of the shipped recipe.
 	cs = append(cs, rnaCases(torch)...)
-	// CosRec and SCosRec (issue 29).
+	// CosRec and SCosRec.
 	cs = append(cs, recCases(torch)...)
-	// The shipped predictors as a user runs them (issues 28, 29).
+	// The shipped predictors as a user runs them.
 	cs = append(cs, predictorCases(contactmap)...)
-	// plmDCA beside freecontact (issue 31).
+	// plmDCA beside freecontact.
 	cs = append(cs, coevoCases(psicov, freecontact)...)
-	// RNA folding (rna/fold, issue 32): Go only, on GOMAXPROCS
+	// RNA folding (rna/fold): Go only, on GOMAXPROCS
 	// goroutines; one worker per method and length.
 	for _, method := range []string{"mfe", "pf"} {
 		for _, n := range foldLengths {
@@ -399,7 +399,7 @@ const bf16Label = "go-bf16"
 
 // withBF16 adds, where this CPU has AVX512_BF16, a side "go-bf16/KIND"
 // after each Go side "go/KIND": the same step with
-// --gemm-precision bfloat16 (issue 29, item 3).
+// --gemm-precision bfloat16 (its effect on training: experiments/bf16).
 func withBF16(sides []side) []side {
 	if scnn.SetGemmPrecision("bfloat16") != nil {
 		return sides

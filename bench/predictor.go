@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The predictor cases (issues 28 and 29) time the shipped predictors as a
+// The predictor cases time the shipped predictors as a
 // user runs them: `contactmap predict` with its defaults (the shipped
 // default model, every output) on one protein sequence, and `contactmap
 // rna predict` on one RNA, at the lengths of predictorLengths. Each run is

@@ -10,7 +10,7 @@ import (
 	"github.com/contactmap/contactmap/scnn"
 )
 
-// The rec cases (issue 29) time one training step of CosRec and SCosRec
+// The rec cases time one training step of CosRec and SCosRec
 // (package rec) as `rec train` takes it, beside their PyTorch twins
 // (torch_ref.py's CosRec, CosRec's reference layers): a batch of
 // recBatch users, each with its last L = 5 items, T = 3 target items and

@@ -44,7 +44,7 @@ type report struct {
 	Notes   []string     `json:"notes,omitempty"` // cases skipped, and why
 	// ForwardPairs: the executed counts take an spConv's forward pass
 	// on its position pairs where the direct pair kernel computes it
-	// (pairnet.StepMACs, session 29 on); false in a run recorded before,
+	// (pairnet.StepMACs); false in a run recorded before that count,
 	// whose counts took every position forward.
 	ForwardPairs bool `json:"forward_pairs,omitempty"`
 }
@@ -280,7 +280,7 @@ func (r *report) symPairsNote() string {
 // executedCounts reports whether a side of a model case has FLOPs of its
 // own: the Go inference sides of a run made since inference goes by
 // halves, whose tables then give both counts (the conv cases' symmetric
-// sides, which carry their own since session 24, do not count here).
+// sides, which carry their own, do not count here).
 // Runs recorded before render as written.
 func (r *report) executedCounts() bool {
 	for _, c := range r.Cases {
@@ -591,7 +591,8 @@ func pct(a, b float64) string {
 	return fmt.Sprintf("%.0f%%", 100*a/b)
 }
 
-// targets states where each target of the performance issue stands.
+// targets states where each performance target stands (docs/performance.md,
+// "The targets in that run").
 func (r *report) targets() string {
 	var b strings.Builder
 	b.WriteString("## Targets\n\n")
@@ -627,13 +628,13 @@ func (r *report) targets() string {
 		meets := func(x float64) bool { return x < limit || !strict && x == limit }
 		row(name, ratio(a, d)+"x", spread, a > 0 && d > 0 && meets(a/d), ok && meets(hi), a > 0 && d > 0)
 	}
-	// The kernels issue.
+	// The kernels against PyTorch.
 	for _, cfg := range []string{"default", "paper"} {
 		ratioRow(fmt.Sprintf("Go CNN step <= 1.0x PyTorch CNN step (%s)", cfg), "train", cfg, "go/cnn", "torch/cnn", 1, false)
 	}
 	ratioRow("Go paper CNN batch inference <= 1.0x PyTorch's", "infer", "paper", "go/cnn", "torch/cnn", 1, false)
 	ratioRow("Go SCNN step <= 0.5x PyTorch CNN step (paper)", "train", "paper", "go/scnn", "torch/cnn", 0.5, false)
-	// Issue 29: the training steps at least 2x faster than the baseline
+	// The training steps at least 2x faster than the baseline
 	// build's (rows only in a run with -baseline); in bfloat16 too, where
 	// the run has its sides.
 	for _, c := range [][2]string{{"train", "default"}, {"rna-train", "families"}} {
@@ -662,7 +663,7 @@ func (r *report) targets() string {
 		}
 		row(fmt.Sprintf("%dx%d 64->64 conv fwd+bwd >= 60%% of FMA peak", k, k), pct(f, peak), spread, f >= 0.6*peak, every, f > 0 && peak > 0)
 	}
-	// Issue 29: the narrow layers at 40% of the peak, executed FLOPs
+	// The narrow layers at 40% of the peak, executed FLOPs
 	// (the symmetric layer's are its triangle's), the peak of the same
 	// rounds where the case timed it.
 	for _, n := range narrowConvs {
@@ -697,7 +698,7 @@ func (r *report) targets() string {
 		p := r.peak("sweep", cfg+"/L500", "go/"+kind)
 		row(fmt.Sprintf("L = 500 inference <= 4 GiB (%s %s)", cfg, strings.ToUpper(kind)), mib(p)+" MiB", "-", p <= 4<<30, false, p > 0)
 	}
-	// Memory of the lean inference path (network package issue).
+	// Memory of the lean inference path.
 	torchCNN := r.peak("sweep", "paper/L500", "torch/cnn")
 	goCNN, goSCNN := r.peak("sweep", "paper/L500", "go/cnn"), r.peak("sweep", "paper/L500", "go/scnn")
 	row("L = 500 peak: Go paper CNN <= PyTorch paper CNN", mib(goCNN)+" vs "+mib(torchCNN)+" MiB", "-", goCNN <= torchCNN, false, goCNN > 0 && torchCNN > 0)
@@ -706,14 +707,14 @@ func (r *report) targets() string {
 	row("L = 2000 peak: Go default SCNN <= 1.5 GiB", mib(d2000)+" MiB", "-", d2000*2 <= 3<<30, false, d2000 > 0)
 	p1000 := r.peak("sweep", "paper/L1000", "go/scnn")
 	row("L = 1000 peak: Go paper SCNN <= 4 GiB", mib(p1000)+" MiB", "-", p1000 <= 4<<30, false, p1000 > 0)
-	// The shipped predictors (issues 28, 29), where the run has them.
+	// The shipped predictors, where the run has them.
 	if r.find("predictor", "protein/L2000") != nil || r.find("predictor", "protein/L3000") != nil {
 		p2 := r.peak("predictor", "protein/L2000", "contactmap")
 		row("contactmap predict (default) at L = 2000 <= 1.5 GiB", mib(p2)+" MiB", "-", p2*2 <= 3<<30, false, p2 > 0)
 		p3 := r.peak("predictor", "protein/L3000", "contactmap")
 		row("contactmap predict (default) at L = 3000 <= 4 GiB", mib(p3)+" MiB, "+sec(r.med("predictor", "protein/L3000", "contactmap")), "-", p3 <= 4<<30, false, p3 > 0)
 	}
-	// plmDCA beside freecontact (issue 31), where the run has coevo cases.
+	// plmDCA beside freecontact, where the run has coevo cases.
 	r.coevoTargets(ratioRow)
 	b.WriteString("\n")
 	return b.String()
@@ -826,7 +827,7 @@ func (r *report) bf16Table() string {
 				continue
 			}
 			if b.Len() == 0 {
-				b.WriteString("## Training steps in bfloat16 (issue 29, item 3)\n\n")
+				b.WriteString("## Training steps in bfloat16\n\n")
 				b.WriteString("The same step with `--gemm-precision bfloat16` (scnn.SetGemmPrecision): the GEMMs and the direct convolutions take bfloat16 operands (VDPBF16PS, AVX512_BF16: twice the multiply-adds of an FMA per instruction) and sum in float32; weights, activations and gradients stay float32. Median seconds per run, the sides alternating; rounds: the range of the per-round ratios. Its effect on what a network learns is measured in experiments/bf16, not here.\n\n")
 				b.WriteString("| step | float32 | bfloat16 | float32/bfloat16 | rounds |\n|---|---:|---:|---:|---:|\n")
 			}

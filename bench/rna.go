@@ -12,7 +12,7 @@ import (
 	"github.com/contactmap/contactmap/scnn"
 )
 
-// The RNA cases (issue 29) time the networks the RNA experiments train
+// The RNA cases time the networks the RNA experiments train
 // and ship, beside their PyTorch twins (torch_ref.py's PairNet, built
 // from the same pairnet.Spec):
 //

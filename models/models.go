@@ -1,28 +1,36 @@
 // Package models holds the shipped contact models, embedded in every
 // binary so that prediction from a sequence works from any directory.
+// What each is, how it was picked and what it measures on test:
+// docs/protein.md ("The shipped models"). Each pick was made on
+// validation by a rule fixed before any result; the runs, the rules and
+// their history are in the experiment directories named below.
 //
 //   - distilled (the default): one default-configuration SCNN trained on
 //     the ensemble's contact probabilities (`train --teacher ensemble`),
-//     picked on validation by the rule of experiments/distill/README.md,
-//     fixed before any result: seed 3 of three, whose validation long-range
-//     top-L/5 lies inside the ensemble's interval. One model's time and
-//     memory. distilled.scnn is byte for byte
+//     seed 3 of three: the highest validation long-range top-L/5 (0.137),
+//     which lies inside the ensemble's interval [0.114, 0.180], so it
+//     ships the ensemble's precision at one model's time and memory.
+//     distilled.scnn is byte for byte
 //     experiments/distill/runs/scnn-a0-seed3/model.scnn (tested).
-//   - ensemble (the default before): the seed ensemble picked on validation by
-//     the rule of experiments/compare-ext/README.md, fixed before any
-//     result: the default-configuration CNN and SCNN, seeds 1-5 each,
-//     trained on the extended set (`make compare-ext`); its prediction is
-//     the mean of the ten members' contact probabilities. The members in
-//     ensemble/ are byte for byte the model.scnn files of
-//     experiments/compare-ext/KIND-seedN (tested).
+//   - ensemble (the default before): the default-configuration CNN and
+//     SCNN, seeds 1-5 each, trained on the extended set (`make
+//     compare-ext`): the best on validation among the runs and their
+//     ensembles (long-range top-L/5 0.147, the best single run 0.141);
+//     its prediction is the mean of the ten members' contact
+//     probabilities. The members in ensemble/ are byte for byte the
+//     model.scnn files of experiments/compare-ext/KIND-seedN (tested).
 //   - scnn and cnn: the default-configuration SCNN and CNN of `make train`
-//     on the PISCES split (docs/protein.md, "Results"), the defaults before.
-//   - msa (AlignmentDefault): the network for alignment files, picked on
-//     validation families by the rule of experiments/msa-net/README.md
-//     (pick.md there): the default-configuration SCNN, seed 2, trained on
-//     the plmDCA features (mode msa+plm) of 89 protein families' alignments;
-//     C-beta contacts. msa/ holds it, byte for byte the run's model.scnn
-//     (tested); predict uses it for alignment files when no model is named.
+//     on the PISCES split (docs/protein.md, "Results of `make train`"),
+//     the defaults before.
+//   - msa (AlignmentDefault): the network for alignment files: the
+//     default-configuration SCNN, seed 2, trained on the plmDCA features
+//     (mode msa+plm) of 89 protein families' alignments; C-beta contacts.
+//     The best of three seeds of each kind and their ensembles on 21
+//     validation families (long-range top-L/5 0.765, plmDCA alone 0.707),
+//     hence predict's default for alignment files when no model is named
+//     (docs/protein.md, "From an alignment"; runs and pick:
+//     experiments/msa-net). msa/ holds it, byte for byte the run's
+//     model.scnn (tested).
 //
 // Each file records its architecture, training data, labels, seed and
 // code revision.

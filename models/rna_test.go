@@ -191,7 +191,7 @@ func TestRNATableLine(t *testing.T) {
 	}
 }
 
-// Issue 29: every shipped RNA model's probabilities agree within 1e-5
+// Every shipped RNA model's probabilities agree within 1e-5
 // on every kernel set this machine runs. On an AVX-512 machine that
 // compares the direct convolution of narrow layers (the AVX-512 set's)
 // with the output-side and im2col methods the other sets use, which

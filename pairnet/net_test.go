@@ -221,8 +221,8 @@ func TestSpecCheck(t *testing.T) {
 	}
 }
 
-// The paper's RNA networks (Willmott's CNN and the authors' SCNN, as the
-// RNA issue describes them) are instances of the description. Their
+// The paper's RNA networks (Willmott's CNN and the authors' SCNN, as
+// docs/rna.md describes them) are instances of the description. Their
 // trainable parameters, counted by hand:
 //
 //	BiLSTM 5 -> 75 per direction, one bias per gate: 2*(5*300 + 75*300 + 300) = 48,600

@@ -284,7 +284,7 @@ func TestLegacyCheckpoint(t *testing.T) {
 	sameRun(t, full, part)
 }
 
-// Issue 58: a resumed run's settings are checked against its
+// A resumed run's settings are checked against its
 // checkpoint's: another learning rate, L2 decay or data is refused,
 // naming the setting and both values; the same data under another name
 // and more epochs go on with a note; settings left zero take the
@@ -335,7 +335,7 @@ func TestResumeChecksSettings(t *testing.T) {
 	}
 }
 
-// Issue 58: a batch larger than the epoch (math.MaxInt overflowed the
+// A batch larger than the epoch (math.MaxInt overflowed the
 // count of batches to none) is one batch an epoch.
 func TestHugeBatch(t *testing.T) {
 	d := syntheticData(t, 40, 30, 30)

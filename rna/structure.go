@@ -64,6 +64,23 @@ func NormalizeBase(c byte) (byte, bool) {
 	return 0, false
 }
 
+// BaseCode is the 2-bit code of a normalised base (NormalizeBase): A 0,
+// C 1, G 2, U 3, and -1 for N and for any other byte (T and lower-case
+// letters included: normalise first).
+func BaseCode(b byte) int {
+	switch b {
+	case 'A':
+		return 0
+	case 'C':
+		return 1
+	case 'G':
+		return 2
+	case 'U':
+		return 3
+	}
+	return -1
+}
+
 // NormalizeSequence applies NormalizeBase to every letter.
 func NormalizeSequence(seq string) (string, error) {
 	b := make([]byte, len(seq))

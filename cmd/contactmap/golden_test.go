@@ -19,16 +19,16 @@ import (
 // were written by the code before the shared training loop (1a0c71c)
 // (rna-scnn-16s's as rna-scnn's then), rna-scnn's when the families
 // network shipped; the protein ones by the inference by halves whose row
-// and column terms are GEMMs (session 23, issue 29), whose maps agree
+// and column terms are GEMMs, whose maps agree
 // with the materialised pair maps' within 1e-6
 // (TestShippedModelsMatchMaterialised; the RNA models'
 // probabilities across kernel sets: models'
 // TestShippedRNAModelsAgreeAcrossKernelSets). The scnn and ensemble
 // sums since, by the direct forward pass that folds an spConv's tap
-// pairs (session 28, issue 29): their maps still agree with the
+// pairs: their maps still agree with the
 // materialised ones within 1e-6 (3.6e-7 at most); the RNA models'
 // outputs did not change. The RNA PNGs' sums since the arc diagram of
-// the structures under the map (issue 57): a picture changed, no
+// the structures under the map: a picture changed, no
 // prediction (the BPSEQ, CT and dot-bracket sums are the same).
 var goldenOutputs = map[string]string{
 	"cnn/1ENH_A.npy":                      "195999f5a7c59d7378383014ac3262b5318a65c09bc6c8ecf6949fb713bb92c9",
@@ -57,7 +57,7 @@ var goldenOutputs = map[string]string{
 	"rna-scnn-16s/d.5.e.M.fossilis.png":   "3752bebcbe6bf0c7983396343dee59c21626174ab6e1bf0be3d46cb57eefd52b",
 }
 
-// Issue 26: every shipped model predicts byte-identically to the
+// Every shipped model predicts byte-identically to the
 // recorded outputs (goldenOutputs). Other kernels than AVX-512
 // round differently: there the test skips.
 func TestShippedModelsPredictGolden(t *testing.T) {

@@ -45,7 +45,7 @@ func randomProtein(n int, seed int64) string {
 	return string(b)
 }
 
-// Issues 25 and 28: before each chain, predict estimates its memory; a
+// Before each chain, predict estimates its memory; a
 // chain that does not fit in the memory available is skipped with the
 // estimate, the memory available and its source, the others predicted,
 // exit 1; --force predicts it anyway.
@@ -124,7 +124,7 @@ func maxRSS(t *testing.T, avail int64, args ...string) (int, int64) {
 	return cmd.ProcessState.ExitCode(), ru.Maxrss << 10 // kB on Linux
 }
 
-// Issue 28: the estimate, with its margin for the garbage collector,
+// The estimate, with its margin for the garbage collector,
 // holds the shipped default predictor's measured peak (max RSS) when the
 // memory available is only the estimate: the soft memory limit set from
 // it keeps the heap within it. And the ensemble's peak is its largest
@@ -161,7 +161,8 @@ func TestPredictMemoryWithinEstimate(t *testing.T) {
 	// The ensemble's ten members run one after another over one set of
 	// buffers: its peak is its largest member's (a CNN: its maps are
 	// L x L, an SCNN's half that), not ten members' garbage, with no soft
-	// memory limit to hold it. (Before issue 28: 382 MiB against 180.)
+	// memory limit to hold it. (Before the members shared their buffers:
+	// 382 MiB against 180.)
 	const l = 400
 	big := int64(1) << 40
 	codeE, ens := maxRSS(t, big, args(l)...)
@@ -245,7 +246,7 @@ func TestHelperRLIMIT(t *testing.T) {
 	os.Exit(run(strings.Split(args, "\n"), os.Stdout, os.Stderr))
 }
 
-// Issue 58: under RLIMIT_AS (prlimit --as=3000000000), a chain whose
+// Under RLIMIT_AS (prlimit --as=3000000000), a chain whose
 // estimate exceeds the address space left was let through and the
 // process died of the Go runtime's out-of-memory abort, exit 2 (the
 // usage-error status); it is refused with the estimate, the limit and
@@ -267,10 +268,10 @@ func TestPredictRefusesUnderRLIMIT_AS(t *testing.T) {
 	}
 }
 
-// Issue 57: rna predict --method mfe had no memory estimate (a
-// 100,000-nt fold died of the Go runtime's out-of-memory abort); mfe,
-// centroid and mea-pf are estimated (fold.MemoryEstimate) before they
-// allocate: the long molecule is refused with the method, the estimate
+// rna predict's mfe, centroid and mea-pf methods are estimated
+// (fold.MemoryEstimate) before they allocate (without an estimate a
+// 100,000-nt fold died of the Go runtime's out-of-memory abort): the
+// long molecule is refused with the method, the estimate
 // and the memory available, the short one folded, exit 1; --force folds
 // both.
 func TestRNAFoldSkipsMoleculeTooLarge(t *testing.T) {

@@ -24,7 +24,7 @@ func numericFlags(t *testing.T, command string) []string {
 	return names
 }
 
-// Issue 58: every integer flag of every command, set to the largest
+// Every integer flag of every command, set to the largest
 // int64 (and to its negation where it is signed), ends in a clean exit:
 // a usage error or a failed run, never a panic or a Go runtime abort, and
 // within seconds (no goroutines started until the runtime dies, no

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 58: reports and sets already on disk are not overwritten without
+// Reports and sets already on disk are not overwritten without
 // --force: each command refuses before any work (no data is given here,
 // so any work would fail otherwise), naming the file and --force, and
 // leaves it as it was.

@@ -33,7 +33,7 @@ func readNPY(t *testing.T, path string) []float32 {
 	return v
 }
 
-// Issue 31: an alignment file, in any supported format and compressed
+// An alignment file, in any supported format and compressed
 // or not, recognised by content, predicts its query's contacts with
 // plmDCA: the outputs of a sequence input named by the file's stem, the
 // RR file under --rr-max, the same map from every format, and that map is

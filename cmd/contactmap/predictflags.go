@@ -11,7 +11,7 @@ import (
 )
 
 // predictFlags are the flags predict and rna predict share, each with one
-// meaning in both (issue 57.7): the inputs (--ids), the outputs (--out,
+// meaning in both: the inputs (--ids), the outputs (--out,
 // --format, --force), which inputs this process takes (--shard), how many
 // at once (--workers), what is refused rather than warned of (--strict),
 // and the models (--model, repeatable: the mean of their probabilities).

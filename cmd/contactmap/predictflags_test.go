@@ -11,7 +11,7 @@ import (
 // A yeast tRNA-Phe, 76 nt: far below the 16S network's training lengths.
 const tRNAPhe = "GCGGAUUUAGCUCAGUUGGGAGAGCGCCAGACUGAAGAUCUGGAGGUCCUGUGUUCGAUCCACAGAAUUCGCACCA"
 
-// Issue 57.6: a protein given to rna predict is refused as one (it said
+// A protein given to rna predict is refused as one (it said
 // "invalid base Q at position 2", or was folded as RNA when spelt in
 // IUPAC letters), the others predicted; the refusal is listed once.
 func TestRNAPredictRefusesProtein(t *testing.T) {
@@ -40,7 +40,7 @@ func TestRNAPredictRefusesProtein(t *testing.T) {
 	}
 }
 
-// Issue 57.6: the 16S network on a tRNA says the molecule is outside its
+// The 16S network on a tRNA says the molecule is outside its
 // training lengths and that it predicted no pair (it gave 0 pairs, exit 0
 // and no word); --strict refuses the molecule.
 func TestRNAPredictOutsideTraining(t *testing.T) {
@@ -68,7 +68,7 @@ func TestRNAPredictOutsideTraining(t *testing.T) {
 	}
 }
 
-// Issue 57.8: --out under a file exits 2 (a usage error naming --out and
+// An --out under a file exits 2 (a usage error naming --out and
 // the file) like --out FILE, in every command taking an output directory.
 func TestOutUnderAFile(t *testing.T) {
 	dir := t.TempDir()
@@ -94,7 +94,7 @@ func TestOutUnderAFile(t *testing.T) {
 	}
 }
 
-// Issue 57.7: the predict commands share their flags with one meaning:
+// The predict commands share their flags with one meaning:
 // --ids, --shard, --workers (inputs at once; rna predict's goroutines per
 // convolution are --threads), --model repeated, --strict; both write
 // summary.tsv, a table on standard output (none when nothing was

@@ -40,7 +40,7 @@ func interruptAfter(t *testing.T, d time.Duration, args ...string) (int, string)
 	return cmd.ProcessState.ExitCode(), out.String()
 }
 
-// Issue 26: every system's training, interrupted by SIGINT 10 seconds
+// Every system's training, interrupted by SIGINT 10 seconds
 // after it starts (before its first validation, for the RNA and protein
 // runs here), leaves a checkpoint and a message to resume; --resume then
 // continues from the checkpoint's step.

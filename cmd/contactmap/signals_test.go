@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Issue 57: an MFE fold of a long RNA (minutes of work) stops within
+// An MFE fold of a long RNA (minutes of work) stops within
 // seconds of SIGINT, writes no output, exits 1 and says it was
 // interrupted.
 func TestSIGINTLongFold(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 58, through the command line: `train --budget 1ns` on a new run
+// Through the command line: `train --budget 1ns` on a new run
 // panicked (the epoch's progress bar finished before it started) and
 // left a model without a checkpoint; `--resume --budget` below the time
 // spent panicked too. Now the run stops with both files, resumes with
@@ -59,7 +59,7 @@ func TestTrainBudgetAndResume(t *testing.T) {
 	}
 }
 
-// Issue 58: counts that overflowed step counts (`rec train --batch
+// Counts that overflowed step counts (`rec train --batch
 // 9223372036854775807` trained no step, `rna train --steps ...` failed
 // with negative rounds) are usage errors naming the flag and the range;
 // so is an absurd --workers (checkRanges' cap).

@@ -50,8 +50,8 @@ func TestDrawCells(t *testing.T) {
 
 // A 5,000-position map is max-pooled to at most MaxSide pixels a side (the
 // PNG about 1,100 x 1,200), and a lone contact stays visible at its
-// pooled pixel, above the diagonal and below it (issue 57: 5,000-pixel
-// PNGs with 1-pixel helices, 4 minutes to draw).
+// pooled pixel, above the diagonal and below it (unpooled, such a map made
+// a 5,000-pixel PNG with 1-pixel helices, 4 minutes to draw).
 func TestDrawCapsLargeMaps(t *testing.T) {
 	const l = 5000
 	p := make([]float32, l*l)

@@ -67,7 +67,7 @@ func TestAvailable(t *testing.T) {
 
 const status = "Name:\tcontactmap\nVmPeak:\t 2000000 kB\nVmSize:\t 1500000 kB\nVmData:\t  300000 kB\nVmRSS:\t   50000 kB\n"
 
-// Issues 57 and 58: the resource limits RLIMIT_AS and RLIMIT_DATA, less
+// The resource limits RLIMIT_AS and RLIMIT_DATA, less
 // the process's virtual and data sizes and plus the heap the runtime has
 // mapped and does not use, and a GOMEMLIMIT less the memory held, count
 // with the cgroups and MemAvailable; the smallest wins and is named.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 58: under a real RLIMIT_AS (this process's soft limit lowered to
+// Under a real RLIMIT_AS (this process's soft limit lowered to
 // its virtual size plus 1 GiB for the test, as prlimit --as does), that
 // limit bounds the figure, at about 1 GiB.
 func TestAvailableUnderRLIMIT_AS(t *testing.T) {

@@ -35,7 +35,7 @@
 // 2,099 MiB against estimates of 408, 1,231 and 4,305 MiB (at 500 and
 // 1,000 told that only the estimate is available; with no limit 213 and
 // 642 MiB, and at 2,000 one CNN alone 2,061 MiB). Before the members
-// shared their buffers (issue 28) the limit was what held the ensemble:
+// shared their buffers the limit was what held the ensemble:
 // 1,270 MiB at L = 1,000 without it, 4,712 MiB at 2,000. The shipped RNA
 // model at L = 1,000 and 2,000 peaked at 198 and 524 MiB against 420 and
 // 1,088 MiB (its extra counted as 8 L^2). TestPredictMemoryWithinEstimate
@@ -47,9 +47,9 @@
 // cgroup limits' room, the room under RLIMIT_AS and RLIMIT_DATA (ulimit
 // -v and -d, prlimit), a GOMEMLIMIT's and MemAvailable, with what bounds
 // it: under prlimit --as=3000000000 a chain of 6,000 residues is refused
-// with its estimate instead of dying of the runtime's out-of-memory abort
-// (issue 58). When a target looks too large, the
-// check first collects garbage and gives freed memory back to the system
+// with its estimate instead of dying of the runtime's out-of-memory abort.
+// When a target looks too large, the check first collects garbage and
+// gives freed memory back to the system
 // (debug.FreeOSMemory), then reads the figure again: memory this process
 // freed but still holds counts as available. Where no figure can be read
 // (not Linux), nothing is refused.

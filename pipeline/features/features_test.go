@@ -739,7 +739,7 @@ func TestRunPSICOVFamily(t *testing.T) {
 	}
 }
 
-// Issue 58: a run into a directory whose features were made with another
+// A run into a directory whose features were made with another
 // split seed, other labels, another chain list or another mode is refused
 // before any work, naming a changed chain, and leaves the manifest as it
 // was; --force replaces them; the same settings resume.

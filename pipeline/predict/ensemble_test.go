@@ -39,9 +39,9 @@ func randomSample(t *testing.T, l int, seed int64) *model.Sample {
 	return &model.Sample{ID: "r", Chain: c}
 }
 
-// oldMean is the ensemble's mean as predict computed it before issue 28:
-// each member in a pass and a batch of its own, its L x L probabilities
-// added to the mean.
+// oldMean is the ensemble's mean as predict computed it before the
+// members shared one pass: each member in a pass and a batch of its own,
+// its L x L probabilities added to the mean.
 func oldMean(t *testing.T, ms []*model.Model, threads int, s *model.Sample) []float32 {
 	t.Helper()
 	var mean model.EnsembleMean
@@ -56,7 +56,7 @@ func oldMean(t *testing.T, ms []*model.Model, threads int, s *model.Sample) []fl
 	return mean.Mean()
 }
 
-// Issue 28: the members run one after another over one pass (a later
+// The members run one after another over one pass (a later
 // member taking its maps from the buffers the earlier ones released,
 // SCNN maps from a CNN's pool, or a fresh pass where a larger member
 // follows), each added to the mean from its logits in place, and the
@@ -98,7 +98,7 @@ func TestMeanProbabilitiesBitIdentical(t *testing.T) {
 	}
 }
 
-// Issue 28: an ensemble's estimate is its largest member's, not the sum
+// An ensemble's estimate is its largest member's, not the sum
 // of its members': ten default members (five CNNs, five SCNNs) are
 // estimated below 1.2 times the larger of one default CNN's and one
 // default SCNN's, at every length.

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Issue 57.10: a structure file's chains are named CODE_CHAIN (1M8A_A):
+// A structure file's chains are named CODE_CHAIN (1M8A_A):
 // the PDB code upper-cased, the chain after one '_', no trailing '_' for
 // an unnamed chain and no chain given twice (they were 1m8aA_ and
 // 1CTF_A_A).

@@ -9,7 +9,7 @@ import (
 	"github.com/contactmap/contactmap/pipeline/model"
 )
 
-// Issue 57.2: the network's progress over an ensemble (Config.OnNetwork)
+// The network's progress over an ensemble (Config.OnNetwork)
 // increases layer by layer to 1 after the last layer of the last member,
 // and the mean is meanProbabilities', bit for bit; a cancelled context
 // stops the members between two layers with its error.

@@ -63,8 +63,9 @@ type Options struct {
 	Progress func(stage string, done, total int)
 }
 
-// DefaultOptions are the thresholds of issue 14 and the PISCES
-// protocol's length range.
+// DefaultOptions are the thresholds the extended and length-generalisation
+// sets were built with (docs/protein.md, experiments/extended) and the
+// PISCES protocol's length range.
 var DefaultOptions = Options{MaxIdentity: 0.25, MaxEValue: 0.01, Duplicate: 0.95, MinLen: 25, MaxLen: 100, Workers: 2}
 
 // duplicateOf returns the reference chain with the highest identity

@@ -638,7 +638,7 @@ func TestPrecisionRecordedAndKept(t *testing.T) {
 	}
 }
 
-// Issue 58: a budget spent before the first batch of a new run (1ns)
+// A budget spent before the first batch of a new run (1ns)
 // validates the untrained model and stops; whatever stops the session
 // after that first model is written (the CLI's progress bar panicked in
 // OnEpochEnd), the directory holds the checkpoint beside the model, so
@@ -711,7 +711,7 @@ func editTask(t *testing.T, dir string, edit func(task map[string]any)) {
 	}
 }
 
-// Issue 58: a resumed run's settings are checked against its
+// A resumed run's settings are checked against its
 // checkpoint's: other data (another features directory, or the same one
 // with other chains), another learning rate, batch size or L2 decay is
 // refused, naming the setting and both values; the same data in another

@@ -23,7 +23,7 @@ func randomRNA(r *rand.Rand, n int) string {
 	return string(b)
 }
 
-// Issue 57: MemoryEstimate holds the peak of each method's measured
+// MemoryEstimate holds the peak of each method's measured
 // allocations on random sequences of 200 to 600 nt, and is not far above
 // them. The MFE fold's allocations are all live together: the estimate
 // holds them, within 10% and 64 KiB. The partition function's peak is its

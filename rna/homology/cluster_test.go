@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/rna"
 )
 
 func dinucleotides(s string) map[string]int {
@@ -153,7 +155,7 @@ func TestScorePair(t *testing.T) {
 	// identity 0.9 over its region.
 	mut := []byte(frag)
 	for i := 0; i < len(mut); i += 10 {
-		mut[i] = "CGUA"[code(mut[i])]
+		mut[i] = "CGUA"[rna.BaseCode(mut[i])]
 	}
 	if ps := ScorePair(frag, unpaired(80), string(mut[5:75]), unpaired(70)); ps.Identity < 0.85 || ps.Coverage < 0.99 {
 		t.Errorf("a mutated, trimmed homolog: %+v, want identity about 0.9, coverage 1", ps)

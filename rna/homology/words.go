@@ -1,6 +1,10 @@
 package homology
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/contactmap/contactmap/rna"
+)
 
 // This file holds the package's one word prefilter: an inverted K-mer
 // index of sequences and the ranking of its sequences for a query, used
@@ -13,20 +17,6 @@ const K = 8
 // wordBits is the number of possible K-mers over A, C, G, U (4^K).
 const wordBits = 1 << (2 * K)
 
-func code(b byte) int {
-	switch b {
-	case 'A':
-		return 0
-	case 'C':
-		return 1
-	case 'G':
-		return 2
-	case 'U':
-		return 3
-	}
-	return -1
-}
-
 // Words is the sorted set of distinct K-mers of seq that contain no N
 // (nor any letter other than A, C, G, U), each as its 2K-bit code: the
 // words the prefilter counts.
@@ -35,7 +25,7 @@ func Words(seq string) []uint32 {
 	var w uint32
 	valid := 0 // bases of the current word that are A, C, G or U
 	for i := 0; i < len(seq); i++ {
-		c := code(seq[i])
+		c := rna.BaseCode(seq[i])
 		if c < 0 {
 			valid = 0
 			continue

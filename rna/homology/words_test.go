@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/contactmap/contactmap/rna"
 )
 
 // Words are the distinct K-mers free of N, sorted: a run of N breaks the
@@ -81,7 +83,7 @@ func TestNearestAndExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	q := randSeq(rng, 120)
 	mut := []byte(q)
-	mut[60] = "CGUA"[code(mut[60])]
+	mut[60] = "CGUA"[rna.BaseCode(mut[60])]
 	seqs := []string{randSeq(rng, 120), q + randSeq(rng, 400), string(mut), q, string(mut)}
 	ix := NewWordIndex(seqs)
 	var scored []int

@@ -140,17 +140,11 @@ func familyOf(name string) string {
 	return path.Base(dir)
 }
 
-// baseIndex is the one-hot channel of a normalised base: A, C, G, U, N.
+// baseIndex is the one-hot channel of a normalised base: A, C, G, U
+// (rna.BaseCode), then N (and any other byte).
 func baseIndex(b byte) int {
-	switch b {
-	case 'A':
-		return 0
-	case 'C':
-		return 1
-	case 'G':
-		return 2
-	case 'U':
-		return 3
+	if c := rna.BaseCode(b); c >= 0 {
+		return c
 	}
 	return 4
 }

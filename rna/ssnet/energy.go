@@ -29,7 +29,7 @@ import (
 //	   3 bases between them (the pairs the energy model allows)
 //
 // Both are symmetric in i and j. They give a network the evidence that
-// folds any family, the floor of the MFE baseline (issue 32), where
+// folds any family, the floor of the MFE baseline, where
 // the homology template (TemplateChannels) gives none.
 const EnergyChannels = 2
 
@@ -196,30 +196,16 @@ func ReadMFECache(path string) (*MFECache, error) { return readCache(path, NewMF
 func ReadCentroidCache(path string) (*MFECache, error) { return readCache(path, NewCentroidCache()) }
 
 func readCache(path string, c *MFECache) (*MFECache, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ssnet: %s: %w", c.what(), err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("ssnet: %s %s: %w", c.what(), path, err)
-	}
-	defer zr.Close()
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<16), 1<<22)
-	for ln := 1; sc.Scan(); ln++ {
-		key, pairs, err := parseCacheLine(sc.Text())
+	_, err := scanGzipLines(path, c.what(), 1<<22, func(ln int, line string) error {
+		key, pairs, err := parseCacheLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("ssnet: %s %s line %d: %w", c.what(), path, ln, err)
+			return fmt.Errorf("ssnet: %s %s line %d: %w", c.what(), path, ln, err)
 		}
 		c.m[key] = pairs
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ssnet: %s %s: %w", c.what(), path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -194,30 +194,16 @@ const maxEnsemblePairs = 1 << 22
 // an empty cache.
 func ReadEnsembleCache(path string) (*EnsembleCache, error) {
 	c := NewEnsembleCache()
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ssnet: ensemble cache: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("ssnet: ensemble cache %s: %w", path, err)
-	}
-	defer zr.Close()
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
-	for ln := 1; sc.Scan(); ln++ {
-		key, ps, err := parseEnsembleLine(sc.Text())
+	_, err := scanGzipLines(path, "ensemble cache", 1<<26, func(ln int, line string) error {
+		key, ps, err := parseEnsembleLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("ssnet: ensemble cache %s line %d: %w", path, ln, err)
+			return fmt.Errorf("ssnet: ensemble cache %s line %d: %w", path, ln, err)
 		}
 		c.m[key] = ps
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ssnet: ensemble cache %s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -103,36 +102,22 @@ func NewFoldSeed() *FoldSeed {
 // empty seed, one of another fingerprint an empty seed marked Stale.
 func ReadFoldSeed(path string) (*FoldSeed, error) {
 	s := NewFoldSeed()
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ssnet: fold seed: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("ssnet: fold seed %s: %w", path, err)
-	}
-	defer zr.Close()
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<16), 1<<22)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("ssnet: fold seed %s: %w", path, err)
+	var stale *FoldSeed // set when the first line names another fingerprint
+	header := false     // the first line was read
+	missing, err := scanGzipLines(path, "fold seed", 1<<22, func(ln int, line string) error {
+		if ln == 1 {
+			fp, ok := strings.CutPrefix(line, "fingerprint\t")
+			if !ok || fp == "" {
+				return fmt.Errorf("ssnet: fold seed %s line 1: want fingerprint<TAB>F", path)
+			}
+			if fp != s.Fingerprint {
+				stale = &FoldSeed{Fingerprint: fp, Stale: true, MFE: NewMFECache(), Centroid: NewCentroidCache()}
+				return errStopScan
+			}
+			header = true
+			return nil
 		}
-		return nil, fmt.Errorf("ssnet: fold seed %s: empty file, want a first line fingerprint<TAB>F", path)
-	}
-	fp, ok := strings.CutPrefix(sc.Text(), "fingerprint\t")
-	if !ok || fp == "" {
-		return nil, fmt.Errorf("ssnet: fold seed %s line 1: want fingerprint<TAB>F", path)
-	}
-	if fp != s.Fingerprint {
-		return &FoldSeed{Fingerprint: fp, Stale: true, MFE: NewMFECache(), Centroid: NewCentroidCache()}, nil
-	}
-	for ln := 2; sc.Scan(); ln++ {
-		kind, rest, _ := strings.Cut(sc.Text(), "\t")
+		kind, rest, _ := strings.Cut(line, "\t")
 		var c *MFECache
 		switch kind {
 		case "mfe":
@@ -140,16 +125,24 @@ func ReadFoldSeed(path string) (*FoldSeed, error) {
 		case "centroid":
 			c = s.Centroid
 		default:
-			return nil, fmt.Errorf("ssnet: fold seed %s line %d: want mfe or centroid, a tab, KEY<TAB>PAIRS", path, ln)
+			return fmt.Errorf("ssnet: fold seed %s line %d: want mfe or centroid, a tab, KEY<TAB>PAIRS", path, ln)
 		}
 		key, pairs, err := parseCacheLine(rest)
 		if err != nil {
-			return nil, fmt.Errorf("ssnet: fold seed %s line %d: %w", path, ln, err)
+			return fmt.Errorf("ssnet: fold seed %s line %d: %w", path, ln, err)
 		}
 		c.m[key] = pairs
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ssnet: fold seed %s: %w", path, err)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case missing:
+		return s, nil
+	case stale != nil:
+		return stale, nil
+	case !header:
+		return nil, fmt.Errorf("ssnet: fold seed %s: empty file, want a first line fingerprint<TAB>F", path)
 	}
 	return s, nil
 }

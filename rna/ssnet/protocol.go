@@ -50,8 +50,8 @@ type Protocol struct {
 	PairCrops bool `json:"pair_crops,omitempty"`
 	// Buckets draws each batch with BucketWindows instead: whole molecules
 	// of up to 2*Crop bases batched with molecules of similar length, and
-	// longer ones as PairCrops draws them (issue 32's length-bucketed
-	// batches).
+	// longer ones as PairCrops draws them (the length-bucketed batches
+	// tried in experiments/rna-families).
 	Buckets bool `json:"buckets,omitempty"`
 	// Template gives the network the homology template's channels
 	// (TemplateChannels): a training molecule's template from the other
@@ -107,7 +107,8 @@ var Default = Protocol{Name: "default", Crop: 64, Steps: 3000, Batch: 10, LRCNN:
 // PairCrop is the default network trained on pair crops (two stretches
 // of 64 bases, one around each base of a long-range pair, or one stretch
 // of 128) for 6,000 steps: the sequence-only protocol that shows the
-// network long-range pairs (issue 27), and the SCNN-vs-CNN comparison's.
+// network long-range pairs (experiments/rna-template), and the
+// SCNN-vs-CNN comparison's.
 var PairCrop = withName(Default, "paircrop", func(p *Protocol) {
 	p.PairCrops, p.Steps, p.EvalEvery, p.HalveEvery = true, 6000, 1000, 2000
 })
@@ -130,9 +131,9 @@ var TemplateShort = withName(Template, "template-short", func(p *Protocol) {
 })
 
 // Families is Template with the energy channels (EnergyChannels), for
-// training sets of several files and families (issue 32): the 16S
-// training molecules beside the bpRNA TR0 molecules unrelated to the
-// evaluated ones (rna dedup), each file drawn half of the time
+// training sets of several files and families (experiments/rna-families):
+// the 16S training molecules beside the bpRNA TR0 molecules unrelated to
+// the evaluated ones (rna dedup), each file drawn half of the time
 // (Molecule.Group), and validation the mean over the validation files.
 // 3,000 steps, validated every 750, the learning rate halved every
 // 1,000.

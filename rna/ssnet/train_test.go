@@ -14,7 +14,7 @@ import (
 	"github.com/contactmap/contactmap/scnn/loop"
 )
 
-// Issue 58: a resumed run's molecules and settings are checked against
+// A resumed run's molecules and settings are checked against
 // its checkpoint's: other training or validation molecules are refused,
 // naming the flag and both files; the same molecules under another name,
 // more steps and another budget go on with a note; steps and budget left
@@ -72,7 +72,7 @@ func TestResumeChecksData(t *testing.T) {
 	}
 }
 
-// Issue 58: a step count whose rounds overflowed ("loop:
+// A step count whose rounds overflowed ("loop:
 // -6148914691236516 rounds") is refused with the protocol's steps; a
 // budget spent before the first step stops the run with its checkpoint
 // beside its model, and a resume without it continues.
@@ -95,7 +95,7 @@ func TestStepsOverflowAndBudgetStop(t *testing.T) {
 	}
 }
 
-// Issue 58: a checkpoint of another system's run is refused naming the
+// A checkpoint of another system's run is refused naming the
 // kind it holds and the kind wanted (it said "is a / run").
 func TestResumeOtherKind(t *testing.T) {
 	dir := t.TempDir()

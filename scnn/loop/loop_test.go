@@ -546,7 +546,7 @@ func FuzzResume(f *testing.F) {
 	})
 }
 
-// Issue 58: a new run's first model is never left without the
+// A new run's first model is never left without the
 // checkpoint of its run: a session that fails after the first
 // validation (a hook panicked at a budget stop before any step) leaves
 // both, and the run resumes with a larger budget.
@@ -599,7 +599,7 @@ func TestSettings(t *testing.T) {
 	}
 }
 
-// Issue 58: a directory holding only a training log (its model and
+// A directory holding only a training log (its model and
 // checkpoint removed) is refused as a run too, so that a new run does not
 // overwrite the log without --force.
 func TestOpenRefusesLogOnly(t *testing.T) {

@@ -48,12 +48,12 @@ func (g ConvGeom) tile() int {
 // backwardTileFloats is the im2col tile of dy that backwardTile aims at,
 // in floats: 512 KB, so that the tile stays in a core's second-level
 // cache between the im2col that writes it and the two GEMMs that read
-// it. Until session 28 the backward pass took tile's 1,024 pixels for
+// it. Before backwardTileFloats the backward pass took tile's 1,024 pixels for
 // every layer narrower than 4,096 floats a row: 1.4 MB for the RNA
 // recipe's folded 9x9 layer, 3.9 and 6.6 MB for a 5x5 64 -> 64 one
 // folded and dense.
 // BenchmarkConvBackwardTile compares aims of 256, 512 and 768 KB with
-// that. In one run (session 28, -benchtime 15x), at 512 KB the 9x9
+// that. In one run (-benchtime 15x), at 512 KB the 9x9
 // 31 -> 8 spConv ran 1.23x, the 64 -> 64 layers 1.13-1.39x, the 5x5
 // 31 -> 8 and 7x7 86 -> 8 spConvs 0.99x and 0.96x (1.00x in an earlier
 // run: noise); at 256 KB the 5x5 64 -> 64 layers ran faster still
@@ -61,8 +61,8 @@ func (g ConvGeom) tile() int {
 // 0.97x (0.93x and 0.96x in two earlier runs).
 var backwardTileFloats = 1 << 17
 
-// tileFloatsOld is the aim of the backward pass's tiles until session 28
-// (tile's), for BenchmarkConvBackwardTile.
+// tileFloatsOld is the aim of the backward pass's tiles before
+// backwardTileFloats (tile's), for BenchmarkConvBackwardTile.
 const tileFloatsOld = 4 << 20
 
 // backwardTile is the number of output pixels per tile of the backward

@@ -222,11 +222,11 @@ var foldAlways bool
 // fewer, for k >= 5 with cin*cout >= 64 and k = 3 with cin*cout >= 160.
 // The fold writes a folded im2col of dy (fold.go); the GEMMs it shortens
 // have N = cin columns and k*k*cout rows of dy per pixel, a third
-// shorter for k = 3, 40% for k = 5. Session 24's fold (a pass per pair)
+// shorter for k = 3, 40% for k = 5. The first fold (a pass per pair)
 // paid only for the wider layers: on packed 100 x 100 maps, one worker,
 // 9x9 31->8 1.75x, 7x7 86->8 and 5x5 31->8 about 1.4x, 3x3 86->8 and
 // 5x5 31->4 about 1.1x, 3x3 16->8 1.0x. Since the fold goes pixel by
-// pixel, four pixels an operation for 4 and 8 channels (session 27), it
+// pixel, four pixels an operation for 4 and 8 channels, it
 // pays for every layer with 4 or more output channels: batch 10, two
 // workers, paired (BenchmarkConvBackwardFold -benchtime 21x,
 // unfolded/folded) 3x3 16->8 1.29x, 8->8 1.31x, 3->8 1.30x, 86->8

@@ -306,7 +306,7 @@ func TestConvBackwardRows(t *testing.T) {
 // position pairs folded (SymKernel, forced where FoldsPairs would not)
 // and without, alternately, and reports the median of the paired
 // ratios, unfolded/folded (above 1: folding faster): the measurement
-// behind FoldsPairs since session 27.
+// behind FoldsPairs.
 func BenchmarkConvBackwardFold(b *testing.B) {
 	defer func(f bool) { foldAlways = f }(foldAlways)
 	for _, sh := range [][3]int{{3, 16, 8}, {3, 8, 8}, {3, 20, 8}, {3, 86, 8}, {5, 8, 8}, {5, 8, 4}, {3, 31, 4},

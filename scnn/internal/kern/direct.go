@@ -113,10 +113,10 @@ func directPairKernelOf() directPairKernel {
 // directPairMinK is the smallest kernel whose position pairs the direct
 // forward pass folds: every spConv's. BenchmarkConvForwardDirectPairs
 // (paired, unfolded/folded, -benchtime 31x) read on an Intel Xeon
-// (session 28) 1.10-1.16x for 5x5 to 9x9 kernels to 8 channels, 1.07x for
+// 1.10-1.16x for 5x5 to 9x9 kernels to 8 channels, 1.07x for
 // 5x5 8 -> 4 and 0.98-1.01x for the 3x3 ones, which kept them unfolded
 // then; on an AMD EPYC (Zen 4: one 512-bit FMA a cycle, so the kernel
-// waits on its multiply-adds more than on its loads; session 29, two
+// waits on its multiply-adds more than on its loads; two
 // runs) 1.23-1.59x from 5x5 and 1.04-1.16x for 3x3 (16 -> 8 1.06, 1.09;
 // 86 -> 8 1.16, 1.12; 8 -> 1 1.04, 1.04). Neutral on the one, faster on
 // the other: 3.

@@ -25,8 +25,8 @@ package kern
 // fills half of each vector at most. Training by halves computes the
 // kernel gradients of its dense input channels (3 of the protein
 // default's, 5 of the RNA recipe's) so (scnn's cartesian_train.go).
-// (Session 24 tried the whole backward pass this way, the input gradient
-// by the transposed direct convolution: experiments/direct-backward.)
+// (The whole backward pass was tried this way, the input gradient by the
+// transposed direct convolution: experiments/direct-backward.)
 
 // A directDWKernel computes, for c < cin, b < kb (1..3), f < 8, l < 16,
 // over v < nv:

@@ -37,7 +37,7 @@ var rowsAlways, rowsNever bool
 // rowsPays reports whether the row method is the faster for a branch
 // of kernel k from cin to cout channels on a dense or packed map w
 // columns wide. By BenchmarkConvBackwardRows (paired ratios, one worker,
-// batch 10 of 100 x 100 maps, session 25), rows over tiles: on dense
+// batch 10 of 100 x 100 maps), rows over tiles: on dense
 // maps 1.0-1.2x for the 3x3 layers (16->8 1.08x), 1.1-1.2x for 5x5,
 // 1.15-1.4x for 7x7, 1.59x for 9x9 31->8; on packed maps 0.88-1.02x for
 // 3x3 (rows of 50 pixels on average: more calls per pixel), 1.0-1.15x

@@ -31,7 +31,7 @@ var fwdRowsAlways, fwdRowsNever bool
 // fwdRowsPays reports whether the row method is the faster forward pass
 // for the im2col layers (those UseDirect and UseOutputSide leave to it)
 // of largest kernel k on maps w columns wide. BenchmarkConvForwardRows
-// (paired runs, two workers, session 25) had every layer it times on
+// (paired runs, two workers) had every layer it times on
 // maps of 24 columns or more faster by rows, dense and packed: 1.09-1.17x
 // for 3x3 16->32, 1.14-1.25x for 3x3 64->64, 1.2-2.3x for the layers of
 // 5x5 and up. Its layers have 8-108 input and 20-64 output channels per

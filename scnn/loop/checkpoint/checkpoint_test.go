@@ -319,7 +319,7 @@ func orNull(b []byte) []byte {
 	return b
 }
 
-// Issue 58: a checkpoint's run kind is told by the model record in its
+// A checkpoint's run kind is told by the model record in its
 // task state, and a checkpoint read as a model file names the kind of
 // run found and the kind of model wanted (it said "model file format 1
 // ... retrain it").
