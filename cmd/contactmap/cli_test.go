@@ -91,6 +91,27 @@ func TestFlagRanges(t *testing.T) {
 	}
 }
 
+// The search stage's flags of features without --db are usage errors
+// that name the flag; so is a bad tool with it.
+func TestFeaturesSearchFlagsNeedDB(t *testing.T) {
+	base := []string{"features", "--list", "x", "--pdb-dir", "y", "--out", t.TempDir()}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--search", "mmseqs"}, "--search is for the search stage: give --db too"},
+		{[]string{"--search-threads", "2"}, "--search-threads is for the search stage: give --db too"},
+		{[]string{"--db-index", "d"}, "--db-index is for the search stage"},
+		{[]string{"--db", "x.fasta", "--search", "blast"}, "--search: unknown search tool"},
+		{[]string{"--search-threads", "-1", "--db", "x.fasta"}, "--search-threads"},
+	} {
+		code, _, errOut := runCLI(t, append(base, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
 // --label-weight weighs the labels against a teacher: alone it is a
 // usage error.
 func TestLabelWeightNeedsTeacher(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"runtime"
 
 	"github.com/contactmap/contactmap/internal/progress"
@@ -9,6 +10,7 @@ import (
 	"github.com/contactmap/contactmap/internal/usage"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
+	"github.com/contactmap/contactmap/pipeline/search"
 )
 
 func runFeatures(ctx context.Context, args []string) error {
@@ -19,7 +21,8 @@ func runFeatures(ctx context.Context, args []string) error {
 list (or a chain-set file from contactmap sets), the structures from a
 local PDB mirror, and writes one feature file per chain, manifest.tsv
 (with the train/validation/test split) and skipped.tsv with the reason
-for each chain left out.`,
+for each chain left out. With --db, a chain without an alignment in
+--msa-dir gets one from a search of its SEQRES sequence (contactmap msa).`,
 		Example: "contactmap features --list data/pdb25.list --pdb-dir data/pdb --out features",
 	})
 	var cfg features.Config
@@ -27,7 +30,10 @@ for each chain left out.`,
 	fs.StringVar(&cfg.Chains, "chains", "", "or a chain-set file (contactmap sets): its chains, splits and structure files")
 	fs.StringVar(&cfg.PDBDir, "pdb-dir", "", "local PDB mirror (divided xy/pdbXXXX.ent.gz, xy/XXXX.cif.gz, or flat)")
 	fs.StringVar(&cfg.SS, "ss", "", "secondary-structure predictions: PSIPRED FASTA file, or directory of <ID>.ss2/.horiz (default: sequence-only estimate)")
-	fs.StringVar(&cfg.MSADir, "msa-dir", "", "directory of alignments <ID>.a3m|.aln|.fasta; chains without one are skipped")
+	fs.StringVar(&cfg.MSADir, "msa-dir", "", "directory of alignments <ID>.a3m|.aln|.fasta; chains without one are skipped (with --db, searched and written there; default OUT/msa)")
+	var sf searchFlags
+	sf.bind(fs, "search this database for the alignment of each chain that has none in --msa-dir (a FASTA file, plain or gzip, for jackhmmer and mmseqs; an HH-suite prefix for hhblits; as contactmap msa), and compute MSA features from it")
+	searchThreads := fs.Int("search-threads", 0, "with --db: threads of each search (--workers chains search at once); 0: the tool's default (jackhmmer --cpu 2, mmseqs every core, hhblits -cpu 2)")
 	fs.BoolVar(&cfg.Plm, "plm", false, "with --msa-dir: the co-evolution channel from plmDCA (a pseudo-likelihood Potts model fitted to each alignment; minutes for deep ones) instead of mean-field DCA; feature mode msa+plm")
 	fs.IntVar(&cfg.PlmThreads, "plm-threads", 1, "goroutines of each plmDCA fit (--workers chains are fitted at once)")
 	fs.Float64Var(&cfg.PlmEpsilon, "plm-epsilon", 0, "stop each plmDCA fit when the objective falls by less than this fraction over 5 iterations (0: plmDCA's default, 0.01; the shipped MSA network's training features used 1e-4)")
@@ -49,11 +55,11 @@ for each chain left out.`,
 	if err := noPositional("features", pos); err != nil {
 		return err
 	}
-	if err := checkRanges(fs, map[string]string{"min-len": atLeast1, "max-len": atLeast1, "workers": atLeast1, "cutoff": positive, "plm-threads": atLeast1, "plm-epsilon": fraction}); err != nil {
+	if err := checkRanges(fs, map[string]string{"min-len": atLeast1, "max-len": atLeast1, "workers": atLeast1, "cutoff": positive, "plm-threads": atLeast1, "plm-epsilon": fraction, "search-threads": nonNeg}); err != nil {
 		return err
 	}
-	if cfg.Plm && cfg.MSADir == "" {
-		return usage.Errorf("--plm needs --msa-dir: plmDCA is fitted to each chain's alignment")
+	if cfg.Plm && cfg.MSADir == "" && sf.DB == "" {
+		return usage.Errorf("--plm needs --msa-dir or --db: plmDCA is fitted to each chain's alignment")
 	}
 	if cfg.MaxLen < cfg.MinLen {
 		return usage.Errorf("--max-len %d is below --min-len %d", cfg.MaxLen, cfg.MinLen)
@@ -74,6 +80,14 @@ for each chain left out.`,
 	}
 	if cfg.Shard, cfg.Shards, err = runsummary.ParseShard(*shard); err != nil {
 		return usage.Errorf("%v", err)
+	}
+	s, closeSearch, err := sf.open(search.Options{Threads: *searchThreads})
+	if err != nil {
+		return err
+	}
+	defer closeSearch()
+	if cfg.Search = s; s != nil && cfg.MSADir == "" {
+		cfg.MSADir = filepath.Join(cfg.Out, "msa")
 	}
 	cfg.Seed = *seed
 	if *cb {

@@ -59,11 +59,12 @@ listed at the end and the others go on.`,
 	})
 	var opt search.Options
 	var filter search.Filter
-	var tool, pdbDir string
-	fs.StringVar(&opt.DB, "db", "", "database: a FASTA file (plain or gzip) for jackhmmer and mmseqs, an HH-suite database prefix for hhblits (required)")
-	fs.StringVar(&opt.DBIndex, "db-index", "", "mmseqs: directory of the database and index (built there once where absent); default DB.mmseqs beside --db")
-	fs.StringVar(&tool, "search", string(search.DefaultTool), "search tool: jackhmmer (Debian hmmer), mmseqs (mmseqs2) or hhblits (hhsuite); jackhmmer is the default, measured best on validation (experiments/msa-search)")
-	fs.StringVar(&opt.Bin, "search-bin", "", "the search tool's program (default: its name on PATH)")
+	var sf searchFlags
+	var pdbDir string
+	fs.StringVar(&sf.DB, "db", "", "database: a FASTA file (plain or gzip) for jackhmmer and mmseqs, an HH-suite database prefix for hhblits (required)")
+	fs.StringVar(&sf.DBIndex, "db-index", "", "mmseqs: directory of the database and index (built there once where absent); default DB.mmseqs beside --db")
+	fs.StringVar(&sf.Tool, "search", string(search.DefaultTool), "search tool: jackhmmer (Debian hmmer), mmseqs (mmseqs2) or hhblits (hhsuite); jackhmmer is the default, measured best on validation (experiments/msa-search)")
+	fs.StringVar(&sf.Bin, "search-bin", "", "the search tool's program (default: its name on PATH)")
 	fs.IntVar(&opt.Iterations, "iterations", 0, "search iterations; 0: the tool's default (jackhmmer -N 5, mmseqs --num-iterations 1, hhblits -n 2)")
 	fs.Float64Var(&opt.EValue, "evalue", search.DefaultEValue, "inclusion E-value (jackhmmer --incE/--incdomE, mmseqs -e, hhblits -e; 0.001 is each tool's default)")
 	fs.IntVar(&opt.Threads, "threads", 0, "threads of each search; 0: the tool's default (jackhmmer --cpu 2, mmseqs every core, hhblits -cpu 2)")
@@ -81,14 +82,11 @@ listed at the end and the others go on.`,
 	if err := pf.check(fs); err != nil {
 		return err
 	}
-	if opt.Tool, err = search.ParseTool(tool); err != nil {
-		return usage.Errorf("--search: %v", err)
-	}
 	format := strings.ToLower(strings.TrimSpace(pf.Format))
 	if !slices.Contains(search.Formats, format) {
 		return usage.Errorf("--format: unknown alignment format %q (%s)", pf.Format, strings.Join(search.Formats, ", "))
 	}
-	if opt.DB == "" {
+	if sf.DB == "" {
 		return usage.Errorf("--db: no database given (a FASTA file for jackhmmer and mmseqs, an HH-suite prefix for hhblits)")
 	}
 	inputs, err := pf.inputs(pos)
@@ -104,12 +102,11 @@ listed at the end and the others go on.`,
 		return usage.Errorf("no inputs (see -h)")
 	}
 	opt.MaxSeqs = max(filter.MaxDepth, search.DefaultMaxSeqs)
-	s, err := search.New(opt)
+	s, closeSearch, err := sf.open(opt)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	interrupt.OnForcedExit(func() { s.Close() })
+	defer closeSearch()
 	mine := search.Shard(predict.SearchJobs(inputs, pdbDir, stderr), pf.shard, pf.shards)
 	if err := os.MkdirAll(pf.Out, 0o755); err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -90,10 +91,7 @@ one failure list; standard output stays empty.`,
 	cfg.RRMax = predict.DefaultRRMax
 	fs.Var(&cfg.RRMax, "rr-max", "RR files keep the `kL|N` most probable pairs with |i-j| >= --rr-min-sep: kL, k per residue (5L: 5 x the chain's length, as CASP submissions and ConKit expect), N pairs (e.g. 1000), or 0 for every pair; the .npy keeps the full map")
 	var sf searchFlags
-	fs.StringVar(&sf.DB, "db", "", "search this database for an alignment of each input that is not an alignment file (a FASTA file, plain or gzip, for jackhmmer and mmseqs; an HH-suite prefix for hhblits; as contactmap msa), kept in --msa-dir or OUT/msa and reused, and predict the chain from it with the msa network (docs/msa.md)")
-	fs.StringVar(&sf.Tool, "search", string(search.DefaultTool), "with --db: the search tool, jackhmmer (Debian hmmer), mmseqs (mmseqs2) or hhblits (hhsuite)")
-	fs.StringVar(&sf.Bin, "search-bin", "", "with --db: the search tool's program (default: its name on PATH)")
-	fs.StringVar(&sf.DBIndex, "db-index", "", "with --db and --search mmseqs: directory of the database and index (default DB.mmseqs beside --db)")
+	sf.bind(fs, "search this database for an alignment of each input that is not an alignment file (a FASTA file, plain or gzip, for jackhmmer and mmseqs; an HH-suite prefix for hhblits; as contactmap msa), kept in --msa-dir or OUT/msa and reused, and predict the chain from it with the msa network (docs/msa.md)")
 	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -168,33 +166,52 @@ one failure list; standard output stays empty.`,
 	return listFailures(ctx, "predict", failed, total)
 }
 
-// searchFlags are predict's flags of the search stage (--db).
+// searchFlags are the flags of the search stage (--db) of predict and
+// features.
 type searchFlags struct {
 	DB, DBIndex, Tool, Bin string
+}
+
+// bind defines the flags on fs; db is --db's usage.
+func (sf *searchFlags) bind(fs *flag.FlagSet, db string) {
+	fs.StringVar(&sf.DB, "db", "", db)
+	fs.StringVar(&sf.Tool, "search", string(search.DefaultTool), "with --db: the search tool, jackhmmer (Debian hmmer), mmseqs (mmseqs2) or hhblits (hhsuite)")
+	fs.StringVar(&sf.Bin, "search-bin", "", "with --db: the search tool's program (default: its name on PATH)")
+	fs.StringVar(&sf.DBIndex, "db-index", "", "with --db and --search mmseqs: directory of the database and index (default DB.mmseqs beside --db)")
+}
+
+// open is the searcher of the flags and opt (the tool's other settings):
+// nil without --db, where the other search flags are refused. close
+// removes its files.
+func (sf *searchFlags) open(opt search.Options) (s *search.Searcher, close func(), err error) {
+	close = func() {}
+	if sf.DB == "" {
+		for i, set := range []bool{sf.Tool != string(search.DefaultTool), sf.Bin != "", sf.DBIndex != "", opt.Threads != 0} {
+			if set {
+				return nil, close, usage.Errorf("--%s is for the search stage: give --db too", []string{"search", "search-bin", "db-index", "search-threads"}[i])
+			}
+		}
+		return nil, close, nil
+	}
+	if opt.Tool, err = search.ParseTool(sf.Tool); err != nil {
+		return nil, close, usage.Errorf("--search: %v", err)
+	}
+	opt.Bin, opt.DB, opt.DBIndex = sf.Bin, sf.DB, sf.DBIndex
+	if s, err = search.New(opt); err != nil {
+		return nil, close, err
+	}
+	close = func() { s.Close() }
+	interrupt.OnForcedExit(close)
+	return s, close, nil
 }
 
 // stage sets cfg.Search from the flags (predict.NewSearch): nothing
 // without --db. close removes the searcher's files.
 func (sf *searchFlags) stage(cfg *predict.Config, strict bool) (close func(), err error) {
-	close = func() {}
-	if sf.DB == "" {
-		for _, n := range []struct{ name, v, def string }{{"search", sf.Tool, string(search.DefaultTool)}, {"search-bin", sf.Bin, ""}, {"db-index", sf.DBIndex, ""}} {
-			if n.v != n.def {
-				return close, usage.Errorf("--%s is for the search stage: give --db too", n.name)
-			}
-		}
-		return close, nil
-	}
-	tool, err := search.ParseTool(sf.Tool)
-	if err != nil {
-		return close, usage.Errorf("--search: %v", err)
-	}
-	s, err := search.New(search.Options{Tool: tool, Bin: sf.Bin, DB: sf.DB, DBIndex: sf.DBIndex})
-	if err != nil {
+	s, close, err := sf.open(search.Options{})
+	if s == nil || err != nil {
 		return close, err
 	}
-	close = func() { s.Close() }
-	interrupt.OnForcedExit(close)
 	st := predict.NewSearch(cfg, s, strict)
 	bar := progress.Count{Label: "search", Note: "%d of %d alignments written to %s (a rerun reuses them)", Out: st.Config.Out}
 	st.OnStart = func(n int) {

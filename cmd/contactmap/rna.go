@@ -254,20 +254,7 @@ letters are mostly (over half) not A, C, G, U, T or N looks like a
 protein and is refused (contactmap predict takes it). A dot-bracket, CT
 or BPSEQ input is scored against its own structure.
 
---method chooses the predictor: network (the default: the --model
-network, decoded by --decoder: a shipped model's own decoder unless
-given, greedy for a model file), homology (model-free: the pairs of the
-most similar reference molecule of known structure, carried over a
-global alignment; strong when the references hold a homolog, as the 16S
-training set does for a 16S rRNA, and useless when they hold none, as for
-5S rRNA, RNase P or group I introns), mfe (model-free: the minimum free
-energy structure under the Turner 2004 parameters with RNAfold's default
-options, package rna/fold), centroid (model-free: the pairs of
-probability above 1/2 in the Turner 2004 ensemble, as RNAfold -p;
-the PNG shows the pair probabilities), mea-pf (model-free: the maximum
-expected accuracy structure of those probabilities, as RNAfold --MEA),
-or stacking (model-free: the most stacked canonical pairs).
-
+` + ssnet.MethodsHelp + `
 The references of a shipped model (used by a network with template
 channels) are its own training files, in training's order, built into
 the binary:
@@ -275,23 +262,7 @@ the binary:
 Those of a model file and of --method homology are the 16S training set,
 built in (` + shipped.RNARefs16S + `). --refs replaces them.
 
-Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
-NAME.png (the pair probabilities, an arc diagram of the structure under
-them), NAME.svg (the structure drawn in RNAplot's simple radial layout,
-numbered every 10 bases), written as a set (all replaced or none);
-existing outputs are not overwritten without --force. A
-molecule whose estimated memory exceeds the memory available is skipped
-(--force tries it anyway; with --workers N, N molecules are predicted at
-once, each checked alone). A molecule outside the training lengths of
-the --model networks, and a network prediction with no base pair, get a
-warning. --strict refuses what is otherwise warned of.
-
-The run's summary: a short table of the molecules predicted on
-standard error (none when none was), summary.tsv in --out (a row per molecule:
-name, length, status ok, skipped or failed, outputs, method, the
-structure's energy, the error), and on standard error the warnings and
-one failure list, each error once. A failed input does not stop the
-others, and makes the exit status 1.`,
+` + rnapredict.OutputsHelp,
 		Example: "contactmap rna predict --out preds seqs.fasta data/rna/test/5S/d.5.e.M.fossilis.nopct",
 	})
 	var pf predictFlags

@@ -19,6 +19,7 @@ import (
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/potts"
+	"github.com/contactmap/contactmap/pipeline/search"
 	"github.com/contactmap/contactmap/pipeline/sets"
 	"github.com/contactmap/contactmap/pisces"
 )
@@ -35,9 +36,18 @@ type Config struct {
 	// once), stopped at PlmEpsilon's relative decrease (0: potts'
 	// default; TrainedPlmEpsilon for the shipped MSA network's
 	// training features).
-	Plm            bool
-	PlmThreads     int
-	PlmEpsilon     float64
+	Plm        bool
+	PlmThreads int
+	PlmEpsilon float64
+	// Search, when set (MSADir too), builds the alignment of each chain
+	// that has none in MSADir: its SEQRES sequence searched by the tool
+	// (package search), filtered by SearchFilter, written to MSADir as
+	// <ID>.a3m with the tool's output <ID>.log, and a row in MSADir's
+	// manifest (search.ManifestFile, one per shard). A chain whose search
+	// fails is skipped (ReasonSearch) and the others go on; an alignment
+	// already in MSADir is used as it is.
+	Search         *search.Searcher
+	SearchFilter   search.Filter
 	Out            string // output directory
 	MinLen, MaxLen int    // PISCES length filter
 	Shard, Shards  int    // process list entries with index % Shards == Shard
@@ -81,6 +91,7 @@ const (
 	ReasonSSMismatch   = "secondary structure does not fit the sequence"
 	ReasonNoMSA        = "no MSA"
 	ReasonBadMSA       = "unusable MSA"
+	ReasonSearch       = "search failed"
 	ReasonFeatures     = "feature computation failed"
 )
 
@@ -95,6 +106,9 @@ type Report struct {
 	Warnings []Warning
 	Written  int // feature files written
 	Reused   int // valid files already present
+	// Searches are the chains' searches this run ran (Config.Search), in
+	// chain order; a chain whose alignment was in MSADir has none.
+	Searches []search.Result
 }
 
 // MinResolvedFraction and MinResolved: a chain needs C-alpha coordinates
@@ -161,6 +175,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkExisting(&cfg, mine); err != nil {
 		return nil, err
 	}
+	if cfg.Search != nil {
+		if cfg.MSADir == "" {
+			return nil, errors.New("features: a search needs an alignment directory (MSADir) to write to")
+		}
+		if err := os.MkdirAll(cfg.MSADir, 0o755); err != nil {
+			return nil, fmt.Errorf("features: %w", err)
+		}
+	}
 	// Only this shard writes these chains' files and its manifests, so the
 	// temporary files of a killed earlier run of it can go.
 	suffix := cfg.ShardSuffix()
@@ -175,10 +197,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.OnStart(len(mine))
 	}
 	type result struct {
-		entry   *ManifestEntry
-		skip    *Skip
-		warning string
-		reused  bool
+		entry    *ManifestEntry
+		skip     *Skip
+		warning  string
+		reused   bool
+		searched *search.Result
 	}
 	results := make([]result, len(mine))
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -192,12 +215,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			defer wg.Done()
 			mirror := pdb.Mirror{Dir: cfg.PDBDir}
 			for i := range jobs {
-				o := processChain(cfg, mirror, ss, mine[i])
+				o := processChain(ctx, cfg, mirror, ss, mine[i])
+				results[i].searched = o.searched
 				if o.fatal != nil {
 					cancel(o.fatal) // an output error stops the run
 					continue
 				}
-				results[i] = result{o.entry, o.skip, o.warning, o.reused}
+				results[i] = result{o.entry, o.skip, o.warning, o.reused, o.searched}
 				if cfg.OnChain != nil {
 					mu.Lock()
 					cfg.OnChain(chainID(mine[i]))
@@ -214,10 +238,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	close(jobs)
 	wg.Wait()
+	searches := finishedSearches(results, func(r result) *search.Result { return r.searched })
+	if len(searches) > 0 {
+		// Written before an interrupted run returns too: the alignments
+		// it built are in MSADir and a rerun uses them.
+		mf := search.ManifestFile(cfg.MSADir, cfg.Shard, cfg.Shards)
+		if err := search.WriteManifest(mf, cfg.Search, cfg.searchConfig(), searches); err != nil && context.Cause(ctx) == nil {
+			return nil, fmt.Errorf("features: search manifest: %w", err)
+		}
+	}
 	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
-	rep := &Report{}
+	rep := &Report{Searches: searches}
 	for k, r := range results {
 		switch {
 		case r.skip != nil:
@@ -242,6 +275,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// finishedSearches lists the searches of results (get gives a result's,
+// nil for none) that an interrupt did not stop (search.Finished).
+func finishedSearches[R any](results []R, get func(R) *search.Result) []search.Result {
+	var rs []search.Result
+	for _, r := range results {
+		if s := get(r); s != nil {
+			rs = append(rs, *s)
+		}
+	}
+	return search.Finished(rs)
+}
+
+// searchConfig is the search run of a chain: one query into MSADir, as
+// A3M, filtered by SearchFilter (the features' workers search at once).
+func (cfg Config) searchConfig() search.Config {
+	return search.Config{Out: cfg.MSADir, Workers: 1, Filter: cfg.SearchFilter}
 }
 
 func sortReport(rep *Report) {
@@ -289,9 +340,11 @@ type chainOutcome struct {
 	warning string
 	reused  bool
 	fatal   error
+	// searched: the chain's search, where this run ran one.
+	searched *search.Result
 }
 
-func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) chainOutcome {
+func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) chainOutcome {
 	id := chainID(e)
 	skip := func(reason string, err error) chainOutcome {
 		d := ""
@@ -356,14 +409,42 @@ func processChain(cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) c
 		pred = p
 	}
 	var aln *msa.Alignment
+	var searched *search.Result
 	if wantMSA {
 		p := FindMSA(cfg.MSADir, id)
+		if p == "" && cfg.Search != nil {
+			r := search.Run(ctx, cfg.Search, cfg.searchConfig(), []search.Job{{Name: id, ID: id, Arg: e.PDB, Seq: seq}}, nil)[0]
+			searched = &r
+			switch {
+			case ctx.Err() != nil:
+				return chainOutcome{fatal: context.Cause(ctx), searched: searched}
+			case r.Status != search.StatusOK && r.Status != search.StatusSkipped:
+				o := skip(ReasonSearch, r.Err)
+				o.searched = searched
+				return o
+			}
+			p = r.File
+		}
 		if p == "" {
 			return skip(ReasonNoMSA, nil)
 		}
 		if aln, err = ReadAlignment(p); err != nil {
-			return skip(ReasonBadMSA, err)
+			o := skip(ReasonBadMSA, err)
+			o.searched = searched
+			return o
 		}
+	}
+	o := computeChain(cfg, e, seq, pred, aln, res, path)
+	o.searched = searched
+	return o
+}
+
+// computeChain computes, labels and writes the features of chain e
+// (SEQRES seq, residues res) to path.
+func computeChain(cfg Config, e pisces.Entry, seq string, pred SS, aln *msa.Alignment, res []*pdb.Residue, path string) chainOutcome {
+	id := chainID(e)
+	skip := func(reason string, err error) chainOutcome {
+		return chainOutcome{skip: &Skip{ID: id, Reason: reason, Detail: err.Error()}}
 	}
 	c, err := ComputeWith(id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1), Epsilon: cfg.PlmEpsilon}})
 	if err != nil {

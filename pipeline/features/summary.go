@@ -7,6 +7,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"github.com/contactmap/contactmap/pipeline/search"
 	"github.com/contactmap/contactmap/pipeline/sets"
 )
 
@@ -25,6 +26,16 @@ func (rep *Report) WriteRun(w, errw io.Writer, cfg Config) error {
 	}
 	fmt.Fprintf(w, "%s: %d written, %d already present, %d skipped (see %s/skipped%s.tsv)\n",
 		chains, rep.Written, rep.Reused, len(rep.Skips), cfg.Out, cfg.ShardSuffix())
+	if len(rep.Searches) > 0 {
+		failed := 0
+		for _, r := range rep.Searches {
+			if r.Status == search.StatusFailed {
+				failed++
+			}
+		}
+		fmt.Fprintf(w, "alignments searched: %d with %s (%d failed), in %s (see %s)\n", len(rep.Searches), cfg.Search.Tool(), failed,
+			cfg.MSADir, search.ManifestFile(cfg.MSADir, cfg.Shard, cfg.Shards))
+	}
 	rep.WriteSummary(w)
 	if len(rep.Entries) == 0 && len(rep.Skips) > 0 {
 		return fmt.Errorf("no chain gave features (%d skipped; see %s/skipped%s.tsv)", len(rep.Skips), cfg.Out, cfg.ShardSuffix())

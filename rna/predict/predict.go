@@ -18,6 +18,26 @@ import (
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
+// OutputsHelp describes what Run writes and reports, for the help of
+// rna predict.
+const OutputsHelp = `Outputs per molecule, in --out: NAME.bpseq, NAME.ct, NAME.db (dot-bracket),
+NAME.png (the pair probabilities, an arc diagram of the structure under
+them), NAME.svg (the structure drawn in RNAplot's simple radial layout,
+numbered every 10 bases), written as a set (all replaced or none);
+existing outputs are not overwritten without --force. A
+molecule whose estimated memory exceeds the memory available is skipped
+(--force tries it anyway; with --workers N, N molecules are predicted at
+once, each checked alone). A molecule outside the training lengths of
+the --model networks, and a network prediction with no base pair, get a
+warning. --strict refuses what is otherwise warned of.
+
+The run's summary: a short table of the molecules predicted on
+standard error (none when none was), summary.tsv in --out (a row per molecule:
+name, length, status ok, skipped or failed, outputs, method, the
+structure's energy, the error), and on standard error the warnings and
+one failure list, each error once. A failed input does not stop the
+others, and makes the exit status 1.`
+
 // Config configures a prediction run (rna predict): every setting as a
 // field, the command's flags mapped one to one.
 type Config struct {

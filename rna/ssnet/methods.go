@@ -160,6 +160,23 @@ func MethodNamed(name string) (Method, bool) {
 	return Method{}, false
 }
 
+// MethodsHelp describes the methods for the help of rna predict
+// --method, a line each wrapped at 72 columns, ending in a newline.
+const MethodsHelp = `--method chooses the predictor: network (the default: the --model
+network, decoded by --decoder: a shipped model's own decoder unless
+given, greedy for a model file), homology (model-free: the pairs of the
+most similar reference molecule of known structure, carried over a
+global alignment; strong when the references hold a homolog, as the 16S
+training set does for a 16S rRNA, and useless when they hold none, as for
+5S rRNA, RNase P or group I introns), mfe (model-free: the minimum free
+energy structure under the Turner 2004 parameters with RNAfold's default
+options, package rna/fold), centroid (model-free: the pairs of
+probability above 1/2 in the Turner 2004 ensemble, as RNAfold -p;
+the PNG shows the pair probabilities), mea-pf (model-free: the maximum
+expected accuracy structure of those probabilities, as RNAfold --MEA),
+or stacking (model-free: the most stacked canonical pairs).
+`
+
 // MethodNames lists the methods' names for a message or a help text:
 // "network, homology, mfe, centroid, mea-pf or stacking".
 func MethodNames() string {
