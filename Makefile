@@ -6,6 +6,12 @@ LIST    ?= data/pisces/cullpdb_pc25_res3.0_R1.0_d180920_chains14051.gz
 PDBDIR  ?= data/pdb
 FEATURES ?= features
 WORKERS ?= 2
+# A sequence database for the feature targets' alignment search (features
+# --db, docs/msa.md): "make features SEARCH_DB=uniref50.fasta.gz [SEARCH=mmseqs]"
+# gives every chain an alignment in FEATURES/msa and MSA features.
+SEARCH_DB ?=
+SEARCH  ?= jackhmmer
+SEARCH_FLAGS = $(if $(SEARCH_DB),--db $(SEARCH_DB) --search $(SEARCH))
 
 EPOCHS  ?= 30
 RUNS    ?= runs
@@ -27,18 +33,19 @@ build-openblas:
 	$(GO) build $(GOFLAGS) -tags openblas -buildvcs=auto -o contactmap-openblas ./cmd/contactmap
 
 # The full length-25-100 PDB25 set from the bundled data, sequence-only
-# features (every chain; PSIPRED covers only some of them).
+# features (every chain; PSIPRED covers only some of them); with DB, MSA
+# features from a search of each chain.
 features: build
-	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --out $(FEATURES) --workers $(WORKERS)
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --out $(FEATURES) --workers $(WORKERS) $(SEARCH_FLAGS)
 
 # The same with PSIPRED predictions (chains without one are skipped).
 features-ss: build
-	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --ss data/ss/psipred.fasta --out $(FEATURES)-ss --workers $(WORKERS)
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --ss data/ss/psipred.fasta --out $(FEATURES)-ss --workers $(WORKERS) $(SEARCH_FLAGS)
 
 # C-beta labels (CASP's definition: C-beta atoms, C-alpha for glycine,
 # < 8 A) on the same chains and split as make features.
 features-cb: build
-	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --cb --out $(FEATURES)-cb --workers $(WORKERS)
+	./contactmap features --list $(LIST) --pdb-dir $(PDBDIR) --cb --out $(FEATURES)-cb --workers $(WORKERS) $(SEARCH_FLAGS)
 
 # MSA mode: the chains of the list that have a bundled alignment.
 features-msa: build
