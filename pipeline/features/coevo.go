@@ -80,8 +80,17 @@ type Coevolution struct {
 // both corrected by the average product (APC; Dunn et al., Bioinformatics
 // 24:333, 2008): S_ij - mean_i mean_j / mean.
 func ComputeCoevolution(a *msa.Alignment) (*Coevolution, error) {
+	return computeCoevolution(a, 1, true)
+}
+
+// computeCoevolution is ComputeCoevolution with the sequence weights on
+// threads goroutines (the same weights for any number), and the
+// mean-field DCA scores only where dca is set (DCA nil otherwise: the
+// plmDCA channel replaces them, and the covariance inversion is the
+// costliest step at large L, O((20L)^3)).
+func computeCoevolution(a *msa.Alignment, threads int, dca bool) (*Coevolution, error) {
 	x, m, l := encode(a)
-	w, neff := msa.Weights(x, m, l, coevoIdentity, 1)
+	w, neff := msa.Weights(x, m, l, coevoIdentity, max(threads, 1))
 	fi := make([]float64, l*q)
 	for s := 0; s < m; s++ {
 		for i := 0; i < l; i++ {
@@ -113,7 +122,7 @@ func ComputeCoevolution(a *msa.Alignment) (*Coevolution, error) {
 			}
 		}
 	}
-	c := &Coevolution{L: l, Neff: neff, MI: make([]float64, l*l), DCA: make([]float64, l*l), Profile: make([]float64, l*20)}
+	c := &Coevolution{L: l, Neff: neff, MI: make([]float64, l*l), Profile: make([]float64, l*20)}
 	for i := 0; i < l; i++ {
 		for j := i + 1; j < l; j++ {
 			b := fij[pair(i, j) : pair(i, j)+q*q]
@@ -127,6 +136,43 @@ func ComputeCoevolution(a *msa.Alignment) (*Coevolution, error) {
 			c.MI[i*l+j], c.MI[j*l+i] = mi, mi
 		}
 	}
+	if dca {
+		c.DCA = make([]float64, l*l)
+		if err := meanFieldDCA(c, fi, fij); err != nil {
+			return nil, err
+		}
+	}
+	potts.APC(c.MI, l)
+	// Profile: weighted residue counts with a BLOSUM62 prior around the
+	// query residue.
+	query := a.Query()
+	for i := 0; i < l; i++ {
+		counts := make([]float64, 20)
+		tot := 0.0
+		for s := 0; s < m; s++ {
+			if st := x[s*l+i]; st < 20 {
+				counts[st] += w[s]
+				tot += w[s]
+			}
+		}
+		prior := blosumProfile[20]
+		if qa := aaIndex[query[i]]; qa >= 0 {
+			prior = blosumProfile[qa]
+		}
+		for aa := 0; aa < 20; aa++ {
+			c.Profile[i*20+aa] = (counts[aa] + profileBeta*prior[aa]) / (tot + profileBeta)
+		}
+	}
+	return c, nil
+}
+
+// meanFieldDCA sets c.DCA (allocated, L x L) from the pseudocounted
+// single (fi) and pair (fij, i < j packed by pair) frequencies: e = -C^-1
+// over the states other than refState, each pair's zero-sum-gauge
+// Frobenius norm, APC-corrected.
+func meanFieldDCA(c *Coevolution, fi, fij []float64) error {
+	l := c.L
+	pair := func(i, j int) int { return (i*l + j) * q * q }
 	// Covariance over (i, a) for the q-1 states other than the reference.
 	st := states(refState)
 	n := l * (q - 1)
@@ -154,11 +200,11 @@ func ComputeCoevolution(a *msa.Alignment) (*Coevolution, error) {
 	}
 	var chol mat.Cholesky
 	if ok := chol.Factorize(cov); !ok {
-		return nil, fmt.Errorf("%w: covariance matrix not positive definite", ErrMSA)
+		return fmt.Errorf("%w: covariance matrix not positive definite", ErrMSA)
 	}
 	var inv mat.SymDense
 	if err := chol.InverseTo(&inv); err != nil {
-		return nil, fmt.Errorf("%w: inverting covariance: %w", ErrMSA, err)
+		return fmt.Errorf("%w: inverting covariance: %w", ErrMSA, err)
 	}
 	// Couplings e_ij(a,b) = -inv, 0 for the reference state; zero-sum
 	// gauge and Frobenius norm over all q states, gap included (as
@@ -197,27 +243,6 @@ func ComputeCoevolution(a *msa.Alignment) (*Coevolution, error) {
 			c.DCA[i*l+j], c.DCA[j*l+i] = fro, fro
 		}
 	}
-	potts.APC(c.MI, l)
 	potts.APC(c.DCA, l)
-	// Profile: weighted residue counts with a BLOSUM62 prior around the
-	// query residue.
-	query := a.Query()
-	for i := 0; i < l; i++ {
-		counts := make([]float64, 20)
-		tot := 0.0
-		for s := 0; s < m; s++ {
-			if st := x[s*l+i]; st < 20 {
-				counts[st] += w[s]
-				tot += w[s]
-			}
-		}
-		prior := blosumProfile[20]
-		if qa := aaIndex[query[i]]; qa >= 0 {
-			prior = blosumProfile[qa]
-		}
-		for aa := 0; aa < 20; aa++ {
-			c.Profile[i*20+aa] = (counts[aa] + profileBeta*prior[aa]) / (tot + profileBeta)
-		}
-	}
-	return c, nil
+	return nil
 }

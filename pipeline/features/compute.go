@@ -167,7 +167,7 @@ func addMSA(c *Chain, aln *msa.Alignment, opt Options) error {
 	if err != nil {
 		return err
 	}
-	co, err := ComputeCoevolution(aln)
+	co, err := computeCoevolution(aln, opt.Potts.Threads, !opt.Plm)
 	if err != nil {
 		return err
 	}
