@@ -343,6 +343,8 @@ func run(args []string) {
 	threads := fs.Int("threads", 2, "search threads")
 	plm := fs.Bool("plm", false, "also plmDCA (predict --method plm) on the searched alignment")
 	only := fs.String("families", "", "comma-separated families (default: every family of -split)")
+	msaFlags := fs.String("msa-flags", "", "more flags of the search (contactmap msa), e.g. \"--iterations 3 --max-depth 3000\" (a settings trial)")
+	label := fs.String("label", "", "the trial's name: the tool column reads TOOL+LABEL and its files go to WORK/TOOL+LABEL/ (with -msa-flags)")
 	fs.Parse(args)
 	fams, err := readSplit()
 	if err != nil {
@@ -385,22 +387,27 @@ func run(args []string) {
 		truth := pdb.NewContacts(t.Residues, predict.PlmContacts)
 		l := len(t.Seq)
 		for _, tool := range strings.Split(*tools, ",") {
-			if done[f.name+"\t"+tool] {
+			name := tool
+			if *label != "" {
+				name += "+" + *label
+			}
+			if done[f.name+"\t"+name] {
 				continue
 			}
-			msaDir := filepath.Join(*work, tool)
-			predDir := filepath.Join(*work, "pred-"+tool)
+			msaDir := filepath.Join(*work, name)
+			predDir := filepath.Join(*work, "pred-"+name)
 			for _, d := range []string{msaDir, predDir} {
 				if err := os.MkdirAll(d, 0o755); err != nil {
 					log.Fatal(err)
 				}
 			}
-			lf, err := os.OpenFile(filepath.Join(*work, "run-"+tool+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			lf, err := os.OpenFile(filepath.Join(*work, "run-"+name+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 			if err != nil {
 				log.Fatal(err)
 			}
 			// The search alone (forced: a rerun measures it again).
-			ss, srss, err := timed(lf, *bin, "msa", "--db", *db, "--search", tool, "--threads", strconv.Itoa(*threads), "--force", "--out", msaDir, f.structure)
+			msaArgs := append([]string{"msa", "--db", *db, "--search", tool, "--threads", strconv.Itoa(*threads), "--force", "--out", msaDir}, strings.Fields(*msaFlags)...)
+			ss, srss, err := timed(lf, *bin, append(msaArgs, f.structure)...)
 			if err != nil {
 				log.Fatalf("%s %s: %v", f.name, tool, err)
 			}
@@ -421,7 +428,7 @@ func run(args []string) {
 			m := metrics.Evaluate(f.name, p, truth)
 			plmS := [3]string{"", "", ""}
 			if *plm {
-				pd := filepath.Join(*work, "plm-"+tool)
+				pd := filepath.Join(*work, "plm-"+name)
 				a3m := filepath.Join(msaDir, t.ID+".a3m")
 				if a, err := msa.ReadFile(a3m); err == nil && a.N() > 1 {
 					if _, _, err := timed(lf, *bin, "predict", "--force", "--method", "plm", "--out", pd, "--format", "npy", a3m); err != nil {
@@ -440,11 +447,11 @@ func run(args []string) {
 			lf.Close()
 			fallback := neff < predict.MinNeffL
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%.1f\t%.0f\t%.1f\t%d\t%.3f\t%t\t%.1f\t%.0f\t%.4f\t%.4f\t%.4f\t%s\t%s\t%s\n",
-				f.name, f.split, tool, l, ss, srss, toolS, depth, neff, fallback, ps, prss,
+				f.name, f.split, name, l, ss, srss, toolS, depth, neff, fallback, ps, prss,
 				m.TopL[metrics.Long][metrics.TopL5], m.TopL[metrics.Long][metrics.TopL2], m.TopL[metrics.Long][metrics.TopL1],
 				plmS[0], plmS[1], plmS[2])
 			log.Printf("%s %s L %d: search %.1f s (%.0f MiB), depth %d, Neff/L %.2f, predict %.1f s (%.0f MiB), long top-L/5 %.3f",
-				f.name, tool, l, ss, srss, depth, neff, ps, prss, m.TopL[metrics.Long][metrics.TopL5])
+				f.name, name, l, ss, srss, depth, neff, ps, prss, m.TopL[metrics.Long][metrics.TopL5])
 		}
 	}
 }
