@@ -903,6 +903,9 @@ func paired(spec string) error {
 	fmt.Println("|---|---:|---:|---:|---:|---|")
 	for _, ab := range strings.Split(spec, ",") {
 		a, b, ok := strings.Cut(ab, "-")
+		for _, name := range []string{a, b} {
+			seedMean(f1, name)
+		}
 		if !ok || f1[a] == nil || f1[b] == nil {
 			return fmt.Errorf("-paired %q: want A-B of known predictors", ab)
 		}
@@ -925,6 +928,31 @@ func paired(spec string) error {
 		fmt.Printf("| %s - %s | %d | %.3f | %.3f | %+.3f | [%+.3f, %+.3f] |\n", a, b, len(names), ma/nn, mb/nn, mean, lo, hi)
 	}
 	return nil
+}
+
+// seedMean adds to f1, for a name R1+R2+.../DECODER, each molecule's mean
+// F1 over the predictors R1/DECODER, R2/DECODER, ... (the molecules all of
+// them score): the seed-mean of the keep rule (trials.md).
+func seedMean(f1 map[string]map[string]float64, name string) {
+	runs, dec, ok := strings.Cut(name, "/")
+	parts := strings.Split(runs, "+")
+	if !ok || len(parts) < 2 || f1[name] != nil {
+		return
+	}
+	mean := map[string]float64{}
+	for mol, v := range f1[parts[0]+"/"+dec] {
+		sum, all := v, true
+		for _, p := range parts[1:] {
+			w, ok := f1[p+"/"+dec][mol]
+			sum, all = sum+w, all && ok
+		}
+		if all {
+			mean[mol] = sum / float64(len(parts))
+		}
+	}
+	if len(mean) > 0 {
+		f1[name] = mean
+	}
 }
 
 // bootstrapCI is the mean of d and the 2.5 and 97.5 percentiles of the
