@@ -216,12 +216,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			mirror := pdb.Mirror{Dir: cfg.PDBDir}
 			for i := range jobs {
 				o := processChain(ctx, cfg, mirror, ss, mine[i])
-				results[i].searched = o.searched
+				results[i] = result{o.entry, o.skip, o.warning, o.reused, o.searched}
 				if o.fatal != nil {
 					cancel(o.fatal) // an output error stops the run
 					continue
 				}
-				results[i] = result{o.entry, o.skip, o.warning, o.reused, o.searched}
 				if cfg.OnChain != nil {
 					mu.Lock()
 					cfg.OnChain(chainID(mine[i]))
@@ -238,7 +237,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	searches := finishedSearches(results, func(r result) *search.Result { return r.searched })
+	var searches []search.Result
+	for _, r := range results {
+		if r.searched != nil {
+			searches = append(searches, *r.searched)
+		}
+	}
+	searches = search.Finished(searches) // an interrupted search gets no row
 	if len(searches) > 0 {
 		// Written before an interrupted run returns too: the alignments
 		// it built are in MSADir and a rerun uses them.
@@ -275,18 +280,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	return rep, nil
-}
-
-// finishedSearches lists the searches of results (get gives a result's,
-// nil for none) that an interrupt did not stop (search.Finished).
-func finishedSearches[R any](results []R, get func(R) *search.Result) []search.Result {
-	var rs []search.Result
-	for _, r := range results {
-		if s := get(r); s != nil {
-			rs = append(rs, *s)
-		}
-	}
-	return search.Finished(rs)
 }
 
 // searchConfig is the search run of a chain: one query into MSADir, as
@@ -344,8 +337,10 @@ type chainOutcome struct {
 	searched *search.Result
 }
 
-func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) chainOutcome {
+func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSource, e pisces.Entry) (out chainOutcome) {
 	id := chainID(e)
+	var searched *search.Result // every outcome after a search carries it
+	defer func() { out.searched = searched }()
 	skip := func(reason string, err error) chainOutcome {
 		d := ""
 		if err != nil {
@@ -409,7 +404,6 @@ func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSour
 		pred = p
 	}
 	var aln *msa.Alignment
-	var searched *search.Result
 	if wantMSA {
 		p := FindMSA(cfg.MSADir, id)
 		if p == "" && cfg.Search != nil {
@@ -417,11 +411,9 @@ func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSour
 			searched = &r
 			switch {
 			case ctx.Err() != nil:
-				return chainOutcome{fatal: context.Cause(ctx), searched: searched}
+				return chainOutcome{fatal: context.Cause(ctx)}
 			case r.Status != search.StatusOK && r.Status != search.StatusSkipped:
-				o := skip(ReasonSearch, r.Err)
-				o.searched = searched
-				return o
+				return skip(ReasonSearch, r.Err)
 			}
 			p = r.File
 		}
@@ -429,22 +421,8 @@ func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSour
 			return skip(ReasonNoMSA, nil)
 		}
 		if aln, err = ReadAlignment(p); err != nil {
-			o := skip(ReasonBadMSA, err)
-			o.searched = searched
-			return o
+			return skip(ReasonBadMSA, err)
 		}
-	}
-	o := computeChain(cfg, e, seq, pred, aln, res, path)
-	o.searched = searched
-	return o
-}
-
-// computeChain computes, labels and writes the features of chain e
-// (SEQRES seq, residues res) to path.
-func computeChain(cfg Config, e pisces.Entry, seq string, pred SS, aln *msa.Alignment, res []*pdb.Residue, path string) chainOutcome {
-	id := chainID(e)
-	skip := func(reason string, err error) chainOutcome {
-		return chainOutcome{skip: &Skip{ID: id, Reason: reason, Detail: err.Error()}}
 	}
 	c, err := ComputeWith(id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1), Epsilon: cfg.PlmEpsilon}})
 	if err != nil {
