@@ -47,6 +47,7 @@ var (
 	maxLenFlag  = flag.Int("max-len", 600, "-baselines: longest molecule folded")
 	scoreFlag   = flag.String("score", "", "instead of clustering: score model files on valid.dbn.gz in -out, NAME=FILE,... (templates from the training side, as in training; MFE and ensemble channels from -mfe-cache and -ensemble-cache), under the greedy and mea decoders, per molecule into -out/scores-NAME.tsv")
 	ensCacheFlg = flag.String("ensemble-cache", "", "-score: the ensemble cache (ssnet.EnsembleCache) for networks with the ensemble channel")
+	digitsFlag  = flag.Int("digits", 3, "-paired: decimals printed")
 	pairedFlag  = flag.String("paired", "", "instead of clustering: paired differences A-B,C-D,... of per-molecule F1 over the molecules both score, from -out/baselines.tsv and -out/scores-*.tsv (names: mfe, centroid, mea, homology, stacking, or NAME/greedy, NAME/mea), with 95% bootstrap CIs (10,000 resamples, seed 1)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsemblePairs) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
@@ -925,7 +926,8 @@ func paired(spec string) error {
 		}
 		nn := float64(len(names))
 		mean, lo, hi := bootstrapCI(d, 10000, 1)
-		fmt.Printf("| %s - %s | %d | %.3f | %.3f | %+.3f | [%+.3f, %+.3f] |\n", a, b, len(names), ma/nn, mb/nn, mean, lo, hi)
+		dg := *digitsFlag
+		fmt.Printf("| %s - %s | %d | %.*f | %.*f | %+.*f | [%+.*f, %+.*f] |\n", a, b, len(names), dg, ma/nn, dg, mb/nn, dg, mean, dg, lo, dg, hi)
 	}
 	return nil
 }
