@@ -7,7 +7,7 @@ import (
 	"github.com/biogo/biogo/alphabet"
 	"github.com/biogo/biogo/seq/linear"
 
-	"github.com/contactmap/contactmap/internal/seqalign"
+	"github.com/contactmap/contactmap/seqalign"
 )
 
 // Vec is a point in Å.

@@ -26,7 +26,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/experiments/internal/resultfile"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -112,14 +112,14 @@ func run(seqDir, msaDir, out string, resamples int) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	if err := fileio.WriteAtomic(out+".json", func(w io.Writer) error {
+	if err := resultfile.Write(out+".json", func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
 		return e.Encode(res)
 	}); err != nil {
 		return err
 	}
-	return fileio.WriteAtomic(out+".md", func(w io.Writer) error {
+	return resultfile.Write(out+".md", func(w io.Writer) error {
 		if err := res.Markdown(w); err != nil {
 			return err
 		}

@@ -17,9 +17,9 @@ import (
 	"log"
 	"path/filepath"
 
-	"github.com/contactmap/contactmap/internal/seqalign"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/sets"
+	"github.com/contactmap/contactmap/seqalign"
 )
 
 func main() {

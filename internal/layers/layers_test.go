@@ -55,7 +55,8 @@ func under(p string, roots ...string) bool {
 
 // No package imports upward. The floors, lowest first:
 //
-//  1. ground: internal/... (utilities that know nothing of networks);
+//  1. ground: internal/... (utilities that know nothing of networks) and
+//     the one public ground package, seqalign;
 //  2. the network library: scnn, pairnet, and the training loop
 //     scnn/loop with its checkpoints (scnn/loop/checkpoint);
 //  3. the three systems: pipeline (proteins, with pdb and pisces), rna,
@@ -63,7 +64,7 @@ func under(p string, roots ...string) bool {
 //  4. the shipped-model registry (models), then the command, the
 //     benchmarks and the experiments.
 //
-// experiments/internal serves only the experiments.
+// experiments/internal serves only the experiments (TestExperimentsUsePublicAPI).
 func TestNoUpwardImport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list for every package")
@@ -79,7 +80,7 @@ func TestNoUpwardImport(t *testing.T) {
 				continue
 			case under(d, "cmd", "models"):
 				bad = !under(p, "models") || under(d, "cmd")
-			case under(p, "internal"):
+			case under(p, "internal", "seqalign"):
 				bad = !under(d, "internal")
 			case under(p, "scnn", "pairnet"):
 				bad = under(d, apps...)
@@ -110,5 +111,38 @@ func TestFloorsPopulated(t *testing.T) {
 		if _, ok := ds[want]; !ok {
 			t.Errorf("no package %s: update the floors", want)
 		}
+	}
+}
+
+// The experiments import only the module's public packages and their own
+// experiments/internal: the library's internal/ packages can then change
+// without keeping the experiments building. The check is on direct
+// imports (a public package may well import internal/ itself).
+func TestExperimentsUsePublicAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./experiments/...")
+	cmd.Dir = "../.."
+	b, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		n++
+		p := strings.TrimPrefix(f[0], module)
+		for _, d := range f[1:] {
+			if q, ok := strings.CutPrefix(d, module); ok && under(q, "internal") {
+				t.Errorf("%s imports %s: experiments use public packages (or experiments/internal)", p, q)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("go list found no experiment package")
 	}
 }

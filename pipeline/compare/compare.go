@@ -58,6 +58,12 @@ func ScanRuns[T any](dir string, read func(path string) (T, RunState, error)) ([
 	return runcompare.ScanRuns(dir, read)
 }
 
+// OnlyItems returns the runs restricted to the items keep marks
+// (runcompare.OnlyItems).
+func OnlyItems(runs []Run, keep map[string]bool) []Run {
+	return runcompare.OnlyItems(runs, keep)
+}
+
 // Metric names one per-chain score of a contact map.
 type Metric struct {
 	Name string

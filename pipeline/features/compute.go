@@ -5,11 +5,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/contactmap/contactmap/internal/seqalign"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/scnn"
+	"github.com/contactmap/contactmap/seqalign"
 )
 
 // ValidSequence checks a one-letter protein sequence: upper-case letters

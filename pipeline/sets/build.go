@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/contactmap/contactmap/internal/seqalign"
+	"github.com/contactmap/contactmap/seqalign"
 )
 
 // Split names, as feature manifests write them. The length-generalisation

@@ -30,7 +30,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/fileio"
+	"github.com/contactmap/contactmap/experiments/internal/resultfile"
 )
 
 // Profiles are the parameter profiles (--parprof) the project runs by
@@ -206,7 +206,7 @@ func Cached(dir, key string, rows []string, profile string, threads int, limit t
 		return nil, 0, err
 	}
 	write := func(path string, b []byte) error {
-		return fileio.WriteAtomic(path, func(w io.Writer) error {
+		return resultfile.Write(path, func(w io.Writer) error {
 			_, err := w.Write(b)
 			return err
 		})

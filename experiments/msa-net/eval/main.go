@@ -56,8 +56,7 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/experiments/internal/freecontact"
-	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/internal/runcompare"
+	"github.com/contactmap/contactmap/experiments/internal/resultfile"
 	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/compare"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -234,7 +233,7 @@ func run(c config) error {
 			for _, f := range fams {
 				keep[f.plm.ID] = !slices.Contains(out, f.plm.ID)
 			}
-			runs[len(runs)-1] = runcompare.OnlyItems(runs[len(runs)-1:], keep)[0]
+			runs[len(runs)-1] = compare.OnlyItems(runs[len(runs)-1:], keep)[0]
 		}
 	}
 	free(kindSep, func(f *family) []float32 {
@@ -584,13 +583,13 @@ func report(c config, fams []*family, runs []compare.Run, stopped map[string][]s
 	if err := os.MkdirAll(filepath.Dir(c.out), 0o755); err != nil {
 		return err
 	}
-	if err := fileio.WriteAtomic(c.out+".md", func(w io.Writer) error {
+	if err := resultfile.Write(c.out+".md", func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}); err != nil {
 		return err
 	}
-	return fileio.WriteAtomic(c.out+".json", func(w io.Writer) error {
+	return resultfile.Write(c.out+".json", func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
 		return e.Encode(struct {
@@ -722,7 +721,7 @@ func common(runs []compare.Run) []compare.Run {
 	for it, k := range n {
 		keep[it] = k == len(runs)
 	}
-	return runcompare.OnlyItems(runs, keep)
+	return compare.OnlyItems(runs, keep)
 }
 
 func mean(v []float64) float64 {

@@ -7,7 +7,7 @@
 // It measures, for every pair of families, the criteria issue 31 named
 // on the best local alignment of their queries (the first row of each
 // alignment, gaps removed; Smith-Waterman, BLOSUM62, gaps cost 11 + k,
-// internal/seqalign):
+// package seqalign):
 //
 //   - "coverage": it spans at least 50% of the shorter query with at
 //     least 25% of its columns identical;
@@ -68,13 +68,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/fileio"
-	"github.com/contactmap/contactmap/internal/seqalign"
+	"github.com/contactmap/contactmap/experiments/internal/resultfile"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
 	"github.com/contactmap/contactmap/pipeline/msa"
 	"github.com/contactmap/contactmap/pipeline/sets"
 	"github.com/contactmap/contactmap/pisces"
+	"github.com/contactmap/contactmap/seqalign"
 )
 
 // Sources of the families.
@@ -719,10 +719,10 @@ func main() {
 	}
 
 	res.index()
-	if err := fileio.WriteAtomic(filepath.Join(*out, "families.tsv"), res.writeTSV); err != nil {
+	if err := resultfile.Write(filepath.Join(*out, "families.tsv"), res.writeTSV); err != nil {
 		log.Fatal(err)
 	}
-	if err := fileio.WriteAtomic(filepath.Join(*out, "report.md"), res.writeReport); err != nil {
+	if err := resultfile.Write(filepath.Join(*out, "report.md"), res.writeReport); err != nil {
 		log.Fatal(err)
 	}
 	for _, s := range []string{Train, Validation, Test} {
@@ -990,7 +990,7 @@ func (r *result) writeRule(p func(string, ...any)) {
 	p("## Homology rule\n\n")
 	p("Issue 31 asked for two families to count as homologous when the best local\n")
 	p("alignment of their queries (Smith-Waterman, BLOSUM62, a gap of k residues costs\n")
-	p("11 + k: `internal/seqalign.AlignLocal`, biogo) meets one of\n\n")
+	p("11 + k: `seqalign.AlignLocal`, biogo) meets one of\n\n")
 	p("- **coverage**: its span on the shorter query is >= %s of that query and >= %s\n", pct(rule.MinCoverage), pct(rule.MinIdentity))
 	p("  of its columns (gap columns included) are identical;\n")
 	p("- **long**: >= %s identical columns over >= %d aligned residue pairs;\n", pct(rule.LongIdentity), rule.LongResidues)
