@@ -344,7 +344,8 @@ func run(args []string) {
 	plm := fs.Bool("plm", false, "also plmDCA (predict --method plm) on the searched alignment")
 	only := fs.String("families", "", "comma-separated families (default: every family of -split)")
 	msaFlags := fs.String("msa-flags", "", "more flags of the search (contactmap msa), e.g. \"--iterations 3 --max-depth 3000\" (a settings trial)")
-	label := fs.String("label", "", "the trial's name: the tool column reads TOOL+LABEL and its files go to WORK/TOOL+LABEL/ (with -msa-flags)")
+	predictFlags := fs.String("predict-flags", "", "more flags of both predictions (contactmap predict), e.g. \"--plm-max-rows 4000\" (a settings trial)")
+	label := fs.String("label", "", "the trial's name: the tool column reads TOOL+LABEL and its files go to WORK/TOOL+LABEL/ (with -msa-flags or -predict-flags)")
 	fs.Parse(args)
 	fams, err := readSplit()
 	if err != nil {
@@ -417,7 +418,8 @@ func run(args []string) {
 			}
 			// predict --db: reuses the alignment, predicts with the msa
 			// network or falls back under Neff/L 0.1.
-			ps, prss, err := timed(lf, *bin, "predict", "--force", "--db", *db, "--search", tool, "--msa-dir", msaDir, "--out", predDir, "--format", "npy", f.structure)
+			predArgs := append([]string{"predict", "--force", "--db", *db, "--search", tool, "--msa-dir", msaDir, "--out", predDir, "--format", "npy"}, strings.Fields(*predictFlags)...)
+			ps, prss, err := timed(lf, *bin, append(predArgs, f.structure)...)
 			if err != nil {
 				log.Fatalf("%s %s: %v", f.name, tool, err)
 			}
@@ -431,7 +433,7 @@ func run(args []string) {
 				pd := filepath.Join(*work, "plm-"+name)
 				a3m := filepath.Join(msaDir, t.ID+".a3m")
 				if a, err := msa.ReadFile(a3m); err == nil && a.N() > 1 {
-					if _, _, err := timed(lf, *bin, "predict", "--force", "--method", "plm", "--out", pd, "--format", "npy", a3m); err != nil {
+					if _, _, err := timed(lf, *bin, append(append([]string{"predict", "--force", "--method", "plm", "--out", pd, "--format", "npy"}, strings.Fields(*predictFlags)...), a3m)...); err != nil {
 						log.Fatalf("%s %s plm: %v", f.name, tool, err)
 					}
 					q, err := readNPY(filepath.Join(pd, t.ID+".npy"), l)

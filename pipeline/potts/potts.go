@@ -51,6 +51,15 @@
 // Work is split over Options.Threads goroutines by column; every sum has a
 // fixed order, so the result does not depend on the number of threads.
 //
+// Subsampling. Options.MaxRows caps the distinct sequences fitted: past
+// it, the fit uses the query and a uniform random sample of the other
+// distinct sequences (without replacement, from a fixed seed, so a fit
+// is reproducible), each keeping its weight from the whole alignment,
+// all scaled so that the weights still sum to N_eff. The data term is
+// then an unbiased estimate of the whole alignment's, at the same
+// balance against the regularisation, and a fit costs time in
+// proportion to MaxRows instead of the depth. Off by default.
+//
 // Filters. Predict can first drop sequences covering less than
 // Options.MinCoverage of the columns (hhfilter -cov, as CCMpred's users
 // run it) and columns with more than Options.MaxGapColumn gaps (GREMLIN's
@@ -62,6 +71,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -99,6 +109,11 @@ type Options struct {
 	// fraction of non-gap columns is below this, as hhfilter -cov does
 	// before CCMpred (-cov 75: 0.75). 0: every sequence.
 	MinCoverage float64
+	// MaxRows: fit at most this many distinct sequences, the query and a
+	// uniform random sample of the others with their weights scaled to
+	// the same N_eff (see the package doc); at least 2 are fitted. 0: every
+	// sequence.
+	MaxRows int
 }
 
 func (o Options) withDefaults() Options {
@@ -179,6 +194,7 @@ type Model struct {
 	J []float32
 
 	N, Unique int     // sequences, distinct sequences
+	Fitted    int     // distinct sequences fitted (Unique, or Options.MaxRows)
 	Neff      float64 // sum of the sequence weights
 	LambdaH   float64
 	LambdaJ   float64
@@ -243,6 +259,9 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 		}
 		uw[k] += w[s]
 	}
+	if k := max(opt.MaxRows, 2); opt.MaxRows > 0 && len(uw) > k {
+		ux, uw = subsample(ux, uw, l, k)
+	}
 	nu := len(uw)
 	offT := make([]int32, len(ux))
 	xT := make([]uint8, len(ux))
@@ -263,7 +282,42 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 		jt:      alignedFloat32(l * l * qp),
 		fcol:    make([]float64, l),
 	}
-	return p, &Model{L: l, N: n, Unique: p.n, Neff: neff, LambdaH: p.lh, LambdaJ: p.lj}
+	return p, &Model{L: l, N: n, Unique: len(idx), Fitted: p.n, Neff: neff, LambdaH: p.lh, LambdaJ: p.lj}
+}
+
+// subsample returns the first of the distinct sequences x (l columns
+// each, weights w) and k-1 of the others drawn uniformly without
+// replacement, in their order in x, with the weights scaled by
+// sum(w) / sum(kept w).
+func subsample(x []uint8, w []float64, l, k int) ([]uint8, []float64) {
+	n := len(w)
+	r := rand.New(rand.NewPCG(0x706c6d, uint64(n)))
+	pick := make([]bool, n)
+	pick[0] = true
+	// Floyd's algorithm: k-1 distinct indices of [1, n).
+	for j := n - k + 1; j < n; j++ {
+		t := 1 + r.IntN(j)
+		if pick[t] {
+			t = j
+		}
+		pick[t] = true
+	}
+	var total, kept float64
+	for s := range w {
+		total += w[s]
+		if pick[s] {
+			kept += w[s]
+		}
+	}
+	sx := make([]uint8, 0, k*l)
+	sw := make([]float64, 0, k)
+	for s, ok := range pick {
+		if ok {
+			sx = append(sx, x[s*l:(s+1)*l]...)
+			sw = append(sw, w[s]*total/kept)
+		}
+	}
+	return sx, sw
 }
 
 // pairOffset is the offset of block (i, j), i < j, in the parameter

@@ -174,8 +174,11 @@ func readAll(r io.Reader, path string) ([]byte, error) {
 	return data, nil
 }
 
-// plmOptions are the fit's options for a run.
-func plmOptions(threads int) potts.Options { return potts.Options{Threads: threads} }
+// plmOptions are the plmDCA fit's options for a run, for --method plm and
+// for the msa network's co-evolution channel alike.
+func (cfg Config) plmOptions(threads int) potts.Options {
+	return potts.Options{Threads: threads, MaxRows: cfg.PlmMaxRows}
+}
 
 // PlmEstimate is the memory check's estimate for a plmDCA fit of an
 // alignment of n sequences and l columns: potts.EstimateMemory plus the
@@ -183,7 +186,7 @@ func plmOptions(threads int) potts.Options { return potts.Options{Threads: threa
 // Factor) is not applied: the fit's vectors are allocated once and live
 // to the end, so the estimate is its live heap and its peak.
 func PlmEstimate(l, n, threads int) int64 {
-	return potts.EstimateMemory(l, n, plmOptions(threads)) + TargetBytes(l)
+	return potts.EstimateMemory(l, n, potts.Options{Threads: threads}) + TargetBytes(l)
 }
 
 // Calibration of plmDCA scores into contact probabilities: a logistic
@@ -290,7 +293,7 @@ func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
 			o.Warnings = append(o.Warnings, err.Error()+": predicting it anyway")
 		}
 	}
-	r, err := potts.Predict(a, plmOptions(threads))
+	r, err := potts.Predict(a, cfg.plmOptions(threads))
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", a.Path, err))
 	}

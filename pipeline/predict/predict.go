@@ -24,7 +24,6 @@ import (
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"github.com/contactmap/contactmap/pipeline/msa"
-	"github.com/contactmap/contactmap/pipeline/potts"
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -60,6 +59,11 @@ type Config struct {
 	// Method selects the predictor: MethodAuto (""), MethodNetwork or
 	// MethodPLM (see alignment.go). Under MethodPLM no model is loaded.
 	Method string
+	// PlmMaxRows caps the distinct sequences of a plmDCA fit (the plm
+	// method's and the msa network's co-evolution channel's): past it the
+	// fit uses the query and a uniform random sample of the others at the
+	// same N_eff (potts.Options.MaxRows). 0: every sequence.
+	PlmMaxRows int
 	// AlignmentModels, when Models were trained without alignments,
 	// predict the inputs that are alignment files (the CLI gives the
 	// shipped MSA model when no --model is named); they must have been
@@ -697,7 +701,7 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 		w.Path = aln.Path
 		o.Warnings = append(o.Warnings, w.String())
 	}
-	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: potts.Options{Threads: threads}, LowDepth: lowDepth})
+	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: cfg.plmOptions(threads), LowDepth: lowDepth})
 	if err != nil {
 		return fail(err)
 	}

@@ -6,7 +6,7 @@ mirror: two copies, and pairs the sets package found related) is aligned
 locally with PairwiseAligner under BLOSUM62, a gap of k positions
 costing 11 + k (open -12, extend -1), and its optimal score written to
 local_golden.tsv: id_a, id_b, score.
-Run from internal/seqalign/testdata: /usr/bin/python3 make-golden.py
+Run from seqalign/testdata: /usr/bin/python3 make-golden.py
 """
 import itertools
 from Bio import Align
