@@ -92,7 +92,7 @@ one failure list; standard output stays empty.`,
 	fs.Var(&cfg.RRMax, "rr-max", "RR files keep the `kL|N` most probable pairs with |i-j| >= --rr-min-sep: kL, k per residue (5L: 5 x the chain's length, as CASP submissions and ConKit expect), N pairs (e.g. 1000), or 0 for every pair; the .npy keeps the full map")
 	var sf searchFlags
 	sf.bind(fs, "search this database for an alignment of each input that is not an alignment file (a FASTA file, plain or gzip, for jackhmmer and mmseqs; an HH-suite prefix for hhblits; as contactmap msa), kept in --msa-dir or OUT/msa and reused, and predict the chain from it with the msa network (docs/msa.md)")
-	fs.IntVar(&cfg.PlmMaxRows, "plm-max-rows", 0, "fit plmDCA (--method plm, and the msa network's co-evolution channel) on at most this many distinct sequences of an alignment: the query and a uniform random sample of the others, weighted to the same Neff; 0: every sequence")
+	fs.IntVar(&cfg.PlmMaxRows, "plm-max-rows", 0, "fit plmDCA (--method plm, and the msa network's co-evolution channel) on at most this many distinct sequences of an alignment: the query and draws of the others in proportion to their sequence weights, at the same Neff; 0: every sequence")
 	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

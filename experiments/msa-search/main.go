@@ -5,6 +5,7 @@
 //
 //	go run ./experiments/msa-search build -out /tmp/msa-search/db.fasta
 //	go run ./experiments/msa-search run -db /tmp/msa-search/db.fasta -tools jackhmmer,mmseqs -split validation
+//	go run ./experiments/msa-search baselines -label jackhmmer+n5plm4000 -split validation
 //	go run ./experiments/msa-search report > experiments/msa-search/report.md
 //
 // build writes every row of ../shared/data/psicov150/aln/*.aln.gz and
@@ -25,6 +26,15 @@
 // experiments/msa-net/eval). A row is appended to -results as each
 // (family, tool) finishes; a rerun skips the rows there (resumable).
 // -plm adds plmDCA (`predict --method plm`) on the searched alignment.
+//
+// baselines scores the model-free predictors on one arm's searched
+// alignments (WORK/LABEL/<chain ID>.a3m, LABEL being run's tool column):
+// freecontact's EVfold mode (experiments/internal/freecontact) on the
+// alignment's rows in the query's columns, and -|i-j|, scored as run
+// scores the network's map; a row per family is appended to -results
+// (resumable), and a family whose alignment or freecontact fails is
+// logged and left out. report adds their rows to the table of the tool
+// of that label (-baselines).
 package main
 
 import (
@@ -34,6 +44,7 @@ import (
 
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,6 +60,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contactmap/contactmap/experiments/internal/freecontact"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/metrics"
 	"github.com/contactmap/contactmap/pipeline/msa"
@@ -60,17 +72,19 @@ const splitFile = "experiments/msa-net/split/families.tsv"
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		log.Fatal("usage: msa-search build|run|report [flags]")
+		log.Fatal("usage: msa-search build|run|baselines|report [flags]")
 	}
 	switch os.Args[1] {
 	case "build":
 		build(os.Args[2:])
 	case "run":
 		run(os.Args[2:])
+	case "baselines":
+		baselines(os.Args[2:])
 	case "report":
 		report(os.Args[2:])
 	default:
-		log.Fatalf("unknown command %q: build, run or report", os.Args[1])
+		log.Fatalf("unknown command %q: build, run, baselines or report", os.Args[1])
 	}
 }
 
@@ -486,8 +500,16 @@ func baseline(path, kind string, seed int) (map[string][3]float64, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s: no run %s seed %d", path, kind, seed)
+	return nil, fmt.Errorf("%s: %w %s seed %d", path, errNoRun, kind, seed)
 }
+
+// errNoRun is wrapped by baseline's error when the evaluation holds no
+// run of that kind and seed.
+var errNoRun = errors.New("no run")
+
+// kindEVfold is experiments/msa-net/eval's kind of freecontact's EVfold
+// mode.
+const kindEVfold = "freecontact EVfold"
 
 // chainID turns a split family name into experiments/msa-net's chain ID.
 func chainID(name string) string {
@@ -501,22 +523,42 @@ func report(args []string) {
 	fs := flag.NewFlagSet("report", flag.ExitOnError)
 	results := fs.String("results", "experiments/msa-search/results.tsv", "the run's rows")
 	base := fs.String("baseline", "experiments/msa-net/eps2-validation.json", "experiments/msa-net's evaluation (plmDCA channel at 0.01, as predict computes it)")
+	bl := fs.String("baselines", "experiments/msa-search/results-baselines.tsv", "the baselines subcommand's rows (freecontact and -|i-j| on the searched alignments; a missing file: no such rows)")
 	fs.Parse(args)
-	data, err := os.ReadFile(*results)
-	if err != nil {
+	if err := writeReport(os.Stdout, *results, *base, *bl); err != nil {
 		log.Fatal(err)
 	}
-	own, err := baseline(*base, "scnn", 2)
+}
+
+// writeReport writes report's Markdown to w from the run's rows
+// (results), experiments/msa-net's evaluation (base) and the baselines
+// subcommand's rows (bl; a missing file holds none).
+func writeReport(w io.Writer, results, base, bl string) error {
+	data, err := os.ReadFile(results)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	single, err := baseline(*base, "single-sequence ensemble", 1)
+	own, err := baseline(base, "scnn", 2)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	plmOwn, err := baseline(*base, "plmDCA", 1)
+	single, err := baseline(base, "single-sequence ensemble", 1)
 	if err != nil {
-		log.Fatal(err)
+		return err
+	}
+	plmOwn, err := baseline(base, "plmDCA", 1)
+	if err != nil {
+		return err
+	}
+	// freecontact's EVfold mode on the benchmark's own alignments, where
+	// the evaluation holds that run (eps2-validation.json does not).
+	fcOwn, err := baseline(base, kindEVfold, 1)
+	if err != nil && !errors.Is(err, errNoRun) {
+		return err
+	}
+	bls, err := readBaselines(bl)
+	if err != nil {
+		return err
 	}
 	type row struct {
 		fam                          string
@@ -532,7 +574,7 @@ func report(args []string) {
 	var tools []string
 	fams, err := readSplit()
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	drop := dropped(fams)
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
@@ -563,13 +605,13 @@ func report(args []string) {
 		byTool[f[2]] = append(byTool[f[2]], r)
 	}
 	names := []string{"top-L/5", "top-L/2", "top-L"}
-	fmt.Println("Long-range (|i-j| >= 24) precision, C-beta contacts under 8 Å, mean over the families searched; paired differences with percentile bootstrap 95% intervals over families (10,000 resamples).")
+	fmt.Fprintln(w, "Long-range (|i-j| >= 24) precision, C-beta contacts under 8 Å, mean over the families searched; paired differences with percentile bootstrap 95% intervals over families (10,000 resamples).")
 	for _, tool := range tools {
 		rs := byTool[tool]
 		n := len(rs)
-		fmt.Printf("\n### %s (n = %d families)\n\n", tool, n)
-		fmt.Println("| predictor | top-L/5 | top-L/2 | top-L |")
-		fmt.Println("|---|---:|---:|---:|")
+		fmt.Fprintf(w, "\n### %s (n = %d families)\n\n", tool, n)
+		fmt.Fprintln(w, "| predictor | top-L/5 | top-L/2 | top-L |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|")
 		col := func(get func(r row) ([3]float64, bool)) ([3][]float64, int) {
 			var out [3][]float64
 			k := 0
@@ -594,7 +636,7 @@ func report(args []string) {
 			if len(v[0]) == 0 {
 				return
 			}
-			fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", name, mean(v[0]), mean(v[1]), mean(v[2]))
+			fmt.Fprintf(w, "| %s | %.3f | %.3f | %.3f |\n", name, mean(v[0]), mean(v[1]), mean(v[2]))
 		}
 		line("`predict --db` ("+tool+" alignment, msa network)", search)
 		if len(ownS[0]) == n {
@@ -603,8 +645,26 @@ func report(args []string) {
 		if kp > 0 {
 			line(fmt.Sprintf("plmDCA on the searched alignment (n = %d)", kp), plmS)
 		}
+		// The baselines subcommand's rows for this tool's alignments:
+		// freecontact and -|i-j| on the families it scored.
+		fcRows := bls[tool]
+		fcS, kf := col(func(r row) ([3]float64, bool) { b, ok := fcRows[r.fam]; return b.fc, ok })
+		sepS, _ := col(func(r row) ([3]float64, bool) { b, ok := fcRows[r.fam]; return b.sep, ok })
+		searchFC, _ := col(func(r row) ([3]float64, bool) { _, ok := fcRows[r.fam]; return r.p, ok })
+		fcO, _ := col(func(r row) ([3]float64, bool) { v, ok := fcOwn[chainID(r.fam)]; return v, ok })
+		if kf > 0 {
+			line(fmt.Sprintf("freecontact (EVfold) on the searched alignment (n = %d)", kf), fcS)
+			sep := `-\|i-j\| (sequence separation)`
+			if kf < n {
+				sep = fmt.Sprintf(`-\|i-j\| (sequence separation, n = %d)`, kf)
+			}
+			line(sep, sepS)
+		}
 		if len(plmO[0]) == n {
 			line("plmDCA on the benchmark's own alignment", plmO)
+		}
+		if len(fcO[0]) == n {
+			line("freecontact (EVfold) on the benchmark's own alignment", fcO)
 		}
 		if len(sing[0]) == n {
 			line("single-sequence default (no --db)", sing)
@@ -613,22 +673,29 @@ func report(args []string) {
 			if len(a[0]) != len(b[0]) || len(a[0]) == 0 {
 				return
 			}
-			fmt.Printf("\n%s:", name)
+			fmt.Fprintf(w, "\n%s:", name)
 			for i := range 3 {
 				d := make([]float64, len(a[i]))
 				for j := range d {
 					d[j] = a[i][j] - b[i][j]
 				}
 				lo, hi := bootstrap(d, 10000, 7)
-				fmt.Printf(" %s %+.3f [%+.3f, %+.3f];", names[i], mean(d), lo, hi)
+				fmt.Fprintf(w, " %s %+.3f [%+.3f, %+.3f];", names[i], mean(d), lo, hi)
 			}
-			fmt.Println()
+			fmt.Fprintln(w)
 		}
 		if len(ownS[0]) == n {
 			diff("- `predict --db` − own alignment", search, ownS)
 		}
 		if len(sing[0]) == n {
 			diff("- `predict --db` − single-sequence default", search, sing)
+		}
+		if kf > 0 {
+			name := "- `predict --db` − freecontact"
+			if kf < n {
+				name += fmt.Sprintf(" (n = %d)", kf)
+			}
+			diff(name, searchFC, fcS)
 		}
 		var ss, ps, rss, prss []float64
 		var fb, le300 int
@@ -646,7 +713,7 @@ func report(args []string) {
 				maxS = math.Max(maxS, r.searchS+r.predS)
 			}
 		}
-		fmt.Printf("\nTime per query (wall, 2 threads): search mean %.1f s (median %.1f, max %.1f); predict from the alignment mean %.1f s (max %.1f); search + predict max %.1f s over the %d queries with L <= 300. Peak RSS: search max %.0f MiB, predict max %.0f MiB. Fallbacks to the single-sequence model (Neff/L < 0.1): %d.\n",
+		fmt.Fprintf(w, "\nTime per query (wall, 2 threads): search mean %.1f s (median %.1f, max %.1f); predict from the alignment mean %.1f s (max %.1f); search + predict max %.1f s over the %d queries with L <= 300. Peak RSS: search max %.0f MiB, predict max %.0f MiB. Fallbacks to the single-sequence model (Neff/L < 0.1): %d.\n",
 			mean(ss), median(ss), maxOf(ss), mean(ps), maxOf(ps), maxS, le300, maxOf(rss), maxOf(prss), fb)
 	}
 	// The tools against each other, on the families both have.
@@ -667,22 +734,207 @@ func report(args []string) {
 			if len(d[0]) == 0 {
 				continue
 			}
-			fmt.Printf("\n`predict --db`, %s − %s (n = %d families):", a, b, len(d[0]))
+			fmt.Fprintf(w, "\n`predict --db`, %s − %s (n = %d families):", a, b, len(d[0]))
 			for k := range 3 {
 				lo, hi := bootstrap(d[k], 10000, 7)
-				fmt.Printf(" %s %+.3f [%+.3f, %+.3f];", names[k], mean(d[k]), lo, hi)
+				fmt.Fprintf(w, " %s %+.3f [%+.3f, %+.3f];", names[k], mean(d[k]), lo, hi)
 			}
-			fmt.Println()
+			fmt.Fprintln(w)
 		}
 	}
-	fmt.Print("\n### Per family\n\n")
-	fmt.Println("| family | tool | L | search s | search MiB | depth | Neff/L | predict s | --db top-L/5 | own aln top-L/5 | single top-L/5 |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprint(w, "\n### Per family\n\n")
+	fmt.Fprintln(w, "| family | tool | L | search s | search MiB | depth | Neff/L | predict s | --db top-L/5 | own aln top-L/5 | single top-L/5 |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, tool := range tools {
 		for _, r := range byTool[tool] {
-			fmt.Printf("| %s | %s | %d | %.1f | %.0f | %d | %.2f | %.1f | %.3f | %.3f | %.3f |\n", r.fam, tool, r.l, r.searchS, r.rss, r.depth, r.neff, r.predS, r.p[0], own[chainID(r.fam)][0], single[chainID(r.fam)][0])
+			fmt.Fprintf(w, "| %s | %s | %d | %.1f | %.0f | %d | %.2f | %.1f | %.3f | %.3f | %.3f |\n", r.fam, tool, r.l, r.searchS, r.rss, r.depth, r.neff, r.predS, r.p[0], own[chainID(r.fam)][0], single[chainID(r.fam)][0])
 		}
 	}
+	return nil
+}
+
+const baselinesHeader = "family\tsplit\tlabel\tL\tdepth\tfc_seconds\tfc_l5\tfc_l2\tfc_l\tsep_l5\tsep_l2\tsep_l"
+
+// sepMap is the sequence-separation predictor's l x l map: score(i, j)
+// = -|i-j|, the nearer pair the higher.
+func sepMap(l int) []float32 {
+	p := make([]float32, l*l)
+	for i := range l {
+		for j := range l {
+			p[i*l+j] = -float32(max(i-j, j-i))
+		}
+	}
+	return p
+}
+
+// toFloat32 converts freecontact's scores to the type metrics.Evaluate
+// ranks (monotone: the order is kept, exact ties aside).
+func toFloat32(s []float64) []float32 {
+	p := make([]float32, len(s))
+	for k, v := range s {
+		p[k] = float32(v)
+	}
+	return p
+}
+
+// alignmentRows reads a searched alignment (msa.ReadFile: A3M insertions
+// dropped), reduced to the query's columns, as freecontact takes it: one
+// string a row, the query first.
+func alignmentRows(path string) ([]string, error) {
+	a, err := msa.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	a = a.QueryColumns()
+	rows := make([]string, a.N())
+	for k, r := range a.Rows {
+		rows[k] = string(r)
+	}
+	return rows, nil
+}
+
+// baselineRow is a row of the baselines subcommand's results: long-range
+// top-L/5, L/2, L of freecontact (EVfold) and of -|i-j|.
+type baselineRow struct {
+	l, depth int
+	seconds  float64
+	fc, sep  [3]float64
+}
+
+// readBaselines reads the baselines subcommand's results: label ->
+// family -> row. A missing file holds no rows.
+func readBaselines(path string) (map[string]map[string]baselineRow, error) {
+	out := map[string]map[string]baselineRow{}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) == 0 || lines[0] != baselinesHeader {
+		return nil, fmt.Errorf("%s: the first line is not the header %q", path, baselinesHeader)
+	}
+	want := len(strings.Split(baselinesHeader, "\t"))
+	for i, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if len(f) != want {
+			return nil, fmt.Errorf("%s line %d: %d fields, want %d", path, i+2, len(f), want)
+		}
+		var r baselineRow
+		var errs []error
+		var e error
+		r.l, e = strconv.Atoi(f[3])
+		errs = append(errs, e)
+		r.depth, e = strconv.Atoi(f[4])
+		errs = append(errs, e)
+		r.seconds, e = strconv.ParseFloat(f[5], 64)
+		errs = append(errs, e)
+		for k := range 3 {
+			r.fc[k], e = strconv.ParseFloat(f[6+k], 64)
+			errs = append(errs, e)
+			r.sep[k], e = strconv.ParseFloat(f[9+k], 64)
+			errs = append(errs, e)
+		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, i+2, err)
+		}
+		if out[f[2]] == nil {
+			out[f[2]] = map[string]baselineRow{}
+		}
+		if _, dup := out[f[2]][f[0]]; dup {
+			return nil, fmt.Errorf("%s line %d: a second row for %s, %s", path, i+2, f[0], f[2])
+		}
+		out[f[2]][f[0]] = r
+	}
+	return out, nil
+}
+
+// baselines scores the model-free predictors on the alignments of one
+// arm of run: freecontact's EVfold mode and -|i-j|.
+func baselines(args []string) {
+	fs := flag.NewFlagSet("baselines", flag.ExitOnError)
+	split := fs.String("split", "validation", "the families' split")
+	work := fs.String("work", "/tmp/msa-search", "run's work directory: the alignments are WORK/LABEL/<chain ID>.a3m")
+	label := fs.String("label", "jackhmmer+n5plm4000", "the arm: run's tool column (TOOL or TOOL+LABEL), the directory of its alignments")
+	results := fs.String("results", "experiments/msa-search/results-baselines.tsv", "per-family rows (appended, resumable)")
+	threads := fs.Int("threads", 1, "freecontact threads")
+	only := fs.String("families", "", "comma-separated families (default: every family of -split)")
+	fs.Parse(args)
+	fams, err := readSplit()
+	if err != nil {
+		log.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, s := range strings.Split(*only, ",") {
+		if s != "" {
+			want[s] = true
+		}
+	}
+	done, err := readBaselines(*results)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := os.OpenFile(*results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	if st, err := w.Stat(); err != nil {
+		log.Fatal(err)
+	} else if st.Size() == 0 {
+		fmt.Fprintln(w, baselinesHeader)
+	}
+	drop := dropped(fams)
+	var wrote, skipped, left int
+	for _, f := range fams {
+		if f.split != *split || drop[f.name] || len(want) > 0 && !want[f.name] {
+			continue
+		}
+		if _, ok := done[*label][f.name]; ok {
+			skipped++
+			continue
+		}
+		ts, err := predict.Resolve(f.structure, "")
+		if err != nil || len(ts) != 1 {
+			log.Fatalf("%s: %v (%d chains)", f.structure, err, len(ts))
+		}
+		t := ts[0]
+		truth := pdb.NewContacts(t.Residues, predict.PlmContacts)
+		l := len(t.Seq)
+		path := filepath.Join(*work, *label, t.ID+".a3m")
+		rows, err := alignmentRows(path)
+		if err != nil {
+			log.Printf("%s %s: left out: %v", f.name, *label, err)
+			left++
+			continue
+		}
+		if rows[0] != t.Seq {
+			log.Printf("%s %s: left out: %s's query (%d columns) is not the structure chain's sequence (%d residues)", f.name, *label, path, len(rows[0]), l)
+			left++
+			continue
+		}
+		s, d, err := freecontact.Run(rows, "evfold", *threads)
+		if errors.Is(err, freecontact.ErrNotInstalled) {
+			log.Fatal(err)
+		}
+		if err != nil {
+			log.Printf("%s %s: left out: freecontact on %s (%d rows): %v", f.name, *label, path, len(rows), err)
+			left++
+			continue
+		}
+		fc := metrics.Evaluate(f.name, toFloat32(s), truth)
+		sep := metrics.Evaluate(f.name, sepMap(l), truth)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%.1f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n",
+			f.name, f.split, *label, l, len(rows), d.Seconds(),
+			fc.TopL[metrics.Long][metrics.TopL5], fc.TopL[metrics.Long][metrics.TopL2], fc.TopL[metrics.Long][metrics.TopL1],
+			sep.TopL[metrics.Long][metrics.TopL5], sep.TopL[metrics.Long][metrics.TopL2], sep.TopL[metrics.Long][metrics.TopL1])
+		wrote++
+		log.Printf("%s %s L %d depth %d: freecontact %.1f s, long top-L/5 %.3f; -|i-j| %.3f",
+			f.name, *label, l, len(rows), d.Seconds(), fc.TopL[metrics.Long][metrics.TopL5], sep.TopL[metrics.Long][metrics.TopL5])
+	}
+	log.Printf("%s: %d rows written, %d already in %s, %d left out", *label, wrote, skipped, *results, left)
 }
 
 func mean(x []float64) float64 {

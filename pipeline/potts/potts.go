@@ -52,13 +52,17 @@
 // fixed order, so the result does not depend on the number of threads.
 //
 // Subsampling. Options.MaxRows caps the distinct sequences fitted: past
-// it, the fit uses the query and a uniform random sample of the other
-// distinct sequences (without replacement, from a fixed seed, so a fit
-// is reproducible), each keeping its weight from the whole alignment,
-// all scaled so that the weights still sum to N_eff. The data term is
-// then an unbiased estimate of the whole alignment's, at the same
-// balance against the regularisation, and a fit costs time in
-// proportion to MaxRows instead of the depth. Off by default.
+// it, the fit uses the query and MaxRows-1 draws (with replacement, from
+// a fixed seed, so a fit is reproducible) of the other distinct
+// sequences, each with probability proportional to its weight in the
+// whole alignment and each worth the same share of their total weight,
+// so that the weights still sum to N_eff. The data term is then an
+// unbiased estimate of the whole alignment's, at the same balance
+// against the regularisation, with as many effective sequences as
+// draws, and a fit costs time in proportion to MaxRows instead of the
+// depth. Off by default. (A uniform sample, each row keeping its own
+// weight, was tried first and lost precision on deep families: its
+// rare high-weight rows make the estimate noisy; experiments/msa-search.)
 //
 // Filters. Predict can first drop sequences covering less than
 // Options.MinCoverage of the columns (hhfilter -cov, as CCMpred's users
@@ -73,6 +77,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -109,9 +114,9 @@ type Options struct {
 	// fraction of non-gap columns is below this, as hhfilter -cov does
 	// before CCMpred (-cov 75: 0.75). 0: every sequence.
 	MinCoverage float64
-	// MaxRows: fit at most this many distinct sequences, the query and a
-	// uniform random sample of the others with their weights scaled to
-	// the same N_eff (see the package doc); at least 2 are fitted. 0: every
+	// MaxRows: fit at most this many distinct sequences, the query and
+	// MaxRows-1 draws of the others in proportion to their weights, at the
+	// same N_eff (see the package doc); at least 2 are fitted. 0: every
 	// sequence.
 	MaxRows int
 }
@@ -286,35 +291,34 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 }
 
 // subsample returns the first of the distinct sequences x (l columns
-// each, weights w) and k-1 of the others drawn uniformly without
-// replacement, in their order in x, with the weights scaled by
-// sum(w) / sum(kept w).
+// each, weights w) with its own weight, and the others drawn k-1 times
+// with replacement, each draw with probability proportional to its
+// weight and worth sum(others' w) / (k-1): an unbiased estimate of the
+// weighted sum over the other sequences whose every draw carries the
+// same weight, so the sample's effective size is its number of draws. A
+// sequence drawn c times is fitted once with c draws' weight; at most k
+// sequences are fitted, in their order in x.
 func subsample(x []uint8, w []float64, l, k int) ([]uint8, []float64) {
 	n := len(w)
 	r := rand.New(rand.NewPCG(0x706c6d, uint64(n)))
-	pick := make([]bool, n)
-	pick[0] = true
-	// Floyd's algorithm: k-1 distinct indices of [1, n).
-	for j := n - k + 1; j < n; j++ {
-		t := 1 + r.IntN(j)
-		if pick[t] {
-			t = j
-		}
-		pick[t] = true
+	cum := make([]float64, n) // cum[s]: the weight of rows 1..s
+	for s := 1; s < n; s++ {
+		cum[s] = cum[s-1] + w[s]
 	}
-	var total, kept float64
-	for s := range w {
-		total += w[s]
-		if pick[s] {
-			kept += w[s]
-		}
+	rest := cum[n-1]
+	draws := make([]int, n)
+	for d := 0; d < k-1; d++ {
+		u := r.Float64() * rest
+		// The first row s >= 1 with cum[s] > u.
+		s := 1 + sort.Search(n-1, func(t int) bool { return cum[1+t] > u })
+		draws[min(s, n-1)]++
 	}
-	sx := make([]uint8, 0, k*l)
-	sw := make([]float64, 0, k)
-	for s, ok := range pick {
-		if ok {
+	sx := append(make([]uint8, 0, k*l), x[:l]...)
+	sw := append(make([]float64, 0, k), w[0])
+	for s := 1; s < n; s++ {
+		if draws[s] > 0 {
 			sx = append(sx, x[s*l:(s+1)*l]...)
-			sw = append(sw, w[s]*total/kept)
+			sw = append(sw, float64(draws[s])*rest/float64(k-1))
 		}
 	}
 	return sx, sw

@@ -61,8 +61,9 @@ type Config struct {
 	Method string
 	// PlmMaxRows caps the distinct sequences of a plmDCA fit (the plm
 	// method's and the msa network's co-evolution channel's): past it the
-	// fit uses the query and a uniform random sample of the others at the
-	// same N_eff (potts.Options.MaxRows). 0: every sequence.
+	// fit uses the query and draws of the others in proportion to their
+	// weights, at the same N_eff (potts.Options.MaxRows). 0: every
+	// sequence.
 	PlmMaxRows int
 	// AlignmentModels, when Models were trained without alignments,
 	// predict the inputs that are alignment files (the CLI gives the
