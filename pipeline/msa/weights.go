@@ -1,8 +1,10 @@
 package msa
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"sync"
 )
@@ -91,16 +93,7 @@ func Weights(x []uint8, n, l int, id Identity, threads int) ([]float64, float64)
 			for s := t; s < n; s += threads {
 				xs := x[s*l : (s+1)*l]
 				for u := s + 1; u < n; u++ {
-					xu := x[u*l : (u+1)*l]
-					mis := 0
-					for i, v := range xs {
-						if v != xu[i] {
-							if mis++; mis > maxMis {
-								break
-							}
-						}
-					}
-					if mis <= maxMis {
+					if withinMismatches(xs, x[u*l:(u+1)*l], maxMis) {
 						c[s]++
 						c[u]++
 					}
@@ -150,4 +143,40 @@ func (a *Alignment) LowDepth(neff float64) *Warning {
 		return nil
 	}
 	return &Warning{Path: a.Path, N: a.N(), L: a.L(), Neff: neff}
+}
+
+// withinMismatches reports whether a and b (of one length) differ in at
+// most maxMis places:
+//
+//	mis := 0
+//	for i := range a {
+//		if a[i] != b[i] {
+//			mis++
+//		}
+//	}
+//	return mis <= maxMis
+//
+// eight bytes at a time: in t = a ^ b, a byte is non-zero exactly when
+// ((t & 0x7f) + 0x7f) | t has its top bit set, so the popcount of the
+// top bits counts the differing bytes of the word. It stops as soon as
+// the count passes maxMis, which most pairs of an alignment do within
+// their first few words.
+func withinMismatches(a, b []byte, maxMis int) bool {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	b = b[:len(a)]
+	mis := 0
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		t := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+		mis += bits.OnesCount64((((t & low7) + low7) | t) & high)
+		if mis > maxMis {
+			return false
+		}
+	}
+	for ; i < len(a); i++ {
+		if a[i] != b[i] {
+			mis++
+		}
+	}
+	return mis <= maxMis
 }
