@@ -1,11 +1,13 @@
 // Command rna-holdout clusters the RNA training data (bpRNA TR0 and the
 // 16S set) into families by sequence and structure similarity, checks
 // the thresholds on dinucleotide-shuffled controls and on ArchiveII's
-// labelled families, and writes a family-held-out validation split, the
-// clusters, and for each ArchiveII family the training molecules to
-// exclude from its fold (issue 56, part 1). See README.md.
+// labelled families, and writes a family-held-out validation split and
+// the clusters (issue 56, part 1); with -folds, for each ArchiveII family
+// the training molecules to exclude from its fold (folds.go). See
+// README.md.
 //
 //	GOMAXPROCS=1 go run ./experiments/rna-holdout > experiments/rna-holdout/report.md
+//	GOMAXPROCS=1 go run ./experiments/rna-holdout -folds > experiments/rna-holdout/archiveII-folds/report.md
 package main
 
 import (
@@ -49,6 +51,10 @@ var (
 	ensCacheFlg = flag.String("ensemble-cache", "", "-score: the ensemble cache (ssnet.EnsembleCache) for networks with the ensemble channel")
 	digitsFlag  = flag.Int("digits", 3, "-paired: decimals printed")
 	pairedFlag  = flag.String("paired", "", "instead of clustering: paired differences A-B,C-D,... of per-molecule F1 over the molecules both score, from -out/baselines.tsv and -out/scores-*.tsv (names: mfe, centroid, mea, homology, stacking, or NAME/greedy, NAME/mea), with 95% bootstrap CIs (10,000 resamples, seed 1)")
+	foldsFlag   = flag.Bool("folds", false, "instead of clustering: the ArchiveII family folds' exclusion lists (-out/archiveII-folds/), by direct links in both directions under a wider prefilter (-fold-top) and the fragment-aware structure test (SpanF1); the report to standard output")
+	foldTopFlag = flag.Int("fold-top", 32, "-folds: prefilter candidates per query under each ranking")
+	foldIDFlag  = flag.Float64("fold-id", 0.76, "-folds: the sequence test's identity (the clustering's chosen value, report.md)")
+	foldF1Flag  = flag.Float64("fold-f1", 0.45, "-folds: the structure test's SpanF1 (the clustering's chosen F1, report.md)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsemblePairs) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
@@ -79,6 +85,11 @@ func main() {
 	}
 	if *pairedFlag != "" {
 		check(paired(*pairedFlag))
+		return
+	}
+	if *foldsFlag {
+		check(folds())
+		logf("done in %s", time.Since(start).Round(time.Second))
 		return
 	}
 	if *ensFlag != "" {
@@ -295,7 +306,6 @@ func main() {
 	fmt.Println()
 	fmt.Println("| set | molecules | in a TR0+16S cluster | share | in a held-out cluster |")
 	fmt.Println("|---|---:|---:|---:|---:|")
-	hitsOf := map[string][][]int{}
 	for _, q := range []struct{ file, set string }{{*vl0Flag, "VL0"}, {*ts0Flag, "TS0"}, {*archFlag, "archiveII"}} {
 		var ms []mol
 		if q.set == "archiveII" {
@@ -337,14 +347,12 @@ func main() {
 			}
 			rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%d\t-", ms[k].name, q.set, cl, sz))
 		}
-		hitsOf[q.set] = hits
 		fmt.Printf("| %s | %d | %d | %.1f%% | %d |\n", q.set, len(ms), in, 100*float64(in)/float64(len(ms)), inValid)
 	}
 	fmt.Println()
 	check(writeLines(filepath.Join(*outFlag, "clusters.tsv"), "name\tset\tcluster\tsize\tsplit", rows))
 
-	// ArchiveII folds.
-	archFolds(arch, hitsOf["archiveII"], refs, clusterID, roots, members, nTR0)
+	// The ArchiveII folds' lists are -folds' (folds.go).
 
 	// Split files, TR0's records as they are in its file.
 	side := make([]int, nTR0) // 0 train, 1 valid, -1 dropped
@@ -456,6 +464,11 @@ func read(file, set string) ([]mol, error) {
 // searchAll finds each query's candidates in ix (over refs) and scores
 // them; exclude (may be nil) drops a (query, reference) pair.
 func searchAll(qs []mol, ix *homology.WordIndex, refs []mol, exclude func(q, r int) bool, what string) [][]link {
+	return searchTop(qs, ix, refs, *topFlag, exclude, what)
+}
+
+// searchTop is searchAll with top candidates per ranking.
+func searchTop(qs []mol, ix *homology.WordIndex, refs []mol, top int, exclude func(q, r int) bool, what string) [][]link {
 	out := make([][]link, len(qs))
 	t0 := time.Now()
 	for q, m := range qs {
@@ -463,7 +476,7 @@ func searchAll(qs []mol, ix *homology.WordIndex, refs []mol, exclude func(q, r i
 		if exclude != nil {
 			ex = func(r int) bool { return exclude(q, r) }
 		}
-		for _, c := range ix.Candidates(m.seq, *topFlag, *sharedFlag, ex) {
+		for _, c := range ix.Candidates(m.seq, top, *sharedFlag, ex) {
 			r := refs[c.Ref]
 			out[q] = append(out[q], link{c.Ref, homology.ScorePair(m.seq, m.partner, r.seq, r.partner)})
 		}
@@ -608,55 +621,6 @@ func split(refs []mol, roots []int, members map[int][]int, nTR0 int) []int {
 	}
 	sort.Ints(out)
 	return out
-}
-
-func archFolds(arch []mol, hits [][]int, refs []mol, clusterID []int, roots []int, members map[int][]int, nTR0 int) {
-	fams := map[string][]int{}
-	var order []string
-	for k, m := range arch {
-		if _, ok := fams[m.family]; !ok {
-			order = append(order, m.family)
-		}
-		fams[m.family] = append(fams[m.family], k)
-	}
-	sort.Strings(order)
-	dir := filepath.Join(*outFlag, "archiveII-folds")
-	check(os.MkdirAll(dir, 0o755))
-	fmt.Println("## ArchiveII family folds")
-	fmt.Println()
-	fmt.Println("Each family's exclusion list: every TR0 and 16S molecule in a cluster that one of the family's molecules is linked to.")
-	fmt.Println()
-	fmt.Println("| family | molecules | linked to TR0+16S | clusters | excluded TR0 | excluded 16S | excluded by source |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---|")
-	for _, f := range order {
-		cl := map[int]bool{}
-		linked := 0
-		for _, k := range fams[f] {
-			if len(hits[k]) > 0 {
-				linked++
-			}
-			for _, c := range hits[k] {
-				cl[c] = true
-			}
-		}
-		var names []string
-		ntr, n16 := 0, 0
-		src := map[string]int{}
-		for i := range refs {
-			if cl[clusterID[i]] {
-				names = append(names, refs[i].name)
-				src[source(refs[i].name)]++
-				if i < nTR0 {
-					ntr++
-				} else {
-					n16++
-				}
-			}
-		}
-		check(writeLines(filepath.Join(dir, f+".exclude.txt"), "", names))
-		fmt.Printf("| %s | %d | %d | %d | %d | %d | %s |\n", f, len(fams[f]), linked, len(cl), ntr, n16, countList(src))
-	}
-	fmt.Println()
 }
 
 // writeSplit writes TR0's records, as its file holds them, to

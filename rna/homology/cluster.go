@@ -27,9 +27,17 @@ type PairScore struct {
 	// through the alignment (Transfer) with the query's own pairs
 	// (exact pairs; 0 when either has none).
 	F1 float64
+	// SpanF1 is F1 with the query's pairs counted only where both bases
+	// lie in the query's aligned span (its first aligned base to its
+	// last): the agreement of a fragment reference with the part of a
+	// longer query it aligns to, which F1 dilutes by the query's pairs
+	// elsewhere. SpanF1 >= F1; the two are equal when the span is the
+	// whole query.
+	SpanF1 float64
 	// QueryPairs and Transferred count the query's own pairs and the
-	// pairs carried to it.
-	QueryPairs, Transferred int
+	// pairs carried to it; SpanPairs the query's pairs inside its
+	// aligned span.
+	QueryPairs, Transferred, SpanPairs int
 }
 
 // ScorePair aligns query a (sequence and partners, as rna.Structure
@@ -40,9 +48,21 @@ func ScorePair(aSeq string, aPartner []int, bSeq string, bPartner []int) PairSco
 	ps.Identity, ps.Coverage = spanIdentity(m, aSeq, bSeq)
 	t := Transfer(m, bPartner)
 	ps.Transferred = len(t)
+	first, last := -1, -1
+	for i, j := range m {
+		if j >= 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
 	for i, j := range aPartner {
 		if j > i {
 			ps.QueryPairs++
+			if first >= 0 && i >= first && j <= last {
+				ps.SpanPairs++
+			}
 		}
 	}
 	tp := 0
@@ -53,6 +73,9 @@ func ScorePair(aSeq string, aPartner []int, bSeq string, bPartner []int) PairSco
 	}
 	if ps.QueryPairs > 0 && ps.Transferred > 0 {
 		ps.F1 = 2 * float64(tp) / float64(ps.QueryPairs+ps.Transferred)
+	}
+	if ps.SpanPairs > 0 && ps.Transferred > 0 {
+		ps.SpanF1 = 2 * float64(tp) / float64(ps.SpanPairs+ps.Transferred)
 	}
 	return ps
 }

@@ -1,6 +1,7 @@
 package homology
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -159,6 +160,46 @@ func TestScorePair(t *testing.T) {
 	}
 	if ps := ScorePair(frag, unpaired(80), string(mut[5:75]), unpaired(70)); ps.Identity < 0.85 || ps.Coverage < 0.99 {
 		t.Errorf("a mutated, trimmed homolog: %+v, want identity about 0.9, coverage 1", ps)
+	}
+}
+
+// A long query whose middle is a fragment reference: F1 is diluted by
+// the query's pairs outside the fragment, SpanF1 counts only those
+// inside the aligned span, and a span covering the whole query leaves
+// SpanF1 equal to F1.
+func TestScorePairSpanF1(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 60
+	frag := randSeq(rng, n)
+	long := randSeq(rng, 300) + frag + randSeq(rng, 300)
+	fp := make([]int, n)
+	for i := range fp {
+		fp[i] = -1
+	}
+	for k := 0; k < 10; k++ { // a hairpin 10-19 .. 40-49
+		fp[10+k], fp[49-k] = 49-k, 10+k
+	}
+	lp := make([]int, len(long))
+	for i := range lp {
+		lp[i] = -1
+	}
+	for i, j := range fp {
+		if j >= 0 {
+			lp[300+i] = 300 + j
+		}
+	}
+	for k := 0; k < 40; k++ { // 40 more pairs outside the fragment
+		lp[20+k], lp[259-k] = 259-k, 20+k
+	}
+	ps := ScorePair(long, lp, frag, fp)
+	if ps.QueryPairs != 50 || ps.SpanPairs != 10 || ps.Transferred != 10 {
+		t.Fatalf("%+v: want 50 query pairs, 10 in the span, 10 transferred", ps)
+	}
+	if want := 2 * 10.0 / 60; math.Abs(ps.F1-want) > 1e-12 || ps.SpanF1 != 1 {
+		t.Errorf("F1 %.3f, SpanF1 %.3f: want %.3f and 1", ps.F1, ps.SpanF1, want)
+	}
+	if ps := ScorePair(frag, fp, frag, fp); ps.SpanF1 != ps.F1 || ps.F1 != 1 {
+		t.Errorf("identical molecules: F1 %.3f, SpanF1 %.3f, want both 1", ps.F1, ps.SpanF1)
 	}
 }
 
