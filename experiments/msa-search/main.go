@@ -4,6 +4,7 @@
 // structure, per search tool.
 //
 //	go run ./experiments/msa-search build -out /tmp/msa-search/db.fasta
+//	go run ./experiments/msa-search build-hh -db /tmp/msa-search/db.fasta -out /tmp/msa-search/hh/db
 //	go run ./experiments/msa-search run -db /tmp/msa-search/db.fasta -tools jackhmmer,mmseqs -split validation
 //	go run ./experiments/msa-search baselines -label jackhmmer+n5plm4000 -split validation
 //	go run ./experiments/msa-search report > experiments/msa-search/report.md
@@ -14,6 +15,17 @@
 // test) target's query removed (the structure chain's sequence and its
 // alignment's first row), shuffled with a fixed seed, named FAMILY/ROW
 // (the row's index in its alignment file, 0 the query).
+//
+// build-hh makes an HH-suite database (for --search hhblits) of build's
+// FASTA the way UniClust30 is made: MMseqs2 clusters the sequences
+// (-min-seq-id 0.3, -cov 0.8), result2msa writes one A3M per cluster
+// (the representative first, every member kept) as PREFIX_a3m.ffdata and
+// .ffindex, and cstranslate (-f -x 0.3 -c 4, HH-suite's cs219.lib and
+// context_data.lib) makes PREFIX_cs219 for HHblits' prefilter. HHblits 3
+// needs no PREFIX_hhm. cstranslate is the one on PATH, else the best
+// /usr/libexec/hhsuite/cstranslate-SIMD of Debian's hhsuite that the CPU
+// runs. The tools' output goes to PREFIX.build-hh.log; it prints the
+// cluster count and the seconds of each step.
 //
 // run takes the families of one split of experiments/msa-net/split and,
 // per family and tool, runs `contactmap msa` (the search alone) and then
@@ -41,7 +53,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -72,11 +84,13 @@ const splitFile = "experiments/msa-net/split/families.tsv"
 func main() {
 	log.SetFlags(log.Ltime)
 	if len(os.Args) < 2 {
-		log.Fatal("usage: msa-search build|run|baselines|report [flags]")
+		log.Fatal("usage: msa-search build|build-hh|run|baselines|report [flags]")
 	}
 	switch os.Args[1] {
 	case "build":
 		build(os.Args[2:])
+	case "build-hh":
+		buildHHCmd(os.Args[2:])
 	case "run":
 		run(os.Args[2:])
 	case "baselines":
@@ -84,7 +98,7 @@ func main() {
 	case "report":
 		report(os.Args[2:])
 	default:
-		log.Fatalf("unknown command %q: build, run, baselines or report", os.Args[1])
+		log.Fatalf("unknown command %q: build, build-hh, run, baselines or report", os.Args[1])
 	}
 }
 
@@ -269,6 +283,329 @@ func build(args []string) {
 	}
 	fmt.Printf("files %d, rows %d, empty %d, held-out query copies removed %d, duplicates %d; database %s: %d sequences, %d residues (mean length %.1f), seed %d\n",
 		len(files), total, empty, removed, dups, *out, len(db), res, float64(res)/float64(len(db)), *seed)
+}
+
+// hhConfig is build-hh's input. The binaries and the context library
+// directory are found where empty (mmseqs on PATH, findCstranslate,
+// findHHData).
+type hhConfig struct {
+	db, out, work       string
+	minSeqID, cov       float64
+	threads             int
+	force               bool
+	mmseqs, cstranslate string
+	hhData              string
+}
+
+// hhStep is a step of build-hh and its wall seconds.
+type hhStep struct {
+	name    string
+	seconds float64
+}
+
+// hhResult is what build-hh built: the clusters (one A3M each), the
+// steps' times, the cstranslate it ran and the log of the tools' output.
+type hhResult struct {
+	clusters    int
+	steps       []hhStep
+	cstranslate string
+	log         string
+}
+
+// hhSIMD are the builds of cstranslate that Debian's hhsuite ships in
+// /usr/libexec/hhsuite, best first, with the /proc/cpuinfo flag each
+// needs (Debian's wrapper tries them in this order; it greps the name,
+// which never matches "sse4.1" (the flag is sse4_1) and matches "sse3"
+// in "ssse3"; the kernel calls SSE3 "pni").
+var hhSIMD = []struct{ suffix, flag string }{
+	{"avx2", "avx2"}, {"avx", "avx"}, {"sse4.1", "sse4_1"}, {"ssse3", "ssse3"}, {"sse3", "pni"}, {"plain", ""},
+}
+
+const hhLibexec = "/usr/libexec/hhsuite"
+
+// cpuFlags reads the flags of /proc/cpuinfo (path); an unreadable file
+// has none.
+func cpuFlags(path string) map[string]bool {
+	out := map[string]bool{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if ok && strings.TrimSpace(k) == "flags" {
+			for _, f := range strings.Fields(v) {
+				out[f] = true
+			}
+		}
+	}
+	return out
+}
+
+// cstranslateRuns reports whether bin is a working cstranslate: run
+// without arguments it prints its usage (Debian's wrapper, called from
+// /usr/libexec/hhsuite/bin, fails instead).
+func cstranslateRuns(bin string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, bin).CombinedOutput()
+	return bytes.Contains(out, []byte("Usage: cstranslate"))
+}
+
+// findCstranslate returns cstranslate: the one on PATH where it runs,
+// else the best libexec/cstranslate-SIMD that runs and that the CPU
+// (flags) supports.
+func findCstranslate(libexec string, flags map[string]bool) (string, error) {
+	if p, err := exec.LookPath("cstranslate"); err == nil && cstranslateRuns(p) {
+		return p, nil
+	}
+	for _, s := range hhSIMD {
+		p := filepath.Join(libexec, "cstranslate-"+s.suffix)
+		if st, err := os.Stat(p); err != nil || st.IsDir() || s.flag != "" && !flags[s.flag] {
+			continue
+		}
+		if cstranslateRuns(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no cstranslate: none on PATH that runs, and no %s/cstranslate-{avx2,avx,sse4.1,ssse3,sse3,plain} that this CPU runs: install the Debian packages hhsuite and hhsuite-data (apt-get install hhsuite hhsuite-data)", libexec)
+}
+
+// findHHData returns the directory of HH-suite's context libraries
+// (cs219.lib, context_data.lib): $HHLIB/data, else Debian's.
+func findHHData() (string, error) {
+	var dirs []string
+	if h := os.Getenv("HHLIB"); h != "" {
+		dirs = append(dirs, filepath.Join(h, "data"))
+	}
+	dirs = append(dirs, "/usr/share/hhsuite/data")
+	for _, d := range dirs {
+		ok := true
+		for _, f := range []string{"cs219.lib", "context_data.lib"} {
+			if _, err := os.Stat(filepath.Join(d, f)); err != nil {
+				ok = false
+			}
+		}
+		if ok {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("no cs219.lib and context_data.lib in %s: install the Debian package hhsuite-data (apt-get install hhsuite-data)", strings.Join(dirs, " or "))
+}
+
+// a3mFormatMode returns the --msa-format-mode of `mmseqs result2msa`
+// that writes plain A3M (the line "N: A3M format" of its help; MMseqs2
+// 14: 5), which HH-suite reads.
+func a3mFormatMode(mmseqs string) (string, error) {
+	out, _ := exec.Command(mmseqs, "result2msa", "-h").CombinedOutput()
+	re := regexp.MustCompile(`^\s*(?:--msa-format-mode INT\s+Format MSA as:\s+)?(\d+): A3M format\s*$`)
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := re.FindStringSubmatch(l); m != nil {
+			return m[1], nil
+		}
+	}
+	return "", fmt.Errorf("%s result2msa -h lists no --msa-format-mode \"N: A3M format\" (MMseqs2 13 or later has it)", mmseqs)
+}
+
+// ffindexEntry is a line of an ffindex (or MMseqs2 database) index.
+type ffindexEntry struct {
+	name, line string
+}
+
+// sortFFindex writes the index dst from src (an ffindex or MMseqs2
+// .index: name, offset, length, tab-separated) sorted by name, as
+// ffindex's binary search wants (MMseqs2 sorts its numeric keys as
+// numbers), and returns its entries; dst "" writes nothing, and dst src
+// is left as it is where it is sorted.
+func sortFFindex(src, dst string) (int, error) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return 0, err
+	}
+	var es []ffindexEntry
+	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		if len(f) != 3 {
+			return 0, fmt.Errorf("%s line %d: %d fields, want 3 (name, offset, length)", src, i+1, len(f))
+		}
+		es = append(es, ffindexEntry{f[0], l})
+	}
+	if dst == "" || src == dst && sort.SliceIsSorted(es, func(i, j int) bool { return es[i].name < es[j].name }) {
+		return len(es), nil
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString(e.line + "\n")
+	}
+	return len(es), os.WriteFile(dst, []byte(b.String()), 0o644)
+}
+
+// lastLine returns the last non-empty line of b.
+func lastLine(b []byte) string {
+	ls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(ls[len(ls)-1])
+}
+
+// buildHH builds an HH-suite database at cfg.out from the FASTA cfg.db
+// as UniClust30 is built: the sequences clustered by MMseqs2, an A3M of
+// each cluster (result2msa, the representative first) in PREFIX_a3m,
+// and cstranslate's column-state sequences of them in PREFIX_cs219.
+// HHblits 3 needs no PREFIX_hhm (it makes the HMMs from the A3Ms;
+// TestBuildHH searches without one, prefilter on). Every tool's stdout
+// and stderr go to PREFIX.build-hh.log; a failed step is an error naming
+// the step and the log, the work directory kept.
+func buildHH(cfg hhConfig) (*hhResult, error) {
+	if st, err := os.Stat(cfg.db); err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	} else if st.IsDir() {
+		return nil, fmt.Errorf("database %s is a directory, not a FASTA file", cfg.db)
+	}
+	if cfg.threads < 1 {
+		return nil, fmt.Errorf("-threads %d: want at least 1", cfg.threads)
+	}
+	var err error
+	if cfg.mmseqs == "" {
+		if cfg.mmseqs, err = exec.LookPath("mmseqs"); err != nil {
+			return nil, fmt.Errorf("mmseqs not on PATH: install the Debian package mmseqs2 (apt-get install mmseqs2)")
+		}
+	}
+	if cfg.cstranslate == "" {
+		if cfg.cstranslate, err = findCstranslate(hhLibexec, cpuFlags("/proc/cpuinfo")); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.hhData == "" {
+		if cfg.hhData, err = findHHData(); err != nil {
+			return nil, err
+		}
+	}
+	mode, err := a3mFormatMode(cfg.mmseqs)
+	if err != nil {
+		return nil, err
+	}
+	a3m, cs219 := cfg.out+"_a3m", cfg.out+"_cs219"
+	outputs := []string{a3m + ".ffdata", a3m + ".ffindex", cs219 + ".ffdata", cs219 + ".ffindex"}
+	for _, p := range outputs {
+		if _, err := os.Stat(p); err == nil {
+			if !cfg.force {
+				return nil, fmt.Errorf("%s exists: -force replaces it", p)
+			}
+			if err := os.Remove(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(cfg.out), 0o755); err != nil {
+		return nil, err
+	}
+	work := cfg.work
+	if work == "" {
+		work = filepath.Dir(cfg.out)
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(work, "build-hh-")
+	if err != nil {
+		return nil, err
+	}
+	res := &hhResult{cstranslate: cfg.cstranslate, log: cfg.out + ".build-hh.log"}
+	logf, err := os.Create(res.log)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	fmt.Fprintf(logf, "# build-hh %s -> %s (min-seq-id %g, coverage %g, threads %d; work %s)\n", cfg.db, cfg.out, cfg.minSeqID, cfg.cov, cfg.threads, tmp)
+	step := func(name string, env []string, bin string, args ...string) error {
+		fmt.Fprintf(logf, "$ %s%s %s\n", strings.Join(append(env, ""), " "), bin, strings.Join(args, " "))
+		var errb bytes.Buffer
+		c := exec.Command(bin, args...)
+		c.Env = append(os.Environ(), env...)
+		c.Stdout = logf
+		c.Stderr = io.MultiWriter(logf, &errb)
+		start := time.Now()
+		err := c.Run()
+		s := time.Since(start).Seconds()
+		fmt.Fprintf(logf, "# %s: %.1f s\n", name, s)
+		if err != nil {
+			return fmt.Errorf("build-hh step %s (%s) failed: %v: %s; its output is in %s, the work directory %s is kept", name, filepath.Base(bin), err, lastLine(errb.Bytes()), res.log, tmp)
+		}
+		res.steps = append(res.steps, hhStep{name, s})
+		return nil
+	}
+	seq, clu, th := filepath.Join(tmp, "seq"), filepath.Join(tmp, "clu"), strconv.Itoa(cfg.threads)
+	if err := step("createdb", nil, cfg.mmseqs, "createdb", cfg.db, seq); err != nil {
+		return nil, err
+	}
+	if err := step("cluster", nil, cfg.mmseqs, "cluster", seq, clu, filepath.Join(tmp, "tmp"),
+		"--min-seq-id", fmt.Sprint(cfg.minSeqID), "-c", fmt.Sprint(cfg.cov), "--threads", th); err != nil {
+		return nil, err
+	}
+	if res.clusters, err = sortFFindex(clu+".index", ""); err != nil {
+		return nil, fmt.Errorf("build-hh: the clustering: %w", err)
+	}
+	// Every member in its cluster's A3M (--filter-msa 0), as the
+	// project's MMseqs2 search keeps every hit; the mmseqs database is
+	// the ffindex data file (entries \0-terminated).
+	if err := step("result2msa", nil, cfg.mmseqs, "result2msa", seq, seq, clu, a3m+".ffdata",
+		"--msa-format-mode", mode, "--filter-msa", "0", "--threads", th); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	n, err := sortFFindex(a3m+".ffdata.index", a3m+".ffindex")
+	if err != nil {
+		return nil, fmt.Errorf("build-hh step a3m index: %w", err)
+	}
+	if n != res.clusters {
+		return nil, fmt.Errorf("build-hh step a3m index: %d A3M entries for %d clusters", n, res.clusters)
+	}
+	for _, p := range []string{a3m + ".ffdata.index", a3m + ".ffdata.dbtype"} {
+		if err := os.Remove(p); err != nil {
+			return nil, fmt.Errorf("build-hh step a3m index: %w", err)
+		}
+	}
+	res.steps = append(res.steps, hhStep{"a3m index", time.Since(start).Seconds()})
+	if err := step("cstranslate", []string{"OMP_NUM_THREADS=" + th}, cfg.cstranslate,
+		"-f", "-x", "0.3", "-c", "4", "-I", "a3m", "-i", a3m, "-o", cs219,
+		"-A", filepath.Join(cfg.hhData, "cs219.lib"), "-D", filepath.Join(cfg.hhData, "context_data.lib")); err != nil {
+		return nil, err
+	}
+	if n, err := sortFFindex(cs219+".ffindex", cs219+".ffindex"); err != nil {
+		return nil, fmt.Errorf("build-hh step cstranslate: %w", err)
+	} else if n != res.clusters {
+		return nil, fmt.Errorf("build-hh step cstranslate: %d cs219 entries for %d clusters; see %s", n, res.clusters, res.log)
+	}
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func buildHHCmd(args []string) {
+	fs := flag.NewFlagSet("build-hh", flag.ExitOnError)
+	var cfg hhConfig
+	fs.StringVar(&cfg.db, "db", "/tmp/msa-search/db.fasta", "the FASTA database (build)")
+	fs.StringVar(&cfg.out, "out", "/tmp/msa-search/hh/db", "the HH-suite database prefix: PREFIX_a3m.ffdata/.ffindex, PREFIX_cs219.ffdata/.ffindex, PREFIX.build-hh.log")
+	fs.Float64Var(&cfg.minSeqID, "min-seq-id", 0.3, "mmseqs cluster --min-seq-id")
+	fs.Float64Var(&cfg.cov, "cov", 0.8, "mmseqs cluster -c (coverage)")
+	fs.IntVar(&cfg.threads, "threads", 2, "threads of mmseqs and cstranslate")
+	fs.StringVar(&cfg.work, "work", "", "the parent of the mmseqs work directory (its sequence and cluster databases and tmp), removed when done (default: PREFIX's directory)")
+	fs.BoolVar(&cfg.force, "force", false, "replace an existing database at -out")
+	fs.Parse(args)
+	start := time.Now()
+	res, err := buildHH(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range res.steps {
+		fmt.Printf("%-12s %8.1f s\n", s.name, s.seconds)
+	}
+	fmt.Printf("%s: %d clusters (min-seq-id %g, coverage %g) from %s; cstranslate %s; %.1f s in all; log %s\n",
+		cfg.out, res.clusters, cfg.minSeqID, cfg.cov, cfg.db, res.cstranslate, time.Since(start).Seconds(), res.log)
 }
 
 // timed runs cmd under /usr/bin/time -v, appending its output to logf,

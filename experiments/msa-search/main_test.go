@@ -3,15 +3,20 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/experiments/internal/freecontact"
+	"github.com/contactmap/contactmap/pipeline/search"
 )
 
 // TestRows: a row is its residues, gaps ('-', '.') removed and insertions
@@ -319,5 +324,216 @@ func TestReportBaselines(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "freecontact") || strings.Contains(b.String(), "sequence separation") {
 		t.Errorf("rows without a baselines file:\n%s", b.String())
+	}
+}
+
+// hhTestDB writes a FASTA database of pipeline/search's test family of
+// 1aapA (fam1..fam120) and a shuffled copy of each member (shuf1..,
+// unrelated decoys of the same composition and length), and returns its
+// path and the query.
+func hhTestDB(t *testing.T) (string, search.Query) {
+	t.Helper()
+	const dir = "../../pipeline/search/testdata"
+	fam, err := os.ReadFile(filepath.Join(dir, "1aapA.family.fasta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qd, err := os.ReadFile(filepath.Join(dir, "1aapA.query.fasta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ql := strings.Split(strings.TrimSpace(string(qd)), "\n")
+	q := search.Query{Name: "1aapA", Seq: strings.TrimSpace(ql[len(ql)-1])}
+	var b strings.Builder
+	b.Write(fam)
+	rng := rand.New(rand.NewPCG(1, 2))
+	k := 0
+	for _, l := range strings.Split(string(fam), "\n") {
+		if l = strings.TrimSpace(l); l == "" || l[0] == '>' {
+			continue
+		}
+		s := []byte(l)
+		rng.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+		k++
+		b.WriteString(">shuf" + strconv.Itoa(k) + "\n" + string(s) + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "db.fasta")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, q
+}
+
+// TestBuildHH builds an HH-suite database of the 1aapA family and its
+// decoys with the real tools and searches it with HHblits, prefilter on
+// and no PREFIX_hhm: the family is found, no decoy is. Skipped where
+// mmseqs, hhblits or cstranslate (or its context libraries) are missing.
+func TestBuildHH(t *testing.T) {
+	for _, tool := range []struct{ bin, pkg string }{{"mmseqs", "mmseqs2"}, {"hhblits", "hhsuite"}} {
+		if _, err := exec.LookPath(tool.bin); err != nil {
+			t.Skipf("%s not on PATH: install the Debian package %s", tool.bin, tool.pkg)
+		}
+	}
+	if _, err := findCstranslate(hhLibexec, cpuFlags("/proc/cpuinfo")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := findHHData(); err != nil {
+		t.Skip(err)
+	}
+	db, q := hhTestDB(t)
+	dir := t.TempDir()
+	cfg := hhConfig{db: db, out: filepath.Join(dir, "hh", "db"), minSeqID: 0.3, cov: 0.8, threads: 1}
+	res, err := buildHH(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.steps {
+		t.Logf("%s %.1f s", s.name, s.seconds)
+	}
+	t.Logf("%d clusters; cstranslate %s", res.clusters, res.cstranslate)
+	var names []string
+	for _, s := range res.steps {
+		names = append(names, s.name)
+	}
+	if got := strings.Join(names, ","); got != "createdb,cluster,result2msa,a3m index,cstranslate" {
+		t.Errorf("steps %s", got)
+	}
+	// 240 sequences: the family falls in a few clusters, each decoy is
+	// its own.
+	if res.clusters <= 120 || res.clusters >= 240 {
+		t.Errorf("%d clusters of 240 sequences (120 decoys)", res.clusters)
+	}
+	for _, kind := range []string{"a3m", "cs219"} {
+		data, err := os.ReadFile(cfg.out + "_" + kind + ".ffindex")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) != res.clusters || !sort.StringsAreSorted(lines) {
+			t.Errorf("%s index: %d entries (sorted %v), want %d sorted", kind, len(lines), sort.StringsAreSorted(lines), res.clusters)
+		}
+		if _, err := os.Stat(cfg.out + "_" + kind + ".ffdata"); err != nil {
+			t.Error(err)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "hh", "*")); len(m) != 5 {
+		t.Errorf("output directory holds %q, want the four database files and the log", m)
+	}
+	if _, err := buildHH(cfg); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("second build without -force: %v", err)
+	}
+
+	s, err := search.New(search.Options{Tool: search.HHblits, DB: cfg.out, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var log bytes.Buffer
+	a, err := s.Search(context.Background(), q, &log)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "passed 1st prefilter") || strings.Contains(log.String(), "noprefilt") {
+		t.Errorf("hhblits did not run its prefilter:\n%s", log.String())
+	}
+	if a.Rows[0] != q.Seq {
+		t.Fatalf("first row %q, want the query", a.Rows[0])
+	}
+	fam := map[string]bool{}
+	for _, n := range a.Names[1:] {
+		switch {
+		case strings.HasPrefix(n, "shuf"):
+			t.Errorf("decoy %s found", n)
+		case strings.HasPrefix(n, "fam"):
+			fam[n] = true
+		}
+	}
+	t.Logf("%d rows, %d family members", len(a.Rows), len(fam))
+	if len(fam) < 100 {
+		t.Errorf("%d family members found of 120", len(fam))
+	}
+}
+
+// writeScript writes an executable shell script.
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBuildHHFindsCstranslate: the cstranslate on PATH where it runs, else the
+// best libexec build the CPU flags allow that runs; none is an error
+// naming the Debian packages.
+func TestBuildHHFindsCstranslate(t *testing.T) {
+	dir := t.TempDir()
+	info := filepath.Join(dir, "cpuinfo")
+	os.WriteFile(info, []byte("processor\t: 0\nflags\t\t: fpu sse2 pni ssse3 sse4_1 avx\n\nprocessor\t: 1\nflags\t\t: fpu sse2 pni ssse3 sse4_1 avx\n"), 0o644)
+	flags := cpuFlags(info)
+	if !flags["sse4_1"] || !flags["avx"] || flags["avx2"] {
+		t.Fatalf("flags %v", flags)
+	}
+	lib := filepath.Join(dir, "libexec")
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(lib, 0o755)
+	os.Mkdir(bin, 0o755)
+	t.Setenv("PATH", bin)
+	usage := `echo "Usage: cstranslate -i <infile> [options]"; exit 1`
+	broken := `echo "realpath: no such file" >&2; exit 127`
+	if _, err := findCstranslate(lib, flags); err == nil || !strings.Contains(err.Error(), "hhsuite and hhsuite-data") {
+		t.Errorf("none: %v", err)
+	}
+	writeScript(t, filepath.Join(lib, "cstranslate-plain"), usage)
+	writeScript(t, filepath.Join(lib, "cstranslate-avx2"), usage)
+	writeScript(t, filepath.Join(lib, "cstranslate-avx"), broken)
+	writeScript(t, filepath.Join(lib, "cstranslate-sse4.1"), usage)
+	writeScript(t, filepath.Join(bin, "cstranslate"), broken)
+	// No avx2 flag; the avx build and the PATH wrapper do not run.
+	if got, err := findCstranslate(lib, flags); err != nil || got != filepath.Join(lib, "cstranslate-sse4.1") {
+		t.Errorf("got %s, %v; want cstranslate-sse4.1", got, err)
+	}
+	if got, err := findCstranslate(lib, map[string]bool{"avx2": true}); err != nil || got != filepath.Join(lib, "cstranslate-avx2") {
+		t.Errorf("avx2 CPU: got %s, %v", got, err)
+	}
+	if got, err := findCstranslate(lib, nil); err != nil || got != filepath.Join(lib, "cstranslate-plain") {
+		t.Errorf("no flags: got %s, %v", got, err)
+	}
+	writeScript(t, filepath.Join(bin, "cstranslate"), usage)
+	if got, err := findCstranslate(lib, flags); err != nil || got != filepath.Join(bin, "cstranslate") {
+		t.Errorf("working cstranslate on PATH: got %s, %v", got, err)
+	}
+}
+
+// TestBuildHHStepFails: a failing tool stops build-hh with an error
+// naming the step, the tool's message and the log, which holds its
+// output; the work directory is kept.
+func TestBuildHHStepFails(t *testing.T) {
+	dir := t.TempDir()
+	mm := filepath.Join(dir, "mmseqs")
+	writeScript(t, mm, `case "$1" in
+result2msa) echo " --msa-format-mode INT        Format MSA as: 0: binary cA3M DB"; echo "                              5: A3M format";;
+createdb) : > "$3"; echo "createdb done";;
+cluster) echo "Error: out of memory in the clustering" >&2; exit 1;;
+esac`)
+	db := filepath.Join(dir, "db.fasta")
+	os.WriteFile(db, []byte(">a\nACDE\n"), 0o644)
+	out := filepath.Join(dir, "out", "db")
+	_, err := buildHH(hhConfig{db: db, out: out, minSeqID: 0.3, cov: 0.8, threads: 1, mmseqs: mm, cstranslate: "/nonexistent/cstranslate", hhData: dir})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"step cluster", "out of memory in the clustering", out + ".build-hh.log"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if data, _ := os.ReadFile(out + ".build-hh.log"); !strings.Contains(string(data), "createdb done") || !strings.Contains(string(data), "out of memory") {
+		t.Errorf("log %q", data)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "out", "build-hh-*")); len(m) != 1 {
+		t.Errorf("work directory: %q", m)
+	}
+	if mode, err := a3mFormatMode(mm); err != nil || mode != "5" {
+		t.Errorf("format mode %q, %v", mode, err)
 	}
 }
