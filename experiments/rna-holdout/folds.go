@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/contactmap/contactmap/rna/homology"
 )
@@ -23,20 +22,10 @@ import (
 // covers. Direct links do not chain through the clusters' single
 // linkage, which joined 16S, tRNA and tmRNA into one cluster.
 func folds() error {
-	var refs []mol
-	tr0, err := read(*tr0Flag, "TR0")
+	refs, nTR0, err := readRefs()
 	if err != nil {
 		return err
 	}
-	refs = append(refs, tr0...)
-	for k, f := range strings.Split(*s16Flag, ",") {
-		ms, err := read(f, []string{"16S-train", "16S-valid"}[min(k, 1)])
-		if err != nil {
-			return err
-		}
-		refs = append(refs, ms...)
-	}
-	nTR0 := len(tr0)
 	arch, err := read(*archFlag, "archiveII")
 	if err != nil {
 		return err

@@ -97,16 +97,8 @@ func main() {
 		logf("done in %s", time.Since(start).Round(time.Second))
 		return
 	}
-	var refs []mol // the clustering set: TR0, then the 16S sets
-	tr0, err := read(*tr0Flag, "TR0")
+	refs, nTR0, err := readRefs() // the clustering set: TR0, then the 16S sets
 	check(err)
-	refs = append(refs, tr0...)
-	for k, f := range strings.Split(*s16Flag, ",") {
-		ms, err := read(f, []string{"16S-train", "16S-valid"}[min(k, 1)])
-		check(err)
-		refs = append(refs, ms...)
-	}
-	nTR0 := len(tr0)
 	seqs := make([]string, len(refs))
 	for i, m := range refs {
 		seqs[i] = m.seq
@@ -443,6 +435,24 @@ func baselines(file string) error {
 	fmt.Println()
 	// Per molecule, for paired differences against the trials.
 	return writeLines(filepath.Join(*outFlag, "baselines.tsv"), "predictor\tname\tlength\tf1\tmcc\tf1_slip", rows)
+}
+
+// readRefs reads the clustering set, TR0 then the 16S sets, and the
+// number of TR0 molecules.
+func readRefs() ([]mol, int, error) {
+	refs, err := read(*tr0Flag, "TR0")
+	if err != nil {
+		return nil, 0, err
+	}
+	nTR0 := len(refs)
+	for k, f := range strings.Split(*s16Flag, ",") {
+		ms, err := read(f, []string{"16S-train", "16S-valid"}[min(k, 1)])
+		if err != nil {
+			return nil, 0, err
+		}
+		refs = append(refs, ms...)
+	}
+	return refs, nTR0, nil
 }
 
 // read reads a set (ssnet.ReadSet: dot-bracket or five-line).
