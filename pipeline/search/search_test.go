@@ -205,10 +205,51 @@ func TestSearchTools(t *testing.T) {
 	}
 }
 
+// cstranslate returns a cstranslate that runs and the directory of
+// HH-suite's context libraries (Debian's hhsuite-data), or "" where
+// either is missing: the one on PATH, else Debian's hhsuite 3.3.0 builds
+// /usr/libexec/hhsuite/cstranslate-SIMD, best first, that this CPU's
+// /proc/cpuinfo flags allow (the wrapper /usr/libexec/hhsuite/bin/
+// cstranslate is broken when called from there).
+func cstranslate(t *testing.T) (bin, data string) {
+	t.Helper()
+	data = "/usr/share/hhsuite/data"
+	for _, f := range []string{"cs219.lib", "context_data.lib"} {
+		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
+			return "", ""
+		}
+	}
+	runs := func(p string) bool {
+		out, _ := exec.Command(p).CombinedOutput()
+		return bytes.Contains(out, []byte("Usage: cstranslate"))
+	}
+	if p, err := exec.LookPath("cstranslate"); err == nil && runs(p) {
+		return p, data
+	}
+	info, _ := os.ReadFile("/proc/cpuinfo")
+	flags := map[string]bool{"": true}
+	for _, l := range strings.Split(string(info), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "flags" {
+			for _, f := range strings.Fields(v) {
+				flags[f] = true
+			}
+		}
+	}
+	for _, s := range [][2]string{{"avx2", "avx2"}, {"avx", "avx"}, {"sse4.1", "sse4_1"}, {"ssse3", "ssse3"}, {"sse3", "pni"}, {"plain", ""}} {
+		if p := "/usr/libexec/hhsuite/cstranslate-" + s[0]; flags[s[1]] && runs(p) {
+			return p, data
+		}
+	}
+	return "", ""
+}
+
 // TestHHblits searches an HH-suite database built from the test
-// sequences (one A3M per sequence, ffindex_build). Debian's hhsuite has
-// no cstranslate, so the column-state (cs219) files are stand-ins and
-// HHblits runs with -noprefilt, through a wrapper script given as Bin.
+// sequences (one A3M per sequence, ffindex_build). Where a cstranslate
+// runs (Debian's hhsuite ships it in /usr/libexec/hhsuite), the
+// column-state (cs219) files are cstranslate's and HHblits runs with its
+// prefilter; without one they are stand-ins and HHblits runs with
+// -noprefilt, through a wrapper script given as Bin. The test logs which
+// ran.
 func TestHHblits(t *testing.T) {
 	needTool(t, "hhblits", "hhsuite")
 	needTool(t, "ffindex_build", "hhsuite")
@@ -223,14 +264,31 @@ func TestHHblits(t *testing.T) {
 		os.WriteFile(filepath.Join(a3m, name), []byte(">"+r), 0o644)
 	}
 	prefix := filepath.Join(dir, "db")
-	for _, kind := range []string{"a3m", "cs219"} {
+	cs, csData := cstranslate(t)
+	kinds := []string{"a3m", "cs219"}
+	if cs != "" {
+		kinds = kinds[:1]
+	}
+	for _, kind := range kinds {
 		if out, err := exec.Command("ffindex_build", "-s", prefix+"_"+kind+".ffdata", prefix+"_"+kind+".ffindex", a3m).CombinedOutput(); err != nil {
 			t.Fatalf("ffindex_build: %v %s", err, out)
 		}
 	}
-	bin := filepath.Join(dir, "hhblits-noprefilt")
-	os.WriteFile(bin, []byte("#!/bin/sh\nexec hhblits \"$@\" -noprefilt\n"), 0o755)
-	s, err := New(Options{Tool: HHblits, Bin: bin, DB: prefix, Threads: 2})
+	opt := Options{Tool: HHblits, DB: prefix, Threads: 2}
+	if cs != "" {
+		t.Logf("real cs219 files by %s, HHblits with its prefilter", cs)
+		c := exec.Command(cs, "-f", "-x", "0.3", "-c", "4", "-I", "a3m", "-i", prefix+"_a3m", "-o", prefix+"_cs219",
+			"-A", filepath.Join(csData, "cs219.lib"), "-D", filepath.Join(csData, "context_data.lib"))
+		c.Env = append(os.Environ(), "OMP_NUM_THREADS=2")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("cstranslate: %v %s", err, out)
+		}
+	} else {
+		t.Log("no cstranslate (Debian packages hhsuite, hhsuite-data): stand-in cs219 files, HHblits with -noprefilt")
+		opt.Bin = filepath.Join(dir, "hhblits-noprefilt")
+		os.WriteFile(opt.Bin, []byte("#!/bin/sh\nexec hhblits \"$@\" -noprefilt\n"), 0o755)
+	}
+	s, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,6 +300,9 @@ func TestHHblits(t *testing.T) {
 	a, err := s.Search(context.Background(), q, &log)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if cs != "" && !strings.Contains(log.String(), "passed 1st prefilter") {
+		t.Errorf("hhblits did not run its prefilter:\n%s", log.String())
 	}
 	checkFamily(t, a, q)
 }
