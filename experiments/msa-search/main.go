@@ -702,12 +702,7 @@ func run(args []string) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	want := map[string]bool{}
-	for _, s := range strings.Split(*only, ",") {
-		if s != "" {
-			want[s] = true
-		}
-	}
+	want := familySet(*only)
 	done := map[string]bool{}
 	if data, err := os.ReadFile(*results); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
@@ -847,6 +842,18 @@ var errNoRun = errors.New("no run")
 // kindEVfold is experiments/msa-net/eval's kind of freecontact's EVfold
 // mode.
 const kindEVfold = "freecontact EVfold"
+
+// familySet is the set of a -families flag's comma-separated names
+// (empty: every family).
+func familySet(list string) map[string]bool {
+	want := map[string]bool{}
+	for _, s := range strings.Split(list, ",") {
+		if s != "" {
+			want[s] = true
+		}
+	}
+	return want
+}
 
 // chainID turns a split family name into experiments/msa-net's chain ID.
 func chainID(name string) string {
@@ -1203,12 +1210,7 @@ func baselines(args []string) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	want := map[string]bool{}
-	for _, s := range strings.Split(*only, ",") {
-		if s != "" {
-			want[s] = true
-		}
-	}
+	want := familySet(*only)
 	done, err := readBaselines(*results)
 	if err != nil {
 		log.Fatal(err)
