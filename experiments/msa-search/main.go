@@ -726,12 +726,7 @@ func run(args []string) {
 		if f.split != *split || drop[f.name] || len(want) > 0 && !want[f.name] {
 			continue
 		}
-		ts, err := predict.Resolve(f.structure, "")
-		if err != nil || len(ts) != 1 {
-			log.Fatalf("%s: %v (%d chains)", f.structure, err, len(ts))
-		}
-		t := ts[0]
-		truth := pdb.NewContacts(t.Residues, predict.PlmContacts)
+		t, truth := familyTarget(f.structure)
 		l := len(t.Seq)
 		for _, tool := range strings.Split(*tools, ",") {
 			name := tool
@@ -842,6 +837,16 @@ var errNoRun = errors.New("no run")
 // kindEVfold is experiments/msa-net/eval's kind of freecontact's EVfold
 // mode.
 const kindEVfold = "freecontact EVfold"
+
+// familyTarget reads a family's structure: its one chain and the
+// chain's C-beta contacts (the truth every predictor is scored against).
+func familyTarget(structure string) (predict.Target, *pdb.Contacts) {
+	ts, err := predict.Resolve(structure, "")
+	if err != nil || len(ts) != 1 {
+		log.Fatalf("%s: %v (%d chains)", structure, err, len(ts))
+	}
+	return ts[0], pdb.NewContacts(ts[0].Residues, predict.PlmContacts)
+}
 
 // familySet is the set of a -families flag's comma-separated names
 // (empty: every family).
@@ -1235,12 +1240,7 @@ func baselines(args []string) {
 			skipped++
 			continue
 		}
-		ts, err := predict.Resolve(f.structure, "")
-		if err != nil || len(ts) != 1 {
-			log.Fatalf("%s: %v (%d chains)", f.structure, err, len(ts))
-		}
-		t := ts[0]
-		truth := pdb.NewContacts(t.Residues, predict.PlmContacts)
+		t, truth := familyTarget(f.structure)
 		l := len(t.Seq)
 		path := filepath.Join(*work, *label, t.ID+".a3m")
 		rows, err := alignmentRows(path)
