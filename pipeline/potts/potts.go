@@ -199,7 +199,7 @@ type Model struct {
 	J []float32
 
 	N, Unique int     // sequences, distinct sequences
-	Fitted    int     // distinct sequences fitted (Unique, or Options.MaxRows)
+	Fitted    int     // distinct sequences fitted (Unique, or at most Options.MaxRows)
 	Neff      float64 // sum of the sequence weights
 	LambdaH   float64
 	LambdaJ   float64
@@ -311,7 +311,7 @@ func subsample(x []uint8, w []float64, l, k int) ([]uint8, []float64) {
 		u := r.Float64() * rest
 		// The first row s >= 1 with cum[s] > u.
 		s := 1 + sort.Search(n-1, func(t int) bool { return cum[1+t] > u })
-		draws[min(s, n-1)]++
+		draws[min(s, n-1)]++ // (min: u at rest by rounding finds no row)
 	}
 	sx := append(make([]uint8, 0, k*l), x[:l]...)
 	sw := append(make([]float64, 0, k), w[0])

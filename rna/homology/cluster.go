@@ -45,18 +45,10 @@ type PairScore struct {
 func ScorePair(aSeq string, aPartner []int, bSeq string, bPartner []int) PairScore {
 	m := AlignOverlap(aSeq, bSeq)
 	var ps PairScore
-	ps.Identity, ps.Coverage = spanIdentity(m, aSeq, bSeq)
+	var first, last int // the query's aligned span; -1 when nothing aligns
+	ps.Identity, ps.Coverage, first, last = spanIdentity(m, aSeq, bSeq)
 	t := Transfer(m, bPartner)
 	ps.Transferred = len(t)
-	first, last := -1, -1
-	for i, j := range m {
-		if j >= 0 {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
 	for i, j := range aPartner {
 		if j > i {
 			ps.QueryPairs++
@@ -81,9 +73,11 @@ func ScorePair(aSeq string, aPartner []int, bSeq string, bPartner []int) PairSco
 }
 
 // spanIdentity is PairScore's Identity and Coverage of an alignment map
-// of a to b.
-func spanIdentity(m []int, a, b string) (identity, coverage float64) {
-	first, last, aligned, same := -1, -1, 0, 0
+// of a to b, and the first and last aligned positions of a (-1 when
+// none is aligned).
+func spanIdentity(m []int, a, b string) (identity, coverage float64, first, last int) {
+	first, last = -1, -1
+	aligned, same := 0, 0
 	for i, j := range m {
 		if j < 0 {
 			continue
@@ -98,10 +92,10 @@ func spanIdentity(m []int, a, b string) (identity, coverage float64) {
 		}
 	}
 	if aligned == 0 {
-		return 0, 0
+		return 0, 0, -1, -1
 	}
 	columns := (last - first + 1) + (m[last] - m[first] + 1) - aligned
-	return float64(same) / float64(columns), float64(aligned) / float64(min(len(a), len(b)))
+	return float64(same) / float64(columns), float64(aligned) / float64(min(len(a), len(b))), first, last
 }
 
 // DinucleotideShuffle is a random permutation of seq with the same
