@@ -146,6 +146,7 @@ split (or --set, a five-line file).`,
 	trainFile := fs.String("train", "", "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks (default: the training files of the shipped models given, which must share them, in training's order; else "+ssnet.TrainFile+")")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels and the MFE baseline")
 	centroidCache := fs.String("centroid-cache", ssnet.DefaultCentroidCache(), "file of cached centroid structures, for the centroid baseline (\"\": fold every molecule)")
+	ensembleCache := fs.String("ensemble-cache", ssnet.DefaultEnsembleCache(), "file of cached ensemble channels (pair probabilities), for networks with the ensemble channel (\"\": compute every molecule's); appended as they are computed")
 	foldSeed := fs.String("fold-seed", ssnet.FoldSeedFile, "file of read-only MFE and centroid structures looked up before the caches (the bundled test molecules', built by make rna-fold-cache; \"\": none)")
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
@@ -162,7 +163,7 @@ split (or --set, a five-line file).`,
 	}
 	var err error
 	cfg := rnapredict.EvalConfig{Models: models, Train: *trainFile, DefaultTrain: ssnet.TrainFile, Set: *setFile, Split: *split, MFECache: *mfeCache, CentroidCache: *centroidCache,
-		FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: shipped.RNAShipped(), Log: stderr, Progress: progress.Ticker}
+		EnsembleCache: *ensembleCache, FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: shipped.RNAShipped(), Log: stderr, Progress: progress.Ticker}
 	if cfg.Decoders, err = ssnet.ParseDecoders(*decoders); err != nil {
 		return usage.Errorf("--decoders: %v", err)
 	}

@@ -55,6 +55,10 @@ var (
 	foldTopFlag = flag.Int("fold-top", 32, "-folds: prefilter candidates per query under each ranking")
 	foldIDFlag  = flag.Float64("fold-id", 0.76, "-folds: the sequence test's identity (the clustering's chosen value, report.md)")
 	foldF1Flag  = flag.Float64("fold-f1", 0.45, "-folds: the structure test's SpanF1 (the clustering's chosen F1, report.md)")
+	foldSetFlag = flag.String("fold-sets", "", "instead of clustering: write each ArchiveII fold's training, selection and test sets (foldSets) into this directory, one folder per family")
+	setsFlag    = flag.String("sets", "", "-score, -baselines: the directory holding train.dbn.gz and the scored set (default: -out)")
+	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
+	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsemblePairs) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
@@ -75,7 +79,7 @@ func main() {
 	flag.Parse()
 	start := time.Now()
 	if *baseFlag {
-		check(baselines(filepath.Join(*outFlag, "valid.dbn.gz")))
+		check(baselines(filepath.Join(setsDir(), *scoredFlag)))
 		return
 	}
 	if *scoreFlag != "" {
@@ -90,6 +94,10 @@ func main() {
 	if *foldsFlag {
 		check(folds())
 		logf("done in %s", time.Since(start).Round(time.Second))
+		return
+	}
+	if *foldSetFlag != "" {
+		check(foldSets(*foldSetFlag))
 		return
 	}
 	if *ensFlag != "" {
@@ -387,7 +395,7 @@ func baselines(file string) error {
 	// Homology transfer from the training side of the split: the TR0
 	// molecules kept for training and the 16S sets (-16s).
 	var refs []*rna.Structure
-	for _, f := range append([]string{filepath.Join(*outFlag, "train.dbn.gz")}, strings.Split(*s16Flag, ",")...) {
+	for _, f := range append([]string{filepath.Join(setsDir(), "train.dbn.gz")}, strings.Split(*s16Flag, ",")...) {
 		ms, err := ssnet.ReadSet(f)
 		if err != nil {
 			return err
@@ -726,6 +734,14 @@ func writeLines(path, header string, lines []string) error {
 	return f.Close()
 }
 
+// setsDir is where -score and -baselines read the split's sets.
+func setsDir() string {
+	if *setsFlag != "" {
+		return *setsFlag
+	}
+	return *outFlag
+}
+
 func logf(format string, a ...any) {
 	fmt.Fprintf(os.Stderr, "rna-holdout: "+format+"\n", a...)
 }
@@ -744,8 +760,12 @@ func ensembles(path string) error {
 	if err != nil {
 		return err
 	}
+	files := append([]string{filepath.Join(*outFlag, "valid.dbn.gz"), filepath.Join(*outFlag, "train.dbn.gz")}, strings.Split(*s16Flag, ",")...)
+	if *ensSetsFlag != "" {
+		files = strings.Split(*ensSetsFlag, ",")
+	}
 	var set []ssnet.Molecule
-	for _, f := range append([]string{filepath.Join(*outFlag, "valid.dbn.gz"), filepath.Join(*outFlag, "train.dbn.gz")}, strings.Split(*s16Flag, ",")...) {
+	for _, f := range files {
 		ms, err := ssnet.ReadSet(f)
 		if err != nil {
 			return err
@@ -769,7 +789,7 @@ func ensembles(path string) error {
 // --train 16s,train.dbn.gz, the template index is over them all).
 func trainingSide() ([]ssnet.Molecule, error) {
 	var set []ssnet.Molecule
-	for _, f := range append(strings.Split(*s16Flag, ",")[:1], filepath.Join(*outFlag, "train.dbn.gz")) {
+	for _, f := range append(strings.Split(*s16Flag, ",")[:1], filepath.Join(setsDir(), "train.dbn.gz")) {
 		ms, err := ssnet.ReadSet(f)
 		if err != nil {
 			return nil, err
@@ -781,7 +801,7 @@ func trainingSide() ([]ssnet.Molecule, error) {
 
 // score evaluates model files on the validation set, per molecule.
 func score(spec string) error {
-	valid, err := ssnet.ReadSet(filepath.Join(*outFlag, "valid.dbn.gz"))
+	valid, err := ssnet.ReadSet(filepath.Join(setsDir(), *scoredFlag))
 	if err != nil {
 		return err
 	}

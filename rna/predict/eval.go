@@ -29,6 +29,10 @@ type EvalConfig struct {
 	// centroid baselines ("": fold every molecule); FoldSeed a file of
 	// read-only folds looked up first (ssnet.ReadFoldSeed; "": none).
 	MFECache, CentroidCache, FoldSeed string
+	// EnsembleCache is the file of cached ensemble channels
+	// (ssnet.EnsembleCache) for the networks with the ensemble channel,
+	// appended as they are computed ("": compute every molecule's).
+	EnsembleCache string
 	// Baselines adds the model-free baselines (ssnet.Baselines).
 	Baselines bool
 	Workers   int // goroutines per convolution (0: runtime.GOMAXPROCS(0))
@@ -101,7 +105,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		}
 		return nil
 	}
-	templated := false
+	templated, ensembled := false, false
 	for _, path := range cfg.Models {
 		m, _, err := cfg.Shipped.Load(path)
 		if err != nil {
@@ -121,6 +125,16 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			if err := attachMFE(); err != nil {
 				return nil, err
 			}
+		}
+		if r.Inputs2D().Ensemble && !ensembled {
+			cache, err := ssnet.ReadEnsembleCache(cfg.EnsembleCache)
+			if err != nil {
+				return nil, err
+			}
+			if err := ssnet.AttachEnsemble(ctx, set, cache, cfg.EnsembleCache, max(cfg.Workers, 1), nil); err != nil {
+				return nil, err
+			}
+			ensembled = true
 		}
 		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
 		tick, end := cfg.Progress.Start(len(set), name)

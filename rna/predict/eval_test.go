@@ -1,0 +1,74 @@
+package predict_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/contactmap/contactmap/rna/predict"
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// rna eval of a network with the ensemble channel computes each
+// molecule's channel once into --ensemble-cache, and a second eval that
+// reads the cache scores every molecule as the eval that computed them.
+func TestEvalEnsembleCache(t *testing.T) {
+	dir := t.TempDir()
+	m, err := ssnet.NewModel(ssnet.CNN, ssnet.FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelFile := filepath.Join(dir, "model.scnn")
+	if err := m.Save(modelFile); err != nil {
+		t.Fatal(err)
+	}
+	set := filepath.Join(dir, "set.dbn")
+	train := filepath.Join(dir, "train.dbn")
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(set, ">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n")
+	write(train, ">r\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n")
+	cache := filepath.Join(dir, "ensemble.tsv.gz")
+	load := func(spec string) (*ssnet.Model, string, error) {
+		m, err := ssnet.Load(spec)
+		return m, spec, err
+	}
+	eval := func(cacheFile string) *ssnet.EvalReport {
+		t.Helper()
+		rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{modelFile}, Set: set, Train: train,
+			MFECache: "", CentroidCache: "", EnsembleCache: cacheFile, Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1,
+			Shipped: predict.Shipped{Load: load}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	computed := eval("")
+	if _, err := os.Stat(cache); err == nil {
+		t.Fatal("an eval without a cache file wrote one")
+	}
+	first := eval(cache)
+	c, err := ssnet.ReadEnsembleCache(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 2 {
+		t.Fatalf("the cache holds %d molecules' channels, want 2", c.Len())
+	}
+	second := eval(cache) // read from the cache
+	for k, rep := range []*ssnet.EvalReport{first, second} {
+		if len(rep.Rows) != len(computed.Rows) || len(rep.Rows) == 0 {
+			t.Fatalf("eval %d: %d rows, want %d", k+1, len(rep.Rows), len(computed.Rows))
+		}
+		for i := range rep.Rows {
+			if !reflect.DeepEqual(rep.Rows[i].Scores, computed.Rows[i].Scores) {
+				t.Errorf("eval %d, row %s: %+v, computed %+v", k+1, rep.Rows[i].Name, rep.Rows[i].Scores, computed.Rows[i].Scores)
+			}
+		}
+	}
+}
