@@ -192,7 +192,7 @@ func TestPredictAlignmentErrors(t *testing.T) {
 func TestPredictPlmMemoryRefusal(t *testing.T) {
 	dir := t.TempDir()
 	aln := filepath.Join(msaTestdata, "1brfA.aln")
-	need := predict.PlmEstimate(53, 12, 1)
+	need := predict.Config{}.PlmEstimate(53, 12, 1)
 	fakeMemory(t, need/4)
 	code, _, errOut := runCLI(t, "predict", "--method", "plm", "--out", filepath.Join(dir, "a"), aln)
 	for _, w := range []string{"1brfA.aln (plmDCA fit of 12 sequences x 53 columns", "parameters, L-BFGS)", "needs about", "is available (cgroup v2 /sys/fs/cgroup/test/memory.max)", "skipped (--force tries anyway)"} {

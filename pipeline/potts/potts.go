@@ -161,16 +161,22 @@ func NumParams(l int) int64 { return int64(l)*q + int64(l)*int64(l-1)/2*qq }
 // (l^2 * 504 * 4, rows of 21 states padded to 24 lanes) and the Model's
 // copy of them (l^2 * 441 * 4), the gradient of every ordered pair of
 // columns in float64 (l^2 * 504 * 8),
-// the encoded alignment (twice: read and deduplicated), its row offsets
-// and its sequences sorted by state, column by column (4 bytes a residue
-// each), its states by column (1 byte), the weights, and each goroutine's
-// energies of every sequence (26 float64 a sequence).
+// the encoded alignment (twice: read and deduplicated), the weights
+// (3 float64 a sequence), and for the sequences fitted (all n, or at most
+// opt.MaxRows when it caps them): their rows, row offsets and sequences
+// sorted by state, column by column (4 bytes a residue each), their
+// states by column (1 byte), and each goroutine's energies of every
+// fitted sequence (26 float64 a sequence).
 func EstimateMemory(l, n int, opt Options) int64 {
 	opt = opt.withDefaults()
 	p := NumParams(l)
 	vecs := int64(5 + 2*opt.Store)
 	ll := int64(l) * int64(l)
-	return vecs*p*8 + ll*(qp*4+qp*8+qq*4) + 11*int64(n)*int64(l) + 3*int64(n)*8 + int64(opt.Threads)*int64(n)*(lanes+2)*8 + 16<<20
+	fitted := int64(n)
+	if opt.MaxRows > 0 {
+		fitted = min(fitted, int64(max(opt.MaxRows, 2)))
+	}
+	return vecs*p*8 + ll*(qp*4+qp*8+qq*4) + 2*int64(n)*int64(l) + 9*fitted*int64(l) + 3*int64(n)*8 + int64(opt.Threads)*fitted*(lanes+2)*8 + 16<<20
 }
 
 // ErrTooBig is wrapped by MemoryError.

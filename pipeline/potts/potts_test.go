@@ -209,3 +209,19 @@ func TestMemoryRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A row cap sizes the fitted rows' buffers by the cap and the read
+// alignment's by its rows: no cap at n changes nothing, a lower cap
+// lowers the estimate, and never below a fit of the cap's rows alone.
+func TestEstimateMemoryMaxRows(t *testing.T) {
+	const l, n = 120, 30000
+	full := EstimateMemory(l, n, Options{Threads: 2})
+	if got := EstimateMemory(l, n, Options{Threads: 2, MaxRows: n}); got != full {
+		t.Errorf("cap at n: %d, uncapped %d", got, full)
+	}
+	capped := EstimateMemory(l, n, Options{Threads: 2, MaxRows: 4000})
+	alone := EstimateMemory(l, 4000, Options{Threads: 2})
+	if !(alone < capped && capped < full) {
+		t.Errorf("capped at 4,000: %d, want between a fit of 4,000 rows (%d) and the uncapped %d", capped, alone, full)
+	}
+}

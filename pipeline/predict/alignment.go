@@ -181,12 +181,14 @@ func (cfg Config) plmOptions(threads int) potts.Options {
 }
 
 // PlmEstimate is the memory check's estimate for a plmDCA fit of an
-// alignment of n sequences and l columns: potts.EstimateMemory plus the
-// outputs' buffers (TargetBytes). The Go runtime's margin (memcheck's
-// Factor) is not applied: the fit's vectors are allocated once and live
-// to the end, so the estimate is its live heap and its peak.
-func PlmEstimate(l, n, threads int) int64 {
-	return potts.EstimateMemory(l, n, potts.Options{Threads: threads}) + TargetBytes(l)
+// alignment of n sequences and l columns, under the run's options
+// (Config.PlmMaxRows caps the sequences fitted): potts.EstimateMemory
+// plus the outputs' buffers (TargetBytes). The Go runtime's margin
+// (memcheck's Factor) is not applied: the fit's vectors are allocated
+// once and live to the end, so the estimate is its live heap and its
+// peak.
+func (cfg Config) PlmEstimate(l, n, threads int) int64 {
+	return potts.EstimateMemory(l, n, cfg.plmOptions(threads)) + TargetBytes(l)
 }
 
 // Calibration of plmDCA scores into contact probabilities: a logistic
@@ -280,7 +282,7 @@ func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
 	l, n := a.L(), a.N()
 	o.L = l
 	if cfg.Memory != nil {
-		need := PlmEstimate(l, n, threads)
+		need := cfg.PlmEstimate(l, n, threads)
 		release, err := cfg.Memory.Acquire("", l, need)
 		if err != nil {
 			err = fmt.Errorf("%s (plmDCA fit of %d sequences x %d columns, %d parameters, L-BFGS): %w", a.Path, n, l, potts.NumParams(l), err)

@@ -657,7 +657,7 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 			return fail(err)
 		}
 		if m.Arch.Mode.Plm && t.MSA != nil { // the features' plmDCA fit comes first
-			need = max(need, PlmEstimate(len(t.Seq), len(t.MSA.Rows), threads))
+			need = max(need, cfg.PlmEstimate(len(t.Seq), len(t.MSA.Rows), threads))
 		}
 		release, err := cfg.Memory.Acquire("", len(t.Seq), need)
 		if release == nil {
