@@ -325,6 +325,18 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 				break
 			}
 		}
+		// The ensemble channel's partition function, once for all the
+		// members, stopped by ctx.
+		var ens []PairProb
+		for _, n := range nets {
+			if n.Model.Record.Inputs2D().Ensemble {
+				var err error
+				if ens, err = EnsemblePairs(ctx, seq, o.Workers); err != nil {
+					return nil, nil, err
+				}
+				break
+			}
+		}
 		var report func(float64, bool)
 		if o.OnNetwork != nil {
 			report = o.OnNetwork(name, len(seq), all)
@@ -343,7 +355,11 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 			if n.Model.Record.UsesEnergy() {
 				m = mfe
 			}
-			q, err := n.Model.ProbabilitiesAfterMFE(seq, ts[i], m, o.Workers, MembersAfter(ctx, report, works, i))
+			var e []PairProb
+			if n.Model.Record.Inputs2D().Ensemble {
+				e = ens
+			}
+			q, err := n.Model.ProbabilitiesAfterInputs(seq, ts[i], m, e, o.Workers, MembersAfter(ctx, report, works, i))
 			if err != nil {
 				if len(nets) > 1 {
 					err = fmt.Errorf("%s: %w", n.Name, err)

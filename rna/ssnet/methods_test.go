@@ -99,3 +99,49 @@ func mustStructure(t *testing.T, name, seq, db string) *rna.Structure {
 	}
 	return s
 }
+
+// The network method computes an ensemble-channel network's partition
+// function under its context, once for all members: the probabilities
+// are the model's own, and a cancelled context stops the molecule
+// before the network runs.
+func TestNetworkMethodEnsembleContext(t *testing.T) {
+	model, err := NewModel(CNN, FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := "GGGGAAACCCCAUAGCGCGAAAGCGCUUGCGCAAAAGCGCA"
+	refs := TemplateRefs([]Molecule{{Structure: mustStructure(t, "ref", "GGGGAAACCCCAUAGCGCGAAAGCGCUU", "((((...))))..(((((....)))))."), Family: "x"}})
+	nets := []Network{{Name: "a", Model: model, Refs: refs}, {Name: "b", Model: model, Refs: refs}}
+	m, _ := MethodNamed(MethodNetwork)
+	pred := m.New(MethodOptions{Networks: nets, Decoder: Greedy, Map: true, Workers: 1})
+	mol := &Molecule{Structure: &rna.Structure{Name: "q", Seq: seq}}
+	_, p, err := pred(context.Background(), mol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := refs.Search(seq, nil)
+	want, err := model.ProbabilitiesAfter(seq, &tm, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range want {
+		// The mean of two equal members: the model's probabilities,
+		// up to the float32 rounding of the mean.
+		if d := p[k] - want[k]; d > 1e-6 || d < -1e-6 {
+			t.Fatalf("pixel %d: %v, the model alone %v", k, p[k], want[k])
+		}
+	}
+	// Cancelled as the MFE fold ends: the partition function stops, and
+	// the network is never started.
+	ctx, cancel := context.WithCancel(context.Background())
+	started := false
+	pred = m.New(MethodOptions{Networks: nets, Decoder: Greedy, Workers: 1,
+		OnFold: func(string, int) (func(done, total float64), func()) { return nil, cancel },
+		OnNetwork: func(string, int, float64) func(float64, bool) {
+			started = true
+			return nil
+		}})
+	if _, _, err := pred(ctx, mol); !errors.Is(err, context.Canceled) || started {
+		t.Fatalf("cancelled after the fold: %v (network started: %v), want context.Canceled before the network", err, started)
+	}
+}

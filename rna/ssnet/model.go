@@ -220,6 +220,22 @@ func (m *Model) ProbabilitiesAfterMFE(seq string, t *homology.Template, mfe []in
 	return m.probabilities(seq, t, mfe, nil, workers, afterLayer)
 }
 
+// ProbabilitiesAfterInputs is ProbabilitiesAfterMFE with the ensemble
+// channel's pairs given too (EnsemblePairs', nil: computed here, not
+// stoppable) for a network with that channel: an ensemble's members share
+// one partition function, computed under the caller's context.
+func (m *Model) ProbabilitiesAfterInputs(seq string, t *homology.Template, mfe []int, ens []PairProb, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
+	if mfe != nil && len(mfe) != len(seq) {
+		return nil, fmt.Errorf("ssnet: MFE partners of %d bases for a sequence of %d", len(mfe), len(seq))
+	}
+	for _, p := range ens {
+		if p.I < 0 || p.J <= p.I || int(p.J) >= len(seq) {
+			return nil, fmt.Errorf("ssnet: an ensemble pair (%d, %d) for a sequence of %d", p.I, p.J, len(seq))
+		}
+	}
+	return m.probabilities(seq, t, mfe, ens, workers, afterLayer)
+}
+
 func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens []PairProb, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if c := m.Record.Inputs2D(); c.Width() > 0 {
