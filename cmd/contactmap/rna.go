@@ -132,8 +132,9 @@ func runRNAEval(ctx context.Context, args []string) error {
 	fs := newFlags("rna eval", helpText{
 		Usage: "contactmap rna eval [--model M...] [--split test] [flags]",
 		About: `Evaluates RNA models under each decoder, and the model-free baselines
-(stacking; MFE; homology transfer from the training molecules): PPV,
-sensitivity, accuracy, F1 and MCC per family and overall, on all
+(stacking; MFE; the centroid and MEA of the Turner 2004 ensemble;
+homology transfer from the training molecules): PPV, sensitivity,
+accuracy, F1 and MCC per family and overall, on all
 molecules and on those under 95% identity to every training molecule,
 with the overlap table. Inputs: shipped model names or model files, and a
 split (or --set, a five-line file).`,
@@ -148,7 +149,7 @@ split (or --set, a five-line file).`,
 	centroidCache := fs.String("centroid-cache", ssnet.DefaultCentroidCache(), "file of cached centroid structures, for the centroid baseline (\"\": fold every molecule)")
 	ensembleCache := fs.String("ensemble-cache", ssnet.DefaultEnsembleCache(), "file of cached ensemble channels (pair probabilities), for networks with the ensemble channel (\"\": compute every molecule's); appended as they are computed")
 	foldSeed := fs.String("fold-seed", ssnet.FoldSeedFile, "file of read-only MFE and centroid structures looked up before the caches (the bundled test molecules', built by make rna-fold-cache; \"\": none)")
-	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults) and homology transfer from the --train molecules")
+	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults), the centroid and MEA (gamma 1) of the Turner 2004 ensemble, and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")
 	force := fs.Bool("force", false, "overwrite an existing OUT.md and OUT.json")
@@ -187,7 +188,7 @@ func runRNACompare(ctx context.Context, args []string) error {
 	fs := newFlags("rna compare", helpText{
 		Usage: "contactmap rna compare [--runs DIR] [flags]",
 		About: `Compares RNA SCNN with CNN runs over seeds, and each kind with the
-model-free baselines (stacking, MFE, homology transfer): evaluates every
+model-free baselines (stacking, MFE, centroid, MEA, homology transfer): evaluates every
 finished run under --runs (a directory per run with model.scnn and
 checkpoint.scnn) on one split under one decoder and reports the mean,
 sd, paired differences and bootstrap confidence intervals over
@@ -207,7 +208,7 @@ table on standard output, OUT.md and OUT.json.`,
 	skipBad := fs.Bool("skip-bad", false, "compare the readable runs when some run's checkpoint or model cannot be read (else it fails)")
 	decoderName := fs.String("decoder", string(ssnet.Greedy), "decoder of the runs' probabilities: greedy (the paper's), mea or mea-pk")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format; default: the split's bundled file; --split then names the scores' cache)")
-	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; MFE; homology transfer from --train)")
+	withBaselines := fs.Bool("baselines", true, "also compare each kind with the model-free baselines (stacking; MFE; centroid; MEA; homology transfer from --train)")
 	against := fs.String("against", "", "a second directory of runs (another precision or recipe, say): each kind under --runs is compared with the same kind here, paired by seed, instead of SCNN with CNN and the baselines (differences: --runs minus --against; the sides labelled by the directories' names; OUT-KIND and OUT-disjoint-KIND files)")
 	if err := parseNoArgs(fs, "rna compare", args); err != nil {
 		return err

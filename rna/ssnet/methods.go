@@ -131,7 +131,7 @@ func (p MethodPredictor) Predictor() Predictor {
 var methods = []Method{
 	{Name: MethodNetwork, About: "the paper's pair networks (CNN, SCNN), the mean of an ensemble's probabilities, decoded greedily or by MEA", New: networkPredictor},
 	{Name: "homology", About: "model-free: the pairs of the most similar reference molecule of known structure, carried over a global alignment",
-		Row: "homology transfer", Baseline: 4, Needs: NeedsRefs,
+		Row: "homology transfer", Baseline: 5, Needs: NeedsRefs,
 		New: func(o MethodOptions) MethodPredictor { return withMap(HomologyPredictor(o.Refs), o.Map) }},
 	{Name: "mfe", About: "model-free: the minimum free energy structure under the Turner 2004 parameters (RNAfold's defaults)",
 		Row: "MFE (Turner 2004)", Baseline: 2, Needs: NeedsMFE, Folds: true, Fold: fold.MethodMFE, New: mfePredictor},
@@ -139,7 +139,7 @@ var methods = []Method{
 		Row: "centroid (Turner 2004 ensemble)", Baseline: 3, Needs: NeedsCentroids, Folds: true, Fold: fold.MethodCentroid,
 		New: func(o MethodOptions) MethodPredictor { return ensemblePredictor(o, false) }},
 	{Name: "mea-pf", About: "model-free: the maximum expected accuracy structure of the Turner 2004 ensemble's pair probabilities (RNAfold --MEA)",
-		Folds: true, Fold: fold.MethodMEA,
+		Row: "MEA (Turner 2004 ensemble, gamma 1)", Baseline: 4, Folds: true, Fold: fold.MethodMEA,
 		New: func(o MethodOptions) MethodPredictor { return ensemblePredictor(o, true) }},
 	{Name: "stacking", About: "model-free: the most stacked canonical pairs, hairpins of at least three bases",
 		Row: "stacking", Baseline: 1,

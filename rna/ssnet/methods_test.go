@@ -48,7 +48,7 @@ func TestMethodRegistry(t *testing.T) {
 	for _, m := range Baselines() {
 		got = append(got, m.Name+": "+m.Row)
 	}
-	want := []string{"stacking: stacking", "mfe: MFE (Turner 2004)", "centroid: centroid (Turner 2004 ensemble)", "homology: homology transfer"}
+	want := []string{"stacking: stacking", "mfe: MFE (Turner 2004)", "centroid: centroid (Turner 2004 ensemble)", "mea-pf: MEA (Turner 2004 ensemble, gamma 1)", "homology: homology transfer"}
 	if len(got) != len(want) {
 		t.Fatalf("baselines %q, want %q", got, want)
 	}

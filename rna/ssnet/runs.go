@@ -142,7 +142,7 @@ func sameMolecules(scores []MolScore, set []Molecule) bool {
 }
 
 // BaselineRuns scores the model-free baselines (Baselines: stacking,
-// mfe, centroid, homology transfer from refs) on a set as comparison
+// mfe, centroid, mea-pf, homology transfer from refs) on a set as comparison
 // runs of their methods' names, seed 0.
 func BaselineRuns(set []Molecule, refs *homology.Index) ([]runcompare.Run, error) {
 	var runs []runcompare.Run
