@@ -101,17 +101,19 @@ train: features
 # predictions for a few chains (RR, .npy, PNG in predictions/: 1ENH_A is
 # not in the PISCES list, the other three are test-split chains), and the
 # evaluation table of both models and the baselines on the test split;
-# then RNA: structures of two test molecules with the shipped RNA SCNN
-# (BPSEQ, CT, dot-bracket, PNG in predictions/rna) and its evaluation
-# table on the 35 test molecules beside the model-free baselines. The
-# MFE and centroid structures of the test molecules come from the
-# committed seed data/rna/test/folds.tsv.gz (make rna-fold-cache), so that
-# a fresh machine folds none of them (well under 3 minutes on 2 idle cores).
+# then RNA: structures of two test molecules with the shipped default
+# RNA SCNN (BPSEQ, CT, dot-bracket, PNG in predictions/rna) and its
+# evaluation table on the 35 test molecules beside the model-free
+# baselines. The MFE and centroid structures of the test molecules come
+# from the committed seed data/rna/test/folds.tsv.gz (make
+# rna-fold-cache); the network's pair probabilities (span 200) and the MEA
+# baseline's partition functions are computed on a fresh machine (the
+# former cached in the user's cache directory after the first run).
 demo: features
 	./contactmap predict --force --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
 	./contactmap eval --features $(FEATURES) --split test --model distilled --model ensemble --model models/cnn.scnn --model models/scnn.scnn
 	./contactmap rna predict --force --out predictions/rna data/rna/test/5S/d.5.e.M.fossilis.nopct data/rna/test/rnasep/A.ferrooxidans.ct
-	./contactmap rna eval --model rna-scnn --split test
+	./contactmap rna eval --model rna-scnn-bpp --split test
 
 # The seed of rna eval's fold caches for the bundled test split: the MFE
 # and centroid structures (Turner 2004, RNAfold's defaults) of its 35

@@ -124,8 +124,9 @@ func TestReadEnsembleChecksMembers(t *testing.T) {
 }
 
 // The shipped RNA models load from the binary, are the SCNNs their
-// records say (the default: the families SCNN, taking templates and
-// energy channels; rna-scnn-16s: the template-short SCNN; rna-scnn-seq:
+// records say (the default: the families-ensemble SCNN, taking
+// templates, energy channels and the ensemble's pair probabilities;
+// rna-scnn: the families SCNN, templates and energy channels; rna-scnn-16s: the template-short SCNN; rna-scnn-seq:
 // the sequence-only default-protocol one), and predict a symmetric
 // probability map, the template networks with and without a template.
 func TestShippedRNAModel(t *testing.T) {
@@ -136,12 +137,14 @@ func TestShippedRNAModel(t *testing.T) {
 	if seqModel.Record.Protocol != "default" || seqModel.Record.UsesTemplates() {
 		t.Fatalf("rna-scnn-seq: record %+v", seqModel.Record)
 	}
-	for name, protocol := range map[string]string{DefaultRNA: "families", "rna-scnn-16s": "template-short"} {
+	for name, protocol := range map[string]string{DefaultRNA: "families-ensemble", "rna-scnn": "families", "rna-scnn-16s": "template-short"} {
 		m, from, err := LoadRNA(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Record.Kind != "scnn" || m.Record.Protocol != protocol || !m.Record.UsesTemplates() || m.Record.UsesEnergy() != (protocol == "families") ||
+		energy := protocol != "template-short"
+		if m.Record.Kind != "scnn" || m.Record.Protocol != protocol || !m.Record.UsesTemplates() || m.Record.UsesEnergy() != energy ||
+			m.Record.Inputs2D().Ensemble != (protocol == "families-ensemble") ||
 			m.Record.Step == 0 || !strings.Contains(from, "shipped") {
 			t.Fatalf("%s: record %+v", from, m.Record)
 		}

@@ -27,12 +27,13 @@ func TestShippedRNATable(t *testing.T) {
 		refs    int
 		decoder ssnet.Decoder
 	}{
+		"rna-scnn-bpp": {11341, ssnet.Greedy},
 		"rna-scnn":     {11341, ssnet.Greedy},
 		"bprna":        {11341, ssnet.Greedy},
 		"rna-scnn-16s": {550, ssnet.Greedy},
 		"rna-scnn-seq": {550, ssnet.Greedy},
 	}
-	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-seq"}) {
+	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-bpp", "rna-scnn-seq"}) {
 		t.Fatalf("shipped RNA models %v", RNANames())
 	}
 	if _, err := ShippedRNA(DefaultRNA); err != nil {
