@@ -87,13 +87,13 @@ func (r *report) predictorTable() string {
 	}
 	var b strings.Builder
 	b.WriteString("## The shipped predictors on one sequence\n\n")
-	b.WriteString("`contactmap predict SEQ.fa` (the default model, `distilled`: one SCNN; RR, .npy and PNG outputs) and `contactmap rna predict SEQ.fa` (the default `rna-scnn-bpp` with its greedy decoder, the MFE fold and the partition function (span 200) its channels need, every output), each a process of its own on a random sequence of length L, one run: the wall time from start to exit and the process's maximum resident set size (ru_maxrss).\n\n")
+	b.WriteString("`contactmap predict SEQ.fa` (the default model, `distilled`: one SCNN; RR, .npy and PNG outputs) and `contactmap rna predict SEQ.fa` (the default `rna-scnn` with its greedy decoder, the MFE fold its energy channels need, every output), each a process of its own on a random sequence of length L, one run: the wall time from start to exit and the process's maximum resident set size (ru_maxrss).\n\n")
 	b.WriteString("| predictor | L | time | peak MiB |\n|---|---:|---:|---:|\n")
 	for _, c := range cs {
 		what, l, _ := strings.Cut(c.Name, "/L")
 		label := "protein default (distilled)"
 		if what == "rna" {
-			label = "RNA default (rna-scnn-bpp)"
+			label = "RNA default (rna-scnn)"
 		}
 		var s sideResult
 		if p := c.side("contactmap"); p != nil {
