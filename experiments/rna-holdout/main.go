@@ -55,6 +55,8 @@ var (
 	foldTopFlag = flag.Int("fold-top", 32, "-folds: prefilter candidates per query under each ranking")
 	foldIDFlag  = flag.Float64("fold-id", 0.76, "-folds: the sequence test's identity (the clustering's chosen value, report.md)")
 	foldF1Flag  = flag.Float64("fold-f1", 0.45, "-folds: the structure test's SpanF1 (the clustering's chosen F1, report.md)")
+	foldRepFlag = flag.String("fold-report", "", "instead of clustering: the ArchiveII family-fold table from each fold's scores (-out/archiveII-folds/FAMILY/baselines.tsv and scores-NAME.tsv) of this network NAME, under -fold-decoder")
+	foldDecFlag = flag.String("fold-decoder", "mea", "-fold-report: the network's decoder named by the protocol (the other is reported beside it)")
 	foldSetFlag = flag.String("fold-sets", "", "instead of clustering: write each ArchiveII fold's training, selection and test sets (foldSets) into this directory, one folder per family")
 	setsFlag    = flag.String("sets", "", "-score, -baselines: the directory holding train.dbn.gz and the scored set (default: -out)")
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
@@ -94,6 +96,10 @@ func main() {
 	if *foldsFlag {
 		check(folds())
 		logf("done in %s", time.Since(start).Round(time.Second))
+		return
+	}
+	if *foldRepFlag != "" {
+		check(foldReport(os.Stdout, filepath.Join(*outFlag, "archiveII-folds"), *foldRepFlag, *foldDecFlag))
 		return
 	}
 	if *foldSetFlag != "" {
@@ -866,15 +872,15 @@ func score(spec string) error {
 	return nil
 }
 
-// paired prints the paired per-molecule F1 differences of predictor
-// pairs with bootstrap CIs.
-func paired(spec string) error {
+// readScores reads the per-molecule F1 of dir's baselines.tsv and
+// scores-*.tsv: predictor -> molecule -> F1.
+func readScores(dir string) (map[string]map[string]float64, error) {
 	f1 := map[string]map[string]float64{}
-	files, _ := filepath.Glob(filepath.Join(*outFlag, "scores-*.tsv"))
-	for _, file := range append([]string{filepath.Join(*outFlag, "baselines.tsv")}, files...) {
+	files, _ := filepath.Glob(filepath.Join(dir, "scores-*.tsv"))
+	for _, file := range append([]string{filepath.Join(dir, "baselines.tsv")}, files...) {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			if k == 0 {
@@ -882,17 +888,27 @@ func paired(spec string) error {
 			}
 			f := strings.Split(line, "\t")
 			if len(f) < 4 {
-				return fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
+				return nil, fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
 			}
 			var v float64
 			if _, err := fmt.Sscan(f[3], &v); err != nil {
-				return fmt.Errorf("%s line %d: %w", file, k+1, err)
+				return nil, fmt.Errorf("%s line %d: %w", file, k+1, err)
 			}
 			if f1[f[0]] == nil {
 				f1[f[0]] = map[string]float64{}
 			}
 			f1[f[0]][f[1]] = v
 		}
+	}
+	return f1, nil
+}
+
+// paired prints the paired per-molecule F1 differences of predictor
+// pairs with bootstrap CIs.
+func paired(spec string) error {
+	f1, err := readScores(*outFlag)
+	if err != nil {
+		return err
 	}
 	fmt.Println("| A - B | molecules | A | B | A - B | 95% CI |")
 	fmt.Println("|---|---:|---:|---:|---:|---|")
