@@ -104,11 +104,11 @@ train: features
 # then RNA: structures of two test molecules with the shipped default
 # RNA SCNN (BPSEQ, CT, dot-bracket, PNG in predictions/rna) and its
 # evaluation table on the 35 test molecules beside the model-free
-# baselines. The MFE and centroid structures of the test molecules come
-# from the committed seed data/rna/test/folds.tsv.gz (make
-# rna-fold-cache); the network's pair probabilities (span 200) and the MEA
-# baseline's partition functions are computed on a fresh machine (the
-# former cached in the user's cache directory after the first run).
+# baselines. The MFE, centroid and MEA structures of the test molecules
+# come from the committed seed data/rna/test/folds.tsv.gz (make
+# rna-fold-cache); the network's pair probabilities (span 200) are
+# computed on a fresh machine, and cached in the user's cache directory
+# after the first run.
 demo: features
 	./contactmap predict --force --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
 	./contactmap eval --features $(FEATURES) --split test --model distilled --model ensemble --model models/cnn.scnn --model models/scnn.scnn

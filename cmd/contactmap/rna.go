@@ -148,7 +148,7 @@ split (or --set, a five-line file).`,
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures, for networks with energy channels and the MFE baseline")
 	centroidCache := fs.String("centroid-cache", ssnet.DefaultCentroidCache(), "file of cached centroid structures, for the centroid baseline (\"\": fold every molecule)")
 	ensembleCache := fs.String("ensemble-cache", ssnet.DefaultEnsembleCache(), "file of cached ensemble channels (pair probabilities), for networks with the ensemble channel (\"\": compute every molecule's); appended as they are computed")
-	foldSeed := fs.String("fold-seed", ssnet.FoldSeedFile, "file of read-only MFE and centroid structures looked up before the caches (the bundled test molecules', built by make rna-fold-cache; \"\": none)")
+	foldSeed := fs.String("fold-seed", ssnet.FoldSeedFile, "file of read-only MFE, centroid and MEA structures looked up before the caches (the bundled test molecules', built by make rna-fold-cache; \"\": none)")
 	baseline := fs.Bool("baseline", true, "add the model-free baselines: stacking (most stacked canonical pairs, hairpins >= 3), MFE (Turner 2004, RNAfold defaults), the centroid and MEA (gamma 1) of the Turner 2004 ensemble, and homology transfer from the --train molecules")
 	decoders := fs.String("decoders", "greedy,mea,mea-pk", "decoders of the models' probabilities, comma-separated: greedy (the paper's, at 0.5), mea (nested MEA), mea-pk (MEA and a crossing layer)")
 	out := fs.String("out", "", "write OUT.md and OUT.json")

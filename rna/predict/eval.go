@@ -166,6 +166,9 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			}
 			o.Centroids.WithSeed(seed.Centroid)
 		}
+		if b.Needs&ssnet.NeedsMEAs != 0 {
+			o.MEAs = ssnet.NewMEACache().WithSeed(seed.MEA)
+		}
 		if b.Needs&ssnet.NeedsRefs != 0 && sameAsTrain {
 			fmt.Fprintf(log, "contactmap rna eval: no %s baseline on the training molecules themselves\n", b.Name)
 			continue

@@ -8,7 +8,7 @@ const (
 	TrainFile = "data/rna/16s-finaltrain.txt"
 	ValidFile = "data/rna/16s-finalvalid.txt"
 	TestFile  = "data/rna/test/testdata.txt"
-	// FoldSeedFile holds the MFE and centroid structures of the test
+	// FoldSeedFile holds the MFE, centroid and MEA structures of the test
 	// molecules (make rna-fold-cache, ReadFoldSeed), so that an
 	// evaluation on them folds none.
 	FoldSeedFile = "data/rna/test/folds.tsv.gz"

@@ -119,29 +119,43 @@ func energyPixels(dst []float32, stride, c, off int, seq string, mfe []int, idx 
 
 // MFECache keeps minimum free energy structures by sequence, so that a
 // set folded once (a 16S rRNA takes seconds) is not folded again, or,
-// made by NewCentroidCache or ReadCentroidCache, the centroid structures
-// of the Turner 2004 ensembles (CentroidPredictor's; a partition
-// function takes several times an MFE fold). Safe for concurrent use.
+// made by NewCentroidCache or ReadCentroidCache (NewMEACache), the
+// centroid (MEA, gamma 1) structures of the Turner 2004 ensembles
+// (CentroidPredictor's; a partition function takes several times an MFE
+// fold). Safe for concurrent use.
 // The file format is gzip-compressed text, one line per sequence: the
 // first 16 bytes of a SHA-256 in hex, a tab, the structure's pairs as
 // "i-j" (0-based) separated by commas. An MFE cache hashes the sequence;
-// a centroid cache hashes it with FoldFingerprint, so that a change of
+// a centroid or MEA cache hashes it with FoldFingerprint, so that a change of
 // the energy parameters or of the partition function's results leaves
 // the old entries unused. A cache may have a read-only seed (WithSeed),
 // looked up after its own entries and never written.
 type MFECache struct {
-	mu       sync.Mutex
-	m        map[string][]int32 // key -> pairs i0, j0, i1, j1, ...
-	changed  bool
-	centroid bool      // centroid structures, not MFE ones
-	seed     *MFECache // read-only, looked up after m; nil: none
+	mu      sync.Mutex
+	m       map[string][]int32 // key -> pairs i0, j0, i1, j1, ...
+	changed bool
+	kind    structKind // the structures it holds
+	seed    *MFECache  // read-only, looked up after m; nil: none
 }
 
 // NewMFECache is an empty cache.
 func NewMFECache() *MFECache { return &MFECache{m: map[string][]int32{}} }
 
+// structKind is the kind of structure an MFECache holds.
+type structKind uint8
+
+const (
+	kindMFE      structKind = iota // minimum free energy structures
+	kindCentroid                   // centroids of the Turner 2004 ensembles
+	kindMEA                        // their MEA structures (gamma 1)
+)
+
 // NewCentroidCache is an empty cache of centroid structures.
-func NewCentroidCache() *MFECache { return &MFECache{m: map[string][]int32{}, centroid: true} }
+func NewCentroidCache() *MFECache { return &MFECache{m: map[string][]int32{}, kind: kindCentroid} }
+
+// NewMEACache is an empty cache of the ensembles' maximum expected
+// accuracy structures (gamma 1, RNAfold --MEA's; the mea-pf method's).
+func NewMEACache() *MFECache { return &MFECache{m: map[string][]int32{}, kind: kindMEA} }
 
 func mfeKey(seq string) string {
 	h := sha256.Sum256([]byte(seq))
@@ -155,16 +169,28 @@ func centroidKey(seq string) string {
 	return hex.EncodeToString(h[:16])
 }
 
+// meaKey is an MEA cache's key of seq, as centroidKey's.
+func meaKey(seq string) string {
+	h := sha256.Sum256([]byte("mea\x00" + FoldFingerprint() + "\x00" + seq))
+	return hex.EncodeToString(h[:16])
+}
+
 func (c *MFECache) key(seq string) string {
-	if c.centroid {
+	switch c.kind {
+	case kindCentroid:
 		return centroidKey(seq)
+	case kindMEA:
+		return meaKey(seq)
 	}
 	return mfeKey(seq)
 }
 
 func (c *MFECache) what() string {
-	if c.centroid {
+	switch c.kind {
+	case kindCentroid:
 		return "centroid cache"
+	case kindMEA:
+		return "MEA cache"
 	}
 	return "MFE cache"
 }
@@ -174,7 +200,7 @@ func (c *MFECache) what() string {
 // folded, and is not added to the cache (Changed stays false). seed
 // must hold the same kind of structures. It returns c.
 func (c *MFECache) WithSeed(seed *MFECache) *MFECache {
-	if seed != nil && seed.centroid != c.centroid {
+	if seed != nil && seed.kind != c.kind {
 		panic("ssnet: WithSeed: a seed of another kind of structures")
 	}
 	c.mu.Lock()
@@ -290,7 +316,7 @@ func (c *MFECache) Len() int {
 }
 
 // Partners returns the MFE partner of every base of seq (-1: unpaired),
-// or a centroid cache's centroid partners, from the cache, its seed, or
+// or a centroid (MEA) cache's centroid (MEA) partners, from the cache, its seed, or
 // folded (and then cached) with fold's defaults on workers goroutines.
 func (c *MFECache) Partners(seq string, workers int) ([]int, error) {
 	key := c.key(seq)
@@ -305,12 +331,16 @@ func (c *MFECache) Partners(seq string, workers int) ([]int, error) {
 	}
 	if !ok {
 		var s *rna.Structure
-		if c.centroid {
+		if c.kind != kindMFE {
 			e, err := fold.DefaultParams().Partition(seq, workers)
 			if err != nil {
 				return nil, err
 			}
-			s, _ = e.Centroid()
+			if c.kind == kindCentroid {
+				s, _ = e.Centroid()
+			} else if s, _, err = e.MEA(1); err != nil {
+				return nil, err
+			}
 		} else {
 			var err error
 			if s, _, err = fold.DefaultParams().Fold(seq, workers); err != nil {

@@ -73,14 +73,15 @@ func DefaultCentroidCache() string {
 	return filepath.Join(dir, "contactmap", "rna-centroid.tsv.gz")
 }
 
-// A FoldSeed is a read-only set of MFE and centroid structures shipped
+// A FoldSeed is a read-only set of MFE, centroid and MEA structures shipped
 // beside a data set (data/rna/test/folds.tsv.gz, built by make
 // rna-fold-cache), the seed of the user's caches (MFECache.WithSeed), so
 // that a fresh machine evaluates the bundled molecules without folding
 // them. The file is gzip-compressed text: a first line
 // "fingerprint<TAB>F", F the FoldFingerprint of the folds, then lines
-// "mfe<TAB>KEY<TAB>PAIRS" and "centroid<TAB>KEY<TAB>PAIRS", KEY and
-// PAIRS as in an MFE or centroid cache file.
+// "mfe<TAB>KEY<TAB>PAIRS", "centroid<TAB>KEY<TAB>PAIRS" and
+// "mea<TAB>KEY<TAB>PAIRS", KEY and PAIRS as in an MFE or centroid cache
+// file.
 type FoldSeed struct {
 	// Fingerprint is the FoldFingerprint the structures were folded
 	// under.
@@ -88,14 +89,15 @@ type FoldSeed struct {
 	// Stale is true when Fingerprint is not today's FoldFingerprint:
 	// MFE and Centroid are then empty.
 	Stale bool
-	// MFE and Centroid hold the structures (empty, never nil, when the
-	// file does not exist or is stale).
-	MFE, Centroid *MFECache
+	// MFE, Centroid and MEA hold the structures (empty, never nil, when
+	// the file does not exist or is stale; MEA empty in a seed written
+	// before it held MEA structures).
+	MFE, Centroid, MEA *MFECache
 }
 
 // NewFoldSeed is an empty seed of today's fingerprint.
 func NewFoldSeed() *FoldSeed {
-	return &FoldSeed{Fingerprint: FoldFingerprint(), MFE: NewMFECache(), Centroid: NewCentroidCache()}
+	return &FoldSeed{Fingerprint: FoldFingerprint(), MFE: NewMFECache(), Centroid: NewCentroidCache(), MEA: NewMEACache()}
 }
 
 // ReadFoldSeed reads a seed file; a file that does not exist gives an
@@ -111,7 +113,7 @@ func ReadFoldSeed(path string) (*FoldSeed, error) {
 				return fmt.Errorf("ssnet: fold seed %s line 1: want fingerprint<TAB>F", path)
 			}
 			if fp != s.Fingerprint {
-				stale = &FoldSeed{Fingerprint: fp, Stale: true, MFE: NewMFECache(), Centroid: NewCentroidCache()}
+				stale = &FoldSeed{Fingerprint: fp, Stale: true, MFE: NewMFECache(), Centroid: NewCentroidCache(), MEA: NewMEACache()}
 				return errStopScan
 			}
 			header = true
@@ -124,8 +126,10 @@ func ReadFoldSeed(path string) (*FoldSeed, error) {
 			c = s.MFE
 		case "centroid":
 			c = s.Centroid
+		case "mea":
+			c = s.MEA
 		default:
-			return fmt.Errorf("ssnet: fold seed %s line %d: want mfe or centroid, a tab, KEY<TAB>PAIRS", path, ln)
+			return fmt.Errorf("ssnet: fold seed %s line %d: want mfe, centroid or mea, a tab, KEY<TAB>PAIRS", path, ln)
 		}
 		key, pairs, err := parseCacheLine(rest)
 		if err != nil {
@@ -147,8 +151,8 @@ func ReadFoldSeed(path string) (*FoldSeed, error) {
 	return s, nil
 }
 
-// Write saves the seed atomically: its fingerprint, then its MFE and its
-// centroid structures, each sorted by key.
+// Write saves the seed atomically: its fingerprint, then its MFE, its
+// centroid and its MEA structures, each sorted by key.
 func (s *FoldSeed) Write(path string) error {
 	return fileio.WriteAtomic(path, func(w io.Writer) error {
 		zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
@@ -159,6 +163,7 @@ func (s *FoldSeed) Write(path string) error {
 		fmt.Fprintf(bw, "fingerprint\t%s\n", s.Fingerprint)
 		s.MFE.writeLines(bw, "mfe\t")
 		s.Centroid.writeLines(bw, "centroid\t")
+		s.MEA.writeLines(bw, "mea\t")
 		if err := bw.Flush(); err != nil {
 			return err
 		}
@@ -167,7 +172,8 @@ func (s *FoldSeed) Write(path string) error {
 }
 
 // BuildFoldSeed folds every molecule of set (one partition function
-// each, which gives its MFE structure and its centroid) on parallel
+// each, which gives its MFE structure, its centroid and its MEA
+// structure) on parallel
 // goroutines and returns the seed of their structures. progress (may be
 // nil) is called after each molecule. When ctx is cancelled no further
 // molecule is started and it returns ctx's error.
@@ -183,8 +189,13 @@ func BuildFoldSeed(ctx context.Context, set []Molecule, parallel int, progress f
 			return fmt.Errorf("ssnet: %s: %w", m.Name, err)
 		}
 		c, _ := e.Centroid()
+		mea, _, err := e.MEA(1)
+		if err != nil {
+			return fmt.Errorf("ssnet: %s: %w", m.Name, err)
+		}
 		s.MFE.put(mfeKey(m.Seq), e.MFE)
 		s.Centroid.put(centroidKey(m.Seq), c)
+		s.MEA.put(meaKey(m.Seq), mea)
 		return nil
 	})
 	if err != nil {
@@ -209,9 +220,25 @@ func (c *MFECache) put(key string, st *rna.Structure) {
 // molecule whose centroid the cache holds is not folded; the others are
 // folded and cached.
 func CachedCentroidPredictor(cache *MFECache) Predictor {
-	if !cache.centroid {
-		panic("ssnet: CachedCentroidPredictor: an MFE cache")
+	if cache.kind != kindCentroid {
+		panic("ssnet: CachedCentroidPredictor: not a centroid cache")
 	}
+	return cachedStructures(cache)
+}
+
+// CachedMEAPredictor is the mea-pf method's structure through cache (an
+// MEA cache, NewMEACache, with its seed): a molecule whose MEA structure
+// the cache holds is not folded; the others are folded and cached.
+func CachedMEAPredictor(cache *MFECache) Predictor {
+	if cache.kind != kindMEA {
+		panic("ssnet: CachedMEAPredictor: not an MEA cache")
+	}
+	return cachedStructures(cache)
+}
+
+// cachedStructures predicts a molecule's structure of the cache's kind
+// through the cache.
+func cachedStructures(cache *MFECache) Predictor {
 	return func(mol *Molecule) (*rna.Structure, error) {
 		p, err := cache.Partners(mol.Seq, 0)
 		if err != nil {

@@ -48,11 +48,12 @@ func TestFoldSeedRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Stale || back.MFE.Len() != len(set) || back.Centroid.Len() != len(set) {
-		t.Fatalf("read back: stale %v, %d MFE, %d centroids", back.Stale, back.MFE.Len(), back.Centroid.Len())
+	if back.Stale || back.MFE.Len() != len(set) || back.Centroid.Len() != len(set) || back.MEA.Len() != len(set) {
+		t.Fatalf("read back: stale %v, %d MFE, %d centroids, %d MEA", back.Stale, back.MFE.Len(), back.Centroid.Len(), back.MEA.Len())
 	}
 	mfe := NewMFECache().WithSeed(back.MFE)
 	cen := NewCentroidCache().WithSeed(back.Centroid)
+	meas := NewMEACache().WithSeed(back.MEA)
 	for _, m := range set {
 		st, _, err := fold.MFE(m.Seq)
 		if err != nil {
@@ -69,8 +70,15 @@ func TestFoldSeedRoundTrip(t *testing.T) {
 		if p, err := cen.Partners(m.Seq, 1); err != nil || !slices.Equal(p, c.Partner) {
 			t.Fatalf("%s: seeded centroid differs from fold's (%v)", m.Name, err)
 		}
+		mea, _, err := e.MEA(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, err := meas.Partners(m.Seq, 1); err != nil || !slices.Equal(p, mea.Partner) {
+			t.Fatalf("%s: seeded MEA structure differs from fold's (%v)", m.Name, err)
+		}
 	}
-	if mfe.Changed() || cen.Changed() || mfe.Len() != 0 || cen.Len() != 0 {
+	if mfe.Changed() || cen.Changed() || meas.Changed() || mfe.Len() != 0 || cen.Len() != 0 || meas.Len() != 0 {
 		t.Fatal("a cache folded or copied what its seed holds")
 	}
 	// AttachSeededMFE attaches the seed's structures and counts the rest.
@@ -126,7 +134,7 @@ func TestReadFoldSeedErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"", "empty file"},
 		{"mfe\t" + key + "\t1-2\n", "line 1: want fingerprint"},
-		{fp + "mfe\t" + key + "\t1-2\nsome\t" + key + "\t1-2\n", "line 3: want mfe or centroid"},
+		{fp + "mfe\t" + key + "\t1-2\nsome\t" + key + "\t1-2\n", "line 3: want mfe, centroid or mea"},
 		{fp + "centroid\t" + key + "\t5-3\n", `line 2: bad pair "5-3"`},
 		{fp + "mfe\tabc\t1-2\n", "line 2: want KEY<TAB>PAIRS"},
 	} {
@@ -203,8 +211,8 @@ func TestCommittedFoldSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range all {
-		if !seed.MFE.has(m.Seq) || !seed.Centroid.has(m.Seq) {
-			t.Fatalf("%s: %s lacks its MFE or centroid structure: run make rna-fold-cache", m.Name, file)
+		if !seed.MFE.has(m.Seq) || !seed.Centroid.has(m.Seq) || !seed.MEA.has(m.Seq) {
+			t.Fatalf("%s: %s lacks its MFE, centroid or MEA structure: run make rna-fold-cache", m.Name, file)
 		}
 	}
 	checked := 0
@@ -221,6 +229,13 @@ func TestCommittedFoldSeed(t *testing.T) {
 		cen, err := seed.Centroid.Partners(m.Seq, 1)
 		if err != nil || !slices.Equal(cen, c.Partner) {
 			t.Fatalf("%s: the seed's centroid differs from a fresh fold (%v)", m.Name, err)
+		}
+		mea, _, err := e.MEA(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := seed.MEA.Partners(m.Seq, 1); err != nil || !slices.Equal(got, mea.Partner) {
+			t.Fatalf("%s: the seed's MEA structure differs from a fresh fold (%v)", m.Name, err)
 		}
 		checked++
 	}

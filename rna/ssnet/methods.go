@@ -53,6 +53,8 @@ const (
 	NeedsMFE Needs = 1 << iota
 	// NeedsCentroids: a centroid cache (MethodOptions.Centroids).
 	NeedsCentroids
+	// NeedsMEAs: an MEA cache (MethodOptions.MEAs).
+	NeedsMEAs
 	// NeedsRefs: references of known structure other than the
 	// molecules evaluated (MethodOptions.Refs): no row on the training
 	// molecules themselves.
@@ -83,6 +85,9 @@ type MethodOptions struct {
 	// ReadCentroidCache) the centroid method reads and fills, without
 	// map or energy (CachedCentroidPredictor).
 	Centroids *MFECache
+	// MEAs, when set, is an MEA cache (NewMEACache) the mea-pf method
+	// reads and fills, without map or energy (CachedMEAPredictor).
+	MEAs *MFECache
 	// Networks are the network method's models, the mean of their
 	// probabilities for more than one, decoded by Decoder.
 	Networks []Network
@@ -139,7 +144,7 @@ var methods = []Method{
 		Row: "centroid (Turner 2004 ensemble)", Baseline: 3, Needs: NeedsCentroids, Folds: true, Fold: fold.MethodCentroid,
 		New: func(o MethodOptions) MethodPredictor { return ensemblePredictor(o, false) }},
 	{Name: "mea-pf", About: "model-free: the maximum expected accuracy structure of the Turner 2004 ensemble's pair probabilities (RNAfold --MEA)",
-		Row: "MEA (Turner 2004 ensemble, gamma 1)", Baseline: 4, Folds: true, Fold: fold.MethodMEA,
+		Row: "MEA (Turner 2004 ensemble, gamma 1)", Baseline: 4, Needs: NeedsMEAs, Folds: true, Fold: fold.MethodMEA,
 		New: func(o MethodOptions) MethodPredictor { return ensemblePredictor(o, true) }},
 	{Name: "stacking", About: "model-free: the most stacked canonical pairs, hairpins of at least three bases",
 		Row: "stacking", Baseline: 1,
@@ -251,10 +256,14 @@ func mfePredictor(o MethodOptions) MethodPredictor {
 // Turner 2004 ensemble of the sequence with o's span and workers, and
 // its centroid or MEA structure (gamma 1); the ensemble's pair
 // probabilities are the map. A centroid cache (o.Centroids) serves the
-// centroid instead (CachedCentroidPredictor).
+// centroid instead (CachedCentroidPredictor), an MEA cache (o.MEAs) the
+// MEA structure (CachedMEAPredictor).
 func ensemblePredictor(o MethodOptions, mea bool) MethodPredictor {
 	if !mea && o.Centroids != nil {
 		return withMap(CachedCentroidPredictor(o.Centroids), o.Map)
+	}
+	if mea && o.MEAs != nil {
+		return withMap(CachedMEAPredictor(o.MEAs), o.Map)
 	}
 	p := fold.DefaultParams().WithMaxSpan(o.MaxSpan)
 	return func(ctx context.Context, mol *Molecule) (*rna.Structure, []float32, error) {

@@ -1,5 +1,5 @@
 // Command foldseed writes the fold seed of RNA sets (ssnet.FoldSeed):
-// the MFE and centroid structures of their molecules under rna/fold's
+// the MFE, centroid and MEA structures of their molecules under rna/fold's
 // defaults, which rna eval reads before its caches. make rna-fold-cache
 // runs it on the bundled test split:
 //
