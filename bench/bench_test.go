@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/contactmap/contactmap/models"
 	"github.com/contactmap/contactmap/pipeline/model"
 	"io"
 	"os"
@@ -375,6 +376,18 @@ func TestPredictorCases(t *testing.T) {
 		if c.Group != "predictor" || len(c.Sides) != 1 || tk.Kind != "exec" || tk.Command[0] != "/bin/contactmap" || c.MaxReps != 1 ||
 			(what == "rna") != (tk.Command[1] == "rna") || !strings.HasPrefix(tk.Command[len(tk.Command)-1], predictorDir()) {
 			t.Errorf("case %s/%s: %+v", c.Group, c.Name, c)
+		}
+	}
+	// The RNA cases name the default model, and the table labels a run by
+	// the model its command named (a run that named none: rna-scnn's).
+	rnaCmd := strings.Join(cs[len(cs)-1].Sides[0].Task.Command, " ")
+	if !strings.Contains(rnaCmd, " --model "+models.DefaultRNA+" ") {
+		t.Errorf("the RNA case's command %q does not name the default %s", rnaCmd, models.DefaultRNA)
+	}
+	for backend, want := range map[string]string{rnaCmd: "| RNA default (" + models.DefaultRNA + ") | 1000 |", "/bin/contactmap rna predict --force x.fa": "| RNA default (rna-scnn) | 1000 |"} {
+		r := &report{Cases: []caseResult{{Group: "predictor", Name: "rna/L1000", Sides: []sideResult{{Label: "contactmap", Backend: backend, Median: 1}}}}}
+		if got := r.predictorTable(); !strings.Contains(got, want) {
+			t.Errorf("backend %q: the table lacks %q:\n%s", backend, want, got)
 		}
 	}
 	old := os.Getenv("TMPDIR")
