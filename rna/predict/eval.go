@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/contactmap/contactmap/rna/ssnet"
@@ -131,7 +132,20 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := ssnet.AttachEnsemble(ctx, set, cache, cfg.EnsembleCache, max(cfg.Workers, 1), nil); err != nil {
+			missing := 0 // AttachEnsemble ticks once for each, cached or computed
+			for _, m := range set {
+				if m.Ensemble == nil {
+					missing++
+				}
+			}
+			parallel := cfg.Workers
+			if parallel <= 0 {
+				parallel = runtime.GOMAXPROCS(0)
+			}
+			tick, end := cfg.Progress.Start(missing, "ensemble channels (pair probabilities)")
+			err = ssnet.AttachEnsemble(ctx, set, cache, cfg.EnsembleCache, parallel, tick)
+			end()
+			if err != nil {
 				return nil, err
 			}
 			ensembled = true
