@@ -50,7 +50,7 @@ func TestFoldReport(t *testing.T) {
 		"| a | 2 | 0.750 | 0.650 | 0.200 | 0.200 | 0.200 | 0.200 | 0.200 | +0.550 [+0.300, +0.800] |",
 		"| b | 1 | 0.000 | 0.100 | 0.400 |",
 		"| **family-fold mean** (2 families) | 3 | 0.375 | 0.375 | 0.300 |", // (0.75 + 0) / 2; greedy (0.65 + 0.1) / 2
-		"| all molecules | 3 | 0.500 | 0.467 | 0.267 |",                   // (1 + 0.5 + 0) / 3
+		"| all molecules | 3 | 0.500 | 0.467 | 0.267 |",                     // (1 + 0.5 + 0) / 3
 		"Not yet scored: [c].",
 	} {
 		if !strings.Contains(got, want) {
@@ -61,4 +61,3 @@ func TestFoldReport(t *testing.T) {
 		t.Error("an unknown decoder: no error")
 	}
 }
-
