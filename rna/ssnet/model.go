@@ -214,10 +214,7 @@ func (m *Model) ProbabilitiesAfter(seq string, t *homology.Template, workers int
 // nil: folded here) for a network with energy channels: an ensemble's
 // members share one fold, and a caller can show its progress.
 func (m *Model) ProbabilitiesAfterMFE(seq string, t *homology.Template, mfe []int, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
-	if mfe != nil && len(mfe) != len(seq) {
-		return nil, fmt.Errorf("ssnet: MFE partners of %d bases for a sequence of %d", len(mfe), len(seq))
-	}
-	return m.probabilities(seq, t, mfe, nil, workers, afterLayer)
+	return m.ProbabilitiesAfterInputs(seq, t, mfe, nil, workers, afterLayer)
 }
 
 // ProbabilitiesAfterInputs is ProbabilitiesAfterMFE with the ensemble
