@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
@@ -411,17 +412,17 @@ func baselines(file string) error {
 		}
 	}
 	ix := homology.NewIndex(refs)
+	// The centroid and the MEA structure come from one partition
+	// function per molecule (the longest ArchiveII molecules take tens
+	// of seconds each).
+	ens := newEnsembleDecodings()
+	centroid := func(mol *ssnet.Molecule) (*rna.Structure, error) {
+		d, err := ens.get(mol)
+		return d.centroid, err
+	}
 	mea := func(mol *ssnet.Molecule) (*rna.Structure, error) {
-		e, err := fold.DefaultParams().Partition(mol.Seq, 1)
-		if err != nil {
-			return nil, err
-		}
-		st, _, err := e.MEA(1)
-		if err != nil {
-			return nil, err
-		}
-		st.Name = mol.Name
-		return st, nil
+		d, err := ens.get(mol)
+		return d.mea, err
 	}
 	fmt.Printf("Model-free rows on %s: %d of %d molecules (those of at most %d nt), F1 and MCC, means over molecules (exact pairs; in brackets with the one-position slip); homology transfer from the %d training molecules (train.dbn.gz and the 16S sets).\n\n", file, len(set), len(all), *maxLenFlag, len(refs))
 	fmt.Println("| predictor | F1 | MCC | F1 (slip) |")
@@ -430,7 +431,7 @@ func baselines(file string) error {
 	for _, p := range []struct {
 		key, name string
 		pred      ssnet.Predictor
-	}{{"mfe", "MFE (Turner 2004, rna/fold)", ssnet.MFEPredictor()}, {"centroid", "centroid of the ensemble", ssnet.CentroidPredictor()}, {"mea", "MEA of the ensemble (gamma 1)", mea}, {"homology", "homology transfer", ssnet.HomologyPredictor(ix)}, {"stacking", "stacking heuristic", ssnet.BaselinePredictor()}} {
+	}{{"mfe", "MFE (Turner 2004, rna/fold)", ssnet.MFEPredictor()}, {"centroid", "centroid of the ensemble", centroid}, {"mea", "MEA of the ensemble (gamma 1)", mea}, {"homology", "homology transfer", ssnet.HomologyPredictor(ix)}, {"stacking", "stacking heuristic", ssnet.BaselinePredictor()}} {
 		t0 := time.Now()
 		scores, err := ssnet.Evaluate(set, p.pred, nil)
 		if err != nil {
@@ -449,6 +450,49 @@ func baselines(file string) error {
 	fmt.Println()
 	// Per molecule, for paired differences against the trials.
 	return writeLines(filepath.Join(*outFlag, "baselines.tsv"), "predictor\tname\tlength\tf1\tmcc\tf1_slip", rows)
+}
+
+// ensembleDecodings holds each molecule's centroid and MEA structures
+// (gamma 1) of its Turner 2004 ensemble (fold's defaults, as
+// ssnet.CentroidPredictor's), both decoded from one partition function
+// that is computed on the first call for the molecule.
+type ensembleDecodings struct {
+	mu sync.Mutex
+	m  map[string]*ensembleDecoding
+}
+
+type ensembleDecoding struct {
+	once          sync.Once
+	centroid, mea *rna.Structure
+	err           error
+}
+
+func newEnsembleDecodings() *ensembleDecodings {
+	return &ensembleDecodings{m: map[string]*ensembleDecoding{}}
+}
+
+func (e *ensembleDecodings) get(mol *ssnet.Molecule) (*ensembleDecoding, error) {
+	e.mu.Lock()
+	key := mol.Name + "\x00" + mol.Seq
+	d, ok := e.m[key]
+	if !ok {
+		d = &ensembleDecoding{}
+		e.m[key] = d
+	}
+	e.mu.Unlock()
+	d.once.Do(func() {
+		ens, err := fold.DefaultParams().Partition(mol.Seq, 1)
+		if err != nil {
+			d.err = err
+			return
+		}
+		d.centroid, _ = ens.Centroid()
+		d.centroid.Name = mol.Name
+		if d.mea, _, d.err = ens.MEA(1); d.err == nil {
+			d.mea.Name = mol.Name
+		}
+	})
+	return d, d.err
 }
 
 // readRefs reads the clustering set, TR0 then the 16S sets, and the
