@@ -18,10 +18,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
@@ -81,12 +83,16 @@ type link struct {
 func main() {
 	flag.Parse()
 	start := time.Now()
+	// Ctrl-C stops the long steps (the ensemble channels, the scoring)
+	// between molecules; what -ensembles computed is in its cache.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if *baseFlag {
 		check(baselines(filepath.Join(setsDir(), *scoredFlag)))
 		return
 	}
 	if *scoreFlag != "" {
-		check(score(*scoreFlag))
+		check(score(ctx, *scoreFlag))
 		logf("done in %s", time.Since(start).Round(time.Second))
 		return
 	}
@@ -108,7 +114,7 @@ func main() {
 		return
 	}
 	if *ensFlag != "" {
-		check(ensembles(*ensFlag))
+		check(ensembles(ctx, *ensFlag))
 		logf("done in %s", time.Since(start).Round(time.Second))
 		return
 	}
@@ -805,7 +811,7 @@ func check(err error) {
 
 // ensembles computes the ensemble channel of every training and
 // validation molecule into the cache file path, appending as it goes.
-func ensembles(path string) error {
+func ensembles(ctx context.Context, path string) error {
 	cache, err := ssnet.ReadEnsembleCache(path)
 	if err != nil {
 		return err
@@ -825,7 +831,7 @@ func ensembles(path string) error {
 	logf("%d molecules, %d in the cache", len(set), cache.Len())
 	t0 := time.Now()
 	n := 0
-	err = ssnet.AttachEnsemble(context.Background(), set, cache, path, 1, func() {
+	err = ssnet.AttachEnsemble(ctx, set, cache, path, 1, func() {
 		if n++; n%500 == 0 {
 			logf("%d molecules in %s", n, time.Since(t0).Round(time.Second))
 		}
@@ -850,12 +856,11 @@ func trainingSide() ([]ssnet.Molecule, error) {
 }
 
 // score evaluates model files on the validation set, per molecule.
-func score(spec string) error {
+func score(ctx context.Context, spec string) error {
 	valid, err := ssnet.ReadSet(filepath.Join(setsDir(), *scoredFlag))
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
 	var templatesDone, mfeDone, ensDone bool
 	for _, nf := range strings.Split(spec, ",") {
 		name, file, ok := strings.Cut(nf, "=")
