@@ -69,6 +69,14 @@ type Protocol struct {
 	// Turner 2004 ensemble. With Energy it needs Template too (the
 	// widths must tell the channels apart: Inputs2D).
 	Ensemble bool `json:"ensemble,omitempty"`
+	// Mutate is the share of training windows whose molecule, when of at
+	// most MutateMaxLen bases, is replaced by a structure-preserving
+	// mutant (Mutant, each pair and unpaired base changed with
+	// probability MutateRate), its energy and ensemble channels computed
+	// from the mutant's sequence (MutantChannels); 0: none.
+	Mutate       float64 `json:"mutate,omitempty"`
+	MutateRate   float64 `json:"mutate_rate,omitempty"`
+	MutateMaxLen int     `json:"mutate_max_len,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -174,8 +182,18 @@ var FamiliesEnsemble = withName(Families, "families-ensemble", func(p *Protocol)
 	p.Ensemble = true
 })
 
+// FamiliesEnsembleMutate is FamiliesEnsemble with structure-preserving
+// mutants (Mutant) for half of the training windows of molecules of at
+// most 200 bases, a quarter of their pairs and unpaired bases changed:
+// the augmentation trial against family memorisation
+// (experiments/rna-holdout). 200 bases keep the mutants' fresh channels
+// cheap (a partition function of 200 bases takes about 30 ms).
+var FamiliesEnsembleMutate = withName(FamiliesEnsemble, "families-ensemble-mutate", func(p *Protocol) {
+	p.Mutate, p.MutateRate, p.MutateMaxLen = 0.5, 0.25, 200
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

@@ -475,6 +475,18 @@ func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions,
 			ws[k].NoTemplate = rng.Float64() < p.TemplateDrop
 		}
 	}
+	if p.Mutate > 0 {
+		for k := range ws {
+			if len(ws[k].Mol.Seq) > p.MutateMaxLen || rng.Float64() >= p.Mutate {
+				continue
+			}
+			mut := Mutant(ws[k].Mol, p.MutateRate, rng)
+			if err := MutantChannels(context.Background(), mut, p.Energy, p.Ensemble); err != nil {
+				return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
+			}
+			ws[k].Mol = mut
+		}
+	}
 	b, err := NewBatch(ws, m.Net.Spec)
 	if err != nil {
 		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
