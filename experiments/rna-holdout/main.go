@@ -21,6 +21,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -63,6 +64,8 @@ var (
 	foldSetFlag = flag.String("fold-sets", "", "instead of clustering: write each ArchiveII fold's training, selection and test sets (foldSets) into this directory, one folder per family")
 	setsFlag    = flag.String("sets", "", "-score, -baselines: the directory holding train.dbn.gz and the scored set (default: -out)")
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
+	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the channels' rule (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
+	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases (their length from baselines.tsv)")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsemblePairs) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
@@ -831,7 +834,9 @@ func ensembles(ctx context.Context, path string) error {
 	logf("%d molecules, %d in the cache", len(set), cache.Len())
 	t0 := time.Now()
 	n := 0
-	err = ssnet.AttachEnsemble(ctx, set, cache, path, 1, func() {
+	f := ssnet.EnsembleFold{Global: *ensGlobFlag}
+	logf("the rule: molecules of at most %d bases fold globally", max(f.Global, ssnet.EnsembleSpan))
+	err = ssnet.AttachEnsembleFold(ctx, f, set, cache, path, 1, func() {
 		if n++; n%500 == 0 {
 			logf("%d molecules in %s", n, time.Since(t0).Round(time.Second))
 		}
@@ -861,7 +866,8 @@ func score(ctx context.Context, spec string) error {
 	if err != nil {
 		return err
 	}
-	var templatesDone, mfeDone, ensDone bool
+	var templatesDone, mfeDone bool
+	var ensDone *ssnet.EnsembleFold // the rule of the attached channels
 	for _, nf := range strings.Split(spec, ",") {
 		name, file, ok := strings.Cut(nf, "=")
 		if !ok {
@@ -890,15 +896,22 @@ func score(ctx context.Context, spec string) error {
 			logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(valid, cache), len(valid), *mfeFlag)
 			mfeDone = true
 		}
-		if c.Ensemble && !ensDone {
+		f := m.Record.EnsembleFold()
+		if *ensGlobFlag > 0 {
+			f = ssnet.EnsembleFold{Global: *ensGlobFlag}
+		}
+		if c.Ensemble && (ensDone == nil || *ensDone != f) {
+			for k := range valid {
+				valid[k].Ensemble = nil // another rule's
+			}
 			cache, err := ssnet.ReadEnsembleCache(*ensCacheFlg)
 			if err != nil {
 				return err
 			}
-			if err := ssnet.AttachEnsemble(ctx, valid, cache, *ensCacheFlg, 1, nil); err != nil {
+			if err := ssnet.AttachEnsembleFold(ctx, f, valid, cache, *ensCacheFlg, 1, nil); err != nil {
 				return err
 			}
-			ensDone = true
+			ensDone = &f
 		}
 		var rows []string
 		for _, d := range []ssnet.Decoder{ssnet.Greedy, ssnet.MEA} {
@@ -959,6 +972,13 @@ func paired(spec string) error {
 	if err != nil {
 		return err
 	}
+	var lengths map[string]int
+	if *minLenFlag > 0 {
+		if lengths, err = readLengths(filepath.Join(*outFlag, "baselines.tsv")); err != nil {
+			return err
+		}
+		fmt.Printf("Molecules of more than %d nt.\n\n", *minLenFlag)
+	}
 	fmt.Println("| A - B | molecules | A | B | A - B | 95% CI |")
 	fmt.Println("|---|---:|---:|---:|---:|---|")
 	for _, ab := range strings.Split(spec, ",") {
@@ -971,6 +991,9 @@ func paired(spec string) error {
 		}
 		var names []string
 		for n := range f1[a] {
+			if lengths != nil && lengths[n] <= *minLenFlag {
+				continue
+			}
 			if _, ok := f1[b][n]; ok {
 				names = append(names, n)
 			}
@@ -989,6 +1012,31 @@ func paired(spec string) error {
 		fmt.Printf("| %s - %s | %d | %.*f | %.*f | %+.*f | [%+.*f, %+.*f] |\n", a, b, len(names), dg, ma/nn, dg, mb/nn, dg, mean, dg, lo, dg, hi)
 	}
 	return nil
+}
+
+// readLengths reads each molecule's length from a scores file (the name
+// and length columns).
+func readLengths(file string) (map[string]int, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	n := map[string]int{}
+	for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if k == 0 {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 3 {
+			return nil, fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
+		}
+		l, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: length: %w", file, k+1, err)
+		}
+		n[f[1]] = l
+	}
+	return n, nil
 }
 
 // seedMean adds to f1, for a name R1+R2+.../DECODER, each molecule's mean

@@ -106,7 +106,8 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		}
 		return nil
 	}
-	templated, ensembled := false, false
+	templated := false
+	var ensembled *ssnet.EnsembleFold // the rule of the attached ensemble channels
 	for _, path := range cfg.Models {
 		m, _, err := cfg.Shipped.Load(path)
 		if err != nil {
@@ -127,7 +128,12 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 				return nil, err
 			}
 		}
-		if r.Inputs2D().Ensemble && !ensembled {
+		if f := r.EnsembleFold(); r.Inputs2D().Ensemble && (ensembled == nil || *ensembled != f) {
+			if ensembled != nil { // another rule's channels: recomputed
+				for k := range set {
+					set[k].Ensemble = nil
+				}
+			}
 			cache, err := ssnet.ReadEnsembleCache(cfg.EnsembleCache)
 			if err != nil {
 				return nil, err
@@ -143,12 +149,12 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 				parallel = runtime.GOMAXPROCS(0)
 			}
 			tick, end := cfg.Progress.Start(missing, "ensemble channels (pair probabilities)")
-			err = ssnet.AttachEnsemble(ctx, set, cache, cfg.EnsembleCache, parallel, tick)
+			err = ssnet.AttachEnsembleFold(ctx, f, set, cache, cfg.EnsembleCache, parallel, tick)
 			end()
 			if err != nil {
 				return nil, err
 			}
-			ensembled = true
+			ensembled = &f
 		}
 		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
 		tick, end := cfg.Progress.Start(len(set), name)

@@ -94,8 +94,8 @@ func (e *foldTooLarge) Unwrap() error { return e.TooLargeError }
 // pair, and an ensemble's mean, 8 more; a network with energy channels
 // also folds the sequence (fold.FoldBytes: 16 bytes a pair), and one
 // with the ensemble channel computes its partition function
-// (ssnet.EnsembleBytes).
-func networkExtra(l int, members int, energy, ensemble bool) int64 {
+// (ssnet.EnsembleFold.Bytes: the largest of the networks' rules).
+func networkExtra(l int, members int, energy bool, ensemble []ssnet.EnsembleFold) int64 {
 	n := int64(l)
 	extra := 32 * n * n
 	if members > 1 {
@@ -104,9 +104,11 @@ func networkExtra(l int, members int, energy, ensemble bool) int64 {
 	if energy {
 		extra += fold.DefaultParams().FoldBytes(l)
 	}
-	if ensemble {
-		extra += ssnet.EnsembleBytes(l)
+	var ens int64
+	for _, f := range ensemble {
+		ens = max(ens, f.Bytes(l))
 	}
+	extra += ens
 	return extra
 }
 
@@ -118,11 +120,14 @@ func networkExtra(l int, members int, energy, ensemble bool) int64 {
 // a warning. Where the memory available is unknown, nothing is refused.
 func CheckNetworkMemory(nets []ssnet.Network, l, workers int, force bool) (warning string, err error) {
 	var specs []pairnet.Spec
-	energy, ensemble := false, false
+	energy := false
+	var ensemble []ssnet.EnsembleFold
 	for _, n := range nets {
 		specs = append(specs, n.Model.Net.Spec)
 		energy = energy || n.Model.Record.UsesEnergy()
-		ensemble = ensemble || n.Model.Record.Inputs2D().Ensemble
+		if n.Model.Record.Inputs2D().Ensemble {
+			ensemble = append(ensemble, n.Model.Record.EnsembleFold())
+		}
 	}
 	err = memcheck.Check("", specs, l, workers, networkExtra(l, len(nets), energy, ensemble))
 	var tl *memcheck.TooLargeError

@@ -49,21 +49,70 @@ type PairProb struct {
 	P    float32
 }
 
-// ensembleParams are the energy model and span of the ensemble channel
-// for a sequence of n bases.
-func ensembleParams(n int) *fold.Params {
+// EnsembleFold is the rule of the ensemble channel's partition
+// function for a molecule of n bases: molecules of at most Global bases
+// fold globally (no span limit), longer ones in the EnsembleSpan band
+// (RNAfold --maxBPspan). The zero value is the rule of the first
+// ensemble networks, Global EnsembleSpan: a molecule of 201 bases or
+// more folds in the band, so that its long-range pairs (a tmRNA's or an
+// RNase P's closing helices) are missing from the channel. A network's
+// record names its rule (Record.EnsembleGlobal).
+type EnsembleFold struct {
+	Global int
+}
+
+// MaxEnsembleGlobal bounds EnsembleFold.Global (a record's, a
+// protocol's): a global partition function of 4,000 bases takes minutes
+// and gigabytes.
+const MaxEnsembleGlobal = 4000
+
+func (f EnsembleFold) global() int {
+	if f.Global <= 0 {
+		return EnsembleSpan
+	}
+	return f.Global
+}
+
+// Span is the largest base-pair span of the partition function of a
+// molecule of n bases (0: none).
+func (f EnsembleFold) Span(n int) int {
+	if n > f.global() {
+		return EnsembleSpan
+	}
+	return 0
+}
+
+// keySpan is the span a cache key names: the band for every molecule
+// the band leaves unchanged (n at most EnsembleSpan) as for the banded
+// ones, so that the entries of the zero rule keep their keys.
+func (f EnsembleFold) keySpan(n int) int {
+	if n <= EnsembleSpan || f.Span(n) != 0 {
+		return EnsembleSpan
+	}
+	return 0
+}
+
+// params are the energy model and span for a sequence of n bases.
+func (f EnsembleFold) params(n int) *fold.Params {
 	p := fold.DefaultParams()
-	if n > EnsembleSpan {
-		p = p.WithMaxSpan(EnsembleSpan)
+	if s := f.Span(n); s > 0 {
+		p = p.WithMaxSpan(s)
 	}
 	return p
 }
 
-// EnsemblePairs computes the ensemble channel's pairs of seq: the pair
-// probabilities of its partition function (EnsembleSpan, EnsembleCut),
-// by I then J, each probability to 3 significant digits, on workers goroutines (0: GOMAXPROCS), stopped by ctx.
+// EnsemblePairs computes the ensemble channel's pairs of seq under the
+// zero rule (EnsembleFold{}.Pairs).
 func EnsemblePairs(ctx context.Context, seq string, workers int) ([]PairProb, error) {
-	e, err := ensembleParams(len(seq)).PartitionContext(ctx, seq, workers)
+	return EnsembleFold{}.Pairs(ctx, seq, workers)
+}
+
+// Pairs computes the ensemble channel's pairs of seq: the pair
+// probabilities of its partition function (the rule's span,
+// EnsembleCut), by I then J, each probability to 3 significant digits,
+// on workers goroutines (0: GOMAXPROCS), stopped by ctx.
+func (f EnsembleFold) Pairs(ctx context.Context, seq string, workers int) ([]PairProb, error) {
+	e, err := f.params(len(seq)).PartitionContext(ctx, seq, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -83,13 +132,12 @@ func roundProb(p float64) float32 {
 }
 
 // EnsembleBytes is the memory EnsemblePairs takes for a sequence of n
-// bases (fold's partition function under EnsembleSpan).
-func EnsembleBytes(n int) int64 {
-	span := 0
-	if n > EnsembleSpan {
-		span = EnsembleSpan
-	}
-	return fold.MemoryEstimate(fold.MethodPartition, n, span)
+// bases (fold's partition function under the zero rule).
+func EnsembleBytes(n int) int64 { return EnsembleFold{}.Bytes(n) }
+
+// Bytes is the memory Pairs takes for a sequence of n bases.
+func (f EnsembleFold) Bytes(n int) int64 {
+	return fold.MemoryEstimate(fold.MethodPartition, n, f.Span(n))
 }
 
 // ensemblePixels writes the ensemble channel of the bases idx[0..n) of
@@ -147,8 +195,8 @@ type EnsembleCache struct {
 // NewEnsembleCache is an empty cache.
 func NewEnsembleCache() *EnsembleCache { return &EnsembleCache{m: map[string][]PairProb{}} }
 
-func ensembleKey(seq string) string {
-	h := sha256.Sum256([]byte("ensemble\x00" + FoldFingerprint() + "\x00" + strconv.Itoa(EnsembleSpan) + "\x00" + strconv.FormatFloat(EnsembleCut, 'g', -1, 64) + "\x00" + seq))
+func ensembleKey(f EnsembleFold, seq string) string {
+	h := sha256.Sum256([]byte("ensemble\x00" + FoldFingerprint() + "\x00" + strconv.Itoa(f.keySpan(len(seq))) + "\x00" + strconv.FormatFloat(EnsembleCut, 'g', -1, 64) + "\x00" + seq))
 	return hex.EncodeToString(h[:16])
 }
 
@@ -159,10 +207,17 @@ func (c *EnsembleCache) Len() int {
 	return len(c.m)
 }
 
-// Pairs returns the ensemble channel's pairs of seq, from the cache or
-// computed (EnsemblePairs, then cached).
+// Pairs returns the ensemble channel's pairs of seq under the zero rule,
+// from the cache or computed (EnsemblePairs, then cached).
 func (c *EnsembleCache) Pairs(ctx context.Context, seq string, workers int) ([]PairProb, error) {
-	key := ensembleKey(seq)
+	return c.FoldPairs(ctx, EnsembleFold{}, seq, workers)
+}
+
+// FoldPairs is Pairs under the rule f (f.Pairs, then cached). The key
+// names the span f gives seq, so that one file holds the entries of
+// several rules.
+func (c *EnsembleCache) FoldPairs(ctx context.Context, f EnsembleFold, seq string, workers int) ([]PairProb, error) {
+	key := ensembleKey(f, seq)
 	c.mu.Lock()
 	ps, ok := c.m[key]
 	c.mu.Unlock()
@@ -174,7 +229,7 @@ func (c *EnsembleCache) Pairs(ctx context.Context, seq string, workers int) ([]P
 		}
 		return ps, nil
 	}
-	ps, err := EnsemblePairs(ctx, seq, workers)
+	ps, err := f.Pairs(ctx, seq, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +362,7 @@ func formatEnsembleLine(key string, ps []PairProb) string {
 }
 
 // AttachEnsemble attaches every molecule's ensemble channel pairs
-// (Molecule.Ensemble) from cache (nil: compute each), computing the
+// (Molecule.Ensemble), under the zero rule (EnsembleFold), from cache (nil: compute each), computing the
 // missing ones on parallel goroutines, one molecule each, longest first
 // (so that the long molecules do not come last on one goroutine). When
 // path is not "", the new entries are appended to it (Append) every
@@ -316,6 +371,12 @@ func formatEnsembleLine(key string, ps []PairProb) string {
 // When ctx is cancelled no further molecule is started: it waits for the
 // ones under way, appends them, and returns ctx's error.
 func AttachEnsemble(ctx context.Context, set []Molecule, cache *EnsembleCache, path string, parallel int, progress func()) error {
+	return AttachEnsembleFold(ctx, EnsembleFold{}, set, cache, path, parallel, progress)
+}
+
+// AttachEnsembleFold is AttachEnsemble under the rule f (a network's
+// Record.EnsembleFold).
+func AttachEnsembleFold(ctx context.Context, f EnsembleFold, set []Molecule, cache *EnsembleCache, path string, parallel int, progress func()) error {
 	if cache == nil {
 		cache = NewEnsembleCache()
 	}
@@ -339,7 +400,7 @@ func AttachEnsemble(ctx context.Context, set []Molecule, cache *EnsembleCache, p
 		go func() {
 			defer wg.Done()
 			for k := range jobs {
-				ps, err := cache.Pairs(ctx, set[k].Seq, 1)
+				ps, err := cache.FoldPairs(ctx, f, set[k].Seq, 1)
 				if err != nil {
 					errs[k] = fmt.Errorf("ssnet: %s: ensemble: %w", set[k].Name, err)
 				} else {

@@ -257,3 +257,118 @@ func writeEnsembleFile(path, text string) error {
 	}
 	return f.Close()
 }
+
+// The rule of the channel (EnsembleFold): the zero value bands every
+// molecule of more than EnsembleSpan bases, a Global rule folds those of
+// at most Global bases without a limit (its pairs are the global
+// partition function's, long spans included), and the cache keeps the
+// two apart while the molecules both rules fold alike share one key
+// (the zero rule's, so that its caches stay valid). A record carries its
+// rule, and a record outside the bounds is refused.
+func TestEnsembleFold(t *testing.T) {
+	long := strings.Repeat(yeastPhe, 3) // 228 nt
+	zero, global := EnsembleFold{}, EnsembleFold{Global: 600}
+	for _, c := range []struct {
+		f    EnsembleFold
+		n    int
+		span int
+	}{{zero, 200, 0}, {zero, 201, EnsembleSpan}, {global, 201, 0}, {global, 600, 0}, {global, 601, EnsembleSpan}, {EnsembleFold{Global: 100}, 150, EnsembleSpan}} {
+		if got := c.f.Span(c.n); got != c.span {
+			t.Errorf("%+v.Span(%d) = %d, want %d", c.f, c.n, got, c.span)
+		}
+	}
+	ctx := context.Background()
+	gp, err := global.Pairs(ctx, long, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := fold.DefaultParams().Partition(long, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []PairProb
+	for _, p := range e.Pairs(EnsembleCut) {
+		want = append(want, PairProb{I: int32(p.I), J: int32(p.J), P: roundProb(p.P)})
+	}
+	if !slices.Equal(gp, want) {
+		t.Fatal("the global rule's pairs differ from the global partition function's")
+	}
+	zp, err := EnsemblePairs(ctx, long, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(gp, zp) {
+		t.Fatal("the global and banded channels of a 228-nt molecule are equal")
+	}
+	if ensembleKey(zero, long) == ensembleKey(global, long) {
+		t.Fatal("one cache key for a molecule the rules fold differently")
+	}
+	if ensembleKey(zero, yeastPhe) != ensembleKey(global, yeastPhe) || ensembleKey(zero, long) != ensembleKey(EnsembleFold{Global: 100}, long) {
+		t.Fatal("two cache keys for a molecule the rules fold alike")
+	}
+	c := NewEnsembleCache()
+	for _, f := range []EnsembleFold{zero, global} {
+		got, err := c.FoldPairs(ctx, f, long, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := map[bool][]PairProb{true: gp, false: zp}[f == global]; !slices.Equal(got, w) {
+			t.Fatalf("the cache under %+v gives another rule's pairs", f)
+		}
+	}
+	long200 := false
+	for _, p := range gp {
+		long200 = long200 || int(p.J-p.I)+1 > EnsembleSpan
+	}
+	if !long200 {
+		t.Fatal("no pair of the global channel spans more than 200 bases")
+	}
+
+	m, err := NewModel(SCNN, FamiliesEnsembleGlobal, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Record.EnsembleFold() != global {
+		t.Fatalf("record's rule %+v, want %+v", m.Record.EnsembleFold(), global)
+	}
+	path := filepath.Join(t.TempDir(), "m.scnn")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Record.EnsembleGlobal != 600 {
+		t.Fatalf("read back ensemble_global %d", back.Record.EnsembleGlobal)
+	}
+	// The inference of a long molecule reads the record's rule: with
+	// the global pairs attached it equals the inference that computes
+	// them, and differs from the one given the banded pairs.
+	p1, err := back.ProbabilitiesWith(long, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := back.ProbabilitiesAfterInputs(long, nil, nil, gp, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p3, err := back.ProbabilitiesAfterInputs(long, nil, nil, zp, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p1, p2) || slices.Equal(p1, p3) {
+		t.Fatal("inference does not follow the record's rule")
+	}
+	for _, g := range []int{-1, MaxEnsembleGlobal + 1} {
+		bad := *m
+		bad.Record.EnsembleGlobal = g
+		p := filepath.Join(t.TempDir(), "bad.scnn")
+		if err := bad.Save(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "ensemble_global") {
+			t.Fatalf("ensemble_global %d: %v, want it refused", g, err)
+		}
+	}
+}

@@ -335,16 +335,21 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 			}
 		}
 		// The ensemble channel's partition function, once for all the
-		// members, stopped by ctx.
-		var ens []PairProb
+		// members of one rule (EnsembleFold), stopped by ctx.
+		ens := map[int][]PairProb{} // by the rule's span for seq
 		for _, n := range nets {
-			if n.Model.Record.Inputs2D().Ensemble {
-				var err error
-				if ens, err = EnsemblePairs(ctx, seq, o.Workers); err != nil {
-					return nil, nil, err
-				}
-				break
+			if !n.Model.Record.Inputs2D().Ensemble {
+				continue
 			}
+			f := n.Model.Record.EnsembleFold()
+			if _, ok := ens[f.Span(len(seq))]; ok {
+				continue
+			}
+			ps, err := f.Pairs(ctx, seq, o.Workers)
+			if err != nil {
+				return nil, nil, err
+			}
+			ens[f.Span(len(seq))] = ps
 		}
 		var report func(float64, bool)
 		if o.OnNetwork != nil {
@@ -366,7 +371,7 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 			}
 			var e []PairProb
 			if n.Model.Record.Inputs2D().Ensemble {
-				e = ens
+				e = ens[n.Model.Record.EnsembleFold().Span(len(seq))]
 			}
 			q, err := n.Model.ProbabilitiesAfterInputs(seq, ts[i], m, e, o.Workers, MembersAfter(ctx, report, works, i))
 			if err != nil {

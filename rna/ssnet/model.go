@@ -33,7 +33,14 @@ type Record struct {
 	// Precision is the arithmetic of training ("bfloat16": TrainOptions);
 	// empty for float32. Prediction runs in float32 either way.
 	Precision string `json:"train_precision,omitempty"`
+	// EnsembleGlobal is, for a network with the ensemble channel, the
+	// longest molecule whose channel folds globally (EnsembleFold; 0:
+	// EnsembleSpan, the rule of the models written before the field).
+	EnsembleGlobal int `json:"ensemble_global,omitempty"`
 }
+
+// EnsembleFold is the rule of the network's ensemble channel.
+func (r Record) EnsembleFold() EnsembleFold { return EnsembleFold{Global: r.EnsembleGlobal} }
 
 // Inputs2D is the network's 2D input channels.
 func (r Record) Inputs2D() Inputs2D {
@@ -67,7 +74,7 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity}}, nil
+	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal}}, nil
 }
 
 // Save writes the model atomically.
@@ -156,6 +163,8 @@ func readRecord(arch []byte, name string) (Record, error) {
 		return Record{}, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
 	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
 		return Record{}, fmt.Errorf("ssnet: %s: template_min_identity %v (want 0..1)", name, rec.MinIdentity)
+	case rec.EnsembleGlobal < 0 || rec.EnsembleGlobal > MaxEnsembleGlobal:
+		return Record{}, fmt.Errorf("ssnet: %s: ensemble_global %d (want 0..%d)", name, rec.EnsembleGlobal, MaxEnsembleGlobal)
 	}
 	if err := sp.Check(); err != nil {
 		return Record{}, fmt.Errorf("ssnet: %s: %w", name, err)
@@ -250,7 +259,7 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens [
 		}
 		if c.Ensemble && ens == nil {
 			var err error
-			if ens, err = EnsemblePairs(context.Background(), seq, workers); err != nil {
+			if ens, err = m.Record.EnsembleFold().Pairs(context.Background(), seq, workers); err != nil {
 				return nil, err
 			}
 		}

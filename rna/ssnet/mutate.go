@@ -67,9 +67,9 @@ func Mutant(mol *Molecule, rate float64, rng *rand.Rand) *Molecule {
 // MutantChannels computes a molecule's energy and ensemble channels from
 // its own sequence, as AttachMFE and AttachEnsemble would without a
 // cache: the MFE partners (fold's defaults) when energy is set, the
-// ensemble channel's pairs (EnsemblePairs) when ensemble is set, each on
-// one goroutine.
-func MutantChannels(ctx context.Context, mol *Molecule, energy, ensemble bool) error {
+// ensemble channel's pairs under the rule f (f.Pairs) when ensemble is
+// set, each on one goroutine.
+func MutantChannels(ctx context.Context, mol *Molecule, energy, ensemble bool, f EnsembleFold) error {
 	if energy {
 		mfe, err := MFEPartners(mol.Seq, 1)
 		if err != nil {
@@ -78,7 +78,7 @@ func MutantChannels(ctx context.Context, mol *Molecule, energy, ensemble bool) e
 		mol.MFE = mfe
 	}
 	if ensemble {
-		ps, err := EnsemblePairs(ctx, mol.Seq, 1)
+		ps, err := f.Pairs(ctx, mol.Seq, 1)
 		if err != nil {
 			return fmt.Errorf("ssnet: %s (mutant): %w", mol.Name, err)
 		}

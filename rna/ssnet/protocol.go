@@ -69,6 +69,10 @@ type Protocol struct {
 	// Turner 2004 ensemble. With Energy it needs Template too (the
 	// widths must tell the channels apart: Inputs2D).
 	Ensemble bool `json:"ensemble,omitempty"`
+	// EnsembleGlobal is the longest molecule whose ensemble channel
+	// folds without a span limit (EnsembleFold; 0: EnsembleSpan, the
+	// first ensemble networks' rule), recorded in the model.
+	EnsembleGlobal int `json:"ensemble_global,omitempty"`
 	// Mutate is the share of training windows whose molecule, when of at
 	// most MutateMaxLen bases, is replaced by a structure-preserving
 	// mutant (Mutant, each pair and unpaired base changed with
@@ -192,8 +196,18 @@ var FamiliesEnsembleMutate = withName(FamiliesEnsemble, "families-ensemble-mutat
 	p.Mutate, p.MutateRate, p.MutateMaxLen = 0.5, 0.25, 200
 })
 
+// FamiliesEnsembleGlobal is FamiliesEnsemble with the ensemble channel
+// of every molecule of at most 600 bases from its global partition
+// function (EnsembleFold{Global: 600}) instead of the 200-base band:
+// all of bpRNA TR0 (at most 500 nt) and every ArchiveII family but the
+// 16S and 23S rRNAs fold globally, as the centroid and MEA baselines do
+// (experiments/rna-holdout, trial 6).
+var FamiliesEnsembleGlobal = withName(FamiliesEnsemble, "families-ensemble-global", func(p *Protocol) {
+	p.EnsembleGlobal = 600
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

@@ -261,7 +261,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		}
 	}
 	if p.Ensemble && !finished {
-		if err := attachEnsemble(ctx, o); err != nil {
+		if err := attachEnsemble(ctx, o, EnsembleFold{Global: p.EnsembleGlobal}); err != nil {
 			return nil, nil, setupErr(ctx, err)
 		}
 	}
@@ -392,8 +392,8 @@ func attachMFE(ctx context.Context, o TrainOptions) error {
 }
 
 // attachEnsemble attaches the ensemble channel of the training and
-// validation molecules through o's cache file.
-func attachEnsemble(ctx context.Context, o TrainOptions) error {
+// validation molecules under the rule f through o's cache file.
+func attachEnsemble(ctx context.Context, o TrainOptions, f EnsembleFold) error {
 	cache, err := ReadEnsembleCache(o.EnsembleCache)
 	if o.EnsembleCache == "" {
 		cache, err = NewEnsembleCache(), nil
@@ -402,7 +402,7 @@ func attachEnsemble(ctx context.Context, o TrainOptions) error {
 		return err
 	}
 	for _, set := range [][]Molecule{o.Train, o.Valid} {
-		if err := AttachEnsemble(ctx, set, cache, o.EnsembleCache, max(o.Workers, 1), nil); err != nil {
+		if err := AttachEnsembleFold(ctx, f, set, cache, o.EnsembleCache, max(o.Workers, 1), nil); err != nil {
 			return err
 		}
 	}
@@ -481,7 +481,7 @@ func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions,
 				continue
 			}
 			mut := Mutant(ws[k].Mol, p.MutateRate, rng)
-			if err := MutantChannels(context.Background(), mut, p.Energy, p.Ensemble); err != nil {
+			if err := MutantChannels(context.Background(), mut, p.Energy, p.Ensemble, EnsembleFold{Global: p.EnsembleGlobal}); err != nil {
 				return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
 			}
 			ws[k].Mol = mut
