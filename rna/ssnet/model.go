@@ -37,6 +37,9 @@ type Record struct {
 	// longest molecule whose channel folds globally (EnsembleFold; 0:
 	// EnsembleSpan, the rule of the models written before the field).
 	EnsembleGlobal int `json:"ensemble_global,omitempty"`
+	// EnsemblePrior is whether the output logits are the network's plus
+	// the ensemble channel's log-odds (Protocol.EnsemblePrior).
+	EnsemblePrior bool `json:"ensemble_prior,omitempty"`
 }
 
 // EnsembleFold is the rule of the network's ensemble channel.
@@ -69,12 +72,15 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if c := (Inputs2D{Template: p.Template, Energy: p.Energy, Ensemble: p.Ensemble}); !c.valid() {
 		return nil, fmt.Errorf("ssnet: protocol %s: the energy and ensemble channels without the template's (their width is the template's)", p.Name)
 	}
+	if p.EnsemblePrior && !p.Ensemble {
+		return nil, fmt.Errorf("ssnet: protocol %s: the ensemble prior without the ensemble channel", p.Name)
+	}
 	spec := p.Spec(k)
 	net, err := pairnet.New(spec, seed)
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal}}, nil
+	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal, EnsemblePrior: p.EnsemblePrior}}, nil
 }
 
 // Save writes the model atomically.
@@ -163,6 +169,8 @@ func readRecord(arch []byte, name string) (Record, error) {
 		return Record{}, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
 	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
 		return Record{}, fmt.Errorf("ssnet: %s: template_min_identity %v (want 0..1)", name, rec.MinIdentity)
+	case rec.EnsemblePrior && !rec.Inputs2D().Ensemble:
+		return Record{}, fmt.Errorf("ssnet: %s: ensemble_prior without the ensemble channel (in_2d %d)", name, sp.In2D)
 	case rec.EnsembleGlobal < 0 || rec.EnsembleGlobal > MaxEnsembleGlobal:
 		return Record{}, fmt.Errorf("ssnet: %s: ensemble_global %d (want 0..%d)", name, rec.EnsembleGlobal, MaxEnsembleGlobal)
 	}
@@ -173,6 +181,16 @@ func readRecord(arch []byte, name string) (Record, error) {
 }
 
 func validIn2D(w int) bool { _, ok := inputs2DOf(w); return ok }
+
+// withPrior is the network's output logits with the ensemble prior added
+// when its record says so (Record.EnsemblePrior), else z.
+func (m *Model) withPrior(z, x2 *scnn.Tensor) (*scnn.Tensor, error) {
+	if !m.Record.EnsemblePrior {
+		return z, nil
+	}
+	c := m.Record.Inputs2D()
+	return addEnsemblePrior(z, x2, c.Width()-EnsembleChannels)
+}
 
 // Probabilities returns the symmetric L x L pair probabilities (row-major)
 // of a whole sequence (normalised bases), from one inference pass: the
@@ -279,6 +297,9 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens [
 	}
 	logits, err := m.Net.Forward(scnn.Inference(workers), in)
 	if err != nil {
+		return nil, err
+	}
+	if logits, err = m.withPrior(logits, in.X2); err != nil {
 		return nil, err
 	}
 	l := len(seq)

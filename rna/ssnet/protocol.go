@@ -73,6 +73,11 @@ type Protocol struct {
 	// folds without a span limit (EnsembleFold; 0: EnsembleSpan, the
 	// first ensemble networks' rule), recorded in the model.
 	EnsembleGlobal int `json:"ensemble_global,omitempty"`
+	// EnsemblePrior adds the ensemble channel's log-odds to the
+	// network's output logits (addEnsemblePrior), in training and at
+	// inference: the network learns a correction of the pair
+	// probabilities rather than the probabilities. It needs Ensemble.
+	EnsemblePrior bool `json:"ensemble_prior,omitempty"`
 	// Mutate is the share of training windows whose molecule, when of at
 	// most MutateMaxLen bases, is replaced by a structure-preserving
 	// mutant (Mutant, each pair and unpaired base changed with
@@ -206,8 +211,17 @@ var FamiliesEnsembleGlobal = withName(FamiliesEnsemble, "families-ensemble-globa
 	p.EnsembleGlobal = 600
 })
 
+// FamiliesEnsemblePrior is FamiliesEnsemble whose output is a
+// correction of the ensemble's pair probabilities (EnsemblePrior): the
+// logits are the network's plus the channel's log-odds, so that an
+// untrained correction predicts McCaskill's probabilities and the MEA
+// decoder then gives the MEA row (experiments/rna-holdout, trial 7).
+var FamiliesEnsemblePrior = withName(FamiliesEnsemble, "families-ensemble-prior", func(p *Protocol) {
+	p.EnsemblePrior = true
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

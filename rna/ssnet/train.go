@@ -495,7 +495,11 @@ func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions,
 	if err != nil {
 		return 0, err
 	}
-	v, g, err := loss.Forward(logits, b.Labels, b.Mask)
+	out, err := m.withPrior(logits, b.In.X2)
+	if err != nil {
+		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
+	}
+	v, g, err := loss.Forward(out, b.Labels, b.Mask)
 	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
 		err = fmt.Errorf("loss is %v", v)
 	}

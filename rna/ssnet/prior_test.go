@@ -1,0 +1,141 @@
+package ssnet
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/contactmap/contactmap/scnn"
+)
+
+// The prior adds the channel's clamped log-odds pixel by pixel, in
+// either layout, and leaves the logits it is given alone.
+func TestAddEnsemblePrior(t *testing.T) {
+	for _, packed := range []bool{false, true} {
+		b, l, c := 2, 3, 4
+		var z, x2 *scnn.Tensor
+		if packed {
+			z, x2 = scnn.NewPacked(b, l, 1), scnn.NewPacked(b, l, c)
+		} else {
+			z, x2 = scnn.New(b, l, l, 1), scnn.New(b, l, l, c)
+		}
+		for k := range z.Data {
+			z.Data[k] = float32(k) / 10
+			x2.Data[k*c+c-1] = []float32{0, 0.25, 0.5, 1, 0.9}[k%5]
+			x2.Data[k*c] = 0.7 // another channel: not read
+		}
+		z0 := slices.Clone(z.Data)
+		out, err := addEnsemblePrior(z, x2, c-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(z.Data, z0) || out.Layout != z.Layout {
+			t.Fatal("the logits were modified, or the layout changed")
+		}
+		for k := range z.Data {
+			p := min(max(float64(x2.Data[k*c+c-1]), PriorFloor), 1-PriorFloor)
+			want := z0[k] + float32(math.Log(p/(1-p)))
+			if out.Data[k] != want {
+				t.Fatalf("packed %v pixel %d: %g, want %g", packed, k, out.Data[k], want)
+			}
+		}
+		if _, err := addEnsemblePrior(z, x2, c); err == nil {
+			t.Fatal("no error for a channel past the input's")
+		}
+		if _, err := addEnsemblePrior(z, nil, 0); err == nil {
+			t.Fatal("no error without a 2D input")
+		}
+	}
+}
+
+// A network under the prior whose parameters are all zero outputs logits
+// of 0, so it predicts the ensemble's pair probabilities themselves
+// (clamped to PriorFloor): the correction starts from McCaskill. The
+// record keeps the prior through a file, and one without the ensemble
+// channel is refused.
+func TestEnsemblePriorInference(t *testing.T) {
+	for _, k := range []Kind{SCNN, CNN} {
+		m, err := NewModel(k, FamiliesEnsemblePrior, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m.Net.Params() {
+			clear(p.Value)
+		}
+		path := filepath.Join(t.TempDir(), "m.scnn")
+		if err := m.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !back.Record.EnsemblePrior {
+			t.Fatal("the prior is lost in the file")
+		}
+		got, err := back.ProbabilitiesWith(yeastPhe, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := EnsemblePairs(context.Background(), yeastPhe, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := len(yeastPhe)
+		want := make([]float64, l*l)
+		for i := range want {
+			want[i] = PriorFloor
+		}
+		for _, p := range ps {
+			want[int(p.I)*l+int(p.J)] = min(float64(p.P), 1-PriorFloor)
+		}
+		for i := 0; i < l; i++ {
+			for j := i + 1; j < l; j++ {
+				if d := math.Abs(float64(got[i*l+j]) - want[i*l+j]); d > 1e-6 {
+					t.Fatalf("%s (%d, %d): %g, want the ensemble's %g", k, i, j, got[i*l+j], want[i*l+j])
+				}
+			}
+		}
+	}
+	bad := withName(FamiliesEnsemblePrior, "bad", func(p *Protocol) { p.Ensemble, p.Energy = false, false })
+	if _, err := NewModel(SCNN, bad, 1); err == nil || !strings.Contains(err.Error(), "prior") {
+		t.Fatalf("%v, want the prior without the channel refused", err)
+	}
+}
+
+// Training under the prior runs, its losses are finite and differ from
+// the same run without it, and the model it returns records the prior.
+func TestTrainEnsemblePrior(t *testing.T) {
+	train, valid := realSets(t)
+	run := func(prior bool) []float64 {
+		p := tinyProtocol
+		p.Steps, p.EvalEvery = 4, 2
+		p.Template, p.MinIdentity, p.Energy, p.Ensemble, p.EnsemblePrior = true, 0.5, true, true, prior
+		var losses []float64
+		o := TrainOptions{Train: slices.Clone(train), Valid: slices.Clone(valid), Out: filepath.Join(t.TempDir(), "run"), Kind: SCNN, Protocol: p, Seed: 5, Workers: 1,
+			OnStep: func(_ int, l float64) { losses = append(losses, l) }}
+		m, _, err := Train(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Record.EnsemblePrior != prior {
+			t.Fatalf("record's prior %v, want %v", m.Record.EnsemblePrior, prior)
+		}
+		return losses
+	}
+	with, without := run(true), run(false)
+	if len(with) != 4 {
+		t.Fatalf("losses %v", with)
+	}
+	for _, l := range with {
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			t.Fatalf("losses %v", with)
+		}
+	}
+	if slices.Equal(with, without) {
+		t.Fatal("the prior changed nothing")
+	}
+}
