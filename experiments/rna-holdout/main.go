@@ -64,10 +64,10 @@ var (
 	foldSetFlag = flag.String("fold-sets", "", "instead of clustering: write each ArchiveII fold's training, selection and test sets (foldSets) into this directory, one folder per family")
 	setsFlag    = flag.String("sets", "", "-score, -baselines: the directory holding train.dbn.gz and the scored set (default: -out)")
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
-	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the channels' rule (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
+	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the rule of the channels computed (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
 	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases (their length from baselines.tsv)")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
-	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsemblePairs) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
+	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
 // mol is a molecule of any set.
@@ -90,6 +90,9 @@ func main() {
 	// between molecules; what -ensembles computed is in its cache.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *ensGlobFlag < 0 || *ensGlobFlag > ssnet.MaxEnsembleGlobal {
+		check(fmt.Errorf("-ensemble-global %d: want 0..%d", *ensGlobFlag, ssnet.MaxEnsembleGlobal))
+	}
 	if *baseFlag {
 		check(baselines(filepath.Join(setsDir(), *scoredFlag)))
 		return
@@ -991,8 +994,14 @@ func paired(spec string) error {
 		}
 		var names []string
 		for n := range f1[a] {
-			if lengths != nil && lengths[n] <= *minLenFlag {
-				continue
+			if lengths != nil {
+				l, ok := lengths[n]
+				if !ok {
+					return fmt.Errorf("-min-len: %s is not in baselines.tsv, so its length is unknown", n)
+				}
+				if l <= *minLenFlag {
+					continue
+				}
 			}
 			if _, ok := f1[b][n]; ok {
 				names = append(names, n)

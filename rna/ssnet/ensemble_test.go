@@ -2,10 +2,13 @@ package ssnet
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -305,6 +308,18 @@ func TestEnsembleFold(t *testing.T) {
 	}
 	if ensembleKey(zero, yeastPhe) != ensembleKey(global, yeastPhe) || ensembleKey(zero, long) != ensembleKey(EnsembleFold{Global: 100}, long) {
 		t.Fatal("two cache keys for a molecule the rules fold alike")
+	}
+	// The zero rule's keys are those of the caches written before the
+	// rule existed (the span 200 in every key).
+	old := func(seq string) string {
+		h := sha256.Sum256([]byte("ensemble\x00" + FoldFingerprint() + "\x00200\x00" + strconv.FormatFloat(EnsembleCut, 'g', -1, 64) + "\x00" + seq))
+		return hex.EncodeToString(h[:16])
+	}
+	if ensembleKey(zero, long) != old(long) || ensembleKey(zero, yeastPhe) != old(yeastPhe) || ensembleKey(global, yeastPhe) != old(yeastPhe) {
+		t.Fatal("the zero rule's cache keys changed")
+	}
+	if _, err := NewModel(SCNN, withName(FamiliesEnsembleGlobal, "big", func(p *Protocol) { p.EnsembleGlobal = MaxEnsembleGlobal + 1 }), 1); err == nil {
+		t.Fatal("a protocol's ensemble_global over the bound is let through")
 	}
 	c := NewEnsembleCache()
 	for _, f := range []EnsembleFold{zero, global} {

@@ -75,6 +75,9 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if p.EnsemblePrior && !p.Ensemble {
 		return nil, fmt.Errorf("ssnet: protocol %s: the ensemble prior without the ensemble channel", p.Name)
 	}
+	if p.EnsembleGlobal < 0 || p.EnsembleGlobal > MaxEnsembleGlobal {
+		return nil, fmt.Errorf("ssnet: protocol %s: ensemble_global %d (want 0..%d)", p.Name, p.EnsembleGlobal, MaxEnsembleGlobal)
+	}
 	spec := p.Spec(k)
 	net, err := pairnet.New(spec, seed)
 	if err != nil {

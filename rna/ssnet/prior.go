@@ -3,6 +3,7 @@ package ssnet
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/contactmap/contactmap/scnn"
 )
@@ -26,7 +27,7 @@ const PriorFloor = EnsembleCut / 2
 // is the loss's gradient with respect to out, unchanged. z is not
 // modified.
 func addEnsemblePrior(z, x2 *scnn.Tensor, off int) (*scnn.Tensor, error) {
-	if x2 == nil || len(z.Shape) != 4 || len(x2.Shape) != 4 || z.Layout != x2.Layout || z.Shape[3] != 1 {
+	if x2 == nil || len(z.Shape) != 4 || len(x2.Shape) != 4 || z.Layout != x2.Layout || z.Shape[3] != 1 || !slices.Equal(z.Shape[:3], x2.Shape[:3]) {
 		return nil, fmt.Errorf("ssnet: ensemble prior: logits %v and 2D input %v", z.Shape, shapeOf(x2))
 	}
 	c := x2.Shape[3]

@@ -3,6 +3,7 @@ package ssnet
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,6 +48,13 @@ func TestAddEnsemblePrior(t *testing.T) {
 		}
 		if _, err := addEnsemblePrior(z, nil, 0); err == nil {
 			t.Fatal("no error without a 2D input")
+		}
+		other := scnn.New(b, l+1, l+1, c)
+		if packed {
+			other = scnn.NewPacked(b, l+1, c)
+		}
+		if _, err := addEnsemblePrior(z, other, c-1); err == nil {
+			t.Fatal("no error for a 2D input of another length")
 		}
 	}
 }
@@ -104,6 +112,20 @@ func TestEnsemblePriorInference(t *testing.T) {
 	if _, err := NewModel(SCNN, bad, 1); err == nil || !strings.Contains(err.Error(), "prior") {
 		t.Fatalf("%v, want the prior without the channel refused", err)
 	}
+	// A file whose record claims the prior for a network without the
+	// channel is refused when read.
+	m, err := NewModel(SCNN, Families, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Record.EnsemblePrior = true
+	path := filepath.Join(t.TempDir(), "bad.scnn")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "ensemble_prior") {
+		t.Fatalf("%v, want the record refused", err)
+	}
 }
 
 // Training under the prior runs, its losses are finite and differ from
@@ -137,5 +159,54 @@ func TestTrainEnsemblePrior(t *testing.T) {
 	}
 	if slices.Equal(with, without) {
 		t.Fatal("the prior changed nothing")
+	}
+}
+
+// The gradient of a training step under the prior is the gradient of
+// its loss (the loss of the logits plus the prior): a central difference
+// on the output convolution's bias agrees with the step's gradient, and
+// that gradient is not the one of the loss without the prior.
+func TestEnsemblePriorGradient(t *testing.T) {
+	train, valid := realSets(t)
+	ctx := context.Background()
+	if err := AttachTemplates(ctx, train, TemplateRefs(valid), false, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := AttachMFE(ctx, train, nil, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := AttachEnsemble(ctx, train, nil, "", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	step := func(prior bool, shift float32) (loss float64, grad float32) {
+		p := tinyProtocol
+		p.Template, p.MinIdentity, p.Energy, p.Ensemble, p.EnsemblePrior = true, 0.5, true, true, prior
+		m, err := NewModel(SCNN, p, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := m.Net.Params()
+		bias := ps[len(ps)-1] // the output convolution's bias, one value
+		if len(bias.Value) != 1 {
+			t.Fatalf("last parameter %s has %d values, want the output bias", bias.Name, len(bias.Value))
+		}
+		bias.Value[0] += shift
+		o := TrainOptions{Train: train, Protocol: p, Seed: 3, Workers: 1}
+		loss, err = trainStep(scnn.Training(1), m, scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: 1}, o, rand.New(rand.NewPCG(3, 1)), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loss, bias.Grad[0]
+	}
+	const h = 1e-2
+	_, g := step(true, 0)
+	up, _ := step(true, h)
+	down, _ := step(true, -h)
+	fd := (up - down) / (2 * h)
+	if math.Abs(fd-float64(g)) > 1e-3*max(1, math.Abs(fd)) {
+		t.Fatalf("the bias gradient %g, a central difference %g", g, fd)
+	}
+	if _, g0 := step(false, 0); math.Abs(float64(g0)-float64(g)) < 1e-3*max(1, math.Abs(fd)) {
+		t.Fatalf("the gradient with the prior, %g, is the one without it, %g", g, g0)
 	}
 }
