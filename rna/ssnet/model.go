@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -149,9 +150,15 @@ func readRecord(arch []byte, name string) (Record, error) {
 	if err := checkpoint.NotAModel(name, arch, modelkind.RNA); err != nil {
 		return Record{}, fmt.Errorf("ssnet: %w", err)
 	}
+	// A field this build does not know is refused, not dropped: a
+	// record's fields change what the network computes (the ensemble
+	// prior, the channel's rule), so a model written by a newer build
+	// must not run as if they were absent.
 	var rec Record
-	if err := json.Unmarshal(arch, &rec); err != nil {
-		return Record{}, fmt.Errorf("ssnet: %s: record: %w", name, err)
+	dec := json.NewDecoder(bytes.NewReader(arch))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return Record{}, fmt.Errorf("ssnet: %s: record: %w (a model written by a newer build?)", name, err)
 	}
 	if rec.Format != RecordFormat {
 		return Record{}, fmt.Errorf("ssnet: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)

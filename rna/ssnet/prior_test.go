@@ -1,7 +1,9 @@
 package ssnet
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -208,5 +210,28 @@ func TestEnsemblePriorGradient(t *testing.T) {
 	}
 	if _, g0 := step(false, 0); math.Abs(float64(g0)-float64(g)) < 1e-3*max(1, math.Abs(fd)) {
 		t.Fatalf("the gradient with the prior, %g, is the one without it, %g", g, g0)
+	}
+}
+
+// A record field this build does not know (a newer build's: a prior, a
+// channel rule) is refused with the file's name, not dropped, so that a
+// network never runs without what its record says it computes.
+func TestReadModelUnknownField(t *testing.T) {
+	m, err := NewModel(SCNN, FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch, err := json.Marshal(m.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch = append(arch[:len(arch)-1], []byte(`,"ensemble_future":true}`)...)
+	var buf bytes.Buffer
+	if err := scnn.WriteParams(&buf, arch, m.Net.Params()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadModel(bytes.NewReader(buf.Bytes()), "new.scnn")
+	if err == nil || !strings.Contains(err.Error(), "new.scnn") || !strings.Contains(err.Error(), "ensemble_future") {
+		t.Fatalf("%v, want the unknown field refused", err)
 	}
 }
