@@ -41,6 +41,11 @@ type Record struct {
 	// EnsemblePrior is whether the output logits are the network's plus
 	// the ensemble channel's log-odds (Protocol.EnsemblePrior).
 	EnsemblePrior bool `json:"ensemble_prior,omitempty"`
+	// NoTemplate is whether the network was trained with every
+	// template dropped (Protocol.TemplateDrop 1): its template channels
+	// are zero at inference too, whatever the references hold, so that
+	// it never sees an input it was not trained on.
+	NoTemplate bool `json:"no_template,omitempty"`
 }
 
 // EnsembleFold is the rule of the network's ensemble channel.
@@ -84,7 +89,8 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal, EnsemblePrior: p.EnsemblePrior}}, nil
+	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal, EnsemblePrior: p.EnsemblePrior,
+		NoTemplate: p.Template && p.TemplateDrop >= 1}}, nil
 }
 
 // Save writes the model atomically.
@@ -179,6 +185,8 @@ func readRecord(arch []byte, name string) (Record, error) {
 		return Record{}, fmt.Errorf("ssnet: %s: step %d (want at least 0)", name, rec.Step)
 	case !(rec.MinIdentity >= 0 && rec.MinIdentity <= 1):
 		return Record{}, fmt.Errorf("ssnet: %s: template_min_identity %v (want 0..1)", name, rec.MinIdentity)
+	case rec.NoTemplate && !rec.Inputs2D().Template:
+		return Record{}, fmt.Errorf("ssnet: %s: no_template without the template channels (in_2d %d)", name, sp.In2D)
 	case rec.EnsemblePrior && !rec.Inputs2D().Ensemble:
 		return Record{}, fmt.Errorf("ssnet: %s: ensemble_prior without the ensemble channel (in_2d %d)", name, sp.In2D)
 	case rec.EnsembleGlobal < 0 || rec.EnsembleGlobal > MaxEnsembleGlobal:
@@ -273,7 +281,7 @@ func (m *Model) ProbabilitiesAfterInputs(seq string, t *homology.Template, mfe [
 func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens []PairProb, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if c := m.Record.Inputs2D(); c.Width() > 0 {
-		if t == nil || t.Identity < m.Record.MinIdentity {
+		if t == nil || t.Identity < m.Record.MinIdentity || m.Record.NoTemplate {
 			t = &homology.Template{} // none: zero channels
 		}
 		if t.Ref != nil && len(t.Map) != len(seq) {

@@ -220,8 +220,19 @@ var FamiliesEnsemblePrior = withName(FamiliesEnsemble, "families-ensemble-prior"
 	p.EnsemblePrior = true
 })
 
+// FamiliesEnsembleNoTemplate is FamiliesEnsemble with every template
+// dropped (TemplateDrop 1; the record's NoTemplate zeroes them at
+// inference too): the network trained in the regime it meets on a new
+// family, where no reference is similar enough to be a template, rather
+// than with a template in four windows of five where one exists
+// (experiments/rna-holdout, trial 8). The template channels stay in the input, zero, so that the
+// energy and ensemble channels keep their places.
+var FamiliesEnsembleNoTemplate = withName(FamiliesEnsemble, "families-ensemble-notemplate", func(p *Protocol) {
+	p.TemplateDrop = 1
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

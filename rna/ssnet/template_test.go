@@ -522,3 +522,49 @@ func TestBucketWindows(t *testing.T) {
 		t.Errorf("batches: long %d, short %d; groups %v", kinds[true], kinds[false], groups)
 	}
 }
+
+// A network trained with every template dropped (TemplateDrop 1) records
+// it, and its inference ignores a template, even an identical one: the
+// probabilities equal those without any, while the same network without
+// the flag reads it.
+func TestNoTemplateInference(t *testing.T) {
+	train, _ := realSets(t) // 200-nt molecules
+	same := *train[0].Structure
+	q := []Molecule{{Structure: &same}}
+	if err := AttachTemplates(context.Background(), q, TemplateRefs(train[:1]), false, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if q[0].Template == nil || q[0].Template.Ref == nil {
+		t.Fatal("no template for a copy of the reference")
+	}
+	m, err := NewModel(SCNN, FamiliesNoTemplateForTest, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Record.NoTemplate {
+		t.Fatal("the record does not say the templates were dropped")
+	}
+	with, err := m.ProbabilitiesWith(q[0].Seq, q[0].Template, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := m.ProbabilitiesWith(q[0].Seq, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(with, without) {
+		t.Fatal("a no-template network read the template")
+	}
+	m.Record.NoTemplate = false
+	reads, err := m.ProbabilitiesWith(q[0].Seq, q[0].Template, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(reads, without) {
+		t.Fatal("the template changes nothing even without the flag: the test sees nothing")
+	}
+}
+
+// FamiliesNoTemplateForTest is families-ensemble-notemplate without the
+// ensemble channel (no partition function in the test).
+var FamiliesNoTemplateForTest = withName(Families, "families-notemplate-test", func(p *Protocol) { p.TemplateDrop = 1 })
