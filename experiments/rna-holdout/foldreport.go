@@ -56,7 +56,7 @@ func foldReport(w io.Writer, dir, name, decoder string) error {
 	for _, list := range lists {
 		fam := filepath.Base(list)
 		fam = fam[:len(fam)-len(".exclude.txt")]
-		f1, err := readScores(filepath.Join(dir, fam))
+		f1, _, err := readScores(filepath.Join(dir, fam))
 		if os.IsNotExist(err) {
 			missing = append(missing, fam)
 			continue

@@ -65,7 +65,7 @@ var (
 	setsFlag    = flag.String("sets", "", "-score, -baselines: the directory holding train.dbn.gz and the scored set (default: -out)")
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
 	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the rule of the channels computed (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
-	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases (their length from baselines.tsv)")
+	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
@@ -938,14 +938,15 @@ func score(ctx context.Context, spec string) error {
 }
 
 // readScores reads the per-molecule F1 of dir's baselines.tsv and
-// scores-*.tsv: predictor -> molecule -> F1.
-func readScores(dir string) (map[string]map[string]float64, error) {
-	f1 := map[string]map[string]float64{}
+// scores-*.tsv (predictor -> molecule -> F1) and the molecules'
+// lengths (molecule -> length).
+func readScores(dir string) (map[string]map[string]float64, map[string]int, error) {
+	f1, lengths := map[string]map[string]float64{}, map[string]int{}
 	files, _ := filepath.Glob(filepath.Join(dir, "scores-*.tsv"))
 	for _, file := range append([]string{filepath.Join(dir, "baselines.tsv")}, files...) {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			if k == 0 {
@@ -953,33 +954,34 @@ func readScores(dir string) (map[string]map[string]float64, error) {
 			}
 			f := strings.Split(line, "\t")
 			if len(f) < 4 {
-				return nil, fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
+				return nil, nil, fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
 			}
 			var v float64
 			if _, err := fmt.Sscan(f[3], &v); err != nil {
-				return nil, fmt.Errorf("%s line %d: %w", file, k+1, err)
+				return nil, nil, fmt.Errorf("%s line %d: %w", file, k+1, err)
 			}
+			l, err := strconv.Atoi(f[2])
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s line %d: length: %w", file, k+1, err)
+			}
+			lengths[f[1]] = l
 			if f1[f[0]] == nil {
 				f1[f[0]] = map[string]float64{}
 			}
 			f1[f[0]][f[1]] = v
 		}
 	}
-	return f1, nil
+	return f1, lengths, nil
 }
 
 // paired prints the paired per-molecule F1 differences of predictor
 // pairs with bootstrap CIs.
 func paired(spec string) error {
-	f1, err := readScores(*outFlag)
+	f1, lengths, err := readScores(*outFlag)
 	if err != nil {
 		return err
 	}
-	var lengths map[string]int
 	if *minLenFlag > 0 {
-		if lengths, err = readLengths(filepath.Join(*outFlag, "baselines.tsv")); err != nil {
-			return err
-		}
 		fmt.Printf("Molecules of more than %d nt.\n\n", *minLenFlag)
 	}
 	fmt.Println("| A - B | molecules | A | B | A - B | 95% CI |")
@@ -994,14 +996,8 @@ func paired(spec string) error {
 		}
 		var names []string
 		for n := range f1[a] {
-			if lengths != nil {
-				l, ok := lengths[n]
-				if !ok {
-					return fmt.Errorf("-min-len: %s is not in baselines.tsv, so its length is unknown", n)
-				}
-				if l <= *minLenFlag {
-					continue
-				}
+			if lengths[n] <= *minLenFlag && *minLenFlag > 0 {
+				continue
 			}
 			if _, ok := f1[b][n]; ok {
 				names = append(names, n)
@@ -1021,31 +1017,6 @@ func paired(spec string) error {
 		fmt.Printf("| %s - %s | %d | %.*f | %.*f | %+.*f | [%+.*f, %+.*f] |\n", a, b, len(names), dg, ma/nn, dg, mb/nn, dg, mean, dg, lo, dg, hi)
 	}
 	return nil
-}
-
-// readLengths reads each molecule's length from a scores file (the name
-// and length columns).
-func readLengths(file string) (map[string]int, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	n := map[string]int{}
-	for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if k == 0 {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) < 3 {
-			return nil, fmt.Errorf("%s line %d: %d fields", file, k+1, len(f))
-		}
-		l, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("%s line %d: length: %w", file, k+1, err)
-		}
-		n[f[1]] = l
-	}
-	return n, nil
 }
 
 // seedMean adds to f1, for a name R1+R2+.../DECODER, each molecule's mean

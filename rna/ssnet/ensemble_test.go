@@ -346,14 +346,7 @@ func TestEnsembleFold(t *testing.T) {
 	if m.Record.EnsembleFold() != global {
 		t.Fatalf("record's rule %+v, want %+v", m.Record.EnsembleFold(), global)
 	}
-	path := filepath.Join(t.TempDir(), "m.scnn")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := saveLoad(t, m)
 	if back.Record.EnsembleGlobal != 600 {
 		t.Fatalf("read back ensemble_global %d", back.Record.EnsembleGlobal)
 	}

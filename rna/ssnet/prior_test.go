@@ -75,14 +75,7 @@ func TestEnsemblePriorInference(t *testing.T) {
 		for _, p := range m.Net.Params() {
 			clear(p.Value)
 		}
-		path := filepath.Join(t.TempDir(), "m.scnn")
-		if err := m.Save(path); err != nil {
-			t.Fatal(err)
-		}
-		back, err := Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		back := saveLoad(t, m)
 		if !back.Record.EnsemblePrior {
 			t.Fatal("the prior is lost in the file")
 		}
@@ -234,4 +227,18 @@ func TestReadModelUnknownField(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "new.scnn") || !strings.Contains(err.Error(), "ensemble_future") {
 		t.Fatalf("%v, want the unknown field refused", err)
 	}
+}
+
+// saveLoad writes m to a file and reads it back.
+func saveLoad(t *testing.T, m *Model) *Model {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.scnn")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }
