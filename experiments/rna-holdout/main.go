@@ -899,14 +899,11 @@ func score(ctx context.Context, spec string) error {
 			logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(valid, cache), len(valid), *mfeFlag)
 			mfeDone = true
 		}
-		f := m.Record.EnsembleFold()
 		if *ensGlobFlag > 0 {
-			f = ssnet.EnsembleFold{Global: *ensGlobFlag}
+			m.Record.EnsembleGlobal = *ensGlobFlag // the network run under another rule (trial 6a)
 		}
-		if c.Ensemble && (ensDone == nil || *ensDone != f) {
-			for k := range valid {
-				valid[k].Ensemble = nil // another rule's
-			}
+		f := m.Record.EnsembleFold()
+		if c.Ensemble && (ensDone == nil || !ensDone.Same(f)) {
 			cache, err := ssnet.ReadEnsembleCache(*ensCacheFlg)
 			if err != nil {
 				return err

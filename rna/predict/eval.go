@@ -128,19 +128,14 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 				return nil, err
 			}
 		}
-		if f := r.EnsembleFold(); r.Inputs2D().Ensemble && (ensembled == nil || *ensembled != f) {
-			if ensembled != nil { // another rule's channels: recomputed
-				for k := range set {
-					set[k].Ensemble = nil
-				}
-			}
+		if f := r.EnsembleFold(); r.Inputs2D().Ensemble && (ensembled == nil || !ensembled.Same(f)) {
 			cache, err := ssnet.ReadEnsembleCache(cfg.EnsembleCache)
 			if err != nil {
 				return nil, err
 			}
-			missing := 0 // AttachEnsemble ticks once for each, cached or computed
-			for _, m := range set {
-				if m.Ensemble == nil {
+			missing := 0 // AttachEnsembleFold ticks once for each, cached or computed
+			for k := range set {
+				if !set[k].HasEnsemble(f) {
 					missing++
 				}
 			}

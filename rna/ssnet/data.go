@@ -36,6 +36,9 @@ type Molecule struct {
 	// function), for the networks with that channel (AttachEnsemble);
 	// nil otherwise.
 	Ensemble []PairProb
+	// EnsembleRule is the rule Ensemble was computed under
+	// (AttachEnsembleFold): a network of another rule does not read it.
+	EnsembleRule EnsembleFold
 	// Group is the index of the file the molecule was read from
 	// (ReadSets): training draws a group uniformly, then a molecule of
 	// it, so that a small set is not drowned by a large one.

@@ -66,6 +66,16 @@ type EnsembleFold struct {
 // and gigabytes.
 const MaxEnsembleGlobal = 4000
 
+// HasEnsemble reports whether the molecule's ensemble channel is
+// attached under the rule f (or one the same as f).
+func (m *Molecule) HasEnsemble(f EnsembleFold) bool {
+	return m.Ensemble != nil && m.EnsembleRule.Same(f)
+}
+
+// Same reports whether two rules give every molecule the same channel
+// (the zero value is Global EnsembleSpan).
+func (f EnsembleFold) Same(g EnsembleFold) bool { return f.global() == g.global() }
+
 func (f EnsembleFold) global() int {
 	if f.Global <= 0 {
 		return EnsembleSpan
@@ -375,7 +385,8 @@ func AttachEnsemble(ctx context.Context, set []Molecule, cache *EnsembleCache, p
 }
 
 // AttachEnsembleFold is AttachEnsemble under the rule f (a network's
-// Record.EnsembleFold).
+// Record.EnsembleFold): a molecule whose channel was attached under
+// another rule gets f's.
 func AttachEnsembleFold(ctx context.Context, f EnsembleFold, set []Molecule, cache *EnsembleCache, path string, parallel int, progress func()) error {
 	if cache == nil {
 		cache = NewEnsembleCache()
@@ -384,7 +395,7 @@ func AttachEnsembleFold(ctx context.Context, f EnsembleFold, set []Molecule, cac
 	parallel = max(parallel, 1)
 	order := make([]int, 0, len(set))
 	for k := range set {
-		if set[k].Ensemble == nil {
+		if !set[k].HasEnsemble(f) {
 			order = append(order, k)
 		}
 	}
@@ -404,7 +415,7 @@ func AttachEnsembleFold(ctx context.Context, f EnsembleFold, set []Molecule, cac
 				if err != nil {
 					errs[k] = fmt.Errorf("ssnet: %s: ensemble: %w", set[k].Name, err)
 				} else {
-					set[k].Ensemble = ps
+					set[k].Ensemble, set[k].EnsembleRule = ps, f
 				}
 				mu.Lock()
 				done++

@@ -368,6 +368,30 @@ func TestEnsembleFold(t *testing.T) {
 	if !slices.Equal(p1, p2) || slices.Equal(p1, p3) {
 		t.Fatal("inference does not follow the record's rule")
 	}
+	// A molecule carries the rule of its attached channel: a network of
+	// another rule refuses it, and attaching under that rule replaces it.
+	set := []Molecule{{Structure: &rna.Structure{Name: "long", Seq: long}, Template: &homology.Template{}}}
+	if err := AttachMFE(ctx, set, nil, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := AttachEnsemble(ctx, set, nil, "", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := back.ProbabilitiesFor(&set[0], 1); err == nil || !strings.Contains(err.Error(), "rule") {
+		t.Fatalf("%v, want the banded channel refused by a global network", err)
+	}
+	if err := AttachEnsembleFold(ctx, global, set, nil, "", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !set[0].HasEnsemble(global) || !slices.Equal(set[0].Ensemble, gp) {
+		t.Fatal("attaching under the global rule kept the banded channel")
+	}
+	if p4, err := back.ProbabilitiesFor(&set[0], 1); err != nil || !slices.Equal(p4, p1) {
+		t.Fatalf("%v: inference on the reattached channel differs", err)
+	}
+	if !zero.Same(EnsembleFold{Global: EnsembleSpan}) || zero.Same(global) {
+		t.Fatal("Same")
+	}
 	for _, g := range []int{-1, MaxEnsembleGlobal + 1} {
 		bad := *m
 		bad.Record.EnsembleGlobal = g

@@ -228,6 +228,9 @@ func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) 
 	if m.Record.UsesTemplates() && mol.Template == nil {
 		return nil, fmt.Errorf("ssnet: %s: the model takes a homology template and none is attached", mol.Name)
 	}
+	if f := m.Record.EnsembleFold(); m.Record.Inputs2D().Ensemble && mol.Ensemble != nil && !mol.HasEnsemble(f) {
+		return nil, fmt.Errorf("ssnet: %s: its ensemble channel was attached under the rule %+v, the model's is %+v (AttachEnsembleFold)", mol.Name, mol.EnsembleRule, f)
+	}
 	return m.probabilities(mol.Seq, mol.Template, mol.MFE, mol.Ensemble, workers, nil)
 }
 
@@ -299,7 +302,7 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens [
 				return nil, err
 			}
 		}
-		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe, Ensemble: ens}
+		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe, Ensemble: ens, EnsembleRule: m.Record.EnsembleFold()}
 		x2, err := window2D([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec)
 		if err != nil {
 			return nil, err

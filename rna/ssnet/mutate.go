@@ -82,7 +82,7 @@ func MutantChannels(ctx context.Context, mol *Molecule, energy, ensemble bool, f
 		if err != nil {
 			return fmt.Errorf("ssnet: %s (mutant): %w", mol.Name, err)
 		}
-		mol.Ensemble = ps
+		mol.Ensemble, mol.EnsembleRule = ps, f
 	}
 	return nil
 }
