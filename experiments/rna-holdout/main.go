@@ -67,6 +67,10 @@ var (
 	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the rule of the channels computed (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
 	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
+	longFlag    = flag.String("long-split", "", "instead of clustering: write split2 into this directory: -out's validation set plus whole training clusters of clusters.tsv with a molecule over 200 nt, drawn until -long-want such molecules (trials.md, trial 10); the report to standard output")
+	longWant    = flag.Int("long-want", 300, "-long-split: the drawn molecules of more than 200 nt wanted")
+	blendFlag   = flag.String("blend", "", "-score: also the MEA decoder on (1 - w) P + w Q for each weight w here (comma-separated, in (0, 1]), Q the McCaskill pair probabilities under -blend-global's rule from -ensemble-cache, as the predictors NAME/bW (W = 100 w) (trials.md, trial 10)")
+	blendGlob   = flag.Int("blend-global", 600, "-blend: the rule of Q (ssnet.EnsembleFold: molecules of at most this many bases fold globally)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
@@ -117,6 +121,11 @@ func main() {
 	}
 	if *foldSetFlag != "" {
 		check(foldSets(*foldSetFlag))
+		return
+	}
+	if *longFlag != "" {
+		check(longSplit(os.Stdout, *longFlag))
+		logf("done in %s", time.Since(start).Round(time.Second))
 		return
 	}
 	if *ensFlag != "" {
@@ -386,7 +395,7 @@ func main() {
 		}
 	}
 	check(writeLines(filepath.Join(*outFlag, "dropped.txt"), "# held-out molecules that link to a training molecule (a fresh search against training alone); in neither split", dropped))
-	check(writeSplit(*tr0Flag, refs[:nTR0], side))
+	check(writeSplit(*outFlag, *tr0Flag, refs[:nTR0], side))
 	logf("done in %s", time.Since(start).Round(time.Second))
 }
 
@@ -703,9 +712,9 @@ func split(refs []mol, roots []int, members map[int][]int, nTR0 int) []int {
 	return out
 }
 
-// writeSplit writes TR0's records, as its file holds them, to
+// writeSplit writes TR0's records, as its file holds them, to dir's
 // train.dbn.gz and valid.dbn.gz.
-func writeSplit(tr0File string, tr0 []mol, side []int) error {
+func writeSplit(dir, tr0File string, tr0 []mol, side []int) error {
 	f, err := os.Open(tr0File)
 	if err != nil {
 		return err
@@ -747,7 +756,7 @@ func writeSplit(tr0File string, tr0 []mol, side []int) error {
 		}
 	}
 	for v, name := range []string{"train.dbn.gz", "valid.dbn.gz"} {
-		if err := writeGz(filepath.Join(*outFlag, name), out[v]); err != nil {
+		if err := writeGz(filepath.Join(dir, name), out[v]); err != nil {
 			return err
 		}
 	}
@@ -926,6 +935,13 @@ func score(ctx context.Context, spec string) error {
 			s := ssnet.Summarize(scores)
 			fmt.Printf("| %s (%s) | %.3f | %.3f | %.3f |\n", name, d, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
 			logf("%s/%s: %s", name, d, time.Since(t0).Round(time.Second))
+		}
+		if *blendFlag != "" {
+			more, err := blendRows(ctx, name, m, valid)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, more...)
 		}
 		if err := writeLines(filepath.Join(*outFlag, "scores-"+name+".tsv"), "predictor\tname\tlength\tf1\tmcc\tf1_slip", rows); err != nil {
 			return err

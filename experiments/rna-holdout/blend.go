@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// parseBlend reads -blend's weights.
+func parseBlend(spec string) ([]float64, error) {
+	var ws []float64
+	for _, f := range strings.Split(spec, ",") {
+		w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(w > 0 && w <= 1) {
+			return nil, fmt.Errorf("-blend %q: weight %q, want a number in (0, 1]", spec, f)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+// blendProbs returns (1 - w) p + w q for the symmetric n x n map p and
+// the pairs q (I < J), as a new map.
+func blendProbs(p []float32, n int, q []ssnet.PairProb, w float64) []float32 {
+	if len(p) != n*n {
+		panic(fmt.Sprintf("blendProbs: %d values for %d bases", len(p), n))
+	}
+	out := make([]float32, len(p))
+	a := float32(1 - w)
+	for k, v := range p {
+		out[k] = a * v
+	}
+	for _, pp := range q {
+		v := float32(w) * pp.P
+		out[int(pp.I)*n+int(pp.J)] += v
+		out[int(pp.J)*n+int(pp.I)] += v
+	}
+	return out
+}
+
+// blendRows scores the blends of -blend on the set: each molecule's
+// network probabilities computed once, then for each weight the MEA
+// decoder on the blend with the molecule's McCaskill pair probabilities
+// under -blend-global's rule (from -ensemble-cache, computed where it
+// lacks them, not written back).
+func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Molecule) ([]string, error) {
+	ws, err := parseBlend(*blendFlag)
+	if err != nil {
+		return nil, err
+	}
+	cache, err := ssnet.ReadEnsembleCache(*ensCacheFlg)
+	if err != nil {
+		return nil, err
+	}
+	rule := ssnet.EnsembleFold{Global: *blendGlob}
+	type probs struct {
+		p []float32
+		q []ssnet.PairProb
+	}
+	var mu sync.Mutex
+	memo := map[int]*probs{}
+	index := map[*ssnet.Molecule]int{}
+	for i := range set {
+		index[&set[i]] = i
+	}
+	get := func(mol *ssnet.Molecule) (*probs, error) {
+		i := index[mol]
+		mu.Lock()
+		pr := memo[i]
+		mu.Unlock()
+		if pr != nil {
+			return pr, nil
+		}
+		p, err := m.ProbabilitiesFor(mol, 1)
+		if err != nil {
+			return nil, err
+		}
+		q, err := cache.FoldPairs(ctx, rule, mol.Seq, 1)
+		if err != nil {
+			return nil, err
+		}
+		pr = &probs{p, q}
+		mu.Lock()
+		memo[i] = pr
+		mu.Unlock()
+		return pr, nil
+	}
+	var rows []string
+	for _, w := range ws {
+		t0 := time.Now()
+		label := fmt.Sprintf("%s/b%d", name, int(math.Round(100*w)))
+		scores, err := ssnet.Evaluate(set, func(mol *ssnet.Molecule) (*rna.Structure, error) {
+			pr, err := get(mol)
+			if err != nil {
+				return nil, err
+			}
+			return ssnet.MEA.Decode(mol.Name, mol.Seq, blendProbs(pr.p, len(mol.Seq), pr.q, w))
+		}, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, sc := range scores {
+			rows = append(rows, fmt.Sprintf("%s\t%s\t%d\t%.6f\t%.6f\t%.6f", label, sc.Name, sc.Len, sc.Exact.F1, sc.Exact.MCC, sc.Shift.F1))
+		}
+		s := ssnet.Summarize(scores)
+		fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", label, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
+		logf("%s: %s", label, time.Since(t0).Round(time.Second))
+	}
+	return rows, nil
+}
