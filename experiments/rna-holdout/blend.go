@@ -45,11 +45,22 @@ func blendProbs(p []float32, n int, q []ssnet.PairProb, w float64) []float32 {
 	return out
 }
 
+// hasTemplate reports whether the network sees a template of mol: one
+// attached, of identity at least the record's MinIdentity, and the
+// record not dropping templates.
+func hasTemplate(m *ssnet.Model, mol *ssnet.Molecule) bool {
+	r := m.Record
+	return r.UsesTemplates() && !r.NoTemplate && mol.Template != nil && mol.Template.Ref != nil && mol.Template.Identity >= r.MinIdentity
+}
+
 // blendRows scores the blends of -blend on the set: each molecule's
 // network probabilities computed once, then for each weight the MEA
 // decoder on the blend with the molecule's McCaskill pair probabilities
 // under -blend-global's rule (from -ensemble-cache, computed where it
-// lacks them, not written back).
+// lacks them, not written back). A molecule whose template the network
+// sees (hasTemplate) is decoded from the network's probabilities alone:
+// the blend is for the molecules of a family the references lack
+// (trials.md, trial 10's amendment).
 func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Molecule) ([]string, error) {
 	ws, err := parseBlend(*blendFlag)
 	if err != nil {
@@ -100,6 +111,9 @@ func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Mol
 			pr, err := get(mol)
 			if err != nil {
 				return nil, err
+			}
+			if hasTemplate(m, mol) {
+				return ssnet.MEA.Decode(mol.Name, mol.Seq, pr.p) // the template is trusted
 			}
 			return ssnet.MEA.Decode(mol.Name, mol.Seq, blendProbs(pr.p, len(mol.Seq), pr.q, w))
 		}, nil)
