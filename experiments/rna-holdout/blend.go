@@ -21,6 +21,11 @@ func parseBlend(spec string) ([]float64, error) {
 		if err != nil || !(w > 0 && w <= 1) {
 			return nil, fmt.Errorf("-blend %q: weight %q, want a number in (0, 1]", spec, f)
 		}
+		for _, v := range ws {
+			if math.Round(100*v) == math.Round(100*w) {
+				return nil, fmt.Errorf("-blend %q: weights %g and %g have the same name b%d", spec, v, w, int(math.Round(100*w)))
+			}
+		}
 		ws = append(ws, w)
 	}
 	return ws, nil
@@ -82,7 +87,10 @@ func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Mol
 		index[&set[i]] = i
 	}
 	get := func(mol *ssnet.Molecule) (*probs, error) {
-		i := index[mol]
+		i, ok := index[mol]
+		if !ok {
+			return nil, fmt.Errorf("%s: not a molecule of the scored set", mol.Name)
+		}
 		mu.Lock()
 		pr := memo[i]
 		mu.Unlock()

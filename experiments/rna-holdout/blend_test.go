@@ -38,7 +38,7 @@ func TestParseBlend(t *testing.T) {
 	if ws, err := parseBlend("0.25, 0.5,1"); err != nil || len(ws) != 3 || ws[1] != 0.5 {
 		t.Errorf("parseBlend: %v, %v", ws, err)
 	}
-	for _, bad := range []string{"0", "-0.5", "1.5", "x", "0.5,", "NaN"} {
+	for _, bad := range []string{"0", "-0.5", "1.5", "x", "0.5,", "NaN", "0.25,0.251", "0.5,0.5"} {
 		if _, err := parseBlend(bad); err == nil {
 			t.Errorf("parseBlend(%q): no error", bad)
 		}

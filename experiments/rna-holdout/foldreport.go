@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // foldRows are the model-free rows of the fold table, in its order.
@@ -14,7 +15,8 @@ var foldRows = []struct{ key, name string }{{"mfe", "MFE"}, {"centroid", "centro
 // foldReport writes the ArchiveII family-fold table of the network name
 // from dir/FAMILY/ (each fold's baselines.tsv and scores-NAME.tsv): per
 // family, the molecules both score, the mean F1 of the network under
-// decoder and under the other decoder, and of every model-free row, and
+// decoder and under the other decoder (greedy for mea, mea for the
+// others: a blend bW of -score -blend), and of every model-free row, and
 // the network's paired differences from the centroid and the MFE with
 // 95% bootstrap CIs over the family's molecules; then the family-fold
 // mean (the mean of the family means, the published tables' number) and
@@ -22,8 +24,11 @@ var foldRows = []struct{ key, name string }{{"mfe", "MFE"}, {"centroid", "centro
 // listed as missing, and the means are then over the families present.
 func foldReport(w io.Writer, dir, name, decoder string) error {
 	other := map[string]string{"mea": "greedy", "greedy": "mea"}[decoder]
+	if strings.HasPrefix(decoder, "b") && len(decoder) > 1 {
+		other = "mea" // a blend of -score -blend, beside the network's own MEA
+	}
 	if other == "" {
-		return fmt.Errorf("-fold-decoder %q: want mea or greedy", decoder)
+		return fmt.Errorf("-fold-decoder %q: want mea, greedy or a blend bW", decoder)
 	}
 	lists, err := filepath.Glob(filepath.Join(dir, "*.exclude.txt"))
 	if err != nil {

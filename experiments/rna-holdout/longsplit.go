@@ -193,11 +193,11 @@ func longSplit(w io.Writer, dir string) error {
 	fmt.Fprintf(w, "# split2: the first split's validation set plus long families (trials.md, trial 10)\n\n")
 	fmt.Fprintf(w, "Eligible clusters (every member a TR0 training molecule of the first split, at most %d members, one of more than %d nt): %d. Drawn in a seeded order (PCG seed %d, stream 3) until %d molecules over %d nt: **%d clusters, %d TR0 molecules, %d of them over %d nt**.\n\n",
 		*maxClusFlag, longLen, len(eligible), *seedFlag, *longWant, longLen, nClusters, nDrawn, nLong, longLen)
-	fmt.Fprintf(w, "Check: searched against split2's %d training molecules alone (top %d under each ranking, coverage >= %.2f, identity >= %.2f or transfer F1 >= %.2f with >= %d pairs), %d of the %d drawn molecules link to one; they are dropped (`dropped.txt`), and the validation set keeps **%d drawn molecules (%d over %d nt)**.\n\n",
+	fmt.Fprintf(w, "Check: searched against split2's training side alone (%d molecules: its TR0 training molecules and both 16S sets, as the first split's check) (top %d under each ranking, coverage >= %.2f, identity >= %.2f or transfer F1 >= %.2f with >= %d pairs), %d of the %d drawn molecules link to one; they are dropped (`dropped.txt`), and the validation set keeps **%d drawn molecules (%d over %d nt)**.\n\n",
 		len(trainSet), *topFlag, *covFlag, *foldIDFlag, *foldF1Flag, *pairsFlag, len(dropped), nDrawn, nKept, nKeptLong, longLen)
 	fmt.Fprintf(w, "Drawn and kept, by source database: %s.\n\n", countList(bySrc))
 	fmt.Fprintf(w, "| | molecules | under 100 nt | 100-199 | 200-299 | 300-399 | 400-599 | 600 and over |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
-	for s, name := range []string{"the first split's validation (`../valid.dbn.gz`)", "drawn and kept"} {
+	for s, name := range []string{"the first split's validation", "drawn and kept"} {
 		fmt.Fprintf(w, "| %s | %d |", name, []int{nValid, nKept}[s])
 		for _, c := range lenCount[s] {
 			fmt.Fprintf(w, " %d |", c)

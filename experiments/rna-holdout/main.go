@@ -67,7 +67,7 @@ var (
 	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the rule of the channels computed (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
 	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
-	longFlag    = flag.String("long-split", "", "instead of clustering: write split2 into this directory: -out's validation set plus whole training clusters of clusters.tsv with a molecule over 200 nt, drawn until -long-want such molecules (trials.md, trial 10); the report to standard output")
+	longFlag    = flag.String("long-split", "", "instead of clustering: write split2 into this directory: -out's validation set plus whole training clusters of clusters.tsv (of at most -max-cluster molecules) with a molecule over 200 nt, drawn until -long-want such molecules (trials.md, trial 10); the report to standard output")
 	longWant    = flag.Int("long-want", 300, "-long-split: the drawn molecules of more than 200 nt wanted")
 	blendFlag   = flag.String("blend", "", "-score: also the MEA decoder on (1 - w) P + w Q for each weight w here (comma-separated, in (0, 1]), Q the McCaskill pair probabilities under -blend-global's rule from -ensemble-cache, as the predictors NAME/bW (W = 100 w) (trials.md, trial 10)")
 	blendGlob   = flag.Int("blend-global", 600, "-blend: the rule of Q (ssnet.EnsembleFold: molecules of at most this many bases fold globally)")
