@@ -11,6 +11,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/strictjson"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
@@ -391,6 +392,19 @@ type Record struct {
 // RecordFormat is the version of Record.
 const RecordFormat = 1
 
+// ErrUnknownField marks a model file's record holding a field this build
+// does not know.
+var ErrUnknownField = errors.New("a field this build does not know: the file may come from a newer contactmap")
+
+// recordKeys is Record for a decoder that refuses unknown fields: such
+// a decoder does not look inside Config.UnmarshalJSON, so the
+// configuration is decoded as stored (storedConfig) for its fields to
+// be checked too; Record's other fields are promoted.
+type recordKeys struct {
+	Record
+	Config storedConfig `json:"config"`
+}
+
 // Save writes the model with its record atomically.
 func (m *Model) Save(path string, rec Record) error {
 	rec.Format, rec.Config = RecordFormat, m.Config
@@ -419,7 +433,9 @@ func Load(path string) (*Model, *Record, error) {
 // against the parameters of the configuration (Config.ParamShapes)
 // before they are allocated, and the network is built only for a file
 // that holds all of them: an array of another shape is refused naming it
-// and both shapes (scnn.ErrMismatch).
+// and both shapes (scnn.ErrMismatch). A record holding a field Record or
+// its configuration does not have (one a newer build wrote) is refused
+// naming the field, with an error wrapping ErrUnknownField.
 func ReadModel(r io.Reader, name string) (*Model, *Record, error) {
 	var (
 		rec    Record
@@ -465,6 +481,13 @@ func readRecord(arch []byte, name string) (Record, error) {
 	}
 	if rec.Format != RecordFormat {
 		return Record{}, fmt.Errorf("rec: %s: record format %d, this build reads %d", name, rec.Format, RecordFormat)
+	}
+	// A field this build does not know is refused, not dropped: a newer
+	// build's field may change what the network computes or how its
+	// ids read. Every key a record has carried is one of recordKeys'
+	// (TestReadModelKnownKeys).
+	if err := strictjson.Decode(arch, new(recordKeys)); err != nil {
+		return Record{}, fmt.Errorf("rec: %s: record: %w: %w", name, err, ErrUnknownField)
 	}
 	if err := rec.Config.Check(); err != nil {
 		return Record{}, fmt.Errorf("rec: %s: %w", name, err)

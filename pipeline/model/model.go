@@ -10,6 +10,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/strictjson"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/pdb"
 	"github.com/contactmap/contactmap/pipeline/features"
@@ -260,7 +261,9 @@ func LoadModel(path string) (*Model, error) {
 // is built only for a file that holds all of them: an array of another
 // shape is refused naming it and both shapes (scnn.ErrMismatch), so a
 // small file whose record describes a large network fails having
-// allocated about its own size.
+// allocated about its own size. A record holding a field Arch does not
+// have (one a newer build wrote) is refused naming the field, with an
+// error wrapping ErrUnknownField.
 func ReadModel(r io.Reader, name string) (*Model, error) {
 	var (
 		a      Arch
@@ -315,6 +318,15 @@ func readArch(archJSON []byte, name string) (Arch, error) {
 	if err := json.Unmarshal(archJSON, &a); err != nil {
 		return Arch{}, fmt.Errorf("%s: architecture record: %w", name, err)
 	}
+	// A field this build does not know is refused, not dropped: the
+	// record's fields say what the network computes (its inputs, its
+	// labels), so a model written by a newer build must not run as if
+	// they were absent. Every key a format-2 record has carried is one
+	// of Arch's (TestReadModelKnownKeys); format 1's contact_def and
+	// contact_cutoff were refused above, by the format.
+	if err := strictjson.Decode(archJSON, new(Arch)); err != nil {
+		return Arch{}, fmt.Errorf("%s: architecture record: %w: %w", name, err, ErrUnknownField)
+	}
 	if err := a.Check(); err != nil {
 		return Arch{}, fmt.Errorf("model: %s: %w", name, err)
 	}
@@ -323,6 +335,10 @@ func readArch(archJSON []byte, name string) (Arch, error) {
 
 // ErrFormat marks a model file of another format version.
 var ErrFormat = errors.New("unsupported model file format")
+
+// ErrUnknownField marks an architecture record holding a field this
+// build does not know.
+var ErrUnknownField = errors.New("a field this build does not know: the file may come from a newer contactmap")
 
 // separationMap returns the fixed symmetric pair channels of a batch, in
 // its layout, zero at padding: for d = |i-j|,

@@ -1,7 +1,6 @@
 package ssnet
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/strictjson"
 	"github.com/contactmap/contactmap/pairnet"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/homology"
@@ -161,9 +161,7 @@ func readRecord(arch []byte, name string) (Record, error) {
 	// prior, the channel's rule), so a model written by a newer build
 	// must not run as if they were absent.
 	var rec Record
-	dec := json.NewDecoder(bytes.NewReader(arch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil {
+	if err := strictjson.Decode(arch, &rec); err != nil {
 		return Record{}, fmt.Errorf("ssnet: %s: record: %w (a model written by a newer build?)", name, err)
 	}
 	if rec.Format != RecordFormat {

@@ -36,6 +36,7 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/strictjson"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
@@ -254,7 +255,7 @@ func OpenKind(dir string, resume, force bool, kind modelkind.Kind, legacy Legacy
 		}
 		c.Loop, c.Task = nil, task
 		r.st = st
-	} else if err := json.Unmarshal(c.Loop, &r.st); err != nil {
+	} else if err := decodeState(c.Loop, &r.st); err != nil {
 		return nil, fmt.Errorf("%s: loop state: %w", ckpt, err)
 	}
 	if err := r.st.check(); err != nil {
@@ -272,6 +273,25 @@ func checkKind(path string, task json.RawMessage, want modelkind.Kind) error {
 	}
 	if k, ok := checkpoint.RunKind(task); ok && k != want {
 		return &modelkind.WrongKindError{Name: "the checkpoint " + path, Holds: k, Want: want}
+	}
+	return nil
+}
+
+// decodeState reads a checkpoint's loop state into st. A field this
+// build does not know, in the state or in a log entry, is refused, not
+// dropped: a newer build's field may say how the run goes on (as
+// early_stop, once added, says a run is over for good). The state is
+// decoded as before, then again by a decoder that refuses unknown
+// fields (json.Decoder.DisallowUnknownFields), whose one possible error
+// is then such a field. Every key a loop state has carried is one of
+// State's and Entry's (TestStateKnownKeys). The schedule's state and
+// the task's are their owners' to read, as before.
+func decodeState(raw json.RawMessage, st *State) error {
+	if err := json.Unmarshal(raw, st); err != nil {
+		return err
+	}
+	if err := strictjson.Decode(raw, new(State)); err != nil {
+		return fmt.Errorf("%w: a field this build does not know: the checkpoint may come from a newer contactmap", err)
 	}
 	return nil
 }
@@ -577,7 +597,7 @@ func Info(dir string, legacy Legacy) (State, error) {
 		}
 		return st, nil
 	}
-	if err := json.Unmarshal(c.Loop, &st); err != nil {
+	if err := decodeState(c.Loop, &st); err != nil {
 		return State{}, fmt.Errorf("%s: loop state: %w", path, err)
 	}
 	return st, nil
