@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/contactmap/contactmap/internal/memavail"
 	"github.com/contactmap/contactmap/rna/fold"
 )
 
@@ -400,6 +401,11 @@ func AttachEnsembleFold(ctx context.Context, f EnsembleFold, set []Molecule, cac
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return len(set[order[a]].Seq) > len(set[order[b]].Seq) })
+	if need, longest := f.AttachBytes(set, cache, parallel); need > 0 {
+		if lim, err := memavail.Available(); err == nil && need > lim.Bytes {
+			return fmt.Errorf("ssnet: the ensemble channels (molecules of at most %d bases folded globally, the longest of %d bases not cached) need about %d MB at once on %d goroutines; %s leaves %d MB", max(f.Global, EnsembleSpan), longest, need>>20, parallel, lim.Source, lim.Bytes>>20)
+		}
+	}
 	jobs := make(chan int)
 	errs := make([]error, len(set))
 	var wg sync.WaitGroup
@@ -449,6 +455,44 @@ feed:
 		return errors.Join(err, appendErr)
 	}
 	return errors.Join(append(errs, appendErr)...)
+}
+
+// AttachBytes is the most memory AttachEnsembleFold(f, set, cache,
+// parallel) takes at once for its partition functions (Bytes): those of
+// the parallel longest molecules of set whose channel under f is neither
+// attached nor in cache (nil: none cached), which it folds first; and the
+// longest such molecule's length (0: none to fold).
+func (f EnsembleFold) AttachBytes(set []Molecule, cache *EnsembleCache, parallel int) (need int64, longest int) {
+	var lens []int
+	for k := range set {
+		if set[k].HasEnsemble(f) || cache.has(f, set[k].Seq) {
+			continue
+		}
+		lens = append(lens, len(set[k].Seq))
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(lens)))
+	for k, n := range lens {
+		if k == max(parallel, 1) {
+			break
+		}
+		need += f.Bytes(n)
+	}
+	if len(lens) > 0 {
+		longest = lens[0]
+	}
+	return need, longest
+}
+
+// has reports whether the cache holds seq's channel under f; a nil
+// cache holds none.
+func (c *EnsembleCache) has(f EnsembleFold, seq string) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[ensembleKey(f, seq)]
+	return ok
 }
 
 // DefaultEnsembleCache is the user's ensemble cache file

@@ -404,3 +404,34 @@ func TestEnsembleFold(t *testing.T) {
 		}
 	}
 }
+
+func TestEnsembleAttachBytes(t *testing.T) {
+	seq := func(n int) string { return strings.Repeat("GCAU", n/4+1)[:n] }
+	mol := func(name string, n int) Molecule {
+		return Molecule{Structure: &rna.Structure{Name: name, Seq: seq(n)}}
+	}
+	set := []Molecule{mol("a", 50), mol("b", 400), mol("c", 300), mol("d", 250)}
+	f := EnsembleFold{Global: 600}
+	cache := NewEnsembleCache()
+	cache.m[ensembleKey(f, set[1].Seq)] = nil // b cached under f
+	set[2].Ensemble, set[2].EnsembleRule = []PairProb{}, f
+	// c attached under f; a and d to fold, d first.
+	need, longest := f.AttachBytes(set, cache, 1)
+	if need != f.Bytes(250) || longest != 250 {
+		t.Errorf("one goroutine: %d bytes, longest %d; want %d, 250", need, longest, f.Bytes(250))
+	}
+	if need, _ := f.AttachBytes(set, cache, 4); need != f.Bytes(250)+f.Bytes(50) {
+		t.Errorf("four goroutines: %d bytes, want the two left: %d", need, f.Bytes(250)+f.Bytes(50))
+	}
+	// Under the zero rule nothing is cached or attached; b (400 bases)
+	// folds in the band.
+	if need, longest := (EnsembleFold{}).AttachBytes(set, nil, 2); need != EnsembleBytes(400)+EnsembleBytes(300) || longest != 400 {
+		t.Errorf("zero rule: %d bytes, longest %d; want %d, 400", need, longest, EnsembleBytes(400)+EnsembleBytes(300))
+	}
+	if f.Bytes(400) <= (EnsembleFold{}).Bytes(400) {
+		t.Errorf("a global fold of 400 bases (%d bytes) should take more than the banded one (%d)", f.Bytes(400), (EnsembleFold{}).Bytes(400))
+	}
+	if need, longest := f.AttachBytes(nil, cache, 2); need != 0 || longest != 0 {
+		t.Errorf("empty set: %d, %d", need, longest)
+	}
+}
