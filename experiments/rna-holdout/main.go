@@ -71,6 +71,7 @@ var (
 	longWant    = flag.Int("long-want", 300, "-long-split: the drawn molecules of more than 200 nt wanted")
 	blendFlag   = flag.String("blend", "", "-score: also the MEA decoder on (1 - w) P + w Q for each weight w here (comma-separated, in (0, 1]), Q the McCaskill pair probabilities under -blend-global's rule from -ensemble-cache, as the predictors NAME/bW (W = 100 w) (trials.md, trial 10)")
 	blendGlob   = flag.Int("blend-global", 600, "-blend: the rule of Q (ssnet.EnsembleFold: molecules of at most this many bases fold globally)")
+	withGlbFlag = flag.String("with-global", "", "instead of clustering: write the model file IN to OUT (IN=OUT) under -ensemble-global's rule of the ensemble channel, its parameters unchanged (trials.md, trial 10: EG)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
@@ -126,6 +127,10 @@ func main() {
 	if *longFlag != "" {
 		check(longSplit(os.Stdout, *longFlag))
 		logf("done in %s", time.Since(start).Round(time.Second))
+		return
+	}
+	if *withGlbFlag != "" {
+		check(withGlobal(*withGlbFlag, *ensGlobFlag))
 		return
 	}
 	if *ensFlag != "" {
