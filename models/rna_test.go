@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -27,13 +28,14 @@ func TestShippedRNATable(t *testing.T) {
 		refs    int
 		decoder ssnet.Decoder
 	}{
-		"rna-scnn-bpp": {11341, ssnet.Greedy},
-		"rna-scnn":     {11341, ssnet.Greedy},
-		"bprna":        {11341, ssnet.Greedy},
-		"rna-scnn-16s": {550, ssnet.Greedy},
-		"rna-scnn-seq": {550, ssnet.Greedy},
+		"rna-scnn-bpp-global": {11341, ssnet.Greedy},
+		"rna-scnn-bpp":        {11341, ssnet.Greedy},
+		"rna-scnn":            {11341, ssnet.Greedy},
+		"bprna":               {11341, ssnet.Greedy},
+		"rna-scnn-16s":        {550, ssnet.Greedy},
+		"rna-scnn-seq":        {550, ssnet.Greedy},
 	}
-	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-bpp", "rna-scnn-seq"}) {
+	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-bpp", "rna-scnn-bpp-global", "rna-scnn-seq"}) {
 		t.Fatalf("shipped RNA models %v", RNANames())
 	}
 	if _, err := ShippedRNA(DefaultRNA); err != nil {
@@ -238,6 +240,37 @@ func TestShippedRNAModelsAgreeAcrossKernelSets(t *testing.T) {
 			if worst > 1e-5 {
 				t.Errorf("%s: %s kernels differ from %s by %g", line.Name, set, sets[0], worst)
 			}
+		}
+	}
+}
+
+// The default is rna-scnn-bpp's network under the global-600 rule of
+// its ensemble channel (trial 10 of experiments/rna-holdout): the same
+// parameters, and a record that differs only in the rule.
+func TestDefaultRNAIsBppGlobal(t *testing.T) {
+	g, _, err := LoadRNA("rna-scnn-bpp-global")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := LoadRNA("rna-scnn-bpp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Record.EnsembleGlobal != 600 || b.Record.EnsembleGlobal != 0 {
+		t.Errorf("rules %d and %d, want 600 and 0", g.Record.EnsembleGlobal, b.Record.EnsembleGlobal)
+	}
+	rb := b.Record
+	rb.EnsembleGlobal = g.Record.EnsembleGlobal
+	if !reflect.DeepEqual(rb, g.Record) {
+		t.Errorf("records differ beyond the rule:\n%+v\n%+v", g.Record, b.Record)
+	}
+	pg, pb := g.Net.Params(), b.Net.Params()
+	if len(pg) != len(pb) {
+		t.Fatalf("%d and %d parameters", len(pg), len(pb))
+	}
+	for i := range pg {
+		if !slices.Equal(pg[i].Value, pb[i].Value) {
+			t.Errorf("parameter %s differs", pg[i].Name)
 		}
 	}
 }

@@ -152,6 +152,15 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			ensembled = &f
 		}
 		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
+		if p, err := ssnet.ProtocolByName(r.Protocol); r.Inputs2D().Ensemble && (err != nil || !(ssnet.EnsembleFold{Global: p.EnsembleGlobal}).Same(r.EnsembleFold())) {
+			// a network run under another rule than its protocol's
+			// (experiments/rna-holdout, trial 10) is another predictor
+			g := r.EnsembleGlobal
+			if g <= 0 {
+				g = ssnet.EnsembleSpan
+			}
+			name += fmt.Sprintf(", ensemble global to %d nt", g)
+		}
 		tick, end := cfg.Progress.Start(len(set), name)
 		scores, err := ssnet.EvaluateDecoders(set, m, cfg.Workers, cfg.Decoders, tick)
 		end()

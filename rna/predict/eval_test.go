@@ -72,3 +72,46 @@ func TestEvalEnsembleCache(t *testing.T) {
 		}
 	}
 }
+
+// A network evaluated under another ensemble rule than its protocol's
+// is another predictor: its rows are named for the rule, so that the
+// same network under both rules in one eval gives rows of two names.
+func TestEvalNamesTheEnsembleRule(t *testing.T) {
+	dir := t.TempDir()
+	m, err := ssnet.NewModel(ssnet.CNN, ssnet.FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	band, global := filepath.Join(dir, "band.scnn"), filepath.Join(dir, "global.scnn")
+	if err := m.Save(band); err != nil {
+		t.Fatal(err)
+	}
+	m.Record.EnsembleGlobal = 600
+	if err := m.Save(global); err != nil {
+		t.Fatal(err)
+	}
+	set, train := filepath.Join(dir, "set.dbn"), filepath.Join(dir, "train.dbn")
+	if err := os.WriteFile(set, []byte(">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(train, []byte(">r\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(spec string) (*ssnet.Model, string, error) {
+		m, err := ssnet.Load(spec)
+		return m, spec, err
+	}
+	rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{band, global}, Set: set, Train: train,
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: load}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rep.Rows {
+		names = append(names, r.Name)
+	}
+	want := []string{"cnn families-ensemble seed 1, greedy", "cnn families-ensemble seed 1, ensemble global to 600 nt, greedy"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("rows %q, want %q", names, want)
+	}
+}
