@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/treefiles"
 )
 
 // recordOf is the tiny model's record as JSON with change applied.
@@ -98,27 +97,10 @@ func TestReadModelKnownKeys(t *testing.T) {
 // models/ and experiments/) loads; the other kinds' files are left to
 // their loaders, checkpoints to theirs.
 func TestCommittedModelsLoad(t *testing.T) {
-	n := 0
-	for _, dir := range []string{"testdata", filepath.Join("..", "models"), filepath.Join("..", "experiments")} {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || filepath.Ext(path) != ".scnn" || d.Name() == CheckpointFile {
-				return err
-			}
-			_, _, err = Load(path)
-			var wk *modelkind.WrongKindError
-			switch {
-			case errors.As(err, &wk):
-			case err != nil:
-				t.Errorf("%v", err)
-			default:
-				n++
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			t.Fatal(err)
-		}
-	}
+	n := treefiles.Models(t, []string{"testdata", filepath.Join("..", "models"), filepath.Join("..", "experiments")}, CheckpointFile, func(path string) error {
+		_, _, err := Load(path)
+		return err
+	})
 	if n == 0 {
 		t.Fatal("no recommendation model file found")
 	}

@@ -3,13 +3,13 @@ package model
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/treefiles"
+
 	"github.com/contactmap/contactmap/scnn"
 )
 
@@ -107,30 +107,10 @@ func TestReadModelFormatOneKeys(t *testing.T) {
 // left to their loaders, checkpoints to theirs.
 func TestCommittedModelsLoad(t *testing.T) {
 	root := filepath.Join("..", "..")
-	n := 0
-	for _, dir := range []string{"models", "experiments"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || filepath.Ext(path) != ".scnn" || d.Name() == "checkpoint.scnn" {
-				return err
-			}
-			_, err = LoadModel(path)
-			var wk *modelkind.WrongKindError
-			switch {
-			case errors.As(err, &wk):
-			case err != nil:
-				t.Errorf("%v", err)
-			default:
-				n++
-			}
-			return nil
-		})
-		if errors.Is(err, fs.ErrNotExist) {
-			t.Skipf("no %s in %s", dir, root)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	n := treefiles.Models(t, []string{filepath.Join(root, "models"), filepath.Join(root, "experiments")}, "checkpoint.scnn", func(path string) error {
+		_, err := LoadModel(path)
+		return err
+	})
 	if n == 0 {
 		t.Fatal("no protein model file found")
 	}

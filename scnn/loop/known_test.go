@@ -2,12 +2,12 @@ package loop
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/internal/treefiles"
 
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
@@ -117,30 +117,28 @@ func TestStateUnknownField(t *testing.T) {
 // format 0 ones are their systems' Legacy functions' to convert.
 func TestCommittedCheckpointsRead(t *testing.T) {
 	root := filepath.Join("..", "..")
-	n := 0
+	var dirs []string
 	for _, dir := range []string{"experiments", "rec", "pipeline", "rna"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || d.Name() != CheckpointFile {
-				return err
-			}
-			c, err := checkpoint.Load(path)
-			if err != nil {
-				t.Errorf("%v", err)
-				return nil
-			}
-			if c.Format == 0 {
-				return nil
-			}
-			var st State
-			if err := decodeState(c.Loop, &st); err != nil {
-				t.Errorf("%s: loop state: %v", path, err)
-			}
-			n++
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			t.Fatal(err)
+		dirs = append(dirs, filepath.Join(root, dir))
+	}
+	n := 0
+	_, err := treefiles.Each(dirs, func(name string) bool { return name == CheckpointFile }, func(path string) {
+		c, err := checkpoint.Load(path)
+		if err != nil {
+			t.Errorf("%v", err)
+			return
 		}
+		if c.Format == 0 {
+			return
+		}
+		var st State
+		if err := decodeState(c.Loop, &st); err != nil {
+			t.Errorf("%s: loop state: %v", path, err)
+		}
+		n++
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if n == 0 {
 		t.Skip("no checkpoint in the tree")
