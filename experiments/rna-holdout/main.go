@@ -890,10 +890,22 @@ func score(ctx context.Context, spec string) error {
 		if !ok {
 			return fmt.Errorf("-score %q: want NAME=FILE", nf)
 		}
-		m, err := ssnet.Load(file)
-		if err != nil {
-			return err
+		members := strings.Split(file, "+") // several: an ensemble (trial 12)
+		var ms []*ssnet.Model
+		for _, f := range members {
+			m, err := ssnet.Load(f)
+			if err != nil {
+				return err
+			}
+			if *ensGlobFlag > 0 {
+				m.Record.EnsembleGlobal = *ensGlobFlag // the network run under another rule (trial 6a)
+			}
+			if len(ms) > 0 && (m.Record.Spec.In2D != ms[0].Record.Spec.In2D || !m.Record.EnsembleFold().Same(ms[0].Record.EnsembleFold()) || m.Record.MinIdentity != ms[0].Record.MinIdentity) {
+				return fmt.Errorf("-score %s: %s and %s take other inputs (in_2d, ensemble rule or template identity); an ensemble's networks must share them", name, members[0], f)
+			}
+			ms = append(ms, m)
 		}
+		m := ms[0]
 		c := m.Record.Inputs2D()
 		if c.Template && !templatesDone {
 			train, err := trainingSide()
@@ -913,9 +925,6 @@ func score(ctx context.Context, spec string) error {
 			logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(valid, cache), len(valid), *mfeFlag)
 			mfeDone = true
 		}
-		if *ensGlobFlag > 0 {
-			m.Record.EnsembleGlobal = *ensGlobFlag // the network run under another rule (trial 6a)
-		}
 		f := m.Record.EnsembleFold()
 		if c.Ensemble && (ensDone == nil || !ensDone.Same(f)) {
 			cache, err := ssnet.ReadEnsembleCache(*ensCacheFlg)
@@ -930,7 +939,11 @@ func score(ctx context.Context, spec string) error {
 		var rows []string
 		for _, d := range []ssnet.Decoder{ssnet.Greedy, ssnet.MEA} {
 			t0 := time.Now()
-			scores, err := ssnet.Evaluate(valid, ssnet.DecodedPredictor(m, 1, d), nil)
+			pred := ssnet.DecodedPredictor(m, 1, d)
+			if len(ms) > 1 {
+				pred = meanPredictor(ms, d)
+			}
+			scores, err := ssnet.Evaluate(valid, pred, nil)
 			if err != nil {
 				return err
 			}
@@ -942,6 +955,9 @@ func score(ctx context.Context, spec string) error {
 			logf("%s/%s: %s", name, d, time.Since(t0).Round(time.Second))
 		}
 		if *blendFlag != "" {
+			if len(ms) > 1 {
+				return fmt.Errorf("-score %s: -blend scores one network, not an ensemble", name)
+			}
 			more, err := blendRows(ctx, name, m, valid)
 			if err != nil {
 				return err
