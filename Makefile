@@ -113,7 +113,7 @@ demo: features
 	./contactmap predict --force --out predictions 1ENH_A 1B9W_A 1C1Y_B 1C94_A
 	./contactmap eval --features $(FEATURES) --split test --model distilled --model ensemble --model models/cnn.scnn --model models/scnn.scnn
 	./contactmap rna predict --force --out predictions/rna data/rna/test/5S/d.5.e.M.fossilis.nopct data/rna/test/rnasep/A.ferrooxidans.ct
-	./contactmap rna eval --model rna-scnn-bpp-global --split test
+	./contactmap rna eval --model rna-scnn-bpp-global-3seeds --split test
 
 # The seed of rna eval's fold caches for the bundled test split: the MFE
 # and centroid structures (Turner 2004, RNAfold's defaults) of its 35

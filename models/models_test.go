@@ -137,7 +137,7 @@ func TestShippedRNAModel(t *testing.T) {
 	if seqModel.Record.Protocol != "default" || seqModel.Record.UsesTemplates() {
 		t.Fatalf("rna-scnn-seq: record %+v", seqModel.Record)
 	}
-	for name, protocol := range map[string]string{DefaultRNA: "families-ensemble", "rna-scnn": "families", "rna-scnn-16s": "template-short"} {
+	for name, protocol := range map[string]string{"rna-scnn-bpp-global": "families-ensemble", "rna-scnn": "families", "rna-scnn-16s": "template-short"} {
 		m, from, err := LoadRNA(name)
 		if err != nil {
 			t.Fatal(err)

@@ -28,14 +28,17 @@ func TestShippedRNATable(t *testing.T) {
 		refs    int
 		decoder ssnet.Decoder
 	}{
-		"rna-scnn-bpp-global": {11341, ssnet.Greedy},
-		"rna-scnn-bpp":        {11341, ssnet.Greedy},
-		"rna-scnn":            {11341, ssnet.Greedy},
-		"bprna":               {11341, ssnet.Greedy},
-		"rna-scnn-16s":        {550, ssnet.Greedy},
-		"rna-scnn-seq":        {550, ssnet.Greedy},
+		"rna-scnn-bpp-global-3seeds": {11341, ssnet.Greedy},
+		"rna-scnn-bpp-global-seed1":  {11341, ssnet.Greedy},
+		"rna-scnn-bpp-global-seed3":  {11341, ssnet.Greedy},
+		"rna-scnn-bpp-global":        {11341, ssnet.Greedy},
+		"rna-scnn-bpp":               {11341, ssnet.Greedy},
+		"rna-scnn":                   {11341, ssnet.Greedy},
+		"bprna":                      {11341, ssnet.Greedy},
+		"rna-scnn-16s":               {550, ssnet.Greedy},
+		"rna-scnn-seq":               {550, ssnet.Greedy},
 	}
-	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-bpp", "rna-scnn-bpp-global", "rna-scnn-seq"}) {
+	if !slices.Equal(RNANames(), []string{"bprna", "rna-scnn", "rna-scnn-16s", "rna-scnn-bpp", "rna-scnn-bpp-global", "rna-scnn-bpp-global-3seeds", "rna-scnn-bpp-global-seed1", "rna-scnn-bpp-global-seed3", "rna-scnn-seq"}) {
 		t.Fatalf("shipped RNA models %v", RNANames())
 	}
 	if _, err := ShippedRNA(DefaultRNA); err != nil {
@@ -46,11 +49,25 @@ func TestShippedRNATable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, from, err := LoadRNA(name)
+		if len(sm.Members) > 0 { // an ensemble: its members are lines of the table, with its references
+			if _, _, err := LoadRNA(name); err == nil {
+				t.Errorf("%s: an ensemble loaded as one network", name)
+			}
+			for _, mem := range sm.Members {
+				ms, err := ShippedRNA(mem)
+				if err != nil || len(ms.Members) > 0 || !slices.Equal(ms.Refs, sm.Refs) {
+					t.Errorf("%s: member %s: %+v, %v", name, mem, ms, err)
+				}
+			}
+			if got, ok := RNAShipped().Members(name); !ok || !slices.Equal(got, sm.Members) {
+				t.Errorf("%s: RNAShipped's members %v", name, got)
+			}
+		}
+		m, from, err := LoadRNA(sm.member0())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !strings.Contains(from, "shipped "+name) || m.Record.Kind != ssnet.SCNN {
+		if !strings.Contains(from, "shipped "+sm.member0()) || m.Record.Kind != ssnet.SCNN {
 			t.Errorf("%s: from %q, record %+v", name, from, m.Record)
 		}
 		var trained []string
@@ -85,6 +102,9 @@ func TestShippedRNATable(t *testing.T) {
 	}
 	files2 := 0 // names with a file of their own
 	for _, m := range rnaTable {
+		if len(m.Members) > 0 {
+			continue
+		}
 		if m.Same == "" {
 			files2++
 		} else if _, err := ShippedRNA(m.Same); err != nil {
@@ -211,6 +231,9 @@ func TestShippedRNAModelsAgreeAcrossKernelSets(t *testing.T) {
 		seq[i] = "ACGU"[rng.IntN(4)]
 	}
 	for _, line := range rnaTable {
+		if len(line.Members) > 0 {
+			continue // its members are lines of their own
+		}
 		b, err := line.File()
 		if err != nil {
 			t.Fatal(err)
@@ -272,5 +295,45 @@ func TestDefaultRNAIsBppGlobal(t *testing.T) {
 		if !slices.Equal(pg[i].Value, pb[i].Value) {
 			t.Errorf("parameter %s differs", pg[i].Name)
 		}
+	}
+}
+
+// member0 is the line's first network: its own, or an ensemble's first
+// member.
+func (m RNAModel) member0() string {
+	if len(m.Members) > 0 {
+		return m.Members[0]
+	}
+	return m.Name
+}
+
+// The default is the three seeds of the shipped recipe, each under the
+// global-600 rule, of distinct seeds and the same references.
+func TestDefaultRNAIsThreeSeeds(t *testing.T) {
+	sm, err := ShippedRNA(DefaultRNA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members, ok := RNAShipped().Members(DefaultRNA)
+	if !ok || len(members) != 3 {
+		t.Fatalf("default %s: members %v", DefaultRNA, members)
+	}
+	seeds := map[uint64]bool{}
+	for _, name := range members {
+		m, _, err := LoadRNA(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Record
+		if r.Protocol != "families-ensemble" || r.EnsembleGlobal != 600 || seeds[r.Seed] {
+			t.Errorf("%s: protocol %s, rule %d, seed %d (seen: %v)", name, r.Protocol, r.EnsembleGlobal, r.Seed, seeds)
+		}
+		seeds[r.Seed] = true
+		if mm, _ := ShippedRNA(name); !slices.Equal(mm.Refs, sm.Refs) {
+			t.Errorf("%s: references %v, the ensemble's %v", name, mm.Refs, sm.Refs)
+		}
+	}
+	if _, ok := RNAShipped().Members("rna-scnn-bpp-global"); ok {
+		t.Error("a single network has members")
 	}
 }

@@ -62,7 +62,7 @@ for m in network homology mfe centroid mea-pf stacking; do
 	# shellcheck disable=SC2086
 	run "$BIN" rna predict --force --method "$m" --out "$R/$m" $IN
 done
-for m in bprna rna-scnn rna-scnn-bpp rna-scnn-bpp-global rna-scnn-16s rna-scnn-seq; do
+for m in bprna rna-scnn rna-scnn-bpp rna-scnn-bpp-global rna-scnn-bpp-global-3seeds rna-scnn-16s rna-scnn-seq; do
 	# shellcheck disable=SC2086
 	run "$BIN" rna predict --force --model "$m" --format bpseq,ct,db --out "$R/model-$m" $IN
 done

@@ -179,13 +179,17 @@ func TestPredictMemoryWithinEstimate(t *testing.T) {
 // the short one predicted, exit 1; with --force both are predicted.
 func TestRNAPredictSkipsMoleculeTooLarge(t *testing.T) {
 	dir := t.TempDir()
-	rm, _, err := models.LoadRNA(models.DefaultRNA)
-	if err != nil {
-		t.Fatal(err)
+	var specs []pairnet.Spec // the default's networks (an ensemble's members)
+	for _, name := range models.RNAShipped().EnsembleMembers(models.DefaultRNA) {
+		rm, _, err := models.LoadRNA(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, rm.Net.Spec)
 	}
 	short, long := 40, 400
 	need := func(l int) int64 {
-		n, err := memcheck.Estimate([]pairnet.Spec{rm.Net.Spec}, l, 1, 32*int64(l)*int64(l))
+		n, err := memcheck.Estimate(specs, l, 1, 32*int64(l)*int64(l))
 		if err != nil {
 			t.Fatal(err)
 		}

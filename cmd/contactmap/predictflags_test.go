@@ -50,7 +50,7 @@ func TestRNAPredictOutsideTraining(t *testing.T) {
 	code, _, errOut := runCLI(t, "rna", "predict", "--model", "rna-scnn-16s", "--format", "bpseq", "--out", filepath.Join(dir, "a"), fa)
 	for _, want := range []string{
 		"warning: trna: length 76 nt is outside the training lengths of rna-scnn-16s (16S rRNA of 612-2,741 nt)",
-		"warning: trna: the network predicted no base pair (rna-scnn-16s was trained on 16S rRNA of 612-2,741 nt; try the default rna-scnn-bpp-global or --method centroid)",
+		"warning: trna: the network predicted no base pair (rna-scnn-16s was trained on 16S rRNA of 612-2,741 nt; try the default rna-scnn-bpp-global-3seeds or --method centroid)",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)

@@ -141,7 +141,7 @@ split (or --set, a five-line file).`,
 		Example: "contactmap rna eval --model rna-scnn --split test --out report",
 	})
 	var models multiFlag
-	fs.Var(&models, "model", "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file (repeatable)")
+	fs.Var(&models, "model", "a shipped RNA model ("+strings.Join(shipped.RNANames(), ", ")+") or a model file (repeatable: a row each); models joined by + are one ensemble row, the mean of their probabilities")
 	split := fs.String("split", "test", "train, validation or test (read the test split once, at the end)")
 	setFile := fs.String("set", "", "molecules to evaluate (five-line format or dot-bracket; default: the split's bundled file)")
 	trainFile := fs.String("train", "", "training molecules (comma-separated files), for the overlap analysis, homology transfer and template networks (default: the training files of the shipped models given, which must share them, in training's order; else "+ssnet.TrainFile+")")
@@ -257,22 +257,24 @@ protein and is refused (contactmap predict takes it). A dot-bracket, CT
 or BPSEQ input is scored against its own structure.
 
 ` + ssnet.MethodsHelp + `
-The default network, ` + shipped.DefaultRNA + ` (the families SCNN with the
+The default, ` + shipped.DefaultRNA + `, is the mean of the pair
+probabilities of three seeds of one recipe (the families SCNN with the
 McCaskill base-pair probabilities of the Turner 2004 ensemble as a
 further input, from the global partition function of every RNA of at
-most 600 nt): its recipe was selected on RNA families held out of
+most 600 nt). The recipe was selected on RNA families held out of
 training (experiments/rna-holdout, trials.md: trained without them, F1
 0.522 over five seeds against the centroid's 0.494 on their 1,057
-molecules), and its global rule on a second held-out split with 394
-RNAs over 200 nt (trial 10: +0.006 [+0.004, +0.009] over the 200-nt
-band of rna-scnn-bpp, the default before it, and +0.029 over the
-centroid, three judge seeds). This network, trained on all families,
-was checked once on the 16S test set (0.867) and bpRNA TS0 (0.728),
-within 0.01 of rna-scnn-bpp (0.870, 0.728). On a family with no
-relative among its references, expect about what --method centroid
-gives: on the ArchiveII family folds (each family held out of
-training) the recipe under this rule scored F1 0.550 against the
-centroid's 0.547 (0.527 under the band).
+molecules), its global rule and its three seeds on a second held-out
+split with 394 RNAs over 200 nt (trials 10 and 12: the rule +0.006
+[+0.004, +0.009] over the 200-nt band, the three seeds +0.0017
+[+0.0004, +0.0030] over one, +0.031 over the centroid). Trained on all families,
+it was checked once on the 16S test set (0.861) and bpRNA TS0 (0.731),
+within 0.01 of the defaults before it (rna-scnn-bpp-global: 0.867,
+0.728; rna-scnn-bpp: 0.870, 0.728). On a family with no relative among
+its references, expect about what --method centroid gives: on the
+ArchiveII family folds (each family held out of training, one network
+per fold) the recipe under the global rule scored F1 0.550 against the
+centroid's 0.547.
 
 The references of a shipped model (used by a network with template
 channels) are its own training files, in training's order, built into
@@ -288,7 +290,7 @@ built in (` + shipped.RNARefs16S + `). --refs replaces them.
 	pf.register(fs, filepath.Join("predictions", "rna"), "bpseq,ct,db,png,svg", predictFlagHelp{
 		Unit:   "molecules",
 		Format: "output formats: bpseq, ct, db (dot-bracket), png (pair probabilities and arc diagram), svg (structure drawing)",
-		Model:  "a shipped RNA model (" + strings.Join(shipped.RNANames(), ", ") + ") or a model file (default " + shipped.DefaultRNA + "); repeated: an ensemble, the structure decoded from the mean of the models' probabilities",
+		Model:  "a shipped RNA model (" + strings.Join(shipped.RNANames(), ", ") + ") or a model file (default " + shipped.DefaultRNA + ", itself an ensemble of three); repeated, or joined by +: an ensemble, the structure decoded from the mean of the models' probabilities",
 		Strict: "refuse, instead of warning of them, records with IUPAC ambiguity codes, records that look like DNA (T and no U), and molecules outside the training lengths of the --model networks",
 		Force:  "overwrite existing outputs, and predict molecules whose memory estimate exceeds the memory available",
 	})

@@ -12,24 +12,13 @@ import (
 // decodes one.
 func meanPredictor(ms []*ssnet.Model, d ssnet.Decoder) ssnet.Predictor {
 	return func(mol *ssnet.Molecule) (*rna.Structure, error) {
-		var mean []float32
-		for _, m := range ms {
-			p, err := m.ProbabilitiesFor(mol, 1)
-			if err != nil {
+		qs := make([][]float32, len(ms))
+		for i, m := range ms {
+			var err error
+			if qs[i], err = m.ProbabilitiesFor(mol, 1); err != nil {
 				return nil, err
 			}
-			if mean == nil {
-				mean = p
-				continue
-			}
-			for k, v := range p {
-				mean[k] += v
-			}
 		}
-		inv := 1 / float32(len(ms))
-		for k := range mean {
-			mean[k] *= inv
-		}
-		return d.Decode(mol.Name, mol.Seq, mean)
+		return d.Decode(mol.Name, mol.Seq, ssnet.MeanProbabilities(qs))
 	}
 }

@@ -109,11 +109,24 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 	templated := false
 	var ensembled *ssnet.EnsembleFold // the rule of the attached ensemble channels
 	for _, path := range cfg.Models {
-		m, _, err := cfg.Shipped.Load(path)
-		if err != nil {
-			return nil, err
+		var ms []*ssnet.Model
+		var names []string
+		params := 0
+		for _, member := range cfg.Shipped.EnsembleMembers(path) {
+			m, _, err := cfg.Shipped.Load(member)
+			if err != nil {
+				return nil, err
+			}
+			if len(ms) > 0 {
+				if err := sameInputs(ms[0], m); err != nil {
+					return nil, fmt.Errorf("%w: %s: %v", ssnet.ErrUsage, path, err)
+				}
+			}
+			ms = append(ms, m)
+			names = append(names, networkName(m.Record))
+			params += m.Net.Trainable()
 		}
-		r := m.Record
+		r := ms[0].Record
 		if r.UsesTemplates() && !templated {
 			if sameAsTrain {
 				return nil, fmt.Errorf("%w: %s takes homology templates from the training molecules; evaluate it on another split than the training file", ssnet.ErrUsage, path)
@@ -151,24 +164,18 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			}
 			ensembled = &f
 		}
-		name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
-		if p, err := ssnet.ProtocolByName(r.Protocol); r.Inputs2D().Ensemble && (err != nil || !(ssnet.EnsembleFold{Global: p.EnsembleGlobal}).Same(r.EnsembleFold())) {
-			// a network run under another rule than its protocol's
-			// (experiments/rna-holdout, trial 10) is another predictor
-			g := r.EnsembleGlobal
-			if g <= 0 {
-				g = ssnet.EnsembleSpan
-			}
-			name += fmt.Sprintf(", ensemble global to %d nt", g)
+		name := names[0]
+		if len(ms) > 1 {
+			name = fmt.Sprintf("ensemble of %d (%s)", len(ms), strings.Join(names, " + "))
 		}
 		tick, end := cfg.Progress.Start(len(set), name)
-		scores, err := ssnet.EvaluateDecoders(set, m, cfg.Workers, cfg.Decoders, tick)
+		scores, err := ssnet.EvaluateEnsembleDecoders(set, ms, cfg.Workers, cfg.Decoders, tick)
 		end()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for k, d := range cfg.Decoders {
-			addRow(fmt.Sprintf("%s, %s", name, d), m.Net.Trainable(), scores[k])
+			addRow(fmt.Sprintf("%s, %s", name, d), params, scores[k])
 		}
 	}
 	if !cfg.Baselines {
@@ -212,4 +219,34 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		}
 	}
 	return report, nil
+}
+
+// networkName names a network's rows by its record: kind, protocol and
+// seed, and its ensemble channel's rule where it is not its protocol's
+// (a network run under another rule is another predictor;
+// experiments/rna-holdout, trial 10).
+func networkName(r ssnet.Record) string {
+	name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
+	if p, err := ssnet.ProtocolByName(r.Protocol); r.Inputs2D().Ensemble && (err != nil || !(ssnet.EnsembleFold{Global: p.EnsembleGlobal}).Same(r.EnsembleFold())) {
+		g := r.EnsembleGlobal
+		if g <= 0 {
+			g = ssnet.EnsembleSpan
+		}
+		name += fmt.Sprintf(", ensemble global to %d nt", g)
+	}
+	return name
+}
+
+// sameInputs reports why b cannot join a's ensemble in an evaluation:
+// the members read one set of attached channels, so they must take the
+// same 2D inputs under the same ensemble rule.
+func sameInputs(a, b *ssnet.Model) error {
+	ra, rb := a.Record, b.Record
+	switch {
+	case ra.Spec.In2D != rb.Spec.In2D:
+		return fmt.Errorf("an ensemble's networks take other 2D inputs (in_2d %d and %d)", ra.Spec.In2D, rb.Spec.In2D)
+	case ra.Inputs2D().Ensemble && !ra.EnsembleFold().Same(rb.EnsembleFold()):
+		return fmt.Errorf("an ensemble's networks compute their ensemble channel under other rules (%+v and %+v)", ra.EnsembleFold(), rb.EnsembleFold())
+	}
+	return nil
 }

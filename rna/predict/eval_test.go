@@ -2,6 +2,7 @@ package predict_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,5 +114,84 @@ func TestEvalNamesTheEnsembleRule(t *testing.T) {
 	want := []string{"cnn families-ensemble seed 1, greedy", "cnn families-ensemble seed 1, ensemble global to 600 nt, greedy"}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("rows %q, want %q", names, want)
+	}
+}
+
+// An ensemble spec ("a+b") is one row, scored on the mean of its
+// networks' probabilities: the same scores as ssnet's ensemble
+// evaluation, with the members' parameters; members of other input
+// rules are refused.
+func TestEvalEnsemble(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, seed := range []uint64{1, 2} {
+		m, err := ssnet.NewModel(ssnet.SCNN, ssnet.Default, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, "m"+string(rune('0'+seed))+".scnn")
+		if err := m.Save(f); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	set, train := filepath.Join(dir, "set.dbn"), filepath.Join(dir, "train.dbn")
+	if err := os.WriteFile(set, []byte(">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGGGCGAAAGCCCAUCCGCAAGGAUGG\n((((....)))).((((....)))).\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(train, []byte(">r\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(spec string) (*ssnet.Model, string, error) {
+		m, err := ssnet.Load(spec)
+		return m, spec, err
+	}
+	ens := files[0] + "+" + files[1]
+	rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{files[0], files[1], ens}, Set: set, Train: train,
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: load}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rep.Rows))
+	}
+	if want := "ensemble of 2 (scnn default seed 1 + scnn default seed 2), greedy"; rep.Rows[2].Name != want {
+		t.Errorf("row %q, want %q", rep.Rows[2].Name, want)
+	}
+	mols, err := ssnet.ReadSet(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []*ssnet.Model
+	for _, f := range files {
+		m, err := ssnet.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	want, err := ssnet.EvaluateEnsembleDecoders(mols, ms, 1, []ssnet.Decoder{ssnet.Greedy}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rep.Rows[2].Scores, want[0]) {
+		t.Errorf("ensemble scores %+v, want %+v", rep.Rows[2].Scores, want[0])
+	}
+	if rep.Rows[2].Params != rep.Rows[0].Params+rep.Rows[1].Params {
+		t.Errorf("ensemble parameters %d, members %d and %d", rep.Rows[2].Params, rep.Rows[0].Params, rep.Rows[1].Params)
+	}
+
+	other, err := ssnet.NewModel(ssnet.SCNN, ssnet.FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := filepath.Join(dir, "other.scnn")
+	if err := other.Save(of); err != nil {
+		t.Fatal(err)
+	}
+	_, err = predict.Eval(context.Background(), predict.EvalConfig{Models: []string{files[0] + "+" + of}, Set: set, Train: train,
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: load}})
+	if !errors.Is(err, ssnet.ErrUsage) {
+		t.Errorf("members of other inputs: %v, want a usage error", err)
 	}
 }

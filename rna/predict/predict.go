@@ -168,12 +168,14 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if method == ssnet.MethodNetwork {
 		var froms []string
 		for _, spec := range specs {
-			model, f, err := cfg.Shipped.Load(spec)
-			if err != nil {
-				return nil, err
+			for _, member := range cfg.Shipped.EnsembleMembers(spec) { // a shipped ensemble's, or "a+b"
+				model, f, err := cfg.Shipped.Load(member)
+				if err != nil {
+					return nil, err
+				}
+				nets = append(nets, network{Network: ssnet.Network{Name: member, Model: model}, Spec: member})
+				froms = append(froms, f)
 			}
-			nets = append(nets, network{Network: ssnet.Network{Name: spec, Model: model}, Spec: spec})
-			froms = append(froms, f)
 		}
 		from = strings.Join(froms, " + ")
 		if len(nets) > 1 {
@@ -279,7 +281,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if cfg.OnStart != nil {
 		cfg.OnStart(len(mine), from)
 	}
-	r := runner{cfg: cfg, method: m, nets: nets, threads: threads, summary: summaryMethod(method, specs)}
+	r := runner{cfg: cfg, method: m, nets: nets, specs: specs, threads: threads, summary: summaryMethod(method, specs)}
 	r.predict = m.New(ssnet.MethodOptions{Workers: threads, MaxSpan: cfg.MaxSpan, Map: slices.Contains(cfg.Formats, ssnet.PNG), Energy: true,
 		Refs: refs, Networks: r.members(), Decoder: decoder, OnFold: cfg.OnFold, OnNetwork: cfg.OnNetwork})
 	queue := make(chan *job)
@@ -343,7 +345,8 @@ type runner struct {
 	cfg     Config
 	method  ssnet.Method
 	nets    []network
-	threads int // per molecule
+	specs   []string // the models asked for (a shipped ensemble unexpanded)
+	threads int      // per molecule
 	summary string
 	predict ssnet.MethodPredictor
 }
@@ -422,12 +425,12 @@ func (r *runner) run(ctx context.Context, j *job) {
 		// Nothing found is said: a network far from its training
 		// molecules (the 16S network on a tRNA) may predict no pair.
 		try := "try --method centroid"
-		if len(r.nets) > 1 || r.nets[0].Spec != cfg.Shipped.Default {
+		if len(r.specs) != 1 || r.specs[0] != cfg.Shipped.Default {
 			try = "try the default " + cfg.Shipped.Default + " or --method centroid"
 		}
 		var trained []string
 		for _, n := range r.nets {
-			if t := n.Train.String(); t != "" {
+			if t := n.Train.String(); t != "" && !slices.Contains(trained, n.Spec+" was trained on "+t) {
 				trained = append(trained, n.Spec+" was trained on "+t)
 			}
 		}

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,6 +34,10 @@ type Shipped struct {
 	// Decoder is a model's own decoder (models.RNADefaultDecoder; greedy
 	// for a model file).
 	Decoder func(spec string) ssnet.Decoder
+	// Members are the specs of a shipped ensemble's networks, each
+	// resolved by Load (nil, or false: the spec is one network); see
+	// EnsembleMembers.
+	Members func(spec string) ([]string, bool)
 	// Describe says what a shipped model's training file holds, for the
 	// warnings; a file not listed is named by its path.
 	Describe map[string]TrainingFile
@@ -68,6 +73,28 @@ func (sh Shipped) TrainFilesOf(specs []string, fallback string) (string, error) 
 		train = fallback
 	}
 	return train, nil
+}
+
+// EnsembleMembers is the networks of a model spec: a shipped
+// ensemble's members (Members), the specs joined by "+" of an ensemble
+// of model files or shipped names ("a.scnn+b.scnn"), else the spec
+// itself.
+func (sh Shipped) EnsembleMembers(spec string) []string {
+	if sh.Members != nil {
+		if ms, ok := sh.Members(spec); ok {
+			return ms
+		}
+	}
+	if _, err := os.Stat(spec); err != nil && strings.Contains(spec, "+") { // a file of that name is one network
+		var out []string
+		for _, m := range strings.Split(spec, "+") {
+			if m = strings.TrimSpace(m); m != "" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	return []string{spec}
 }
 
 // DecodersHelp lists each shipped model's own decoder, for a help text:

@@ -198,6 +198,19 @@ func BaselinePredictor() Predictor {
 // not depend on either number. progress (may be nil) is called after
 // each molecule, from one goroutine at a time.
 func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
+	return EvaluateEnsembleDecoders(set, []*Model{m}, workers, ds, progress)
+}
+
+// EvaluateEnsembleDecoders is EvaluateDecoders for an ensemble: each
+// molecule's structure is decoded from the mean of the networks' pair
+// probabilities (MeanProbabilities), as `rna predict` with several
+// models decodes it; one network is EvaluateDecoders. The networks
+// read the same attached channels, so they must share their inputs'
+// rules (their templates' identity is each record's own).
+func EvaluateEnsembleDecoders(set []Molecule, ms []*Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("ssnet: an ensemble of no network")
+	}
 	out := make([][]MolScore, len(ds))
 	for k := range out {
 		if len(set) > 0 {
@@ -206,10 +219,14 @@ func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progr
 	}
 	err := forEachMolecule(len(set), min(inferenceSlots(workers), len(set)), progress, func(i int) error {
 		mol := &set[i]
-		p, err := m.ProbabilitiesFor(mol, workers)
-		if err != nil {
-			return err
+		qs := make([][]float32, len(ms))
+		for j, m := range ms {
+			var err error
+			if qs[j], err = m.ProbabilitiesFor(mol, workers); err != nil {
+				return err
+			}
 		}
+		p := MeanProbabilities(qs)
 		for k, d := range ds {
 			s, err := d.Decode(mol.Name, mol.Seq, p)
 			if err != nil {
@@ -377,4 +394,29 @@ func summarize(group string, ss []MolScore) Summary {
 		s.Shift.div(n)
 	}
 	return s
+}
+
+// MeanProbabilities is the mean of an ensemble's pair probabilities
+// (maps of one length), summed in float64: the map itself for one
+// network.
+//
+//	mean[k] = (qs[0][k] + ... + qs[n-1][k]) / n
+func MeanProbabilities(qs [][]float32) []float32 {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	sum := make([]float64, len(qs[0]))
+	for _, q := range qs {
+		if len(q) != len(sum) {
+			panic(fmt.Sprintf("ssnet: MeanProbabilities: maps of %d and %d values", len(sum), len(q)))
+		}
+		for k, v := range q {
+			sum[k] += float64(v)
+		}
+	}
+	p := make([]float32, len(sum))
+	for k, v := range sum {
+		p[k] = float32(v / float64(len(qs)))
+	}
+	return p
 }

@@ -362,8 +362,7 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 			}
 		}
 		defer end() // stopped by an error
-		var p []float32
-		var sum []float64 // an ensemble's
+		qs := make([][]float32, len(nets))
 		for i, n := range nets {
 			var m []int
 			if n.Model.Record.UsesEnergy() {
@@ -380,24 +379,10 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 				}
 				return nil, nil, err
 			}
-			if len(nets) == 1 {
-				p = q
-				break
-			}
-			if sum == nil {
-				sum = make([]float64, len(q))
-			}
-			for k, v := range q {
-				sum[k] += float64(v)
-			}
+			qs[i] = q
 		}
 		end() // before the decoder
-		if sum != nil {
-			p = make([]float32, len(sum))
-			for k, v := range sum {
-				p[k] = float32(v / float64(len(nets)))
-			}
-		}
+		p := MeanProbabilities(qs)
 		s, err := o.Decoder.Decode(name, seq, p)
 		if err != nil || !o.Map {
 			return s, nil, err
