@@ -44,7 +44,7 @@ var rnaTable = []RNAModel{
 	// centroid) and shipped after one read of the 16S test set and TS0
 	// found it within 0.01 of rna-scnn-bpp-global (0.861 and 0.731,
 	// against 0.867 and 0.728). Three networks per molecule; the fold,
-	// the partition function and the template search run once.
+	// the partition function and the template search run once for all.
 	{Name: "rna-scnn-bpp-global-3seeds", Refs: []string{RNARefs16S, RNARefsTR0Dedup}, Decoder: ssnet.Greedy,
 		Members: []string{"rna-scnn-bpp-global-seed1", "rna-scnn-bpp-global", "rna-scnn-bpp-global-seed3"}},
 	// Seeds 1 and 3 of the shipped recipe under the global rule, the
@@ -312,7 +312,7 @@ func LoadRNA(spec string) (*ssnet.Model, string, error) {
 		return m, spec, err
 	}
 	if len(sm.Members) > 0 {
-		return nil, "", fmt.Errorf("RNA model %s is an ensemble of %s: load its members (RNAShipped's Members)", spec, strings.Join(sm.Members, ", "))
+		return nil, "", fmt.Errorf("RNA model %s is an ensemble of %s: give it alone as --model, or its members", spec, strings.Join(sm.Members, ", "))
 	}
 	data, err := sm.File()
 	if err != nil {

@@ -267,10 +267,10 @@ func TestShippedRNAModelsAgreeAcrossKernelSets(t *testing.T) {
 	}
 }
 
-// The default is rna-scnn-bpp's network under the global-600 rule of
-// its ensemble channel (trial 10 of experiments/rna-holdout): the same
-// parameters, and a record that differs only in the rule.
-func TestDefaultRNAIsBppGlobal(t *testing.T) {
+// rna-scnn-bpp-global is rna-scnn-bpp's network under the global-600
+// rule of its ensemble channel (trial 10 of experiments/rna-holdout):
+// the same parameters, and a record that differs only in the rule.
+func TestBppGlobalIsBppUnderTheRule(t *testing.T) {
 	g, _, err := LoadRNA("rna-scnn-bpp-global")
 	if err != nil {
 		t.Fatal(err)

@@ -115,6 +115,9 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		for _, member := range cfg.Shipped.EnsembleMembers(path) {
 			m, _, err := cfg.Shipped.Load(member)
 			if err != nil {
+				if member != path {
+					err = fmt.Errorf("%s: %w", path, err)
+				}
 				return nil, err
 			}
 			if len(ms) > 0 {
@@ -228,13 +231,18 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 func networkName(r ssnet.Record) string {
 	name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
 	if p, err := ssnet.ProtocolByName(r.Protocol); r.Inputs2D().Ensemble && (err != nil || !(ssnet.EnsembleFold{Global: p.EnsembleGlobal}).Same(r.EnsembleFold())) {
-		g := r.EnsembleGlobal
-		if g <= 0 {
-			g = ssnet.EnsembleSpan
-		}
-		name += fmt.Sprintf(", ensemble global to %d nt", g)
+		name += fmt.Sprintf(", ensemble global to %d nt", globalLen(r))
 	}
 	return name
+}
+
+// globalLen is the longest molecule whose ensemble channel the record's
+// rule folds globally.
+func globalLen(r ssnet.Record) int {
+	if r.EnsembleGlobal <= 0 {
+		return ssnet.EnsembleSpan
+	}
+	return r.EnsembleGlobal
 }
 
 // sameInputs reports why b cannot join a's ensemble in an evaluation:
@@ -246,7 +254,7 @@ func sameInputs(a, b *ssnet.Model) error {
 	case ra.Spec.In2D != rb.Spec.In2D:
 		return fmt.Errorf("an ensemble's networks take other 2D inputs (in_2d %d and %d)", ra.Spec.In2D, rb.Spec.In2D)
 	case ra.Inputs2D().Ensemble && !ra.EnsembleFold().Same(rb.EnsembleFold()):
-		return fmt.Errorf("an ensemble's networks compute their ensemble channel under other rules (%+v and %+v)", ra.EnsembleFold(), rb.EnsembleFold())
+		return fmt.Errorf("an ensemble's networks compute their ensemble channel under other rules (global to %d and %d nt)", globalLen(ra), globalLen(rb))
 	}
 	return nil
 }

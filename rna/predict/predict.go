@@ -155,7 +155,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	}
 	decoder := cfg.Decoder
 	if decoder == "" && method == ssnet.MethodNetwork { // the (first) shipped model's own
-		decoder = cfg.Shipped.Decoder(specs[0])
+		decoder = cfg.Shipped.decoderOf(specs[0])
 	}
 	workers := max(cfg.Workers, 1)
 	threads := cfg.Threads // per molecule
@@ -171,6 +171,9 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 			for _, member := range cfg.Shipped.EnsembleMembers(spec) { // a shipped ensemble's, or "a+b"
 				model, f, err := cfg.Shipped.Load(member)
 				if err != nil {
+					if member != spec {
+						err = fmt.Errorf("%s: %w", spec, err)
+					}
 					return nil, err
 				}
 				nets = append(nets, network{Network: ssnet.Network{Name: member, Model: model}, Spec: member})
@@ -430,8 +433,12 @@ func (r *runner) run(ctx context.Context, j *job) {
 		}
 		var trained []string
 		for _, n := range r.nets {
-			if t := n.Train.String(); t != "" && !slices.Contains(trained, n.Spec+" was trained on "+t) {
-				trained = append(trained, n.Spec+" was trained on "+t)
+			name := n.Spec
+			if len(r.specs) == 1 {
+				name = r.specs[0] // a shipped ensemble by its name
+			}
+			if t := n.Train.String(); t != "" && !slices.Contains(trained, name+" was trained on "+t) {
+				trained = append(trained, name+" was trained on "+t)
 			}
 		}
 		if len(trained) > 0 {

@@ -58,16 +58,18 @@ type TrainingFile struct {
 // eval's default --train.
 func (sh Shipped) TrainFilesOf(specs []string, fallback string) (string, error) {
 	train, from := "", ""
-	for _, spec := range specs {
-		refs, ok := sh.TrainingFiles(spec)
-		if !ok {
-			continue // a model file
+	for _, asked := range specs {
+		for _, spec := range sh.EnsembleMembers(asked) { // an ensemble's members each
+			refs, ok := sh.TrainingFiles(spec)
+			if !ok {
+				continue // a model file
+			}
+			files := strings.Join(refs, ",")
+			if train != "" && files != train {
+				return "", fmt.Errorf("%w: %s and %s were trained on different files (%s; %s): evaluate them separately or give --train", ssnet.ErrUsage, from, spec, train, files)
+			}
+			train, from = files, spec
 		}
-		files := strings.Join(refs, ",")
-		if train != "" && files != train {
-			return "", fmt.Errorf("%w: %s and %s were trained on different files (%s; %s): evaluate them separately or give --train", ssnet.ErrUsage, from, spec, train, files)
-		}
-		train, from = files, spec
 	}
 	if train == "" {
 		train = fallback
@@ -95,6 +97,17 @@ func (sh Shipped) EnsembleMembers(spec string) []string {
 		return out
 	}
 	return []string{spec}
+}
+
+// decoderOf is the decoder of a spec: a shipped model's (an ensemble
+// line's) own, else for "a+b" its first member's (greedy for a file).
+func (sh Shipped) decoderOf(spec string) ssnet.Decoder {
+	if ms := sh.EnsembleMembers(spec); len(ms) > 0 && ms[0] != spec {
+		if _, ok := sh.TrainingFiles(spec); !ok {
+			return sh.Decoder(ms[0])
+		}
+	}
+	return sh.Decoder(spec)
 }
 
 // DecodersHelp lists each shipped model's own decoder, for a help text:

@@ -225,3 +225,18 @@ func TestInferenceSlots(t *testing.T) {
 		}
 	}
 }
+
+// MeanProbabilities is the elementwise mean, and one map is itself.
+func TestMeanProbabilities(t *testing.T) {
+	a, b, c := []float32{0, 0.5, 1}, []float32{1, 0.25, 1}, []float32{0.5, 0, 0.1}
+	got := MeanProbabilities([][]float32{a, b, c})
+	want := []float32{0.5, 0.25, 0.7}
+	for k := range want {
+		if d := got[k] - want[k]; d > 1e-6 || d < -1e-6 {
+			t.Errorf("mean[%d] = %v, want %v", k, got[k], want[k])
+		}
+	}
+	if one := MeanProbabilities([][]float32{a}); &one[0] != &a[0] {
+		t.Error("one map was copied")
+	}
+}

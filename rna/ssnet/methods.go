@@ -306,12 +306,16 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 		// The templates are searched first, out of the network's bar.
 		works, all := make([]float64, len(nets)), 0.0
 		ts := make([]*homology.Template, len(nets))
+		searched := map[*homology.Index]*homology.Template{} // once per set of references
 		for i, n := range nets {
 			works[i] = n.Model.Net.Spec.InferenceFLOPs(1, len(seq))
 			all += works[i]
 			if n.Model.Record.UsesTemplates() {
-				tm := n.Refs.Search(seq, nil)
-				ts[i] = &tm
+				if ts[i] = searched[n.Refs]; ts[i] == nil {
+					tm := n.Refs.Search(seq, nil)
+					ts[i] = &tm
+					searched[n.Refs] = ts[i]
+				}
 			}
 		}
 		// The energy channels' MFE fold, once for all the members.
