@@ -35,15 +35,11 @@ func TestEvalEnsembleCache(t *testing.T) {
 	write(set, ">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n")
 	write(train, ">r\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n")
 	cache := filepath.Join(dir, "ensemble.tsv.gz")
-	load := func(spec string) (*ssnet.Model, string, error) {
-		m, err := ssnet.Load(spec)
-		return m, spec, err
-	}
 	eval := func(cacheFile string) *ssnet.EvalReport {
 		t.Helper()
 		rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{modelFile}, Set: set, Train: train,
 			MFECache: "", CentroidCache: "", EnsembleCache: cacheFile, Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1,
-			Shipped: predict.Shipped{Load: load}})
+			Shipped: predict.Shipped{Load: loadFile}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,19 +87,9 @@ func TestEvalNamesTheEnsembleRule(t *testing.T) {
 	if err := m.Save(global); err != nil {
 		t.Fatal(err)
 	}
-	set, train := filepath.Join(dir, "set.dbn"), filepath.Join(dir, "train.dbn")
-	if err := os.WriteFile(set, []byte(">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(train, []byte(">r\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	load := func(spec string) (*ssnet.Model, string, error) {
-		m, err := ssnet.Load(spec)
-		return m, spec, err
-	}
+	set, train := writeSetAndTrain(t, dir, ">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n")
 	rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{band, global}, Set: set, Train: train,
-		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: load}})
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: loadFile}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,20 +121,10 @@ func TestEvalEnsemble(t *testing.T) {
 		}
 		files = append(files, f)
 	}
-	set, train := filepath.Join(dir, "set.dbn"), filepath.Join(dir, "train.dbn")
-	if err := os.WriteFile(set, []byte(">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGGGCGAAAGCCCAUCCGCAAGGAUGG\n((((....)))).((((....)))).\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(train, []byte(">r\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	load := func(spec string) (*ssnet.Model, string, error) {
-		m, err := ssnet.Load(spec)
-		return m, spec, err
-	}
+	set, train := writeSetAndTrain(t, dir, ">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGGGCGAAAGCCCAUCCGCAAGGAUGG\n((((....)))).((((....)))).\n")
 	ens := files[0] + "+" + files[1]
 	rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{files[0], files[1], ens}, Set: set, Train: train,
-		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: load}})
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: loadFile}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +166,28 @@ func TestEvalEnsemble(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = predict.Eval(context.Background(), predict.EvalConfig{Models: []string{files[0] + "+" + of}, Set: set, Train: train,
-		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: load}})
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Shipped: predict.Shipped{Load: loadFile}})
 	if !errors.Is(err, ssnet.ErrUsage) {
 		t.Errorf("members of other inputs: %v, want a usage error", err)
 	}
+}
+
+// writeSetAndTrain writes the evaluated set (records in dot-bracket) and
+// a one-molecule training file unlike it into dir.
+func writeSetAndTrain(t *testing.T, dir, records string) (set, train string) {
+	t.Helper()
+	set, train = filepath.Join(dir, "set.dbn"), filepath.Join(dir, "train.dbn")
+	if err := os.WriteFile(set, []byte(records), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(train, []byte(">r\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return set, train
+}
+
+// loadFile is Shipped.Load for model files only.
+func loadFile(spec string) (*ssnet.Model, string, error) {
+	m, err := ssnet.Load(spec)
+	return m, spec, err
 }
