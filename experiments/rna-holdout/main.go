@@ -900,8 +900,10 @@ func score(ctx context.Context, spec string) error {
 			if *ensGlobFlag > 0 {
 				m.Record.EnsembleGlobal = *ensGlobFlag // the network run under another rule (trial 6a)
 			}
-			if len(ms) > 0 && (m.Record.Spec.In2D != ms[0].Record.Spec.In2D || !m.Record.EnsembleFold().Same(ms[0].Record.EnsembleFold()) || m.Record.MinIdentity != ms[0].Record.MinIdentity) {
-				return fmt.Errorf("-score %s: %s and %s take other inputs (in_2d, ensemble rule or template identity); an ensemble's networks must share them", name, members[0], f)
+			if len(ms) > 0 {
+				if err := ssnet.SameInputs(ms[0], m); err != nil {
+					return fmt.Errorf("-score %s: %s and %s: %w", name, members[0], f, err)
+				}
 			}
 			ms = append(ms, m)
 		}
@@ -937,22 +939,20 @@ func score(ctx context.Context, spec string) error {
 			ensDone = &f
 		}
 		var rows []string
-		for _, d := range []ssnet.Decoder{ssnet.Greedy, ssnet.MEA} {
-			t0 := time.Now()
-			pred := ssnet.DecodedPredictor(m, 1, d)
-			if len(ms) > 1 {
-				pred = meanPredictor(ms, d)
-			}
-			scores, err := ssnet.Evaluate(valid, pred, nil)
-			if err != nil {
-				return err
-			}
+		t0 := time.Now()
+		decoders := []ssnet.Decoder{ssnet.Greedy, ssnet.MEA}
+		byDecoder, err := ssnet.EvaluateEnsembleDecoders(valid, ms, 1, decoders, nil) // each network once per molecule
+		if err != nil {
+			return err
+		}
+		logf("%s (greedy, mea): %s", name, time.Since(t0).Round(time.Second))
+		for k, d := range decoders {
+			scores := byDecoder[k]
 			for _, sc := range scores {
 				rows = append(rows, fmt.Sprintf("%s/%s\t%s\t%d\t%.6f\t%.6f\t%.6f", name, d, sc.Name, sc.Len, sc.Exact.F1, sc.Exact.MCC, sc.Shift.F1))
 			}
 			s := ssnet.Summarize(scores)
 			fmt.Printf("| %s (%s) | %.3f | %.3f | %.3f |\n", name, d, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
-			logf("%s/%s: %s", name, d, time.Since(t0).Round(time.Second))
 		}
 		if *blendFlag != "" {
 			if len(ms) > 1 {

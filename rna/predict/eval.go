@@ -121,8 +121,8 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 				return nil, err
 			}
 			if len(ms) > 0 {
-				if err := sameInputs(ms[0], m); err != nil {
-					return nil, fmt.Errorf("%w: %s: %v", ssnet.ErrUsage, path, err)
+				if err := ssnet.SameInputs(ms[0], m); err != nil { // refused before any channel is computed
+					return nil, fmt.Errorf("%s: %w", path, err)
 				}
 			}
 			ms = append(ms, m)
@@ -231,30 +231,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 func networkName(r ssnet.Record) string {
 	name := fmt.Sprintf("%s %s seed %d", r.Kind, r.Protocol, r.Seed)
 	if p, err := ssnet.ProtocolByName(r.Protocol); r.Inputs2D().Ensemble && (err != nil || !(ssnet.EnsembleFold{Global: p.EnsembleGlobal}).Same(r.EnsembleFold())) {
-		name += fmt.Sprintf(", ensemble global to %d nt", globalLen(r))
+		name += fmt.Sprintf(", ensemble global to %d nt", r.EnsembleFold().GlobalLen())
 	}
 	return name
-}
-
-// globalLen is the longest molecule whose ensemble channel the record's
-// rule folds globally.
-func globalLen(r ssnet.Record) int {
-	if r.EnsembleGlobal <= 0 {
-		return ssnet.EnsembleSpan
-	}
-	return r.EnsembleGlobal
-}
-
-// sameInputs reports why b cannot join a's ensemble in an evaluation:
-// the members read one set of attached channels, so they must take the
-// same 2D inputs under the same ensemble rule.
-func sameInputs(a, b *ssnet.Model) error {
-	ra, rb := a.Record, b.Record
-	switch {
-	case ra.Spec.In2D != rb.Spec.In2D:
-		return fmt.Errorf("an ensemble's networks take other 2D inputs (in_2d %d and %d)", ra.Spec.In2D, rb.Spec.In2D)
-	case ra.Inputs2D().Ensemble && !ra.EnsembleFold().Same(rb.EnsembleFold()):
-		return fmt.Errorf("an ensemble's networks compute their ensemble channel under other rules (global to %d and %d nt)", globalLen(ra), globalLen(rb))
-	}
-	return nil
 }

@@ -100,11 +100,11 @@ func (sh Shipped) EnsembleMembers(spec string) []string {
 }
 
 // decoderOf is the decoder of a spec: a shipped model's (an ensemble
-// line's) own, else for "a+b" its first member's (greedy for a file).
+// line's) own, else its first network's ("a+b"; greedy for a file).
 func (sh Shipped) decoderOf(spec string) ssnet.Decoder {
-	if ms := sh.EnsembleMembers(spec); len(ms) > 0 && ms[0] != spec {
-		if _, ok := sh.TrainingFiles(spec); !ok {
-			return sh.Decoder(ms[0])
+	if _, shipped := sh.TrainingFiles(spec); !shipped {
+		if ms := sh.EnsembleMembers(spec); len(ms) > 0 {
+			spec = ms[0]
 		}
 	}
 	return sh.Decoder(spec)

@@ -77,6 +77,9 @@ func (m *Molecule) HasEnsemble(f EnsembleFold) bool {
 // (the zero value is Global EnsembleSpan).
 func (f EnsembleFold) Same(g EnsembleFold) bool { return f.global() == g.global() }
 
+// GlobalLen is the longest molecule the rule folds globally.
+func (f EnsembleFold) GlobalLen() int { return f.global() }
+
 func (f EnsembleFold) global() int {
 	if f.Global <= 0 {
 		return EnsembleSpan

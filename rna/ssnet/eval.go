@@ -211,6 +211,11 @@ func EvaluateEnsembleDecoders(set []Molecule, ms []*Model, workers int, ds []Dec
 	if len(ms) == 0 {
 		return nil, fmt.Errorf("ssnet: an ensemble of no network")
 	}
+	for _, m := range ms[1:] {
+		if err := SameInputs(ms[0], m); err != nil {
+			return nil, err
+		}
+	}
 	out := make([][]MolScore, len(ds))
 	for k := range out {
 		if len(set) > 0 {
@@ -394,6 +399,21 @@ func summarize(group string, ss []MolScore) Summary {
 		s.Shift.div(n)
 	}
 	return s
+}
+
+// SameInputs reports, as an ErrUsage, why b cannot join a's ensemble
+// over one set of attached channels: its 2D inputs or its ensemble
+// channel's rule differ (a template's identity is each record's own, at
+// inference).
+func SameInputs(a, b *Model) error {
+	ra, rb := a.Record, b.Record
+	switch {
+	case ra.Spec.In2D != rb.Spec.In2D:
+		return fmt.Errorf("%w: an ensemble's networks take other 2D inputs (in_2d %d and %d)", ErrUsage, ra.Spec.In2D, rb.Spec.In2D)
+	case ra.Inputs2D().Ensemble && !ra.EnsembleFold().Same(rb.EnsembleFold()):
+		return fmt.Errorf("%w: an ensemble's networks compute their ensemble channel under other rules (global to %d and %d nt)", ErrUsage, ra.EnsembleFold().GlobalLen(), rb.EnsembleFold().GlobalLen())
+	}
+	return nil
 }
 
 // MeanProbabilities is the mean of an ensemble's pair probabilities

@@ -240,3 +240,67 @@ func TestMeanProbabilities(t *testing.T) {
 		t.Error("one map was copied")
 	}
 }
+
+// An ensemble's structure is the decoder's on the mean of its networks'
+// probabilities, averaged here apart from MeanProbabilities; the
+// networks' own probabilities are left as they were; networks of other
+// inputs are refused.
+func TestEvaluateEnsembleDecoders(t *testing.T) {
+	var ms []*Model
+	for _, seed := range []uint64{1, 2} {
+		m, err := NewModel(SCNN, Default, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	st, err := rna.ParseDotBracket("m", "GGGGAAACCCCAUGGCCUUCGGGCCAGCGGAUUUAGCUC", "((((...))))...((((....)))).............")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := []Molecule{{Structure: st}}
+	p1, err := ms[0].ProbabilitiesFor(&set[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := ms[1].ProbabilitiesFor(&set[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(p1, p2) {
+		t.Fatal("two seeds give the same probabilities: the test cannot tell a mean from either")
+	}
+	mean := make([]float32, len(p1))
+	for k := range p1 {
+		mean[k] = (p1[k] + p2[k]) * 0.5
+	}
+	ds := []Decoder{Greedy, MEA}
+	got, err := EvaluateEnsembleDecoders(set, ms, 1, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paired := 0
+	for k, d := range ds {
+		want, err := d.Decode("m", st.Seq, mean)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paired += len(want.Pairs())
+		if w := score(&set[0], want); got[k][0] != w {
+			t.Errorf("%s: %+v, want %+v", d, got[k][0], w)
+		}
+	}
+	if paired == 0 {
+		t.Fatal("no decoder finds a pair in the mean: the test cannot tell structures apart")
+	}
+	if again, err := ms[0].ProbabilitiesFor(&set[0], 1); err != nil || !slices.Equal(again, p1) {
+		t.Errorf("the ensemble changed a network's probabilities (%v)", err)
+	}
+	other, err := NewModel(SCNN, FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EvaluateEnsembleDecoders(set, []*Model{ms[0], other}, 1, ds, nil); !errors.Is(err, ErrUsage) {
+		t.Errorf("networks of other inputs: %v, want ErrUsage", err)
+	}
+}
