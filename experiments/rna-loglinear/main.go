@@ -1,0 +1,277 @@
+// Command rna-loglinear runs trial 13 of experiments/rna-holdout
+// (trials.md): package rna/loglinear's model trained on split2's
+// training families and scored on its held-out families.
+//
+//	go run ./experiments/rna-loglinear train -lambda 1e-2 -out DIR
+//	go run ./experiments/rna-loglinear score -model DIR/model.txt -name LL2
+//
+// train writes DIR/model.txt after every evaluation that lowers the
+// objective (so a run stopped at any moment leaves its best model, and
+// -resume starts from it), DIR/log.tsv (one row per evaluation) and
+// DIR/sample.txt (the molecules fitted). score folds every molecule of
+// the scored set (global, no span limit), decodes it by rna.DecodeMEA
+// gamma 1 and writes per-molecule F1 to SETS/scores-NAME.tsv in the
+// format rna-holdout -paired reads (predictor NAME/mea).
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/loglinear"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: rna-loglinear train|score [flags]")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var err error
+	switch os.Args[1] {
+	case "train":
+		err = train(ctx, os.Args[2:])
+	case "score":
+		err = score(ctx, os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rna-loglinear:", err)
+		os.Exit(1)
+	}
+}
+
+func readDBN(path string) ([]*rna.Structure, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rna.ReadDBN(zr, path)
+}
+
+func train(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("train", flag.ExitOnError)
+	set := fs.String("set", "experiments/rna-holdout/split2/train.dbn.gz", "training structures")
+	minLen := fs.Int("min-len", 40, "shortest molecule fitted")
+	maxLen := fs.Int("max-len", 200, "longest molecule fitted")
+	sample := fs.Int("sample", 1000, "molecules drawn (seed -seed) from those that qualify")
+	seed := fs.Uint64("seed", 1, "sample seed")
+	lambda := fs.Float64("lambda", 1e-2, "L2 weight")
+	evals := fs.Int("max-evals", 150, "objective evaluations, at most")
+	threads := fs.Int("threads", 1, "goroutines")
+	out := fs.String("out", "", "output directory")
+	resume := fs.Bool("resume", false, "start from OUT/model.txt")
+	fs.Parse(args)
+	if *out == "" {
+		return errors.New("train: -out is required")
+	}
+	all, err := readDBN(*set)
+	if err != nil {
+		return err
+	}
+	var ok []*rna.Structure
+	var skipped, dropped, shortLong int
+	for _, s := range all {
+		if len(s.Seq) < *minLen || len(s.Seq) > *maxLen {
+			shortLong++
+			continue
+		}
+		r, d, err := loglinear.Representable(s)
+		if err != nil {
+			skipped++
+			continue
+		}
+		dropped += d
+		ok = append(ok, r)
+	}
+	rng := rand.New(rand.NewPCG(*seed, 13))
+	rng.Shuffle(len(ok), func(i, j int) { ok[i], ok[j] = ok[j], ok[i] })
+	ok = ok[:min(*sample, len(ok))]
+	sort.Slice(ok, func(i, j int) bool { return ok[i].Name < ok[j].Name })
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	var names []byte
+	for _, s := range ok {
+		names = append(names, s.Name+"\n"...)
+	}
+	if err := os.WriteFile(filepath.Join(*out, "sample.txt"), names, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("%d molecules in %s; %d outside %d-%d nt; %d outside the model (an interior loop over %d); %d pairs dropped (non-canonical, crossing, short hairpins); %d drawn\n",
+		len(all), *set, shortLong, *minLen, *maxLen, skipped, loglinear.MaxLoop, dropped, len(ok))
+	var init *loglinear.Model
+	modelPath := filepath.Join(*out, "model.txt")
+	if *resume {
+		if init, err = readModel(modelPath); err != nil {
+			return err
+		}
+	}
+	logf, err := os.OpenFile(filepath.Join(*out, "log.tsv"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	fmt.Fprintf(logf, "# %s lambda %g sample %d resume %v\nevaluation\tobjective\tgradient_norm\tseconds\n", time.Now().UTC().Format(time.RFC3339), *lambda, len(ok), *resume)
+	start := time.Now()
+	best := 1e300
+	var mu sync.Mutex
+	m, res, err := loglinear.Train(ctx, ok, loglinear.TrainOptions{
+		Lambda: *lambda, MaxEvals: *evals, Threads: *threads, Init: init,
+		Progress: func(e int, v, g float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(logf, "%d\t%.6f\t%.6g\t%.1f\n", e, v, g, time.Since(start).Seconds())
+		},
+		Checkpoint: func(m *loglinear.Model, v float64) {
+			if v < best {
+				best = v
+				if err := writeModel(modelPath, m); err != nil {
+					fmt.Fprintln(os.Stderr, "checkpoint:", err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeModel(modelPath, m); err != nil {
+		return err
+	}
+	fmt.Printf("trained: %d evaluations, objective %.6f, gradient norm %.3g, %s, %.0f s\n", res.Evaluations, res.Value, res.GradNorm, res.Status, time.Since(start).Seconds())
+	return nil
+}
+
+func readModel(path string) (*loglinear.Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := loglinear.ReadModel(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+func writeModel(path string, m *loglinear.Model) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := loglinear.WriteModel(f, m); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func score(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("score", flag.ExitOnError)
+	modelPath := fs.String("model", "", "model file")
+	name := fs.String("name", "LL", "predictor name")
+	sets := fs.String("sets", "experiments/rna-holdout/split2", "directory of the scored set; scores-NAME.tsv is written here")
+	scored := fs.String("scored", "valid.dbn.gz", "the scored set, a file in -sets")
+	maxLen := fs.Int("max-len", 600, "longest molecule scored (rna-holdout -baselines' rule)")
+	threads := fs.Int("threads", 2, "molecules at once")
+	fs.Parse(args)
+	m, err := readModel(*modelPath)
+	if err != nil {
+		return err
+	}
+	all, err := readDBN(filepath.Join(*sets, *scored))
+	if err != nil {
+		return err
+	}
+	var mols []*rna.Structure
+	for _, s := range all {
+		if len(s.Seq) <= *maxLen {
+			mols = append(mols, s)
+		}
+	}
+	rows := make([]string, len(mols))
+	f1s := make([]float64, len(mols))
+	errs := make([]error, len(mols))
+	var sumF1 float64
+	var wg sync.WaitGroup
+	next := make(chan int)
+	start := time.Now()
+	for w := 0; w < *threads; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				s := mols[k]
+				ens, err := m.Fold(ctx, s.Seq, 0)
+				if err != nil {
+					errs[k] = fmt.Errorf("%s: %w", s.Name, err)
+					continue
+				}
+				pred, err := ens.MEA(s.Name, 1)
+				if err != nil {
+					errs[k] = err
+					continue
+				}
+				ex, sh := rna.Compare(pred, s, false), rna.Compare(pred, s, true)
+				f1s[k] = ex.F1
+				rows[k] = fmt.Sprintf("%s/mea\t%s\t%d\t%.6f\t%.6f\t%.6f", *name, s.Name, len(s.Seq), ex.F1, ex.MCC, sh.F1)
+			}
+		}()
+	}
+	for k := range mols {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var b []byte
+	b = append(b, "predictor\tname\tlength\tf1\tmcc\tf1_slip\n"...)
+	n := 0
+	for k, r := range rows {
+		if errs[k] != nil {
+			fmt.Fprintln(os.Stderr, "skipped:", errs[k])
+			continue
+		}
+		b = append(b, r+"\n"...)
+		sumF1 += f1s[k]
+		n++
+	}
+	out := filepath.Join(*sets, "scores-"+*name+".tsv")
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("%s: %d of %d molecules, mean F1 (MEA gamma 1) %.4f, %.0f s; %s\n", *name, n, len(mols), sumF1/float64(max(1, n)), time.Since(start).Seconds(), out)
+	if n < len(mols) {
+		return fmt.Errorf("%d molecules skipped", len(mols)-n)
+	}
+	return nil
+}
