@@ -4,6 +4,7 @@
 //
 //	go run ./experiments/rna-loglinear train -lambda 1e-2 -out DIR
 //	go run ./experiments/rna-loglinear score -model DIR/model.txt -name LL2
+//	go run ./experiments/rna-loglinear cache -model DIR/model.txt -out CACHE
 //
 // train writes DIR/model.txt after every evaluation that lowers the
 // objective (so a run stopped at any moment leaves its best model, and
@@ -11,7 +12,14 @@
 // DIR/sample.txt (the molecules fitted). score folds every molecule of
 // the scored set (global, no span limit), decodes it by rna.DecodeMEA
 // gamma 1 and writes per-molecule F1 to SETS/scores-NAME.tsv in the
-// format rna-holdout -paired reads (predictor NAME/mea).
+// format rna-holdout -paired reads (predictor NAME/mea). cache writes
+// the model's pair probabilities of every molecule of -sets into an
+// ssnet ensemble cache (ssnet.EnsembleCache.Put) under the zero rule and
+// the global-600 rule, as the ensemble channel computes McCaskill's
+// (span 200 where the rule bands, pairs under ssnet.EnsembleCut left
+// out, 3 significant digits), so that a network trained and scored on
+// that cache reads this model's probabilities in the channel's place
+// (trial 14); resumable: the molecules already there are skipped.
 package main
 
 import (
@@ -26,11 +34,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/loglinear"
+	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
 func main() {
@@ -46,6 +57,8 @@ func main() {
 		err = train(ctx, os.Args[2:])
 	case "score":
 		err = score(ctx, os.Args[2:])
+	case "cache":
+		err = cache(ctx, os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -274,4 +287,107 @@ func score(ctx context.Context, args []string) error {
 		return fmt.Errorf("%d molecules skipped", len(mols)-n)
 	}
 	return nil
+}
+
+func cache(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("cache", flag.ExitOnError)
+	modelPath := fs.String("model", "", "model file")
+	out := fs.String("out", "", "cache file (appended)")
+	sets := fs.String("sets", "data/rna/16s-finaltrain.txt,data/rna/16s-finalvalid.txt,experiments/rna-holdout/split2/train.dbn.gz,experiments/rna-holdout/split2/valid.dbn.gz", "sets whose molecules are computed, comma-separated")
+	threads := fs.Int("threads", 2, "molecules at once")
+	fs.Parse(args)
+	if *out == "" {
+		return errors.New("cache: -out is required")
+	}
+	m, err := readModel(*modelPath)
+	if err != nil {
+		return err
+	}
+	c, err := ssnet.ReadEnsembleCache(*out)
+	if err != nil {
+		return err
+	}
+	mols, err := ssnet.ReadSets(strings.Split(*sets, ","))
+	if err != nil {
+		return err
+	}
+	rules := []ssnet.EnsembleFold{{}, {Global: 600}}
+	type job struct {
+		seq  string
+		rule ssnet.EnsembleFold
+	}
+	seen := map[string]bool{}
+	var jobs []job
+	probe, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, mol := range mols {
+		for _, r := range rules {
+			k := fmt.Sprint(r.Span(len(mol.Seq)), r.GlobalLen() >= len(mol.Seq), mol.Seq)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			// An entry there already answers without folding.
+			if _, err := c.FoldPairs(probe, r, mol.Seq, 1); err == nil {
+				continue
+			}
+			jobs = append(jobs, job{mol.Seq, r})
+		}
+	}
+	fmt.Printf("%d molecules, %d entries to compute\n", len(mols), len(jobs))
+	start := time.Now()
+	next := make(chan job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	for w := 0; w < *threads; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				ens, err := m.Fold(ctx, j.seq, j.rule.Span(len(j.seq)))
+				var ps []ssnet.PairProb
+				if err == nil {
+					for i := 0; i < len(j.seq); i++ {
+						for k := i + 1; k < len(j.seq); k++ {
+							if p := ens.Prob(i, k); p >= ssnet.EnsembleCut {
+								q, _ := strconv.ParseFloat(strconv.FormatFloat(min(p, 1), 'g', 3, 64), 32)
+								ps = append(ps, ssnet.PairProb{I: int32(i), J: int32(k), P: float32(q)})
+							}
+						}
+					}
+					err = c.Put(j.rule, j.seq, ps)
+				}
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				done++
+				if done%500 == 0 {
+					if err := c.Append(*out); err != nil && firstErr == nil {
+						firstErr = err
+					}
+					fmt.Printf("%d of %d, %.0f s\n", done, len(jobs), time.Since(start).Seconds())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	if err := c.Append(*out); err != nil {
+		return err
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	fmt.Printf("%d entries computed, %.0f s\n", done, time.Since(start).Seconds())
+	return ctx.Err()
 }

@@ -81,6 +81,10 @@ func TestFoldMatchesEnumeration(t *testing.T) {
 			letters = "GCGCAUGUN"
 		}
 		seq := randomSeq(r, n, letters)
+		if trial == 2 {
+			seq = "GGGCAAAGCGCAAAGCCC" // multiloops
+			n = len(seq)
+		}
 		maxSpan := 0
 		if trial%4 == 1 {
 			maxSpan = 9
@@ -90,11 +94,13 @@ func TestFoldMatchesEnumeration(t *testing.T) {
 		z := 0.0
 		pp := make([]float64, n*n)
 		ec := make([]float64, NumFeatures)
+		multi := false
 		for _, p := range structs {
 			c := make([]float64, NumFeatures)
 			if err := Counts(&rna.Structure{Name: "s", Seq: seq, Partner: p}, maxSpan, c); err != nil {
 				t.Fatalf("%s: enumerated structure rejected: %v", seq, err)
 			}
+			multi = multi || c[offMlBase] > 0
 			wt := math.Exp(m.Score(c))
 			z += wt
 			for i, j := range p {
@@ -105,6 +111,9 @@ func TestFoldMatchesEnumeration(t *testing.T) {
 			for f, v := range c {
 				ec[f] += wt * v
 			}
+		}
+		if trial == 2 && !multi {
+			t.Fatalf("%s: no multiloop among %d structures", seq, len(structs))
 		}
 		grad := make([]float64, NumFeatures)
 		ens, _, err := m.fold(context.Background(), seq, maxSpan, grad)

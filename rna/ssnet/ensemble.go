@@ -256,6 +256,30 @@ func (c *EnsembleCache) FoldPairs(ctx context.Context, f EnsembleFold, seq strin
 	return ps, nil
 }
 
+// Put stores ps as seq's entry under the rule f, replacing any entry
+// there, to be written by the next Append. It lets an experiment put
+// another model's pair probabilities in the ensemble channel's place
+// (experiments/rna-loglinear); a network trained or scored on such a
+// cache reads them as the channel, and its record still names the
+// Turner 2004 ensemble. The pairs must be by I then J with 0 <= I < J <
+// len(seq) and 0 < P <= 1.
+func (c *EnsembleCache) Put(f EnsembleFold, seq string, ps []PairProb) error {
+	for k, p := range ps {
+		if p.I < 0 || p.J <= p.I || int(p.J) >= len(seq) || !(p.P > 0 && p.P <= 1) {
+			return fmt.Errorf("ssnet: ensemble cache: pair %d (%d, %d, %v) out of range for %d bases", k, p.I, p.J, p.P, len(seq))
+		}
+		if k > 0 && (p.I < ps[k-1].I || p.I == ps[k-1].I && p.J <= ps[k-1].J) {
+			return fmt.Errorf("ssnet: ensemble cache: pair %d (%d, %d) out of order", k, p.I, p.J)
+		}
+	}
+	key := ensembleKey(f, seq)
+	c.mu.Lock()
+	c.m[key] = ps
+	c.pending = append(c.pending, key)
+	c.mu.Unlock()
+	return nil
+}
+
 // maxEnsemblePairs bounds a cache line's pairs.
 const maxEnsemblePairs = 1 << 22
 

@@ -435,3 +435,46 @@ func TestEnsembleAttachBytes(t *testing.T) {
 		t.Errorf("empty set: %d, %d", need, longest)
 	}
 }
+
+// TestEnsembleCachePut checks that a put entry is what FoldPairs then
+// returns (nothing folded), that it survives Append and
+// ReadEnsembleCache under its rule only, and that bad pairs are refused.
+func TestEnsembleCachePut(t *testing.T) {
+	seq := strings.Repeat("GGGAAACCCU", 25) // 250 nt: the two rules differ
+	c := NewEnsembleCache()
+	ps := []PairProb{{I: 0, J: 8, P: 0.5}, {I: 1, J: 7, P: 0.25}}
+	glob := EnsembleFold{Global: 600}
+	if err := c.Put(glob, seq, ps); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // a fold would fail: the entry must come from the cache
+	got, err := c.FoldPairs(ctx, glob, seq, 1)
+	if err != nil || len(got) != 2 || got[1] != ps[1] {
+		t.Fatalf("FoldPairs after Put: %v, %v", got, err)
+	}
+	path := filepath.Join(t.TempDir(), "c.tsv.gz")
+	if err := c.Append(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadEnsembleCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.FoldPairs(ctx, glob, seq, 1); err != nil || len(got) != 2 || got[0] != ps[0] {
+		t.Fatalf("read back: %v, %v", got, err)
+	}
+	if _, err := r.FoldPairs(ctx, EnsembleFold{}, seq, 1); err == nil {
+		t.Error("the zero rule's entry of a 250-nt sequence came from the global rule's")
+	}
+	for _, bad := range [][]PairProb{
+		{{I: 3, J: 3, P: 0.5}},
+		{{I: 0, J: 250, P: 0.5}},
+		{{I: 0, J: 8, P: 0}},
+		{{I: 1, J: 7, P: 0.5}, {I: 0, J: 8, P: 0.5}},
+	} {
+		if err := c.Put(glob, seq, bad); err == nil {
+			t.Errorf("Put(%v) accepted", bad)
+		}
+	}
+}
