@@ -26,6 +26,8 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -299,8 +301,32 @@ func cache(ctx context.Context, args []string) error {
 	if *out == "" {
 		return errors.New("cache: -out is required")
 	}
+	if abs, err := filepath.Abs(*out); err == nil {
+		if def, err := filepath.Abs(ssnet.DefaultEnsembleCache()); err == nil && abs == def {
+			return fmt.Errorf("cache: -out %s is the McCaskill cache rna train and rna predict read", *out)
+		}
+	}
 	m, err := readModel(*modelPath)
 	if err != nil {
+		return err
+	}
+	// The cache's entries are keyed as McCaskill's: a sidecar names the
+	// model they came from, and a cache of another model (or of none) is
+	// refused.
+	raw, err := os.ReadFile(*modelPath)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(raw)
+	id := hex.EncodeToString(sum[:]) + "\n"
+	side := *out + ".model"
+	if prev, err := os.ReadFile(side); err == nil {
+		if string(prev) != id {
+			return fmt.Errorf("cache: %s holds another model's entries (%s)", *out, side)
+		}
+	} else if _, err := os.Stat(*out); err == nil {
+		return fmt.Errorf("cache: %s exists without %s: not this model's cache", *out, side)
+	} else if err := os.WriteFile(side, []byte(id), 0o644); err != nil {
 		return err
 	}
 	c, err := ssnet.ReadEnsembleCache(*out)

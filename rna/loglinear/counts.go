@@ -35,8 +35,7 @@ func at(x []int8, i int) int8 {
 func pairType(x []int8, i, j int) int8 { return pairOf[x[i]][x[j]] }
 
 // Counts adds the feature counts c(s) of structure s to c (length
-// NumFeatures) and returns its score theta . c(s) under m (m may be nil).
-// s must be nested, of canonical pairs, with hairpins of at least
+// NumFeatures); Model.Score of them is the structure's score. s must be nested, of canonical pairs, with hairpins of at least
 // MinHairpin and interior loops of at most MaxLoop bases, and every pair
 // of span below maxSpan (0: any); otherwise the error, naming the pair,
 // wraps ErrStructure.
@@ -181,11 +180,13 @@ func (m *Model) Score(c []float64) float64 {
 	return s
 }
 
-// Representable returns the largest part of s that the model can hold:
-// its canonical pairs, less those crossing a pair kept before them (by
-// increasing 5' base), less the pairs closing a hairpin shorter than
-// MinHairpin; and whether the result fits the model (no interior loop
-// beyond MaxLoop), with the number of pairs dropped.
+// Representable returns a part of s that the model can hold, chosen
+// greedily: its canonical pairs (non-canonical ones dropped first), less
+// those crossing a canonical pair kept before them (by increasing 5'
+// base), less the pairs closing a hairpin shorter than MinHairpin; with
+// the number of pairs dropped, and an error wrapping ErrStructure where
+// the result is still outside the model (an interior loop beyond
+// MaxLoop).
 func Representable(s *rna.Structure) (*rna.Structure, int, error) {
 	x := encode(s.Seq)
 	n := len(x)

@@ -32,7 +32,7 @@
 //
 //	Qb(i,j)  = e(pair) [ H(i,j) + sum_kl I(i,j,k,l) Qb(k,l)
 //	                     + M(i,j) sum_u Qm(i+1,u-1) Qm1(u,j-1) ]
-//	Qm1(i,j) = sum_l Qb(i,l) e(branch) e(unpaired)^(j-l)
+//	Qm1(i,j) = sum_l Qb(i,l) e(branch) e(mismatch) e(unpaired)^(j-l)
 //	Qm(i,j)  = sum_u [ e(unpaired)^(u-i) + Qm(i,u-1) ] Qm1(u,j)
 //	E(j)     = E(j-1) e(ext unpaired) + sum_k E(k) Qb(k,j-1) e(ext branch)
 //

@@ -122,8 +122,10 @@ type Model struct {
 // distribution over the structures of a sequence).
 func NewModel() *Model { return &Model{Theta: make([]float64, NumFeatures)} }
 
-// MaxWeight bounds the absolute value of a weight in a model file.
-const MaxWeight = 1000
+// MaxWeight bounds the absolute value of a weight in a model file: a
+// product of a few weights of e^100 still fits float64's range (fitted
+// weights are of order 1).
+const MaxWeight = 100
 
 // ErrModel is wrapped by the errors of ReadModel.
 var ErrModel = errors.New("bad log-linear model file")

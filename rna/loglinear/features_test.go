@@ -151,3 +151,16 @@ func TestRepresentable(t *testing.T) {
 		}
 	}
 }
+
+func TestRepresentableLongInteriorLoop(t *testing.T) {
+	// (0,49) G-C around (20,30) G-C: an interior loop of 19 + 18 = 37.
+	seq := []byte(strings.Repeat("A", 50))
+	seq[0], seq[49], seq[20], seq[30] = 'G', 'C', 'G', 'C'
+	s, err := rna.New("long", string(seq), [][2]int{{0, 49}, {20, 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Representable(s); !errors.Is(err, ErrStructure) || !strings.Contains(err.Error(), "interior loop of 37") {
+		t.Errorf("error %v, want ErrStructure naming the 37-base loop", err)
+	}
+}

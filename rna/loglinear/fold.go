@@ -332,30 +332,37 @@ const prefixLen = 300
 
 // run computes the inside tables of x with a scale that keeps them in
 // range: sequences longer than prefixLen fold prefixes of doubling
-// length first, each giving the per-base log Z that scales the next.
+// length first, each giving the per-base log Z that scales the next. A
+// fold whose scaled Z leaves [e^-maxScaledLog, e^maxScaledLog] is redone
+// with the scale moved: by its own log Z where that is finite, else by a
+// per-base step that doubles at every try.
 func run(ctx context.Context, x []int8, w int, e *weights) (*tables, error) {
 	n := len(x)
 	lg := 0.0
 	for m := min(n, prefixLen); ; m = min(2*m, n) {
 		var t *tables
+		step := 0.5
 		for try := 0; ; try++ {
 			t = &tables{x: x[:m], n: m, w: min(w, m), e: e}
 			if err := t.inside(ctx, lg); err != nil {
 				return nil, err
 			}
-			if t.z > 0 && !math.IsInf(t.z, 0) {
+			lz := math.Log(t.z)
+			if math.Abs(lz) <= maxScaledLog {
 				break
 			}
-			if try == 3 {
+			if try == 12 {
 				return nil, fmt.Errorf("loglinear: %w (%d bases)", ErrRange, m)
 			}
-			// Out of range on a longer stretch than the last estimate saw:
-			// scale harder (or softer) and retry.
-			if t.z == 0 {
-				lg -= 0.5
-			} else {
-				lg += 0.5
+			switch {
+			case math.IsInf(lz, 1) || math.IsNaN(lz):
+				lg += step
+			case math.IsInf(lz, -1):
+				lg -= step
+			default:
+				lg += lz / float64(m)
 			}
+			step *= 2
 		}
 		lg = (math.Log(t.z) + float64(m)*lg) / float64(m)
 		if m == n {
@@ -363,6 +370,10 @@ func run(ctx context.Context, x []int8, w int, e *weights) (*tables, error) {
 		}
 	}
 }
+
+// maxScaledLog bounds |log Z| of the scaled tables, so that the outside
+// products keep their headroom.
+const maxScaledLog = 300
 
 // Ensemble is the distribution of a model over a sequence's structures.
 type Ensemble struct {
@@ -402,6 +413,11 @@ func (m *Model) fold(ctx context.Context, seq string, maxSpan int, grad []float6
 	for _, p := range prob {
 		if math.IsNaN(p) || math.IsInf(p, 0) {
 			return nil, nil, fmt.Errorf("loglinear: %w (%d bases): a pair probability is %v", ErrRange, n, p)
+		}
+	}
+	for f, v := range grad {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("loglinear: %w (%d bases): the expected count of %s is %v", ErrRange, n, Feature(f), v)
 		}
 	}
 	return &Ensemble{Seq: seq, LogZ: math.Log(t.z) + float64(n)*t.logGamma, n: n, w: t.w, prob: prob}, t, nil

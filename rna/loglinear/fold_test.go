@@ -2,6 +2,7 @@ package loglinear
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -10,47 +11,151 @@ import (
 	"github.com/contactmap/contactmap/rna"
 )
 
-// allStructures lists every structure of seq the model holds: nested
-// canonical pairs of span below maxSpan with hairpins of at least
-// MinHairpin (interior loops cannot pass MaxLoop at these lengths).
+// allStructures lists every structure of seq the model holds: the nested
+// sets of canonical pairs of span at most maxSpan (0: any) with hairpins
+// of at least MinHairpin, less those Counts refuses (interior loops over
+// MaxLoop), by recursion over intervals: S(i,j) is i unpaired with
+// S(i+1,j), or i paired with some k and S(i+1,k-1) x S(k+1,j).
 func allStructures(seq string, maxSpan int) [][]int {
 	x := encode(seq)
 	n := len(x)
-	var out [][]int
-	p := make([]int, n)
-	for i := range p {
-		p[i] = rna.Unpaired
-	}
-	var rec func(i int)
-	// rec places base i and those after it, given pairs opened before i
-	// are recorded in p and the open stack.
-	var open []int
-	rec = func(i int) {
-		if i == n {
-			if len(open) == 0 {
-				out = append(out, append([]int(nil), p...))
-			}
-			return
+	var rec func(i, j int) [][][2]int
+	rec = func(i, j int) [][][2]int {
+		if i > j {
+			return [][][2]int{nil}
 		}
-		rec(i + 1) // i unpaired (or still inside the open pairs)
-		// i closes the innermost open pair
-		if len(open) > 0 {
-			k := open[len(open)-1]
-			if pairType(x, k, i) >= 0 && i-k-1 >= MinHairpin && (maxSpan == 0 || i-k < maxSpan) {
-				open = open[:len(open)-1]
-				p[k], p[i] = i, k
-				rec(i + 1)
-				p[k], p[i] = rna.Unpaired, rna.Unpaired
-				open = append(open, k)
+		out := rec(i+1, j)
+		for k := i + MinHairpin + 1; k <= j; k++ {
+			if pairType(x, i, k) < 0 || (maxSpan > 0 && k-i >= maxSpan) {
+				continue
+			}
+			for _, in := range rec(i+1, k-1) {
+				for _, after := range rec(k+1, j) {
+					s := append([][2]int{{i, k}}, in...)
+					out = append(out, append(s, after...))
+				}
 			}
 		}
-		// i opens a pair
-		open = append(open, i)
-		rec(i + 1)
-		open = open[:len(open)-1]
+		return out
 	}
-	rec(0)
-	return out
+	var all [][]int
+	for _, ps := range rec(0, n-1) {
+		p := make([]int, n)
+		for i := range p {
+			p[i] = rna.Unpaired
+		}
+		for _, q := range ps {
+			p[q[0]], p[q[1]] = q[1], q[0]
+		}
+		if Counts(&rna.Structure{Name: "s", Seq: seq, Partner: p}, maxSpan, make([]float64, NumFeatures)) == nil {
+			all = append(all, p)
+		}
+	}
+	return all
+}
+
+// checkEnumeration compares log Z, every pair probability and every
+// expected count of m on seq with the sums over allStructures.
+func checkEnumeration(t *testing.T, m *Model, seq string, maxSpan int) (structures int, multi bool) {
+	t.Helper()
+	n := len(seq)
+	structs := allStructures(seq, maxSpan)
+	z := 0.0
+	pp := make([]float64, n*n)
+	ec := make([]float64, NumFeatures)
+	for _, p := range structs {
+		c := make([]float64, NumFeatures)
+		if err := Counts(&rna.Structure{Name: "s", Seq: seq, Partner: p}, maxSpan, c); err != nil {
+			t.Fatalf("%s: enumerated structure rejected: %v", seq, err)
+		}
+		multi = multi || c[offMlBase] > 0
+		wt := math.Exp(m.Score(c))
+		z += wt
+		for i, j := range p {
+			if j > i {
+				pp[i*n+j] += wt
+			}
+		}
+		for f, v := range c {
+			ec[f] += wt * v
+		}
+	}
+	grad := make([]float64, NumFeatures)
+	ens, _, err := m.fold(context.Background(), seq, maxSpan, grad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := seq
+	if len(short) > 24 {
+		short = short[:24] + "..."
+	}
+	if d := math.Abs(ens.LogZ - math.Log(z)); d > 1e-9*max(1, math.Abs(ens.LogZ)) {
+		t.Errorf("%s (span %d, %d structures): log Z %v, enumeration %v", short, maxSpan, len(structs), ens.LogZ, math.Log(z))
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if d := math.Abs(ens.Prob(i, j) - pp[i*n+j]/z); d > 1e-9 {
+				t.Errorf("%s (span %d): P(%d,%d) = %v, enumeration %v", short, maxSpan, i, j, ens.Prob(i, j), pp[i*n+j]/z)
+			}
+		}
+	}
+	for f := range ec {
+		if d := math.Abs(grad[f] - ec[f]/z); d > 1e-8*max(1, ec[f]/z) {
+			t.Errorf("%s (span %d): E[%s] = %v, enumeration %v", short, maxSpan, Feature(f), grad[f], ec[f]/z)
+		}
+	}
+	return len(structs), multi
+}
+
+// TestSparseEnumeration reaches what short dense sequences cannot:
+// sequences of A and N with a few G and C bases (so that their
+// structures can be listed) of 40-700 nt, with hairpins over 30 (the
+// length clipped), interior loops at and over MaxLoop, span limits
+// around the pairs' spans, and the prefix scaling of sequences over
+// prefixLen.
+func TestSparseEnumeration(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	place := func(n int, pos map[int]byte) string {
+		b := []byte(strings.Repeat("A", n))
+		for i := range b {
+			if r.IntN(9) == 0 {
+				b[i] = 'N'
+			}
+		}
+		for i, c := range pos {
+			b[i] = c
+		}
+		return string(b)
+	}
+	m := randomTheta(r, 0.5)
+	// A stem of two pairs and an interior loop of exactly 30 (15 + 15),
+	// and one of 31 (outside the model), then a 40-base hairpin.
+	cases := []struct {
+		seq  string
+		span []int
+	}{
+		{place(60, map[int]byte{0: 'G', 1: 'G', 17: 'G', 25: 'C', 41: 'C', 42: 'C', 59: 'C'}), []int{0, 5, 20, 21, 40, 42, 43, 59, 60, 61}},
+		{place(80, map[int]byte{2: 'G', 18: 'G', 27: 'C', 44: 'C', 50: 'G', 79: 'C'}), []int{0, 30, 43}},
+		{place(120, map[int]byte{5: 'G', 6: 'G', 60: 'C', 61: 'C', 70: 'G', 75: 'G', 115: 'C', 119: 'C'}), []int{0, 56, 57}},
+	}
+	for k := 0; k < 3; k++ {
+		n := []int{350, 500, 700}[k]
+		pos := map[int]byte{}
+		for len(pos) < 12 {
+			pos[r.IntN(n)] = "GC"[r.IntN(2)]
+		}
+		cases = append(cases, struct {
+			seq  string
+			span []int
+		}{place(n, pos), []int{0, 200}})
+	}
+	for _, c := range cases {
+		for _, w := range c.span {
+			if got, _ := checkEnumeration(t, m, c.seq, w); got < 2 {
+				t.Logf("%d nt, span %d: only %d structures", len(c.seq), w, got)
+			}
+		}
+	}
 }
 
 func randomTheta(r *rand.Rand, scale float64) *Model {
@@ -83,57 +188,14 @@ func TestFoldMatchesEnumeration(t *testing.T) {
 		seq := randomSeq(r, n, letters)
 		if trial == 2 {
 			seq = "GGGCAAAGCGCAAAGCCC" // multiloops
-			n = len(seq)
 		}
 		maxSpan := 0
 		if trial%4 == 1 {
-			maxSpan = 9
+			maxSpan = 5 + trial
 		}
-		m := randomTheta(r, 0.7)
-		structs := allStructures(seq, maxSpan)
-		z := 0.0
-		pp := make([]float64, n*n)
-		ec := make([]float64, NumFeatures)
-		multi := false
-		for _, p := range structs {
-			c := make([]float64, NumFeatures)
-			if err := Counts(&rna.Structure{Name: "s", Seq: seq, Partner: p}, maxSpan, c); err != nil {
-				t.Fatalf("%s: enumerated structure rejected: %v", seq, err)
-			}
-			multi = multi || c[offMlBase] > 0
-			wt := math.Exp(m.Score(c))
-			z += wt
-			for i, j := range p {
-				if j > i {
-					pp[i*n+j] += wt
-				}
-			}
-			for f, v := range c {
-				ec[f] += wt * v
-			}
-		}
+		_, multi := checkEnumeration(t, randomTheta(r, 0.7), seq, maxSpan)
 		if trial == 2 && !multi {
-			t.Fatalf("%s: no multiloop among %d structures", seq, len(structs))
-		}
-		grad := make([]float64, NumFeatures)
-		ens, _, err := m.fold(context.Background(), seq, maxSpan, grad)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := math.Abs(ens.LogZ - math.Log(z)); d > 1e-10 {
-			t.Errorf("%s (span %d, %d structures): log Z %v, enumeration %v", seq, maxSpan, len(structs), ens.LogZ, math.Log(z))
-		}
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				if d := math.Abs(ens.Prob(i, j) - pp[i*n+j]/z); d > 1e-10 {
-					t.Errorf("%s: P(%d,%d) = %v, enumeration %v", seq, i, j, ens.Prob(i, j), pp[i*n+j]/z)
-				}
-			}
-		}
-		for f := range ec {
-			if d := math.Abs(grad[f] - ec[f]/z); d > 1e-9 {
-				t.Errorf("%s: E[%s] = %v, enumeration %v", seq, Feature(f), grad[f], ec[f]/z)
-			}
+			t.Fatalf("%s: no multiloop among its structures", seq)
 		}
 	}
 }
@@ -220,5 +282,66 @@ func TestGradientFiniteDifference(t *testing.T) {
 		if math.Abs(fd-grad[f]) > 1e-6*max(1, math.Abs(fd)) {
 			t.Errorf("d/d %s: analytic %v, finite difference %v", Feature(f), grad[f], fd)
 		}
+	}
+}
+
+// TestScaleInvariance checks that the per-base scale changes neither the
+// pair probabilities nor the expected counts.
+func TestScaleInvariance(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	seq := randomSeq(r, 200, "ACGU")
+	m := randomTheta(r, 0.3)
+	x := encode(seq)
+	var probs [2][]float64
+	var grads [2][]float64
+	for k, lg := range []float64{0, 0.9} {
+		tb := &tables{x: x, n: len(x), w: 150, e: newWeights(m.Theta)}
+		if err := tb.inside(context.Background(), lg); err != nil {
+			t.Fatal(err)
+		}
+		grads[k] = make([]float64, NumFeatures)
+		p, err := tb.outside(context.Background(), grads[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs[k] = p
+	}
+	for i := range probs[0] {
+		if d := math.Abs(probs[0][i] - probs[1][i]); d > 1e-10 {
+			t.Fatalf("cell %d: P %v unscaled, %v scaled", i, probs[0][i], probs[1][i])
+		}
+	}
+	for f := range grads[0] {
+		if d := math.Abs(grads[0][f] - grads[1][f]); d > 1e-9*max(1, math.Abs(grads[0][f])) {
+			t.Errorf("E[%s]: %v unscaled, %v scaled", Feature(f), grads[0][f], grads[1][f])
+		}
+	}
+}
+
+// TestTrainStops checks that a cancelled fit returns the best model it
+// evaluated with the context's error, and that a bad initial model is
+// refused.
+func TestTrainStops(t *testing.T) {
+	s, _ := rna.ParseDotBracket("hp", "GGGGAAACCCC", "((((...))))")
+	ex := []*rna.Structure{s}
+	ctx, cancel := context.WithCancel(context.Background())
+	evals := 0
+	m, res, err := Train(ctx, ex, TrainOptions{Progress: func(e int, v, g float64) {
+		evals = e
+		if e == 3 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if m == nil || res.Evaluations != 3 || evals != 3 {
+		t.Fatalf("model %v after %d evaluations (%d reported)", m != nil, res.Evaluations, evals)
+	}
+	if v, _, err := Objective(context.Background(), m, ex, 0, 1); err != nil || math.Abs(v-res.Value) > 1e-12 {
+		t.Errorf("returned model's objective %v (%v), result says %v", v, err, res.Value)
+	}
+	if _, _, err := Train(context.Background(), ex, TrainOptions{Init: &Model{Theta: make([]float64, 3)}}); err == nil {
+		t.Error("a 3-weight initial model was accepted")
 	}
 }

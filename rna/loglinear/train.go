@@ -34,6 +34,10 @@ func Objective(ctx context.Context, m *Model, examples []*rna.Structure, lambda 
 			p.grad = make([]float64, NumFeatures)
 			c := make([]float64, NumFeatures)
 			for k := w; k < len(examples); k += threads {
+				if err := ctx.Err(); err != nil {
+					p.err = err
+					return
+				}
 				s := examples[k]
 				clear(c)
 				if err := Counts(s, 0, c); err != nil {
@@ -78,7 +82,7 @@ func Objective(ctx context.Context, m *Model, examples []*rna.Structure, lambda 
 type TrainOptions struct {
 	Lambda   float64 // L2 weight; 0 means none
 	MaxEvals int     // objective evaluations, at most (default 300)
-	GradTol  float64 // stop at this gradient norm (default 1e-4)
+	GradTol  float64 // stop at this largest absolute gradient entry (default 1e-4)
 	Threads  int     // goroutines (default 1)
 	// Progress, if not nil, is called after every evaluation.
 	Progress func(eval int, value, gradNorm float64)
@@ -99,8 +103,12 @@ type TrainResult struct {
 
 // Train fits a model to the structures by L-BFGS on Objective. The
 // examples must be ones the model holds (Representable gives them). It
-// stops at o.GradTol, at o.MaxEvals, or when ctx is done (with ctx's
-// error), and returns the best model it evaluated.
+// stops at o.GradTol (gonum's threshold: the largest absolute gradient
+// entry; TrainResult.GradNorm is the Euclidean norm), at o.MaxEvals, or
+// when an evaluation fails or ctx is done, and returns the best model it
+// evaluated, with the failure or ctx's error (nil model only if nothing
+// was evaluated). An evaluation out of float64's range (ErrRange) counts
+// as an infinite objective, from which the line search backs off.
 func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Model, TrainResult, error) {
 	if len(examples) == 0 {
 		return nil, TrainResult{}, errors.New("loglinear: no training structures")
@@ -118,6 +126,9 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 	}
 	x0 := make([]float64, NumFeatures)
 	if o.Init != nil {
+		if len(o.Init.Theta) != NumFeatures {
+			return nil, TrainResult{}, fmt.Errorf("loglinear: initial model has %d weights, want %d", len(o.Init.Theta), NumFeatures)
+		}
 		copy(x0, o.Init.Theta)
 	}
 	var evalErr error
@@ -138,6 +149,10 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 		}
 		copy(m.Theta, x)
 		v, g, err := Objective(ctx, m, examples, o.Lambda, o.Threads)
+		if errors.Is(err, ErrRange) && ctx.Err() == nil {
+			// A step too far for float64: the line search backs off.
+			return math.Inf(1), make([]float64, NumFeatures)
+		}
 		if err != nil {
 			if evalErr == nil {
 				evalErr = err
@@ -160,6 +175,12 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 	p := optimize.Problem{
 		Func: func(x []float64) float64 { v, _ := eval(x); return v },
 		Grad: func(grad, x []float64) { _, g := eval(x); copy(grad, g) },
+		Status: func() (optimize.Status, error) {
+			if evalErr != nil {
+				return optimize.Failure, evalErr
+			}
+			return optimize.NotTerminated, nil
+		},
 	}
 	set := &optimize.Settings{
 		GradientThreshold: o.GradTol,
@@ -171,7 +192,12 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 		if ctx.Err() != nil {
 			evalErr = ctx.Err()
 		}
-		return nil, TrainResult{Evaluations: evals}, evalErr
+		r := TrainResult{Evaluations: evals, Status: "stopped"}
+		if best.x == nil {
+			return nil, r, evalErr
+		}
+		r.Value, r.GradNorm = best.v, norm(best.g)
+		return &Model{Theta: best.x}, r, evalErr
 	}
 	if best.x == nil {
 		return nil, TrainResult{Evaluations: evals}, fmt.Errorf("loglinear: training: %v", err)
