@@ -17,3 +17,14 @@ func BenchmarkFold200(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkFold1500Band200(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 9))
+	seq := randomSeq(r, 1500, "ACGU")
+	m := randomTheta(r, 0.1)
+	for b.Loop() {
+		if _, err := m.Fold(context.Background(), seq, 200); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

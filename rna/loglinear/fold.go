@@ -331,15 +331,15 @@ func (t *tables) outside(ctx context.Context, grad []float64) ([]float64, error)
 const prefixLen = 300
 
 // run computes the inside tables of x with a scale that keeps them in
-// range: sequences longer than prefixLen fold prefixes of doubling
-// length first, each giving the per-base log Z that scales the next. A
+// range: a sequence longer than prefixLen folds its first prefixLen
+// bases first, whose per-base log Z scales the whole. A
 // fold whose scaled Z leaves [e^-maxScaledLog, e^maxScaledLog] is redone
 // with the scale moved: by its own log Z where that is finite, else by a
 // per-base step that doubles at every try.
 func run(ctx context.Context, x []int8, w int, e *weights) (*tables, error) {
 	n := len(x)
 	lg := 0.0
-	for m := min(n, prefixLen); ; m = min(2*m, n) {
+	for m := min(n, prefixLen); ; m = n {
 		var t *tables
 		step := 0.5
 		for try := 0; ; try++ {
