@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/loglinear"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -213,10 +214,15 @@ func score(ctx context.Context, args []string) error {
 	scored := fs.String("scored", "valid.dbn.gz", "the scored set, a file in -sets")
 	maxLen := fs.Int("max-len", 600, "longest molecule scored (rna-holdout -baselines' rule)")
 	threads := fs.Int("threads", 2, "molecules at once")
+	gamma := fs.Float64("gamma", 1, "MEA gamma (trial 13's decoder: 1)")
+	turner := fs.Bool("turner", false, "score the Turner 2004 ensemble (McCaskill's probabilities, rna/fold, global) instead of -model: the model-free row of trial 13b")
 	fs.Parse(args)
-	m, err := readModel(*modelPath)
-	if err != nil {
-		return err
+	var m *loglinear.Model
+	var err error
+	if !*turner {
+		if m, err = readModel(*modelPath); err != nil {
+			return err
+		}
 	}
 	all, err := readDBN(filepath.Join(*sets, *scored))
 	if err != nil {
@@ -241,12 +247,23 @@ func score(ctx context.Context, args []string) error {
 			defer wg.Done()
 			for k := range next {
 				s := mols[k]
-				ens, err := m.Fold(ctx, s.Seq, 0)
-				if err != nil {
-					errs[k] = fmt.Errorf("%s: %w", s.Name, err)
-					continue
+				var probs []float32
+				if *turner {
+					e, err := fold.DefaultParams().PartitionContext(ctx, s.Seq, 1)
+					if err != nil {
+						errs[k] = fmt.Errorf("%s: %w", s.Name, err)
+						continue
+					}
+					probs = e.Probabilities()
+				} else {
+					e, err := m.Fold(ctx, s.Seq, 0)
+					if err != nil {
+						errs[k] = fmt.Errorf("%s: %w", s.Name, err)
+						continue
+					}
+					probs = e.Probabilities()
 				}
-				pred, err := ens.MEA(s.Name, 1)
+				pred, err := rna.DecodeMEA(s.Name, s.Seq, probs, rna.DecodeOptions{Gamma: *gamma})
 				if err != nil {
 					errs[k] = err
 					continue
@@ -284,7 +301,7 @@ func score(ctx context.Context, args []string) error {
 	if err := os.WriteFile(out, b, 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("%s: %d of %d molecules, mean F1 (MEA gamma 1) %.4f, %.0f s; %s\n", *name, n, len(mols), sumF1/float64(max(1, n)), time.Since(start).Seconds(), out)
+	fmt.Printf("%s: %d of %d molecules, mean F1 (MEA gamma %g) %.4f, %.0f s; %s\n", *name, n, len(mols), *gamma, sumF1/float64(max(1, n)), time.Since(start).Seconds(), out)
 	if n < len(mols) {
 		return fmt.Errorf("%d molecules skipped", len(mols)-n)
 	}
