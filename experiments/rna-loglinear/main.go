@@ -361,8 +361,6 @@ func cache(ctx context.Context, args []string) error {
 	}
 	seen := map[string]bool{}
 	var jobs []job
-	probe, cancel := context.WithCancel(ctx)
-	cancel()
 	for _, mol := range mols {
 		for _, r := range rules {
 			k := fmt.Sprint(r.Span(len(mol.Seq)), r.GlobalLen() >= len(mol.Seq), mol.Seq)
@@ -370,8 +368,7 @@ func cache(ctx context.Context, args []string) error {
 				continue
 			}
 			seen[k] = true
-			// An entry there already answers without folding.
-			if _, err := c.FoldPairs(probe, r, mol.Seq, 1); err == nil {
+			if c.Has(r, mol.Seq) {
 				continue
 			}
 			jobs = append(jobs, job{mol.Seq, r})

@@ -256,6 +256,15 @@ func (c *EnsembleCache) FoldPairs(ctx context.Context, f EnsembleFold, seq strin
 	return ps, nil
 }
 
+// Has reports whether the cache holds seq's entry under the rule f.
+func (c *EnsembleCache) Has(f EnsembleFold, seq string) bool {
+	key := ensembleKey(f, seq)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[key]
+	return ok
+}
+
 // Put stores ps as seq's entry under the rule f, replacing any entry
 // there, to be written by the next Append. It lets an experiment put
 // another model's pair probabilities in the ensemble channel's place

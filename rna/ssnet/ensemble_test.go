@@ -464,7 +464,7 @@ func TestEnsembleCachePut(t *testing.T) {
 	if got, err := r.FoldPairs(ctx, glob, seq, 1); err != nil || len(got) != 2 || got[0] != ps[0] {
 		t.Fatalf("read back: %v, %v", got, err)
 	}
-	if _, err := r.FoldPairs(ctx, EnsembleFold{}, seq, 1); err == nil {
+	if _, err := r.FoldPairs(ctx, EnsembleFold{}, seq, 1); err == nil || r.Has(EnsembleFold{}, seq) || !r.Has(glob, seq) {
 		t.Error("the zero rule's entry of a 250-nt sequence came from the global rule's")
 	}
 	for _, bad := range [][]PairProb{
