@@ -68,8 +68,24 @@ func Counts(s *rna.Structure, maxSpan int, c []float64) error {
 		}
 		return b, u, nil
 	}
-	// loop counts the loop closed by (i, j) and recurses into it.
+	// loop counts the loop closed by (i, j) and recurses into it; stems
+	// counts the branches of a multiloop or the exterior loop (their
+	// branch weight and mismatch with the neighbouring bases) and
+	// recurses into each.
 	var loop func(i, j int) error
+	stems := func(b [][2]int, branch, mis int) error {
+		for _, br := range b {
+			k, l := br[0], br[1]
+			if pk := pairType(x, k, l); pk >= 0 {
+				c[branch]++
+				c[misIndex(mis, pk, at(x, k-1), at(x, l+1))]++
+			}
+			if err := loop(k, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	loop = func(i, j int) error {
 		pt := pairType(x, i, j)
 		if pt < 0 {
@@ -110,17 +126,7 @@ func Counts(s *rna.Structure, maxSpan int, c []float64) error {
 		c[offMlBranch]++
 		c[misIndex(offMlMis, pairType(x, j, i), x[j-1], x[i+1])]++
 		c[offMlUnpaired] += float64(u)
-		for _, br := range b {
-			k, l := br[0], br[1]
-			if pk := pairType(x, k, l); pk >= 0 {
-				c[offMlBranch]++
-				c[misIndex(offMlMis, pk, at(x, k-1), at(x, l+1))]++
-			}
-			if err := loop(k, l); err != nil {
-				return err
-			}
-		}
-		return nil
+		return stems(b, offMlBranch, offMlMis)
 	}
 	if len(p) != n {
 		return fmt.Errorf("loglinear: %s: %d partners for %d bases", s.Name, len(p), n)
@@ -130,17 +136,7 @@ func Counts(s *rna.Structure, maxSpan int, c []float64) error {
 		return err
 	}
 	c[offExtUnpaired] += float64(u)
-	for _, br := range b {
-		k, l := br[0], br[1]
-		if pk := pairType(x, k, l); pk >= 0 {
-			c[offExtBranch]++
-			c[misIndex(offExtMis, pk, at(x, k-1), at(x, l+1))]++
-		}
-		if err := loop(k, l); err != nil {
-			return err
-		}
-	}
-	return nil
+	return stems(b, offExtBranch, offExtMis)
 }
 
 // interiorFeatures appends to fs the features of the interior loop (a

@@ -63,6 +63,20 @@ func newWeights(theta []float64) *weights {
 	return w
 }
 
+// interior is the weight of the interior loop (stack, bulge or interior
+// loop) closed by a pair of type pt with inner pair (k, l) of type pi and
+// n1, n2 unpaired bases on its sides; misO is the outer pair's interior
+// mismatch weight.
+func (e *weights) interior(x []int8, pt, pi int8, n1, n2 int, misO float64, k, l int) float64 {
+	switch {
+	case n1 == 0 && n2 == 0:
+		return e.stack[pt][pi]
+	case n1 == 0 || n2 == 0:
+		return e.bulge[n1+n2]
+	}
+	return e.loop[n1][n2] * misO * e.intMis[pairOf[x[l]][x[k]]][x[l+1]][x[k-1]]
+}
+
 // tables are the inside (and outside) tables of one sequence, in a band:
 // cell (i, j), 0 <= j-i < w, at i*w + j-i.
 type tables struct {
@@ -120,16 +134,7 @@ func (t *tables) inside(ctx context.Context, lg float64) error {
 							continue
 						}
 						n2 := j - l - 1
-						var f float64
-						switch {
-						case n1 == 0 && n2 == 0:
-							f = e.stack[pt][pi]
-						case n1 == 0 || n2 == 0:
-							f = e.bulge[n1+n2]
-						default:
-							f = e.loop[n1][n2] * misO * e.intMis[pairOf[x[l]][x[k]]][x[l+1]][x[k-1]]
-						}
-						sumI += f * sc[n1+n2+2] * q
+						sumI += e.interior(x, pt, pi, n1, n2, misO, k, l) * sc[n1+n2+2] * q
 					}
 				}
 				var sumM float64
@@ -276,16 +281,7 @@ func (t *tables) outside(ctx context.Context, grad []float64) ([]float64, error)
 						continue
 					}
 					n2 := j - l - 1
-					var f float64
-					switch {
-					case n1 == 0 && n2 == 0:
-						f = e.stack[pt][pi]
-					case n1 == 0 || n2 == 0:
-						f = e.bulge[n1+n2]
-					default:
-						f = e.loop[n1][n2] * misO * e.intMis[pairOf[x[l]][x[k]]][x[l+1]][x[k-1]]
-					}
-					f *= ep * sc[n1+n2+2]
+					f := e.interior(x, pt, pi, n1, n2, misO, k, l) * ep * sc[n1+n2+2]
 					oqb[ckl] += o * f
 					wt := o * f * qkl * inv
 					switch {
