@@ -172,7 +172,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			name = fmt.Sprintf("ensemble of %d (%s)", len(ms), strings.Join(names, " + "))
 		}
 		tick, end := cfg.Progress.Start(len(set), name)
-		scores, err := ssnet.EvaluateEnsembleDecoders(set, ms, cfg.Workers, cfg.Decoders, tick)
+		scores, err := ssnet.EvaluateEnsembleDecoders(ctx, set, ms, cfg.Workers, cfg.Decoders, tick)
 		end()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

@@ -146,7 +146,7 @@ func TestEvalEnsemble(t *testing.T) {
 		}
 		ms = append(ms, m)
 	}
-	want, err := ssnet.EvaluateEnsembleDecoders(mols, ms, 1, []ssnet.Decoder{ssnet.Greedy}, nil)
+	want, err := ssnet.EvaluateEnsembleDecoders(context.Background(), mols, ms, 1, []ssnet.Decoder{ssnet.Greedy}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -196,9 +197,10 @@ func BaselinePredictor() Predictor {
 // workers goroutines (0: runtime.GOMAXPROCS(0)), and
 // inferenceSlots(workers) molecules are predicted at once. The scores do
 // not depend on either number. progress (may be nil) is called after
-// each molecule, from one goroutine at a time.
-func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
-	return EvaluateEnsembleDecoders(set, []*Model{m}, workers, ds, progress)
+// each molecule, from one goroutine at a time. When ctx is cancelled no
+// further molecule is started and it returns ctx's error.
+func EvaluateDecoders(ctx context.Context, set []Molecule, m *Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
+	return EvaluateEnsembleDecoders(ctx, set, []*Model{m}, workers, ds, progress)
 }
 
 // EvaluateEnsembleDecoders is EvaluateDecoders for an ensemble: each
@@ -207,7 +209,7 @@ func EvaluateDecoders(set []Molecule, m *Model, workers int, ds []Decoder, progr
 // models decodes it; one network is EvaluateDecoders. The networks
 // read the same attached channels, so they must share their inputs'
 // rules (their templates' identity is each record's own).
-func EvaluateEnsembleDecoders(set []Molecule, ms []*Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
+func EvaluateEnsembleDecoders(ctx context.Context, set []Molecule, ms []*Model, workers int, ds []Decoder, progress func()) ([][]MolScore, error) {
 	if len(ms) == 0 {
 		return nil, fmt.Errorf("ssnet: an ensemble of no network")
 	}
@@ -223,6 +225,9 @@ func EvaluateEnsembleDecoders(set []Molecule, ms []*Model, workers int, ds []Dec
 		}
 	}
 	err := forEachMolecule(len(set), min(inferenceSlots(workers), len(set)), progress, func(i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		mol := &set[i]
 		qs := make([][]float32, len(ms))
 		for j, m := range ms {

@@ -1,6 +1,7 @@
 package ssnet
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"runtime"
@@ -79,7 +80,7 @@ func TestEvaluateParallelIsSequential(t *testing.T) {
 				t.Errorf("%s: progress called %d times for %d molecules", name, calls, len(set))
 			}
 		}
-		got, err := EvaluateDecoders(set, m, 1, ds, nil)
+		got, err := EvaluateDecoders(context.Background(), set, m, 1, ds, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +276,7 @@ func TestEvaluateEnsembleDecoders(t *testing.T) {
 		mean[k] = (p1[k] + p2[k]) * 0.5
 	}
 	ds := []Decoder{Greedy, MEA}
-	got, err := EvaluateEnsembleDecoders(set, ms, 1, ds, nil)
+	got, err := EvaluateEnsembleDecoders(context.Background(), set, ms, 1, ds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,14 @@ func TestEvaluateEnsembleDecoders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := EvaluateEnsembleDecoders(set, []*Model{ms[0], other}, 1, ds, nil); !errors.Is(err, ErrUsage) {
+	if _, err := EvaluateEnsembleDecoders(context.Background(), set, []*Model{ms[0], other}, 1, ds, nil); !errors.Is(err, ErrUsage) {
 		t.Errorf("networks of other inputs: %v, want ErrUsage", err)
+	}
+	// Cancelled: no molecule is predicted.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ticks := 0
+	if _, err := EvaluateEnsembleDecoders(ctx, set, ms, 1, ds, func() { ticks++ }); !errors.Is(err, context.Canceled) || ticks != 0 {
+		t.Errorf("cancelled: %v after %d molecules, want context.Canceled after none", err, ticks)
 	}
 }
