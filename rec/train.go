@@ -83,7 +83,8 @@ type EpochLog struct {
 }
 
 // taskState is the recommendation part of a checkpoint (the loop's part
-// is loop.State).
+// is loop.State). A field once written is never removed nor renamed:
+// the loop refuses a key it does not know (TestTaskStateKnownKeys).
 type taskState struct {
 	Record  Record `json:"record"`
 	Workers int    `json:"workers"`
@@ -104,6 +105,18 @@ type taskState struct {
 	// at the checkpoint's step: order and negatives, dropout.
 	OrderRNG   []byte `json:"order_rng,omitempty"`
 	DropoutRNG []byte `json:"dropout_rng,omitempty"`
+}
+
+// KeyCheck is the task state as stored, its model record's
+// configuration included (recordKeys), into which the loop decodes it a
+// second time to refuse a field this build does not know
+// (loop.KeyChecked): Config reads through its own UnmarshalJSON, which
+// that decoder does not look into.
+func (*taskState) KeyCheck() any {
+	return new(struct {
+		taskState
+		Record recordKeys `json:"record"`
+	})
 }
 
 // runState is the record of a checkpoint written before the shared

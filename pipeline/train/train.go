@@ -106,7 +106,9 @@ type EpochLog struct {
 }
 
 // taskState is the protein part of a checkpoint (the loop's part is
-// loop.State).
+// loop.State). A field once written is never removed nor renamed, its
+// settings' neither: the loop refuses a key it does not know
+// (TestTaskStateKnownKeys).
 type taskState struct {
 	Arch    model.Arch `json:"arch"`
 	Workers int        `json:"workers,omitempty"` // convolution goroutines (0 in checkpoints before it was recorded)

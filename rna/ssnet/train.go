@@ -84,7 +84,9 @@ type EvalLog struct {
 }
 
 // taskState is the RNA part of a checkpoint (the loop's part is
-// loop.State).
+// loop.State). A field once written is never removed nor renamed, its
+// protocol's neither: the loop refuses a key it does not know
+// (TestTaskStateKnownKeys).
 type taskState struct {
 	Record   Record   `json:"record"`
 	Protocol Protocol `json:"protocol"` // as trained (a protocol's name can outlive its settings)

@@ -1,12 +1,15 @@
 package loop
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/contactmap/contactmap/internal/modelkind"
 	"github.com/contactmap/contactmap/internal/treefiles"
 
 	"github.com/contactmap/contactmap/scnn"
@@ -135,6 +138,13 @@ func TestCommittedCheckpointsRead(t *testing.T) {
 		if err := decodeState(c.Loop, &st); err != nil {
 			t.Errorf("%s: loop state: %v", path, err)
 		}
+		if len(st.Schedule) > 0 {
+			if k, ok := checkpoint.RunKind(c.Task); !ok || systemSchedule[k] == nil {
+				t.Errorf("%s: a run of no known system (%v)", path, k)
+			} else if err := decodeStrict(st.Schedule, systemSchedule[k]()); err != nil {
+				t.Errorf("%s: schedule state (%v): %v", path, k, err)
+			}
+		}
 		n++
 	})
 	if err != nil {
@@ -143,5 +153,172 @@ func TestCommittedCheckpointsRead(t *testing.T) {
 	if n == 0 {
 		t.Skip("no checkpoint in the tree")
 	}
-	t.Logf("%d checkpoints' loop states read", n)
+	t.Logf("%d checkpoints' loop states and schedules read", n)
+}
+
+// systemSchedule is the schedule each system trains with (pipeline/train
+// and rec: Plateau; rna/ssnet: StepHalving), into which a committed
+// checkpoint's schedule state must read. The systems' own tests read
+// their task states and schedules the same way.
+var systemSchedule = map[modelkind.Kind]func() Schedule{
+	modelkind.Protein: func() Schedule { return new(Plateau) },
+	modelkind.RNA:     func() Schedule { return new(StepHalving) },
+	modelkind.Rec:     func() Schedule { return new(Plateau) },
+}
+
+// The keys every schedule state has carried, from the history of
+// Constant, StepHalving and Plateau (commit ba495a9 on, unchanged since)
+// and every checkpoint committed (protein runs' Plateau, RNA runs'
+// StepHalving): none has been dropped or renamed.
+var (
+	constantKeysEver    = []string{"lr"}
+	stepHalvingKeysEver = []string{"lr", "every"}
+	plateauKeysEver     = []string{"lr", "factor", "patience", "min_lr", "threshold", "lower", "best", "seen", "bad"}
+)
+
+// allFieldsSet fails t unless every field of the struct v points to is
+// set, so that a value said to be full writes every key.
+func allFieldsSet(t *testing.T, what string, v any) {
+	t.Helper()
+	rv := reflect.ValueOf(v).Elem()
+	for i := range rv.NumField() {
+		if rv.Field(i).IsZero() {
+			t.Errorf("%s: the full value leaves %s unset", what, rv.Type().Field(i).Name)
+		}
+	}
+}
+
+// Every key a schedule state has carried still reads: removing or
+// renaming a field of a schedule would make the checkpoints that carry
+// it unknown fields, and fails here.
+func TestScheduleKnownKeys(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		full Schedule
+		keys []string
+	}{
+		{"Constant", &Constant{LR: 0.1}, constantKeysEver},
+		{"StepHalving", &StepHalving{LR: 0.1, Every: 1000}, stepHalvingKeysEver},
+		{"Plateau", &Plateau{LR: 0.1, Factor: 0.5, Patience: 2, Min: 1e-5, Threshold: 1e-4, Lower: true, Best: 0.25, Seen: true, Bad: 1}, plateauKeysEver},
+	} {
+		allFieldsSet(t, c.name, c.full)
+		js, err := json.Marshal(c.full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := keysOf(t, js), slices.Sorted(slices.Values(c.keys)); !slices.Equal(got, want) {
+			t.Errorf("%s holds the keys %v, want every key it has carried %v", c.name, got, want)
+		}
+		back := reflect.New(reflect.TypeOf(c.full).Elem()).Interface()
+		if err := decodeStrict(js, back); err != nil || !reflect.DeepEqual(back, c.full) {
+			t.Errorf("%s read back as %+v: %v", c.name, back, err)
+		}
+	}
+}
+
+// A field this build does not know (a newer build's) in the task state
+// or the schedule state is refused, naming the checkpoint and the
+// field, not dropped: by Run.TaskState and ReadTask, and by Train
+// before its first step.
+func TestTaskAndScheduleUnknownField(t *testing.T) {
+	type task struct {
+		Seed uint64 `json:"seed"`
+	}
+	sch := `{"lr":0.1,"factor":0.5,"patience":0,"min_lr":0.001,"threshold":0,"lower":true,"best":0,"seen":false,"bad":0}`
+	for _, c := range []struct {
+		field, task, schedule string
+		inTask                bool // the field is the task state's, else the schedule's
+	}{
+		{"ema", `{"seed":1,"ema":true}`, sch, true},
+		{"warmup", `{"seed":1}`, strings.Replace(sch, `"bad":0`, `"bad":0,"warmup":100`, 1), false},
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, CheckpointFile)
+		st := State{Round: 2, Steps: 7, Best: 1, BestRound: 1, BestStep: 7, RoundBest: 1, RoundBestSet: true,
+			Log:      []Entry{{Round: 1, Step: 7, TrainLoss: 1, Values: []float64{1, -1}, LR: 0.1}},
+			Schedule: json.RawMessage(c.schedule)}
+		toy := newToy(1)
+		if err := checkpoint.Save(path, &st, json.RawMessage(c.task), []*scnn.Param{toy.w}, scnn.NewAdam([]*scnn.Param{toy.w}, 0.1, 0)); err != nil {
+			t.Fatal(err)
+		}
+		run, err := Open(dir, true, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v, w task
+		errs := map[string]error{"TaskState": run.TaskState(&v), "ReadTask": ReadTask(dir, modelkind.Unknown, nil, &w)}
+		if !c.inTask {
+			for what, err := range errs {
+				if err != nil {
+					t.Errorf("%s: %s: %v", c.field, what, err)
+				}
+			}
+			if v.Seed != 1 || w.Seed != 1 {
+				t.Errorf("%s: task states %+v, %+v", c.field, v, w)
+			}
+			_, err := run.Train(context.Background(), toyConfig(toy, 3))
+			errs = map[string]error{"Train": err}
+			if toy.w.Value[0] != 0 && err != nil {
+				t.Errorf("%s: Train refused the schedule after a step", c.field)
+			}
+		}
+		for what, err := range errs {
+			if err == nil {
+				t.Errorf("%s: %s: the unknown field read", c.field, what)
+				continue
+			}
+			for _, want := range []string{path, `"` + c.field + `"`, "newer contactmap"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: %s: %v, want it to say %s", c.field, what, err, want)
+				}
+			}
+		}
+	}
+}
+
+// lenientInner reads through its own UnmarshalJSON, which a strict
+// decoder does not look into; keyedTask says how to check its keys
+// (KeyChecked), plainTask does not.
+type lenientInner struct{ A int }
+
+func (l *lenientInner) UnmarshalJSON(b []byte) error {
+	var s struct {
+		A int `json:"a"`
+	}
+	err := json.Unmarshal(b, &s)
+	l.A = s.A
+	return err
+}
+
+type keyedTask struct {
+	Inner lenientInner `json:"inner"`
+}
+
+func (*keyedTask) KeyCheck() any {
+	return new(struct {
+		Inner struct {
+			A int `json:"a"`
+		} `json:"inner"`
+	})
+}
+
+type plainTask struct {
+	Inner lenientInner `json:"inner"`
+}
+
+// A state whose value has its own UnmarshalJSON is checked through its
+// KeyCheck value, inside that value too.
+func TestDecodeStrictKeyCheck(t *testing.T) {
+	raw := json.RawMessage(`{"inner":{"a":2,"b":3}}`)
+	var k keyedTask
+	if err := decodeStrict(raw, &k); err == nil || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("KeyChecked: %v, want the field b refused", err)
+	}
+	var p plainTask
+	if err := decodeStrict(raw, &p); err != nil || p.Inner.A != 2 {
+		t.Errorf("without KeyCheck: %+v, %v (the inner value is its own to check)", p, err)
+	}
+	if err := decodeStrict(json.RawMessage(`{"inner":{"a":2}}`), &k); err != nil || k.Inner.A != 2 {
+		t.Errorf("known keys: %+v, %v", k, err)
+	}
 }

@@ -32,6 +32,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/fileio"
@@ -84,7 +85,8 @@ type Task interface {
 	// every earlier one.
 	SaveBest(e Entry) error
 	// State is the task's part of a checkpoint (JSON), read back by
-	// Run.TaskState on resume.
+	// Run.TaskState on resume, which refuses a field the reading type
+	// does not know: a field once written is never removed nor renamed.
 	State() any
 }
 
@@ -285,12 +287,40 @@ func checkKind(path string, task json.RawMessage, want modelkind.Kind) error {
 // fields (json.Decoder.DisallowUnknownFields), whose one possible error
 // is then such a field. Every key a loop state has carried is one of
 // State's and Entry's (TestStateKnownKeys). The schedule's state and
-// the task's are their owners' to read, as before.
+// the task's are read the same way (decodeStrict).
 func decodeState(raw json.RawMessage, st *State) error {
-	if err := json.Unmarshal(raw, st); err != nil {
+	return decodeStrict(raw, st)
+}
+
+// KeyChecked is implemented by a task state or a schedule some of whose
+// values read through their own UnmarshalJSON, which a decoder that
+// refuses unknown fields does not look into: KeyCheck returns a new
+// value (a pointer) of a type with the same keys at every depth and no
+// such method, into which the state is decoded a second time for its
+// keys to be checked.
+type KeyChecked interface {
+	KeyCheck() any
+}
+
+// decodeStrict reads raw into v (a pointer) as json.Unmarshal does, then
+// refuses a field v's type does not know, at any depth, rather than
+// drop it: a newer build's field may say how the run goes on. raw is
+// decoded again, into a new value of v's type (or v's KeyCheck value),
+// by a decoder that refuses unknown fields (strictjson), whose one
+// possible error is then such a field. Every key a committed checkpoint
+// carries is known (TestCommittedCheckpointsRead and the systems'
+// tests of their task states).
+func decodeStrict(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
 		return err
 	}
-	if err := strictjson.Decode(raw, new(State)); err != nil {
+	var keys any
+	if k, ok := v.(KeyChecked); ok {
+		keys = k.KeyCheck()
+	} else {
+		keys = reflect.New(reflect.TypeOf(v).Elem()).Interface() // v is a non-nil pointer: json.Unmarshal took it
+	}
+	if err := strictjson.Decode(raw, keys); err != nil {
 		return fmt.Errorf("%w: a field this build does not know: the checkpoint may come from a newer contactmap", err)
 	}
 	return nil
@@ -314,12 +344,12 @@ func (r *Run) Resumed() bool { return r.ckpt != nil }
 func (r *Run) State() State { return r.st }
 
 // TaskState reads the task's part of the checkpoint into v (a resumed
-// run).
+// run), refusing a field v's type does not know (decodeStrict).
 func (r *Run) TaskState(v any) error {
 	if r.ckpt == nil {
 		return fmt.Errorf("loop: %s: a new run has no task state", r.Dir)
 	}
-	if err := json.Unmarshal(r.ckpt.Task, v); err != nil {
+	if err := decodeStrict(r.ckpt.Task, v); err != nil {
 		return fmt.Errorf("%s: task state: %w", filepath.Join(r.Dir, CheckpointFile), err)
 	}
 	return nil
@@ -347,7 +377,7 @@ func (r *Run) Train(ctx context.Context, c Config) (*Result, error) {
 			return nil, fmt.Errorf("%s: %w", ckptPath, err)
 		}
 		if len(st.Schedule) > 0 {
-			if err := json.Unmarshal(st.Schedule, c.Schedule); err != nil {
+			if err := decodeStrict(st.Schedule, c.Schedule); err != nil {
 				return nil, fmt.Errorf("%s: schedule state: %w", ckptPath, err)
 			}
 		}
@@ -607,7 +637,8 @@ func Info(dir string, legacy Legacy) (State, error) {
 // opening the run (a format-0 checkpoint converted by legacy; nil:
 // refused), refusing a run of another kind than kind as OpenKind does:
 // what a system needs of a run before it resumes it (the data it was
-// trained on, its settings).
+// trained on, its settings). A field v's type does not know is refused
+// (decodeStrict).
 func ReadTask(dir string, kind modelkind.Kind, legacy Legacy, v any) error {
 	path := filepath.Join(dir, CheckpointFile)
 	if _, err := os.Stat(path); err != nil {
@@ -629,7 +660,7 @@ func ReadTask(dir string, kind modelkind.Kind, legacy Legacy, v any) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	if err := json.Unmarshal(task, v); err != nil {
+	if err := decodeStrict(task, v); err != nil {
 		return fmt.Errorf("%s: task state: %w", path, err)
 	}
 	return nil

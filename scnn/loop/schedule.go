@@ -5,7 +5,9 @@ import "math"
 // Schedule gives the learning rate of each optimiser step, as PyTorch's
 // lr_scheduler does. A schedule with state (Plateau) keeps it in
 // exported fields: the loop checkpoints the schedule as JSON and
-// restores it into the same type on resume.
+// restores it into the same type on resume, refusing a field the type
+// does not know (a newer build's): a field once written is never
+// removed nor renamed (TestScheduleKnownKeys).
 type Schedule interface {
 	// Rate is the learning rate of the optimiser step taken after step
 	// others (0-based).
