@@ -373,7 +373,7 @@ func TestPredictorCases(t *testing.T) {
 	for _, c := range cs {
 		what, _, _ := strings.Cut(c.Name, "/")
 		tk := c.Sides[0].Task
-		if c.Group != "predictor" || len(c.Sides) != 1 || tk.Kind != "exec" || tk.Command[0] != "/bin/contactmap" || c.MaxReps != 1 ||
+		if c.Group != "predictor" || len(c.Sides) != 1 || tk.Kind != "exec" || tk.Command[0] != "/bin/contactmap" || c.MaxReps != 1 || tk.Outputs == "" ||
 			(what == "rna") != (tk.Command[1] == "rna") || !strings.HasPrefix(tk.Command[len(tk.Command)-1], predictorDir()) {
 			t.Errorf("case %s/%s: %+v", c.Group, c.Name, c)
 		}

@@ -182,7 +182,8 @@ func buildPlmTask(t task) (built, error) {
 // buildExecTask times an external program, one process per run: t.Command
 // (the program and its arguments) with a plain-text copy of t.Alignment
 // on its standard input (none where t.Alignment is ""), its standard
-// output to a temporary file that must not be empty. The time of a run is
+// output to a temporary file that must not be empty (or, where
+// t.Outputs is set, that directory must hold files after the run). The time of a run is
 // the process's wall time as this launcher sees it, start to exit; the
 // peak is the largest ru_maxrss of the processes (maxRSS), the floor this
 // launcher's own VmHWM after the last one (see the comment at the top).
@@ -240,7 +241,11 @@ func buildExecTask(t task) (built, error) {
 			if err != nil {
 				return fmt.Errorf("bench: %s: %v%s", strings.Join(t.Command, " "), err, why)
 			}
-			if st, err := o.Stat(); err != nil || st.Size() == 0 {
+			if t.Outputs != "" {
+				if es, err := os.ReadDir(t.Outputs); err != nil || len(es) == 0 {
+					return fmt.Errorf("bench: %s wrote nothing into %s%s", strings.Join(t.Command, " "), t.Outputs, why)
+				}
+			} else if st, err := o.Stat(); err != nil || st.Size() == 0 {
 				return fmt.Errorf("bench: %s wrote nothing on stdout%s", strings.Join(t.Command, " "), why)
 			}
 			return nil

@@ -275,6 +275,20 @@ func TestCoevoWorkers(t *testing.T) {
 			t.Errorf("%v: error %v, want one with %q", tc.cmd, err, tc.want)
 		}
 	}
+	// With Outputs (the predictor cases: contactmap predict writes its
+	// summary to standard error), a silent command that writes into the
+	// directory passes and one that writes nothing there fails.
+	outs := filepath.Join(tmp, "outs")
+	if err := os.Mkdir(outs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := talk(t, task{Kind: "exec", Command: []string{"/bin/sh", "-c", "true"}, Outputs: outs}, "run\n"); err == nil || !strings.Contains(err.Error(), "wrote nothing into") {
+		t.Errorf("a command that wrote no outputs: %v", err)
+	}
+	if _, err := talk(t, task{Kind: "exec", Command: []string{"/bin/sh", "-c", "echo x > " + outs + "/a; echo note >&2"}, Outputs: outs}, "run\n"); err != nil {
+		t.Errorf("a silent command with outputs: %v", err)
+	}
+	os.RemoveAll(outs)
 	for _, tk := range []task{{Kind: "exec"}, {Kind: "plm"}, {Kind: "plm", Alignment: filepath.Join(tmp, "none.aln")}} {
 		if _, err := talk(t, tk, ""); err == nil {
 			t.Errorf("task %+v accepted", tk)

@@ -132,6 +132,9 @@ func (r runner) command(s side) (*exec.Cmd, error) {
 		if t.Alignment != "" {
 			args = append(args, "--alignment", t.Alignment)
 		}
+		if t.Outputs != "" {
+			args = append(args, "--outputs", t.Outputs)
+		}
 		if t.Precision != "" {
 			args = append(args, "--gemm-precision", t.Precision)
 		}

@@ -80,6 +80,7 @@ func workerMain(args []string) error {
 	fs.IntVar(&t.Cout, "cout", 64, "output channels")
 	fs.IntVar(&t.Steps, "steps", 0, "fma: the FMA loop's steps on each goroutine")
 	fs.StringVar(&t.Alignment, "alignment", "", "plm: the alignment; exec: the file whose plain text the command reads on stdin")
+	fs.StringVar(&t.Outputs, "outputs", "", "exec: the directory the command writes its outputs into, which must hold files after a run (then its standard output may be empty)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the worker's life to this file")
 	precision := fs.String("gemm-precision", "float32", "the GEMMs' arithmetic: float32, or bfloat16 where the CPU has AVX512_BF16 (scnn.SetGemmPrecision)")
 	if err := fs.Parse(args); err != nil {

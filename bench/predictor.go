@@ -47,7 +47,7 @@ func predictorCases(bin string) []benchCase {
 				cmd = []string{bin, "rna", "predict", "--model", models.DefaultRNA, "--force", "--out", out, predictorInput(what, l)}
 			}
 			cs = append(cs, benchCase{Group: "predictor", Name: fmt.Sprintf("%s/L%d", what, l), MaxReps: 1, NoWarmup: true,
-				Sides: []side{{Label: "contactmap", Task: task{Kind: "exec", Command: cmd}}}})
+				Sides: []side{{Label: "contactmap", Task: task{Kind: "exec", Command: cmd, Outputs: out}}}})
 		}
 	}
 	return cs

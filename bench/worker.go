@@ -39,6 +39,11 @@ type task struct {
 	// Command: exec, the program (a path) and its arguments, started once
 	// per run (coevo.go).
 	Command []string
+	// Outputs: exec, a directory the command writes its outputs into
+	// (the predictor cases' --out): a run must leave files there, and
+	// its standard output may then be empty ("": the standard output
+	// must not be).
+	Outputs string
 	// Precision: the Go worker's --gemm-precision ("": float32).
 	Precision string
 	// Steps: fma, the steps of the FMA loop each goroutine runs
