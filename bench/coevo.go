@@ -183,7 +183,8 @@ func buildPlmTask(t task) (built, error) {
 // (the program and its arguments) with a plain-text copy of t.Alignment
 // on its standard input (none where t.Alignment is ""), its standard
 // output to a temporary file that must not be empty (or, where
-// t.Outputs is set, that directory must hold files after the run). The time of a run is
+// t.Outputs is set, that directory, emptied before each run, must hold
+// files after it). The time of a run is
 // the process's wall time as this launcher sees it, start to exit; the
 // peak is the largest ru_maxrss of the processes (maxRSS), the floor this
 // launcher's own VmHWM after the last one (see the comment at the top).
@@ -216,6 +217,15 @@ func buildExecTask(t task) (built, error) {
 	var peak, floor int64
 	return built{
 		run: func() error {
+			if t.Outputs != "" {
+				// Emptied first, so that only this run's files count.
+				if err := os.RemoveAll(t.Outputs); err != nil {
+					return err
+				}
+				if err := os.MkdirAll(t.Outputs, 0o755); err != nil {
+					return err
+				}
+			}
 			in, err := os.Open(input)
 			if err != nil {
 				return err

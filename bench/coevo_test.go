@@ -282,8 +282,12 @@ func TestCoevoWorkers(t *testing.T) {
 	if err := os.Mkdir(outs, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A stale file from an earlier run does not count.
+	if err := os.WriteFile(filepath.Join(outs, "stale"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := talk(t, task{Kind: "exec", Command: []string{"/bin/sh", "-c", "true"}, Outputs: outs}, "run\n"); err == nil || !strings.Contains(err.Error(), "wrote nothing into") {
-		t.Errorf("a command that wrote no outputs: %v", err)
+		t.Errorf("a command that wrote no outputs (a stale file there): %v", err)
 	}
 	if _, err := talk(t, task{Kind: "exec", Command: []string{"/bin/sh", "-c", "echo x > " + outs + "/a; echo note >&2"}, Outputs: outs}, "run\n"); err != nil {
 		t.Errorf("a silent command with outputs: %v", err)

@@ -40,9 +40,9 @@ type task struct {
 	// per run (coevo.go).
 	Command []string
 	// Outputs: exec, a directory the command writes its outputs into
-	// (the predictor cases' --out): a run must leave files there, and
-	// its standard output may then be empty ("": the standard output
-	// must not be).
+	// (the predictor cases' --out), emptied before each run: a run must
+	// leave files there, and its standard output may then be empty ("":
+	// the standard output must not be).
 	Outputs string
 	// Precision: the Go worker's --gemm-precision ("": float32).
 	Precision string

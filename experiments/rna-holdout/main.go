@@ -941,7 +941,7 @@ func score(ctx context.Context, spec string) error {
 		var rows []string
 		t0 := time.Now()
 		decoders := []ssnet.Decoder{ssnet.Greedy, ssnet.MEA}
-		byDecoder, err := ssnet.EvaluateEnsembleDecoders(context.Background(), valid, ms, 1, decoders, nil) // each network once per molecule
+		byDecoder, err := ssnet.EvaluateEnsembleDecoders(ctx, valid, ms, 1, decoders, nil) // each network once per molecule
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: rna-loglinear train|score [flags]")
+		fmt.Fprintln(os.Stderr, "usage: rna-loglinear train|score|cache [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -215,6 +215,8 @@ func score(ctx context.Context, args []string) error {
 	maxLen := fs.Int("max-len", 600, "longest molecule scored (rna-holdout -baselines' rule)")
 	threads := fs.Int("threads", 2, "molecules at once")
 	gamma := fs.Float64("gamma", 1, "MEA gamma (trial 13's decoder: 1)")
+	outDir := fs.String("out", "", "directory of scores-NAME.tsv (default: -sets)")
+	namesFile := fs.String("names", "", "score only the molecules named in this file, one per line (a training run's sample.txt: the trial 13 diagnostic)")
 	turner := fs.Bool("turner", false, "score the Turner 2004 ensemble (McCaskill's probabilities, rna/fold, global) instead of -model: the model-free row of trial 13b")
 	fs.Parse(args)
 	var m *loglinear.Model
@@ -228,11 +230,25 @@ func score(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	var only map[string]bool
+	if *namesFile != "" {
+		raw, err := os.ReadFile(*namesFile)
+		if err != nil {
+			return err
+		}
+		only = map[string]bool{}
+		for _, n := range strings.Fields(string(raw)) {
+			only[n] = true
+		}
+	}
 	var mols []*rna.Structure
 	for _, s := range all {
-		if len(s.Seq) <= *maxLen {
+		if len(s.Seq) <= *maxLen && (only == nil || only[s.Name]) {
 			mols = append(mols, s)
 		}
+	}
+	if only != nil && len(mols) != len(only) {
+		return fmt.Errorf("score: %d of the %d molecules named in %s are in %s (of at most %d nt)", len(mols), len(only), *namesFile, *scored, *maxLen)
 	}
 	rows := make([]string, len(mols))
 	f1s := make([]float64, len(mols))
@@ -297,7 +313,14 @@ func score(ctx context.Context, args []string) error {
 		sumF1 += f1s[k]
 		n++
 	}
-	out := filepath.Join(*sets, "scores-"+*name+".tsv")
+	dir := *outDir
+	if dir == "" {
+		dir = *sets
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	out := filepath.Join(dir, "scores-"+*name+".tsv")
 	if err := os.WriteFile(out, b, 0o644); err != nil {
 		return err
 	}
@@ -341,6 +364,8 @@ func cache(ctx context.Context, args []string) error {
 		if string(prev) != id {
 			return fmt.Errorf("cache: %s holds another model's entries (%s)", *out, side)
 		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cache: %w", err)
 	} else if _, err := os.Stat(*out); err == nil {
 		return fmt.Errorf("cache: %s exists without %s: not this model's cache", *out, side)
 	} else if err := os.WriteFile(side, []byte(id), 0o644); err != nil {
@@ -386,6 +411,12 @@ func cache(ctx context.Context, args []string) error {
 		go func() {
 			defer wg.Done()
 			for j := range next {
+				mu.Lock()
+				failed := firstErr != nil
+				mu.Unlock()
+				if failed {
+					continue // drain: the run stops at its first error
+				}
 				ens, err := m.Fold(ctx, j.seq, j.rule.Span(len(j.seq)))
 				var ps []ssnet.PairProb
 				if err == nil {

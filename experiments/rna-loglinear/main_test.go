@@ -30,6 +30,9 @@ func writeSet(t *testing.T, dir, name string, recs ...string) string {
 var recs = []string{
 	">a", "GGGGAAACCCCAAAGGGCGAAAGCCCUU", "((((...))))...(((.....)))...",
 	">b", "GCGCAAAGCGCAGGAAACCUAAA", "((((...))))((...)).....",
+	// c: 230 nt, where the zero rule bands (span 200) and the global-600
+	// rule does not, so that the two rules' entries differ.
+	">c", "GGGGAAACCCC" + strings.Repeat("A", 208) + "GGGGAAACCCC", "((((...))))" + strings.Repeat(".", 208) + "((((...))))",
 }
 
 // TestTrainScoreCache runs the three commands on a tiny set: training
@@ -57,7 +60,7 @@ func TestTrainScoreCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 3 || lines[0] != "predictor\tname\tlength\tf1\tmcc\tf1_slip" || !strings.HasPrefix(lines[1], "T/mea\ta\t28\t") {
+	if len(lines) != 4 || lines[0] != "predictor\tname\tlength\tf1\tmcc\tf1_slip" || !strings.HasPrefix(lines[1], "T/mea\ta\t28\t") {
 		t.Errorf("scores file:\n%s", b)
 	}
 	cache1 := filepath.Join(dir, "ll.tsv.gz")
@@ -68,8 +71,12 @@ func TestTrainScoreCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Has(ssnet.EnsembleFold{}, recs[1]) || !c.Has(ssnet.EnsembleFold{Global: 600}, recs[4]) {
-		t.Error("the cache lacks a molecule's entry")
+	for _, seq := range []string{recs[1], recs[4], recs[7]} {
+		for _, r := range []ssnet.EnsembleFold{{}, {Global: 600}} {
+			if !c.Has(r, seq) {
+				t.Errorf("the cache lacks the %d-nt molecule's entry under rule %+v", len(seq), r)
+			}
+		}
 	}
 	// Another model: refused.
 	other := filepath.Join(dir, "other.txt")
@@ -83,7 +90,17 @@ func TestTrainScoreCache(t *testing.T) {
 	}
 	// A cache without its sidecar (McCaskill's, say): refused.
 	os.Remove(cache1 + ".model")
-	if err := cache(ctx, []string{"-model", model, "-out", cache1, "-sets", set}); err == nil {
-		t.Error("a cache without its sidecar was extended")
+	if err := cache(ctx, []string{"-model", model, "-out", cache1, "-sets", set}); err == nil || !strings.Contains(err.Error(), "without") {
+		t.Errorf("a cache without its sidecar: %v", err)
+	}
+	// The McCaskill cache rna train and rna predict read: refused.
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg"))
+	t.Setenv("HOME", filepath.Join(dir, "home"))
+	def := ssnet.DefaultEnsembleCache()
+	if err := cache(ctx, []string{"-model", model, "-out", def, "-sets", set}); err == nil || !strings.Contains(err.Error(), "McCaskill") {
+		t.Errorf("the default cache %s: %v", def, err)
+	}
+	if _, err := os.Stat(def); err == nil {
+		t.Errorf("%s was written", def)
 	}
 }

@@ -256,14 +256,9 @@ func (c *EnsembleCache) FoldPairs(ctx context.Context, f EnsembleFold, seq strin
 	return ps, nil
 }
 
-// Has reports whether the cache holds seq's entry under the rule f.
-func (c *EnsembleCache) Has(f EnsembleFold, seq string) bool {
-	key := ensembleKey(f, seq)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.m[key]
-	return ok
-}
+// Has reports whether the cache holds seq's entry under the rule f (a
+// nil cache holds none).
+func (c *EnsembleCache) Has(f EnsembleFold, seq string) bool { return c.has(f, seq) }
 
 // Put stores ps as seq's entry under the rule f, replacing any entry
 // there, to be written by the next Append. It lets an experiment put
@@ -271,7 +266,8 @@ func (c *EnsembleCache) Has(f EnsembleFold, seq string) bool {
 // (experiments/rna-loglinear); a network trained or scored on such a
 // cache reads them as the channel, and its record still names the
 // Turner 2004 ensemble. The pairs must be by I then J with 0 <= I < J <
-// len(seq) and 0 < P <= 1.
+// len(seq) and 0 < P <= 1; the cache keeps a copy, each probability
+// rounded to 3 significant digits as the file writes it.
 func (c *EnsembleCache) Put(f EnsembleFold, seq string, ps []PairProb) error {
 	for k, p := range ps {
 		if p.I < 0 || p.J <= p.I || int(p.J) >= len(seq) || !(p.P > 0 && p.P <= 1) {
@@ -281,9 +277,15 @@ func (c *EnsembleCache) Put(f EnsembleFold, seq string, ps []PairProb) error {
 			return fmt.Errorf("ssnet: ensemble cache: pair %d (%d, %d) out of order", k, p.I, p.J)
 		}
 	}
+	// A copy, each probability rounded as the file writes it, so that
+	// the entry used now is the one read back later.
+	own := make([]PairProb, len(ps))
+	for k, p := range ps {
+		own[k] = PairProb{I: p.I, J: p.J, P: roundProb(float64(p.P))}
+	}
 	key := ensembleKey(f, seq)
 	c.mu.Lock()
-	c.m[key] = ps
+	c.m[key] = own
 	c.pending = append(c.pending, key)
 	c.mu.Unlock()
 	return nil
