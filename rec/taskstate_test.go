@@ -2,16 +2,14 @@ package rec
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/statekeys"
 	"github.com/contactmap/contactmap/internal/strictjson"
-	"github.com/contactmap/contactmap/internal/treefiles"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
@@ -37,14 +35,10 @@ func fullTaskState(t *testing.T) taskState {
 // taskCheckpoint writes a checkpoint in a new directory whose task state
 // is task, and returns the directory.
 func taskCheckpoint(t *testing.T, task any) string {
-	t.Helper()
-	dir := t.TempDir()
 	w := &scnn.Param{Name: "w", Shape: []int{2}, Value: make([]float32, 2), Grad: make([]float32, 2), Trainable: true}
-	if err := checkpoint.Save(filepath.Join(dir, CheckpointFile), &loop.State{Round: 1}, task, []*scnn.Param{w},
-		scnn.NewAdam([]*scnn.Param{w}, 0.1, 0)); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return statekeys.TempCheckpoint(t, CheckpointFile, func(path string) error {
+		return checkpoint.Save(path, &loop.State{Round: 1}, task, []*scnn.Param{w}, scnn.NewAdam([]*scnn.Param{w}, 0.1, 0))
+	})
 }
 
 // Every key a task state has carried still reads (the loop refuses an
@@ -52,28 +46,9 @@ func taskCheckpoint(t *testing.T, task any) string {
 // the checkpoints that carry it unknown fields, and fails here.
 func TestTaskStateKnownKeys(t *testing.T) {
 	ts := fullTaskState(t)
-	v := reflect.ValueOf(ts)
-	for i := range v.NumField() {
-		if v.Field(i).IsZero() {
-			t.Errorf("the full task state leaves %s unset", v.Type().Field(i).Name)
-		}
-	}
-	js, err := json.Marshal(ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(js, &m); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := slices.Sorted(func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}), slices.Sorted(slices.Values(taskKeysEver)); !slices.Equal(got, want) {
-		t.Fatalf("the task state holds the keys %v, want every key it has carried %v", got, want)
+	js, ok := statekeys.Full(t, "the task state", ts, taskKeysEver)
+	if !ok {
+		t.FailNow()
 	}
 	var back taskState
 	if err := loop.ReadTask(taskCheckpoint(t, json.RawMessage(js)), modelkind.Rec, nil, &back); err != nil || !reflect.DeepEqual(back, ts) {
@@ -85,61 +60,29 @@ func TestTaskStateKnownKeys(t *testing.T) {
 // its record's configuration (read through Config.UnmarshalJSON, checked
 // through KeyCheck), is refused naming the checkpoint and the field.
 func TestTaskStateUnknownField(t *testing.T) {
-	for _, c := range []struct {
-		field  string
-		change func(ts, cfg map[string]any)
-	}{
-		{"eval_every", func(ts, _ map[string]any) { ts["eval_every"] = 100 }},
-		{"heads", func(_, cfg map[string]any) { cfg["heads"] = 4 }},
-	} {
-		js, _ := json.Marshal(fullTaskState(t))
-		var m map[string]any
-		if err := json.Unmarshal(js, &m); err != nil {
-			t.Fatal(err)
-		}
-		c.change(m, m["record"].(map[string]any)["config"].(map[string]any))
-		dir := taskCheckpoint(t, m)
-		err := loop.ReadTask(dir, modelkind.Rec, nil, new(taskState))
-		for _, want := range []string{filepath.Join(dir, CheckpointFile), `"` + c.field + `"`, "newer contactmap"} {
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s: %v, want it to say %s", c.field, err, want)
-			}
-		}
-	}
+	statekeys.RefusesUnknown(t, fullTaskState(t), func(task map[string]any) (string, error) {
+		dir := taskCheckpoint(t, task)
+		return filepath.Join(dir, CheckpointFile), loop.ReadTask(dir, modelkind.Rec, nil, new(taskState))
+	}, statekeys.Field{Path: []string{"eval_every"}, Value: 100}, statekeys.Field{Path: []string{"record", "config", "heads"}, Value: 4})
 }
 
 // Every committed checkpoint of a recommendation run resumes: its task
 // state reads into taskState and its schedule into the loop.Plateau
 // Train uses, refusing any key they do not know.
 func TestCommittedTaskStatesRead(t *testing.T) {
-	n := 0
-	_, err := treefiles.Each([]string{"testdata", filepath.Join("..", "experiments")}, func(name string) bool { return name == CheckpointFile }, func(path string) {
+	dirs := []string{"testdata", filepath.Join("..", "experiments")}
+	statekeys.Committed(t, "recommendation", dirs, CheckpointFile, func(path string) error {
 		dir := filepath.Dir(path)
-		var ts taskState
-		err := loop.ReadTask(dir, modelkind.Rec, legacy(nil), &ts)
-		var wk *modelkind.WrongKindError
-		switch {
-		case errors.As(err, &wk):
-			return // another system's run
-		case err != nil:
-			t.Errorf("%v", err)
-			return
+		if err := loop.ReadTask(dir, modelkind.Rec, legacy(nil), new(taskState)); err != nil {
+			return err
 		}
 		st, err := loop.Info(dir, legacy(nil))
 		if err != nil {
-			t.Errorf("%v", err)
-			return
+			return err
 		}
 		if err := strictjson.Decode(st.Schedule, new(loop.Plateau)); err != nil {
-			t.Errorf("%s: schedule state: %v", path, err)
+			return fmt.Errorf("%s: schedule state: %v", path, err)
 		}
-		n++
+		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n == 0 {
-		t.Skip("no recommendation checkpoint in the tree")
-	}
-	t.Logf("%d recommendation checkpoints' task states and schedules read", n)
 }

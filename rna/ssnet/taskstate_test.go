@@ -2,17 +2,15 @@ package ssnet
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/contactmap/contactmap/internal/modelkind"
+	"github.com/contactmap/contactmap/internal/statekeys"
 	"github.com/contactmap/contactmap/internal/strictjson"
-	"github.com/contactmap/contactmap/internal/treefiles"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop"
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
@@ -43,44 +41,13 @@ func fullTaskState() taskState {
 		Protocol: p, Workers: 2, Precision: "bfloat16", TrainSum: "ab12", ValidSum: "cd34", Valid: "valid.dbn", Budget: time.Hour}
 }
 
-// keysOf is the keys of a JSON object, sorted.
-func keysOf(t *testing.T, js []byte) []string {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(js, &m); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// allStoredFieldsSet fails t unless every field of the struct v that
-// JSON stores is set.
-func allStoredFieldsSet(t *testing.T, what string, v any) {
-	t.Helper()
-	rv := reflect.ValueOf(v)
-	for i := range rv.NumField() {
-		if f := rv.Type().Field(i); f.Tag.Get("json") != "-" && rv.Field(i).IsZero() {
-			t.Errorf("%s: the full value leaves %s unset", what, f.Name)
-		}
-	}
-}
-
 // taskCheckpoint writes a checkpoint in a new directory whose task state
 // is task, and returns the directory.
 func taskCheckpoint(t *testing.T, task any) string {
-	t.Helper()
-	dir := t.TempDir()
 	w := &scnn.Param{Name: "w", Shape: []int{2}, Value: make([]float32, 2), Grad: make([]float32, 2), Trainable: true}
-	if err := checkpoint.Save(filepath.Join(dir, CheckpointFile), &loop.State{Round: 1}, task, []*scnn.Param{w},
-		scnn.NewAdam([]*scnn.Param{w}, 0.1, 0)); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return statekeys.TempCheckpoint(t, CheckpointFile, func(path string) error {
+		return checkpoint.Save(path, &loop.State{Round: 1}, task, []*scnn.Param{w}, scnn.NewAdam([]*scnn.Param{w}, 0.1, 0))
+	})
 }
 
 // Every key a task state has carried still reads (the loop refuses an
@@ -89,19 +56,8 @@ func taskCheckpoint(t *testing.T, task any) string {
 // fields, and fails here.
 func TestTaskStateKnownKeys(t *testing.T) {
 	ts := fullTaskState()
-	allStoredFieldsSet(t, "taskState", ts)
-	allStoredFieldsSet(t, "Protocol", ts.Protocol)
-	js, err := json.Marshal(ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := keysOf(t, js), slices.Sorted(slices.Values(taskKeysEver)); !slices.Equal(got, want) {
-		t.Errorf("the task state holds the keys %v, want every key it has carried %v", got, want)
-	}
-	p, _ := json.Marshal(ts.Protocol)
-	if got, want := keysOf(t, p), slices.Sorted(slices.Values(protocolKeysEver)); !slices.Equal(got, want) {
-		t.Errorf("the protocol holds the keys %v, want every key it has carried %v", got, want)
-	}
+	js, _ := statekeys.Full(t, "the task state", ts, taskKeysEver)
+	p, _ := statekeys.Full(t, "the protocol", ts.Protocol, protocolKeysEver)
 	var back taskState
 	if err := loop.ReadTask(taskCheckpoint(t, json.RawMessage(js)), modelkind.RNA, nil, &back); err != nil {
 		t.Fatal(err)
@@ -117,64 +73,31 @@ func TestTaskStateKnownKeys(t *testing.T) {
 // A field this build does not know in the task state or its protocol is
 // refused naming the checkpoint and the field.
 func TestTaskStateUnknownField(t *testing.T) {
-	for _, c := range []struct {
-		field  string
-		change func(ts, p map[string]any)
-	}{
-		{"ema", func(ts, _ map[string]any) { ts["ema"] = true }},
-		{"warmup_steps", func(_, p map[string]any) { p["warmup_steps"] = 100 }},
-	} {
-		js, _ := json.Marshal(fullTaskState())
-		var m map[string]any
-		if err := json.Unmarshal(js, &m); err != nil {
-			t.Fatal(err)
-		}
-		c.change(m, m["protocol"].(map[string]any))
-		dir := taskCheckpoint(t, m)
-		err := loop.ReadTask(dir, modelkind.RNA, nil, new(taskState))
-		for _, want := range []string{filepath.Join(dir, CheckpointFile), `"` + c.field + `"`, "newer contactmap"} {
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s: %v, want it to say %s", c.field, err, want)
-			}
-		}
-	}
+	statekeys.RefusesUnknown(t, fullTaskState(), func(task map[string]any) (string, error) {
+		dir := taskCheckpoint(t, task)
+		return filepath.Join(dir, CheckpointFile), loop.ReadTask(dir, modelkind.RNA, nil, new(taskState))
+	}, statekeys.Field{Path: []string{"ema"}, Value: true}, statekeys.Field{Path: []string{"protocol", "warmup_steps"}, Value: 100})
 }
 
 // Every committed checkpoint of an RNA run resumes: its task state reads
 // into taskState and its schedule into the loop.StepHalving Train uses,
 // refusing any key they do not know.
 func TestCommittedTaskStatesRead(t *testing.T) {
-	n := 0
 	dirs := []string{"testdata", filepath.Join("..", "..", "experiments")}
-	_, err := treefiles.Each(dirs, func(name string) bool { return name == CheckpointFile }, func(path string) {
+	statekeys.Committed(t, "RNA", dirs, CheckpointFile, func(path string) error {
 		dir := filepath.Dir(path)
-		var ts taskState
-		err := loop.ReadTask(dir, modelkind.RNA, legacy, &ts)
-		var wk *modelkind.WrongKindError
-		switch {
-		case errors.As(err, &wk):
-			return // another system's run
-		case err != nil:
-			t.Errorf("%v", err)
-			return
+		if err := loop.ReadTask(dir, modelkind.RNA, legacy, new(taskState)); err != nil {
+			return err
 		}
 		st, err := loop.Info(dir, legacy)
 		if err != nil {
-			t.Errorf("%v", err)
-			return
+			return err
 		}
 		if len(st.Schedule) > 0 { // format 0: none (Train's own)
 			if err := strictjson.Decode(st.Schedule, new(loop.StepHalving)); err != nil {
-				t.Errorf("%s: schedule state: %v", path, err)
+				return fmt.Errorf("%s: schedule state: %v", path, err)
 			}
 		}
-		n++
+		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n == 0 {
-		t.Skip("no RNA checkpoint in the tree")
-	}
-	t.Logf("%d RNA checkpoints' task states and schedules read", n)
 }

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/internal/modelkind"
-	"github.com/contactmap/contactmap/internal/treefiles"
-
+	"github.com/contactmap/contactmap/internal/statekeys"
 	"github.com/contactmap/contactmap/scnn"
 	"github.com/contactmap/contactmap/scnn/loop/checkpoint"
 )
@@ -36,36 +34,17 @@ func fullState() State {
 		Log:      []Entry{{Round: 2, Step: 14, Partial: true, TrainLoss: 0.5, Values: []float64{0.25, -0.25}, LR: 0.1, Seconds: 4}}}
 }
 
-// keysOf is the keys of a JSON object, sorted.
-func keysOf(t *testing.T, js []byte) []string {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(js, &m); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // Every key a loop state has carried still reads: removing or renaming
 // a field of State or Entry would make the checkpoints that carry it
 // unknown fields, and fails here.
 func TestStateKnownKeys(t *testing.T) {
 	st := fullState()
-	js, err := json.Marshal(st)
-	if err != nil {
-		t.Fatal(err)
+	js, ok := statekeys.Marshal(t, "the state", st, stateKeysEver)
+	if !ok {
+		t.FailNow()
 	}
-	if got, want := keysOf(t, js), slices.Sorted(slices.Values(stateKeysEver)); !slices.Equal(got, want) {
-		t.Fatalf("the state holds the keys %v, want every loop key %v", got, want)
-	}
-	entry, _ := json.Marshal(st.Log[0])
-	if got, want := keysOf(t, entry), slices.Sorted(slices.Values(entryKeysEver)); !slices.Equal(got, want) {
-		t.Fatalf("the entry holds the keys %v, want every entry key %v", got, want)
+	if _, ok := statekeys.Marshal(t, "the entry", st.Log[0], entryKeysEver); !ok {
+		t.FailNow()
 	}
 	var back State
 	if err := decodeState(js, &back); err != nil {
@@ -80,20 +59,14 @@ func TestStateKnownKeys(t *testing.T) {
 // state or in a log entry, is refused on resume and by Info, naming the
 // checkpoint and the field, not dropped.
 func TestStateUnknownField(t *testing.T) {
-	for _, c := range []struct {
-		field  string
-		change func(st map[string]any, entry map[string]any)
-	}{
-		{"warmup_rounds", func(st, _ map[string]any) { st["warmup_rounds"] = 2 }},
-		{"ema", func(_, e map[string]any) { e["ema"] = true }},
+	for _, f := range []statekeys.Field{
+		{Path: []string{"warmup_rounds"}, Value: 2},
+		{Path: []string{"log", "0", "ema"}, Value: true},
 	} {
 		dir := t.TempDir()
 		st := State{Round: 2, Steps: 7, Best: 1, BestRound: 1, BestStep: 7, RoundBest: 1, RoundBestSet: true,
 			Log: []Entry{{Round: 1, Step: 7, TrainLoss: 1, Values: []float64{1, -1}, LR: 0.1}}}
-		js, _ := json.Marshal(st)
-		var m map[string]any
-		json.Unmarshal(js, &m)
-		c.change(m, m["log"].([]any)[0].(map[string]any))
+		m := statekeys.With(t, st, f)
 		w := &scnn.Param{Name: "w", Shape: []int{4}, Value: make([]float32, 4), Grad: make([]float32, 4), Trainable: true}
 		path := filepath.Join(dir, CheckpointFile)
 		if err := checkpoint.Save(path, m, map[string]uint64{"seed": 1}, []*scnn.Param{w}, scnn.NewAdam([]*scnn.Param{w}, 0.1, 0)); err != nil {
@@ -102,15 +75,7 @@ func TestStateUnknownField(t *testing.T) {
 		_, errOpen := Open(dir, true, false, nil)
 		_, errInfo := Info(dir, nil)
 		for what, err := range map[string]error{"Open": errOpen, "Info": errInfo} {
-			if err == nil {
-				t.Errorf("%s: %s: the unknown field read", c.field, what)
-				continue
-			}
-			for _, want := range []string{path, `"` + c.field + `"`, "newer contactmap"} {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("%s: %s: %v, want it to say %s", c.field, what, err, want)
-				}
-			}
+			statekeys.Refused(t, f.Key()+": "+what, err, path, f.Key())
 		}
 	}
 }
@@ -124,15 +89,13 @@ func TestCommittedCheckpointsRead(t *testing.T) {
 	for _, dir := range []string{"experiments", "rec", "pipeline", "rna"} {
 		dirs = append(dirs, filepath.Join(root, dir))
 	}
-	n := 0
-	_, err := treefiles.Each(dirs, func(name string) bool { return name == CheckpointFile }, func(path string) {
+	statekeys.Committed(t, "", dirs, CheckpointFile, func(path string) error {
 		c, err := checkpoint.Load(path)
 		if err != nil {
-			t.Errorf("%v", err)
-			return
+			return err
 		}
 		if c.Format == 0 {
-			return
+			return statekeys.Skip
 		}
 		var st State
 		if err := decodeState(c.Loop, &st); err != nil {
@@ -145,15 +108,8 @@ func TestCommittedCheckpointsRead(t *testing.T) {
 				t.Errorf("%s: schedule state (%v): %v", path, k, err)
 			}
 		}
-		n++
+		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n == 0 {
-		t.Skip("no checkpoint in the tree")
-	}
-	t.Logf("%d checkpoints' loop states and schedules read", n)
 }
 
 // systemSchedule is the schedule each system trains with (pipeline/train
@@ -176,18 +132,6 @@ var (
 	plateauKeysEver     = []string{"lr", "factor", "patience", "min_lr", "threshold", "lower", "best", "seen", "bad"}
 )
 
-// allFieldsSet fails t unless every field of the struct v points to is
-// set, so that a value said to be full writes every key.
-func allFieldsSet(t *testing.T, what string, v any) {
-	t.Helper()
-	rv := reflect.ValueOf(v).Elem()
-	for i := range rv.NumField() {
-		if rv.Field(i).IsZero() {
-			t.Errorf("%s: the full value leaves %s unset", what, rv.Type().Field(i).Name)
-		}
-	}
-}
-
 // Every key a schedule state has carried still reads: removing or
 // renaming a field of a schedule would make the checkpoints that carry
 // it unknown fields, and fails here.
@@ -201,14 +145,7 @@ func TestScheduleKnownKeys(t *testing.T) {
 		{"StepHalving", &StepHalving{LR: 0.1, Every: 1000}, stepHalvingKeysEver},
 		{"Plateau", &Plateau{LR: 0.1, Factor: 0.5, Patience: 2, Min: 1e-5, Threshold: 1e-4, Lower: true, Best: 0.25, Seen: true, Bad: 1}, plateauKeysEver},
 	} {
-		allFieldsSet(t, c.name, c.full)
-		js, err := json.Marshal(c.full)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := keysOf(t, js), slices.Sorted(slices.Values(c.keys)); !slices.Equal(got, want) {
-			t.Errorf("%s holds the keys %v, want every key it has carried %v", c.name, got, want)
-		}
+		js, _ := statekeys.Full(t, c.name, c.full, c.keys)
 		back := reflect.New(reflect.TypeOf(c.full).Elem()).Interface()
 		if err := decodeStrict(js, back); err != nil || !reflect.DeepEqual(back, c.full) {
 			t.Errorf("%s read back as %+v: %v", c.name, back, err)
@@ -263,15 +200,7 @@ func TestTaskAndScheduleUnknownField(t *testing.T) {
 			}
 		}
 		for what, err := range errs {
-			if err == nil {
-				t.Errorf("%s: %s: the unknown field read", c.field, what)
-				continue
-			}
-			for _, want := range []string{path, `"` + c.field + `"`, "newer contactmap"} {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("%s: %s: %v, want it to say %s", c.field, what, err, want)
-				}
-			}
+			statekeys.Refused(t, c.field+": "+what, err, path, c.field)
 		}
 	}
 }
