@@ -80,17 +80,15 @@ func (e *weights) interior(x []int8, pt, pi int8, n1, n2 int, misO float64, k, l
 // tables are the inside (and outside) tables of one sequence, in a band:
 // cell (i, j), 0 <= j-i < w, at i*w + j-i.
 type tables struct {
-	x         []int8
-	n, w      int
-	e         *weights
-	sc        []float64 // sc[k] = gamma^-k
-	mlPow     []float64 // e(multi unpaired)^k gamma^-k
-	qb, qm    []float64
-	qm1, ext  []float64
-	z         float64 // scaled: Z gamma^-n
-	logGamma  float64
-	oqb, oqm  []float64
-	oqm1, oex []float64
+	x        []int8
+	n, w     int
+	e        *weights
+	sc       []float64 // sc[k] = gamma^-k
+	mlPow    []float64 // e(multi unpaired)^k gamma^-k
+	qb, qm   []float64
+	qm1, ext []float64
+	z        float64 // scaled: Z gamma^-n
+	logGamma float64
 }
 
 func (t *tables) ix(i, j int) int { return i*t.w + j - i }
@@ -318,7 +316,6 @@ func (t *tables) outside(ctx context.Context, grad []float64) ([]float64, error)
 			grad[misIndex(offMlMis, rt, x[j-1], x[i+1])] += wt
 		}
 	}
-	t.oqb, t.oqm, t.oqm1, t.oex = oqb, oqm, oqm1, oe
 	return prob, nil
 }
 
@@ -370,6 +367,18 @@ func run(ctx context.Context, x []int8, w int, e *weights) (*tables, error) {
 // maxScaledLog bounds |log Z| of the scaled tables, so that the outside
 // products keep their headroom.
 const maxScaledLog = 300
+
+// MemoryBytes is the peak memory of Fold on a sequence of n bases with
+// pairs of span below maxSpan (0: any): the three inside tables, their
+// three adjoints and the pair probabilities, n x W float64 each (W the
+// band, n without a span limit), and the O(n) vectors.
+func MemoryBytes(n, maxSpan int) int64 {
+	w := n
+	if maxSpan > 0 && maxSpan < n {
+		w = maxSpan
+	}
+	return 7*int64(n)*int64(w)*8 + 4*int64(n+2)*8
+}
 
 // Ensemble is the distribution of a model over a sequence's structures.
 type Ensemble struct {

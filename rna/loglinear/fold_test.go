@@ -345,3 +345,22 @@ func TestTrainStops(t *testing.T) {
 		t.Error("a 3-weight initial model was accepted")
 	}
 }
+
+// TestMemoryBytes checks the estimate against the tables a fold holds.
+func TestMemoryBytes(t *testing.T) {
+	for _, c := range [][2]int{{50, 0}, {300, 0}, {300, 120}} {
+		x := encode(strings.Repeat("GCAU", c[0]/4+1)[:c[0]])
+		w := c[0]
+		if c[1] > 0 {
+			w = c[1]
+		}
+		tb := &tables{x: x, n: c[0], w: w, e: newWeights(NewModel().Theta)}
+		if err := tb.inside(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		held := int64(8 * (3*len(tb.qb) + 4*len(tb.qb) + len(tb.sc) + len(tb.mlPow) + 2*len(tb.ext))) // ext and its adjoint
+		if got := MemoryBytes(c[0], c[1]); got < held || got > held+1024 {
+			t.Errorf("n %d span %d: estimate %d, tables %d", c[0], c[1], got, held)
+		}
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/contactmap/contactmap/rna"
@@ -144,7 +146,7 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 		v    float64
 	}{v: math.Inf(1)}
 	eval := func(x []float64) (float64, []float64) {
-		if cache.x != nil && equal(cache.x, x) {
+		if cache.x != nil && slices.Equal(cache.x, x) {
 			return cache.v, cache.grad
 		}
 		copy(m.Theta, x)
@@ -164,7 +166,7 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 			best.x, best.v, best.g = append(best.x[:0], x...), v, g
 		}
 		if o.Progress != nil {
-			o.Progress(evals, v, norm(g))
+			o.Progress(evals, v, floats.Norm(g, 2))
 		}
 		if o.Checkpoint != nil {
 			o.Checkpoint(m, v)
@@ -196,7 +198,7 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 		if best.x == nil {
 			return nil, r, evalErr
 		}
-		r.Value, r.GradNorm = best.v, norm(best.g)
+		r.Value, r.GradNorm = best.v, floats.Norm(best.g, 2)
 		return &Model{Theta: best.x}, r, evalErr
 	}
 	if best.x == nil {
@@ -208,25 +210,5 @@ func Train(ctx context.Context, examples []*rna.Structure, o TrainOptions) (*Mod
 	}
 	// The best point evaluated: the line search may end past it.
 	out := &Model{Theta: best.x}
-	return out, TrainResult{Evaluations: evals, Value: best.v, GradNorm: norm(best.g), Status: status}, nil
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func norm(g []float64) float64 {
-	var s float64
-	for _, v := range g {
-		s += v * v
-	}
-	return math.Sqrt(s)
+	return out, TrainResult{Evaluations: evals, Value: best.v, GradNorm: floats.Norm(best.g, 2), Status: status}, nil
 }
