@@ -24,7 +24,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -36,11 +35,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/contactmap/contactmap/internal/memavail"
+	"github.com/contactmap/contactmap/internal/progress"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/loglinear"
@@ -65,23 +65,81 @@ func main() {
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
+	if errors.Is(err, context.Canceled) {
+		// train keeps its best model in OUT/model.txt, cache what it
+		// folded; score writes nothing.
+		fmt.Fprintln(os.Stderr, "rna-loglinear: interrupted")
+		os.Exit(1)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rna-loglinear:", err)
 		os.Exit(1)
 	}
 }
 
-func readDBN(path string) ([]*rna.Structure, error) {
-	f, err := os.Open(path)
+// readStructures reads a set of structures (ssnet.ReadSet: dot-bracket
+// or the 16S five-line format, gzip or not).
+func readStructures(path string) ([]*rna.Structure, error) {
+	mols, err := ssnet.ReadSet(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	out := make([]*rna.Structure, len(mols))
+	for k := range mols {
+		out[k] = mols[k].Structure
 	}
-	return rna.ReadDBN(zr, path)
+	return out, nil
+}
+
+// each calls fn(0..n-1) on threads goroutines with a progress bar
+// (internal/progress) named desc, starting nothing once ctx is done, and
+// returns each index's error (nil where it succeeded or was not
+// started), then ctx's error. after, if not nil, runs after each call,
+// one at a time, with the count done.
+func each(ctx context.Context, n, threads int, desc string, fn func(k int) error, after func(done int)) ([]error, error) {
+	errs := make([]error, n)
+	bar := progress.New(n, desc)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan int)
+	done := 0
+	for w := 0; w < max(1, threads); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				errs[k] = fn(k)
+				bar.Add(1)
+				mu.Lock()
+				done++
+				if after != nil {
+					after(done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for k := 0; k < n && ctx.Err() == nil; k++ {
+		select {
+		case next <- k:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	bar.Finish()
+	return errs, ctx.Err()
+}
+
+// checkMemory refuses a run whose threads folds of the longest molecule
+// (need(n) bytes each) would not fit in the memory available.
+func checkMemory(what string, threads, longest int, need func(n int) int64) error {
+	total := int64(max(1, threads)) * need(longest)
+	if lim, err := memavail.Available(); err == nil && total > lim.Bytes {
+		return fmt.Errorf("%s: %d folds of %d nt at once need about %d MiB, %d MiB available (%s): use fewer -threads or a lower -max-len",
+			what, max(1, threads), longest, total>>20, lim.Bytes>>20, lim.Source)
+	}
+	return nil
 }
 
 func train(ctx context.Context, args []string) error {
@@ -100,7 +158,7 @@ func train(ctx context.Context, args []string) error {
 	if *out == "" {
 		return errors.New("train: -out is required")
 	}
-	all, err := readDBN(*set)
+	all, err := readStructures(*set)
 	if err != nil {
 		return err
 	}
@@ -148,15 +206,22 @@ func train(ctx context.Context, args []string) error {
 	}
 	defer logf.Close()
 	fmt.Fprintf(logf, "# %s lambda %g sample %d resume %v\nevaluation\tobjective\tgradient_norm\tseconds\n", time.Now().UTC().Format(time.RFC3339), *lambda, len(ok), *resume)
+	longest := 0
+	for _, s := range ok {
+		longest = max(longest, len(s.Seq))
+	}
+	if err := checkMemory("train", *threads, longest, func(n int) int64 { return loglinear.MemoryBytes(n, 0) }); err != nil {
+		return err
+	}
 	start := time.Now()
 	best := 1e300
-	var mu sync.Mutex
+	bar := progress.New(*evals, "objective evaluations")
 	m, res, err := loglinear.Train(ctx, ok, loglinear.TrainOptions{
 		Lambda: *lambda, MaxEvals: *evals, Threads: *threads, Init: init,
 		Progress: func(e int, v, g float64) {
-			mu.Lock()
-			defer mu.Unlock()
 			fmt.Fprintf(logf, "%d\t%.6f\t%.6g\t%.1f\n", e, v, g, time.Since(start).Seconds())
+			bar.Describe(fmt.Sprintf("objective %.4f", v))
+			bar.Add(1)
 		},
 		Checkpoint: func(m *loglinear.Model, v float64) {
 			if v < best {
@@ -167,8 +232,9 @@ func train(ctx context.Context, args []string) error {
 			}
 		},
 	})
+	bar.Finish()
 	if err != nil {
-		return err
+		return err // the best model so far is in model.txt (Checkpoint)
 	}
 	if err := writeModel(modelPath, m); err != nil {
 		return err
@@ -226,7 +292,7 @@ func score(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	all, err := readDBN(filepath.Join(*sets, *scored))
+	all, err := readStructures(filepath.Join(*sets, *scored))
 	if err != nil {
 		return err
 	}
@@ -250,56 +316,48 @@ func score(ctx context.Context, args []string) error {
 	if only != nil && len(mols) != len(only) {
 		return fmt.Errorf("score: %d of the %d molecules named in %s are in %s (of at most %d nt)", len(mols), len(only), *namesFile, *scored, *maxLen)
 	}
+	longest := 0
+	for _, s := range mols {
+		longest = max(longest, len(s.Seq))
+	}
+	need := func(n int) int64 { return loglinear.MemoryBytes(n, 0) + 4*int64(n)*int64(n) }
+	if *turner {
+		need = func(n int) int64 { return fold.MemoryEstimate(fold.MethodPartition, n, 0) + 4*int64(n)*int64(n) }
+	}
+	if err := checkMemory("score", *threads, longest, need); err != nil {
+		return err
+	}
 	rows := make([]string, len(mols))
 	f1s := make([]float64, len(mols))
-	errs := make([]error, len(mols))
 	var sumF1 float64
-	var wg sync.WaitGroup
-	next := make(chan int)
 	start := time.Now()
-	for w := 0; w < *threads; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				s := mols[k]
-				var probs []float32
-				if *turner {
-					e, err := fold.DefaultParams().PartitionContext(ctx, s.Seq, 1)
-					if err != nil {
-						errs[k] = fmt.Errorf("%s: %w", s.Name, err)
-						continue
-					}
-					probs = e.Probabilities()
-				} else {
-					e, err := m.Fold(ctx, s.Seq, 0)
-					if err != nil {
-						errs[k] = fmt.Errorf("%s: %w", s.Name, err)
-						continue
-					}
-					probs = e.Probabilities()
-				}
-				pred, err := rna.DecodeMEA(s.Name, s.Seq, probs, rna.DecodeOptions{Gamma: *gamma})
-				if err != nil {
-					errs[k] = err
-					continue
-				}
-				ex, sh := rna.Compare(pred, s, false), rna.Compare(pred, s, true)
-				f1s[k] = ex.F1
-				rows[k] = fmt.Sprintf("%s/mea\t%s\t%d\t%.6f\t%.6f\t%.6f", *name, s.Name, len(s.Seq), ex.F1, ex.MCC, sh.F1)
+	errs, err := each(ctx, len(mols), *threads, *name, func(k int) error {
+		s := mols[k]
+		var probs []float32
+		if *turner {
+			e, err := fold.DefaultParams().PartitionContext(ctx, s.Seq, 1)
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.Name, err)
 			}
-		}()
-	}
-	for k := range mols {
-		if ctx.Err() != nil {
-			break
+			probs = e.Probabilities()
+		} else {
+			e, err := m.Fold(ctx, s.Seq, 0)
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.Name, err)
+			}
+			probs = e.Probabilities()
 		}
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	if ctx.Err() != nil {
-		return ctx.Err()
+		pred, err := rna.DecodeMEA(s.Name, s.Seq, probs, rna.DecodeOptions{Gamma: *gamma})
+		if err != nil {
+			return err
+		}
+		ex, sh := rna.Compare(pred, s, false), rna.Compare(pred, s, true)
+		f1s[k] = ex.F1
+		rows[k] = fmt.Sprintf("%s/mea\t%s\t%d\t%.6f\t%.6f\t%.6f", *name, s.Name, len(s.Seq), ex.F1, ex.MCC, sh.F1)
+		return nil
+	}, nil)
+	if err != nil {
+		return err
 	}
 	var b []byte
 	b = append(b, "predictor\tname\tlength\tf1\tmcc\tf1_slip\n"...)
@@ -388,7 +446,7 @@ func cache(ctx context.Context, args []string) error {
 	var jobs []job
 	for _, mol := range mols {
 		for _, r := range rules {
-			k := fmt.Sprint(r.Span(len(mol.Seq)), r.GlobalLen() >= len(mol.Seq), mol.Seq)
+			k := fmt.Sprint(r.Span(len(mol.Seq)), mol.Seq) // the span decides the fold and the key
 			if seen[k] {
 				continue
 			}
@@ -400,65 +458,52 @@ func cache(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Printf("%d molecules, %d entries to compute\n", len(mols), len(jobs))
-	start := time.Now()
-	next := make(chan job)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	done := 0
-	for w := 0; w < *threads; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				mu.Lock()
-				failed := firstErr != nil
-				mu.Unlock()
-				if failed {
-					continue // drain: the run stops at its first error
-				}
-				ens, err := m.Fold(ctx, j.seq, j.rule.Span(len(j.seq)))
-				var ps []ssnet.PairProb
-				if err == nil {
-					for i := 0; i < len(j.seq); i++ {
-						for k := i + 1; k < len(j.seq); k++ {
-							if p := ens.Prob(i, k); p >= ssnet.EnsembleCut {
-								q, _ := strconv.ParseFloat(strconv.FormatFloat(min(p, 1), 'g', 3, 64), 32)
-								ps = append(ps, ssnet.PairProb{I: int32(i), J: int32(k), P: float32(q)})
-							}
-						}
-					}
-					err = c.Put(j.rule, j.seq, ps)
-				}
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				done++
-				if done%500 == 0 {
-					if err := c.Append(*out); err != nil && firstErr == nil {
-						firstErr = err
-					}
-					fmt.Printf("%d of %d, %.0f s\n", done, len(jobs), time.Since(start).Seconds())
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	longest := 0
 	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- j
+		longest = max(longest, len(j.seq))
 	}
-	close(next)
-	wg.Wait()
-	if err := c.Append(*out); err != nil {
+	span := func(n int) int { return ssnet.EnsembleFold{}.Span(n) } // the band of both rules past 600 nt
+	if err := checkMemory("cache", *threads, longest, func(n int) int64 { return loglinear.MemoryBytes(n, span(n)) }); err != nil {
 		return err
 	}
-	if firstErr != nil {
-		return firstErr
+	start := time.Now()
+	var appendErr error
+	errs, err := each(ctx, len(jobs), *threads, "pair probabilities", func(k int) error {
+		j := jobs[k]
+		ens, err := m.Fold(ctx, j.seq, j.rule.Span(len(j.seq)))
+		if err != nil {
+			return err
+		}
+		var ps []ssnet.PairProb
+		for _, p := range ens.Pairs(ssnet.EnsembleCut) {
+			ps = append(ps, ssnet.PairProb{I: int32(p.I), J: int32(p.J), P: ssnet.RoundProb(p.P)})
+		}
+		return c.Put(j.rule, j.seq, ps)
+	}, func(done int) {
+		if done%500 == 0 && appendErr == nil {
+			appendErr = c.Append(*out) // what is folded survives a stop
+		}
+	})
+	if e := c.Append(*out); appendErr == nil {
+		appendErr = e
 	}
+	if appendErr != nil {
+		return appendErr
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for k, e := range errs {
+		if e != nil {
+			fmt.Fprintf(os.Stderr, "skipped: %d nt: %v\n", len(jobs[k].seq), e)
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d entries failed", failed, len(jobs))
+	}
+	done := len(jobs)
 	fmt.Printf("%d entries computed, %.0f s\n", done, time.Since(start).Seconds())
-	return ctx.Err()
+	return nil
 }

@@ -439,6 +439,26 @@ func (e *Ensemble) Prob(i, j int) float64 {
 	return e.prob[i*e.w+j-i]
 }
 
+// Pair is a base pair (0-based, I < J) and its probability.
+type Pair struct {
+	I, J int
+	P    float64
+}
+
+// Pairs lists the pairs of probability at least cut (and above 0), by I
+// then J, as fold.Ensemble.Pairs does.
+func (e *Ensemble) Pairs(cut float64) []Pair {
+	var out []Pair
+	for i := 0; i < e.n; i++ {
+		for j := i + 1; j < e.n && j-i < e.w; j++ {
+			if v := e.prob[i*e.w+j-i]; v >= cut && v > 0 {
+				out = append(out, Pair{i, j, min(v, 1)})
+			}
+		}
+	}
+	return out
+}
+
 // Probabilities is the symmetric n x n pair-probability map, row-major,
 // as rna.DecodeMEA reads it.
 func (e *Ensemble) Probabilities() []float32 {

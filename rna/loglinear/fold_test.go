@@ -364,3 +364,27 @@ func TestMemoryBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestPairsMatchProb(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	seq := randomSeq(r, 90, "ACGU")
+	ens, err := randomTheta(r, 0.3).Fold(context.Background(), seq, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]float64{}
+	for k, p := range ens.Pairs(0.01) {
+		if k > 0 && (p.I < ens.Pairs(0.01)[k-1].I) {
+			t.Fatal("pairs out of order")
+		}
+		got[[2]int{p.I, p.J}] = p.P
+	}
+	for i := 0; i < len(seq); i++ {
+		for j := i + 1; j < len(seq); j++ {
+			want := ens.Prob(i, j)
+			if p, ok := got[[2]int{i, j}]; ok != (want >= 0.01) || ok && p != want {
+				t.Fatalf("(%d,%d): listed %v (%v), Prob %v", i, j, ok, p, want)
+			}
+		}
+	}
+}

@@ -133,14 +133,17 @@ func (f EnsembleFold) Pairs(ctx context.Context, seq string, workers int) ([]Pai
 	ps := e.Pairs(EnsembleCut)
 	out := make([]PairProb, len(ps))
 	for k, p := range ps {
-		out[k] = PairProb{I: int32(p.I), J: int32(p.J), P: roundProb(p.P)}
+		out[k] = PairProb{I: int32(p.I), J: int32(p.J), P: RoundProb(p.P)}
 	}
 	return out, nil
 }
 
-// roundProb is p to 3 significant digits, as the cache file writes it,
+// RoundProb is p to 3 significant digits, as the cache file writes it
+// (the probabilities of an entry given to EnsembleCache.Put should be
+// rounded from float64 by it: a float32 rounds again the same, but one
+// converted first may land on the other side of a digit),
 // so that a channel read from the cache equals one computed.
-func roundProb(p float64) float32 {
+func RoundProb(p float64) float32 {
 	q, _ := strconv.ParseFloat(strconv.FormatFloat(p, 'g', 3, 64), 32)
 	return float32(q)
 }
@@ -281,7 +284,7 @@ func (c *EnsembleCache) Put(f EnsembleFold, seq string, ps []PairProb) error {
 	// the entry used now is the one read back later.
 	own := make([]PairProb, len(ps))
 	for k, p := range ps {
-		own[k] = PairProb{I: p.I, J: p.J, P: roundProb(float64(p.P))}
+		own[k] = PairProb{I: p.I, J: p.J, P: RoundProb(float64(p.P))}
 	}
 	key := ensembleKey(f, seq)
 	c.mu.Lock()
