@@ -109,23 +109,16 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 	templated := false
 	var ensembled *ssnet.EnsembleFold // the rule of the attached ensemble channels
 	for _, path := range cfg.Models {
-		var ms []*ssnet.Model
+		_, ms, _, err := cfg.Shipped.loadMembers(path)
+		if err != nil {
+			return nil, err
+		}
 		var names []string
 		params := 0
-		for _, member := range cfg.Shipped.EnsembleMembers(path) {
-			m, _, err := cfg.Shipped.Load(member)
-			if err != nil {
-				if member != path {
-					err = fmt.Errorf("%s: %w", path, err)
-				}
-				return nil, err
+		for _, m := range ms {
+			if err := ssnet.SameInputs(ms[0], m); err != nil { // refused before any channel is computed
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			if len(ms) > 0 {
-				if err := ssnet.SameInputs(ms[0], m); err != nil { // refused before any channel is computed
-					return nil, fmt.Errorf("%s: %w", path, err)
-				}
-			}
-			ms = append(ms, m)
 			names = append(names, networkName(m.Record))
 			params += m.Net.Trainable()
 		}

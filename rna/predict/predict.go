@@ -168,17 +168,14 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if method == ssnet.MethodNetwork {
 		var froms []string
 		for _, spec := range specs {
-			for _, member := range cfg.Shipped.EnsembleMembers(spec) { // a shipped ensemble's, or "a+b"
-				model, f, err := cfg.Shipped.Load(member)
-				if err != nil {
-					if member != spec {
-						err = fmt.Errorf("%s: %w", spec, err)
-					}
-					return nil, err
-				}
-				nets = append(nets, network{Network: ssnet.Network{Name: member, Model: model}, Spec: member})
-				froms = append(froms, f)
+			members, models, fs, err := cfg.Shipped.loadMembers(spec) // a shipped ensemble's, or "a+b"
+			if err != nil {
+				return nil, err
 			}
+			for k, member := range members {
+				nets = append(nets, network{Network: ssnet.Network{Name: member, Model: models[k]}, Spec: member})
+			}
+			froms = append(froms, fs...)
 		}
 		from = strings.Join(froms, " + ")
 		if len(nets) > 1 {

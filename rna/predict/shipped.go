@@ -99,6 +99,23 @@ func (sh Shipped) EnsembleMembers(spec string) []string {
 	return []string{spec}
 }
 
+// loadMembers loads the networks of spec (EnsembleMembers, each by
+// Load): their specs, models and where each came from; a member's error
+// names spec.
+func (sh Shipped) loadMembers(spec string) (specs []string, models []*ssnet.Model, froms []string, err error) {
+	for _, member := range sh.EnsembleMembers(spec) {
+		m, from, err := sh.Load(member)
+		if err != nil {
+			if member != spec {
+				err = fmt.Errorf("%s: %w", spec, err)
+			}
+			return nil, nil, nil, err
+		}
+		specs, models, froms = append(specs, member), append(models, m), append(froms, from)
+	}
+	return specs, models, froms, nil
+}
+
 // decoderOf is the decoder of a spec: a shipped model's (an ensemble
 // line's) own, else its first network's ("a+b"; greedy for a file).
 func (sh Shipped) decoderOf(spec string) ssnet.Decoder {
