@@ -60,7 +60,7 @@ func TestEnsembleChannel(t *testing.T) {
 			i, j := w.Index(a), w.Index(b)
 			want := float32(0)
 			if p := e.Prob(i, j); a != b && p >= EnsembleCut {
-				want = roundProb(p)
+				want = RoundProb(p)
 			}
 			if got := full.At(0, a, b, c); got != want {
 				t.Fatalf("ensemble channel at (%d, %d): %g, want %g", a, b, got, want)
@@ -119,7 +119,7 @@ func TestEnsembleSpan(t *testing.T) {
 		if int(p.J-p.I)+1 > EnsembleSpan {
 			t.Fatalf("pair (%d, %d) spans more than %d", p.I, p.J, EnsembleSpan)
 		}
-		if want := roundProb(e.Prob(int(p.I), int(p.J))); p.P != want {
+		if want := RoundProb(e.Prob(int(p.I), int(p.J))); p.P != want {
 			t.Fatalf("pair (%d, %d): %g, want %g", p.I, p.J, p.P, want)
 		}
 	}
@@ -291,7 +291,7 @@ func TestEnsembleFold(t *testing.T) {
 	}
 	var want []PairProb
 	for _, p := range e.Pairs(EnsembleCut) {
-		want = append(want, PairProb{I: int32(p.I), J: int32(p.J), P: roundProb(p.P)})
+		want = append(want, PairProb{I: int32(p.I), J: int32(p.J), P: RoundProb(p.P)})
 	}
 	if !slices.Equal(gp, want) {
 		t.Fatal("the global rule's pairs differ from the global partition function's")
