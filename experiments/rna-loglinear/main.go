@@ -39,8 +39,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contactmap/contactmap/internal/memavail"
-	"github.com/contactmap/contactmap/internal/progress"
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/loglinear"
@@ -91,14 +90,48 @@ func readStructures(path string) ([]*rna.Structure, error) {
 	return out, nil
 }
 
-// each calls fn(0..n-1) on threads goroutines with a progress bar
-// (internal/progress) named desc, starting nothing once ctx is done, and
+// progressLines reports a stage of total items on standard error: a
+// line at every tenth of the items and at least every 30 s, and one at
+// the end. Experiments use public packages only, so it is not
+// internal/progress's bar.
+type progressLines struct {
+	desc        string
+	total, done int
+	start, last time.Time
+	mu          sync.Mutex
+}
+
+func newProgress(total int, desc string) *progressLines {
+	t := time.Now()
+	return &progressLines{desc: desc, total: total, start: t, last: t}
+}
+
+// Add counts n items done.
+func (p *progressLines) Add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	step := max(1, p.total/10)
+	before := p.done
+	p.done += n
+	if now := time.Now(); p.done < p.total && (p.done/step != before/step || now.Sub(p.last) >= 30*time.Second) { // the last line is Finish's
+		p.last = now
+		fmt.Fprintf(os.Stderr, "%s: %d/%d, %.0f s\n", p.desc, p.done, p.total, now.Sub(p.start).Seconds())
+	}
+}
+
+// Finish writes the last line.
+func (p *progressLines) Finish() {
+	fmt.Fprintf(os.Stderr, "%s: %d/%d done in %.1f s\n", p.desc, p.done, p.total, time.Since(p.start).Seconds())
+}
+
+// each calls fn(0..n-1) on threads goroutines with progress lines
+// named desc, starting nothing once ctx is done, and
 // returns each index's error (nil where it succeeded or was not
 // started), then ctx's error. after, if not nil, runs after each call,
 // one at a time, with the count done.
 func each(ctx context.Context, n, threads int, desc string, fn func(k int) error, after func(done int)) ([]error, error) {
 	errs := make([]error, n)
-	bar := progress.New(n, desc)
+	bar := newProgress(n, desc)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -135,7 +168,7 @@ func each(ctx context.Context, n, threads int, desc string, fn func(k int) error
 // (need(n) bytes each) would not fit in the memory available.
 func checkMemory(what string, threads, longest int, need func(n int) int64) error {
 	total := int64(max(1, threads)) * need(longest)
-	if lim, err := memavail.Available(); err == nil && total > lim.Bytes {
+	if lim, err := memcheck.Available(); err == nil && total > lim.Bytes {
 		return fmt.Errorf("%s: %d folds of %d nt at once need about %d MiB, %d MiB available (%s): use fewer -threads or a lower -max-len",
 			what, max(1, threads), longest, total>>20, lim.Bytes>>20, lim.Source)
 	}
@@ -215,13 +248,12 @@ func train(ctx context.Context, args []string) error {
 	}
 	start := time.Now()
 	best := 1e300
-	bar := progress.New(*evals, "objective evaluations")
+	bar := newProgress(*evals, "objective evaluations")
 	m, res, err := loglinear.Train(ctx, ok, loglinear.TrainOptions{
 		Lambda: *lambda, MaxEvals: *evals, Threads: *threads, Init: init,
 		Progress: func(e int, v, g float64) {
 			fmt.Fprintf(logf, "%d\t%.6f\t%.6g\t%.1f\n", e, v, g, time.Since(start).Seconds())
-			bar.Describe(fmt.Sprintf("objective %.4f", v))
-			bar.Add(1)
+			bar.Add(1) // the objective of each is in log.tsv
 		},
 		Checkpoint: func(m *loglinear.Model, v float64) {
 			if v < best {
