@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/contactmap/contactmap/pipeline/msa"
@@ -351,4 +352,127 @@ func (a *Alignment) writeStockholm(w *bufio.Writer) {
 		rf = append(rf, 'x')
 	}
 	fmt.Fprintf(w, "%-*s %s\n//\n", width, "#=GC RF", bytes.ReplaceAll(expand(strings.ToUpper(string(rf))), []byte("X"), []byte("x")))
+}
+
+// ParseStockholmRF reads a Stockholm alignment of hits to a profile
+// built from the query (nhmmer's -A), which holds the hits and not the
+// query, and anchors it on the query through its reference annotation:
+// the columns marked in the "#=GC RF" line ('x', one per state of the
+// query's profile, so one per query position) are the query's columns.
+// A residue there is upper-cased, a gap '-'; residues in the other
+// columns are insertions, lower-cased, their gaps dropped. The query
+// (name, seq) is prepended as row 0. Blocks are joined by name.
+//
+// nhmmer's alignment spans only the states its hits reach: first is the
+// query position (from 1) of its first RF column, the least hmm-from of
+// the hits (nhmmer's --tblout, NhmmerFirstState); the query positions
+// before it and after the last RF column are gaps in every hit.
+func ParseStockholmRF(data []byte, path, name, seq string, first int) (*Alignment, error) {
+	if seq == "" || strings.IndexFunc(seq, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
+		return nil, fmt.Errorf("%s: the query %.20q is not a sequence of upper-case letters", path, seq)
+	}
+	var names []string
+	seqs := map[string][]byte{}
+	var rf []byte
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), msa.MaxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := bytes.TrimSpace(sc.Bytes())
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] == '#' {
+			if f := bytes.Fields(t); len(f) == 3 && string(f[0]) == "#=GC" && string(f[1]) == "RF" {
+				rf = append(rf, f[2]...)
+			}
+			continue
+		}
+		if bytes.Equal(t, []byte("//")) {
+			break
+		}
+		f := bytes.Fields(t)
+		if len(f) != 2 {
+			return nil, fmt.Errorf("%s line %d: %w: a Stockholm sequence line has a name and a sequence, found %d fields", path, line, ErrFormat, len(f))
+		}
+		n := string(f[0])
+		if _, ok := seqs[n]; !ok {
+			names = append(names, n)
+		}
+		seqs[n] = append(seqs[n], f[1]...)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s line %d: %w", path, line+1, err)
+	}
+	a := &Alignment{Names: []string{name}, Rows: []string{seq}}
+	if len(names) == 0 {
+		return a, nil
+	}
+	if len(rf) == 0 {
+		return nil, fmt.Errorf("%s: %w: no #=GC RF line to mark the query's columns", path, ErrFormat)
+	}
+	match := 0
+	for _, c := range rf {
+		if c != '.' && c != '-' {
+			match++
+		}
+	}
+	if first < 1 || first-1+match > len(seq) {
+		return nil, fmt.Errorf("%s: %w: #=GC RF marks %d columns from query position %d, the query has %d", path, ErrFormat, match, first, len(seq))
+	}
+	head, tail := strings.Repeat("-", first-1), strings.Repeat("-", len(seq)-(first-1+match))
+	for _, n := range names {
+		s := seqs[n]
+		if len(s) != len(rf) {
+			return nil, fmt.Errorf("%s: %w: sequence %s has %d columns, #=GC RF %d", path, ErrFormat, n, len(s), len(rf))
+		}
+		row := make([]byte, 0, len(seq))
+		row = append(row, head...)
+		for i, c := range s {
+			gap := c == '-' || c == '.'
+			if !gap && !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+				return nil, fmt.Errorf("%s: %w: letter %q in sequence %s", path, ErrFormat, c, n)
+			}
+			m := rf[i] != '.' && rf[i] != '-'
+			switch {
+			case m && gap:
+				row = append(row, '-')
+			case m:
+				row = append(row, upper(c))
+			case !gap:
+				row = append(row, lower(c))
+			}
+		}
+		row = append(row, tail...)
+		a.Names = append(a.Names, n)
+		a.Rows = append(a.Rows, string(row))
+	}
+	return a, nil
+}
+
+// NhmmerFirstState reads nhmmer's --tblout table of hits and returns
+// the least hmm-from (its fifth field) of its hits: the profile state,
+// so the query position, of the first column of nhmmer's alignment
+// (ParseStockholmRF). A table of no hits gives 1.
+func NhmmerFirstState(tbl []byte, path string) (int, error) {
+	first := 0
+	for k, l := range strings.Split(string(tbl), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) < 6 {
+			return 0, fmt.Errorf("%s line %d: %w: a hit of nhmmer's table has at least 6 fields, found %d", path, k+1, ErrFormat, len(f))
+		}
+		v, err := strconv.Atoi(f[4])
+		if err != nil || v < 1 {
+			return 0, fmt.Errorf("%s line %d: %w: hmm-from %q", path, k+1, ErrFormat, f[4])
+		}
+		if first == 0 || v < first {
+			first = v
+		}
+	}
+	return max(first, 1), nil
 }

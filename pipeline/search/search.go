@@ -1,7 +1,8 @@
 // Package search builds alignments of protein sequences by homology
 // search with the field's tools, run as subprocesses: jackhmmer (HMMER)
 // and MMseqs2 against a FASTA database (plain or gzip), HHblits (HH-suite)
-// against an HH-suite database. No search algorithm is implemented here:
+// against an HH-suite database; and of RNA sequences with nhmmer (HMMER)
+// against a FASTA database of nucleotide sequences. No search algorithm is implemented here:
 // the tools search; this package writes their inputs, runs them, reads
 // their outputs (Stockholm, A3M), anchors them on the query's columns,
 // filters the hits (Filter, as hhfilter's -cov and -qid) and writes the
@@ -38,6 +39,9 @@ const (
 	Jackhmmer Tool = "jackhmmer"
 	MMseqs    Tool = "mmseqs"
 	HHblits   Tool = "hhblits"
+	// Nhmmer searches RNA (or DNA) sequences: HMMER's nhmmer, one pass
+	// of a profile built from the query, top strand only (--watson).
+	Nhmmer Tool = "nhmmer"
 )
 
 // Tools are the tools, the default first. jackhmmer is the default,
@@ -45,6 +49,10 @@ const (
 // the msa network's long-range top-L/5 0.762 from its alignments, 0.603
 // from MMseqs2's).
 var Tools = []Tool{Jackhmmer, MMseqs, HHblits}
+
+// NucleotideTools are the tools of RNA queries (not among Tools, which
+// are the protein tools ParseTool reads).
+var NucleotideTools = []Tool{Nhmmer}
 
 // DefaultTool is the tool a run without --search uses.
 const DefaultTool = Jackhmmer
@@ -56,7 +64,7 @@ const DefaultEValue = 0.001
 // Package is the Debian package that installs the tool.
 func (t Tool) Package() string {
 	switch t {
-	case Jackhmmer:
+	case Jackhmmer, Nhmmer:
 		return "hmmer"
 	case MMseqs:
 		return "mmseqs2"
@@ -149,8 +157,13 @@ func New(opt Options) (*Searcher, error) {
 		opt.Tool = DefaultTool
 	}
 	if opt.Tool.Package() == "" {
-		_, err := ParseTool(string(opt.Tool))
-		return nil, err
+		if _, err := ParseTool(string(opt.Tool)); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("unknown search tool %q", opt.Tool)
+	}
+	if opt.Tool == Nhmmer && opt.Iterations > 1 {
+		return nil, fmt.Errorf("nhmmer searches once: %d iterations asked", opt.Iterations)
 	}
 	if opt.Iterations <= 0 {
 		opt.Iterations = opt.Tool.DefaultIterations()
@@ -226,7 +239,7 @@ func toolVersion(t Tool, bin string) string {
 	var args []string
 	var name string
 	switch t {
-	case Jackhmmer:
+	case Jackhmmer, Nhmmer:
 		args, name = []string{"-h"}, "HMMER"
 	case MMseqs:
 		args, name = []string{"version"}, "MMseqs2"
@@ -278,7 +291,7 @@ type Query struct {
 // ErrQuery marks a query the tools cannot take.
 var ErrQuery = errors.New("bad query")
 
-func checkQuery(q Query) (string, error) {
+func checkQuery(t Tool, q Query) (string, error) {
 	seq := strings.ToUpper(strings.TrimSpace(q.Seq))
 	if seq == "" {
 		return "", fmt.Errorf("%w: %s: empty sequence", ErrQuery, q.Name)
@@ -287,14 +300,21 @@ func checkQuery(q Query) (string, error) {
 		if c := seq[i]; c < 'A' || c > 'Z' {
 			return "", fmt.Errorf("%w: %s: %q at position %d is not a residue letter", ErrQuery, q.Name, c, i+1)
 		}
+		if t == Nhmmer && !strings.ContainsRune(nucleotides, rune(seq[i])) {
+			return "", fmt.Errorf("%w: %s: %q at position %d is not a nucleotide letter (%s)", ErrQuery, q.Name, seq[i], i+1, nucleotides)
+		}
 	}
 	return seq, nil
 }
 
+// nucleotides are the letters nhmmer's queries may hold: the bases and
+// IUPAC's ambiguity codes.
+const nucleotides = "ACGTUNRYKMSWBDHV"
+
 // Search runs the tool for q and returns its alignment, anchored on the
 // query, unfiltered. The tool's standard output and error go to log.
 func (s *Searcher) Search(ctx context.Context, q Query, log io.Writer) (*Alignment, error) {
-	seq, err := checkQuery(q)
+	seq, err := checkQuery(s.opt.Tool, q)
 	if err != nil {
 		return nil, err
 	}
@@ -346,6 +366,31 @@ func (s *Searcher) Search(ctx context.Context, q Query, log io.Writer) (*Alignme
 				return nil, err
 			}
 		}
+	case Nhmmer:
+		out = filepath.Join(dir, "out.sto")
+		tbl := filepath.Join(dir, "hits.tbl")
+		parse = func(data []byte, path string) (*Alignment, error) {
+			t, err := os.ReadFile(tbl)
+			if err != nil {
+				return nil, fmt.Errorf("%s: its table of hits: %v", path, err)
+			}
+			first, err := NhmmerFirstState(t, "nhmmer's table of hits")
+			if err != nil {
+				return nil, err
+			}
+			return ParseStockholmRF(data, path, name, seq, first)
+		}
+		e := fmt.Sprint(o.EValue)
+		// Reporting and inclusion at one threshold, so that the table
+		// lists the alignment's hits.
+		args := []string{"--watson", "-E", e, "--incE", e, "--tblout", tbl}
+		if o.Threads > 0 {
+			args = append(args, "--cpu", strconv.Itoa(o.Threads))
+		}
+		args = append(args, "-A", out, "--noali", "-o", os.DevNull, qfa, db)
+		if err := s.run(ctx, log, args...); err != nil {
+			return nil, err
+		}
 	case HHblits:
 		out, parse = filepath.Join(dir, "out.a3m"), ParseA3M
 		args := []string{"-i", qfa, "-d", db, "-oa3m", out, "-n", strconv.Itoa(o.Iterations), "-e", fmt.Sprint(o.EValue), "-all", "-o", os.DevNull}
@@ -357,8 +402,9 @@ func (s *Searcher) Search(ctx context.Context, q Query, log io.Writer) (*Alignme
 		}
 	}
 	f, err := os.Open(out)
-	if errors.Is(err, os.ErrNotExist) && o.Tool == Jackhmmer {
-		// jackhmmer writes no alignment where nothing is included.
+	if errors.Is(err, os.ErrNotExist) && (o.Tool == Jackhmmer || o.Tool == Nhmmer) {
+		// jackhmmer and nhmmer write no alignment where nothing is
+		// included.
 		return &Alignment{Names: []string{name}, Rows: []string{seq}}, nil
 	}
 	if err != nil {
@@ -414,7 +460,7 @@ func (s *Searcher) database(ctx context.Context, log io.Writer) (string, error) 
 	var db string
 	var err error
 	switch s.opt.Tool {
-	case Jackhmmer:
+	case Jackhmmer, Nhmmer:
 		db, err = s.plainFASTA()
 	case MMseqs:
 		db, err = s.mmseqsIndex(ctx, log)
