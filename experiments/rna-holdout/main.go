@@ -70,6 +70,9 @@ var (
 	longFlag    = flag.String("long-split", "", "instead of clustering: write split2 into this directory: -out's validation set plus whole training clusters of clusters.tsv (of at most -max-cluster molecules) with a molecule over 200 nt, drawn until -long-want such molecules (trials.md, trial 10); the report to standard output")
 	longWant    = flag.Int("long-want", 300, "-long-split: the drawn molecules of more than 200 nt wanted")
 	blendFlag   = flag.String("blend", "", "-score: also the MEA decoder on (1 - w) P + w Q for each weight w here (comma-separated, in (0, 1]), Q the McCaskill pair probabilities under -blend-global's rule from -ensemble-cache, as the predictors NAME/bW (W = 100 w) (trials.md, trial 10)")
+	consFlag    = flag.String("consensus", "", "-score: also trial 17's predictor NAME/cc: the network's probabilities in the query's place in its homologs' consensus, from this support file (rna-consensus run's support.tsv.gz; trials.md, trials 16-17)")
+	consWFlag   = flag.Float64("consensus-w", 1, "-consensus: the weight w of the consensus Q in (1 - w) P + w Q (trial 16's selected candidate)")
+	consGFlag   = flag.Float64("consensus-gamma", 0, "-consensus: the decoder of the blend, rna.DecodeMEA's gamma; 0 the centroid, pairs over 0.5 (trial 16's selected candidate)")
 	blendGlob   = flag.Int("blend-global", 600, "-blend: the rule of Q (ssnet.EnsembleFold: molecules of at most this many bases fold globally)")
 	withGlbFlag = flag.String("with-global", "", "instead of clustering: write the model file IN to OUT (IN=OUT) under -ensemble-global's rule of the ensemble channel, its parameters unchanged (trials.md, trial 10: EG)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
@@ -959,6 +962,16 @@ func score(ctx context.Context, spec string) error {
 				return fmt.Errorf("-score %s: -blend scores one network, not an ensemble", name)
 			}
 			more, err := blendRows(ctx, name, m, valid)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, more...)
+		}
+		if *consFlag != "" {
+			if len(ms) > 1 {
+				return fmt.Errorf("-score %s: -consensus scores one network, not an ensemble", name)
+			}
+			more, err := consensusRows(name, m, valid)
 			if err != nil {
 				return err
 			}
