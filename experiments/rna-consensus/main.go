@@ -22,7 +22,7 @@
 // homologs' support, consensus.Support's text, for trial 17's network
 // runs). It is resumable: molecules already in rows.tsv are skipped.
 // -scores also writes the rows as rna-holdout -paired reads them
-// (predictor CC-<candidate>), once every molecule is done.
+// (predictor CC/<candidate>, its dashes dropped: CC/w100mea2), once every molecule is done.
 //
 // select prints trial 16's candidates' mean F1 over DIR/rows.tsv, best
 // first.
@@ -476,7 +476,7 @@ func readRows(path string) (map[string]bool, error) {
 }
 
 // writeScores writes rows.tsv's candidates as rna-holdout's scores file
-// (predictor CC-<candidate>).
+// (predictor CC/<candidate>, its dashes dropped: CC/w100mea2).
 func writeScores(rowsPath, out string) error {
 	_, rows, err := table(rowsPath)
 	if err != nil {
@@ -486,7 +486,7 @@ func writeScores(rowsPath, out string) error {
 	b.WriteString("predictor\tname\tlength\tf1\tmcc\tf1_slip\n")
 	for k, c := range candidates {
 		for _, r := range rows {
-			fmt.Fprintf(&b, "CC-%s\t%s\t%s\t%s\t%s\t%s\n", c, r[0], r[1], r[6+3*k], r[7+3*k], r[8+3*k])
+			fmt.Fprintf(&b, "CC/%s\t%s\t%s\t%s\t%s\t%s\n", strings.ReplaceAll(c.String(), "-", ""), r[0], r[1], r[6+3*k], r[7+3*k], r[8+3*k])
 		}
 	}
 	return os.WriteFile(out, []byte(b.String()), 0o644)
