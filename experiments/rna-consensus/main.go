@@ -26,6 +26,13 @@
 //
 // select prints trial 16's candidates' mean F1 over DIR/rows.tsv, best
 // first.
+//
+// fold-scores writes, into each ArchiveII fold's directory of -folds
+// (those holding a baselines.tsv), scores-CC.tsv: the selected
+// candidate's F1 (predictor CC/cc) of every molecule its centroid row
+// scores, from -rows (an ArchiveII run's rows.tsv), and for a molecule
+// the run skipped (over -max-len) the centroid's own, as registered
+// before the read.
 package main
 
 import (
@@ -54,7 +61,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: rna-consensus db|run|select [flags]")
+		fmt.Fprintln(os.Stderr, "usage: rna-consensus db|run|select|fold-scores [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -67,8 +74,10 @@ func main() {
 		err = run(ctx, os.Args[2:])
 	case "select":
 		err = selectCandidates(os.Args[2:], os.Stdout)
+	case "fold-scores":
+		err = foldScores(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (db, run or select)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (db, run, select or fold-scores)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rna-consensus:", err)
@@ -530,6 +539,74 @@ func selectCandidates(args []string, w io.Writer) error {
 	fmt.Fprintf(w, "| candidate | mean F1 (%d molecules) | with a homolog (%d) |\n|---|---:|---:|\n", len(rows), nH)
 	for _, m := range ms {
 		fmt.Fprintf(w, "| %s | %.4f | %.4f |\n", m.c, m.all, m.withH)
+	}
+	return nil
+}
+
+// selected is trial 16's selected candidate (trials.md).
+var selected = candidate{w: 1, mea: 2}
+
+func foldScores(args []string) error {
+	fs := flag.NewFlagSet("fold-scores", flag.ExitOnError)
+	rowsPath := fs.String("rows", "", "an ArchiveII run's rows.tsv")
+	folds := fs.String("folds", "experiments/rna-holdout/archiveII-folds", "the folds' directory")
+	fs.Parse(args)
+	_, rows, err := table(*rowsPath)
+	if err != nil {
+		return err
+	}
+	col := -1
+	for k, c := range candidates {
+		if c == selected {
+			col = 6 + 3*k
+		}
+	}
+	byName := map[string][]string{}
+	for _, r := range rows {
+		byName[r[0]] = r
+	}
+	dirs, err := filepath.Glob(filepath.Join(*folds, "*", "baselines.tsv"))
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("fold-scores: no fold's baselines.tsv in %s", *folds)
+	}
+	for _, b := range dirs {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			return err
+		}
+		var out strings.Builder
+		out.WriteString("predictor\tname\tlength\tf1\tmcc\tf1_slip\n")
+		n, fallback := 0, 0
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+			f := strings.Split(l, "\t")
+			if len(f) != 6 {
+				return fmt.Errorf("%s: a row of %d fields", b, len(f))
+			}
+			if f[0] != "centroid" {
+				continue
+			}
+			n++
+			if r, ok := byName[f[1]]; ok {
+				if r[1] != f[2] {
+					return fmt.Errorf("%s: %s has %s nt, %s in %s", b, f[1], f[2], r[1], *rowsPath)
+				}
+				fmt.Fprintf(&out, "CC/cc\t%s\t%s\t%s\t%s\t%s\n", f[1], f[2], r[col], r[col+1], r[col+2])
+				continue
+			}
+			if l, _ := strconv.Atoi(f[2]); l <= 600 {
+				return fmt.Errorf("%s: %s (%s nt) is not in %s", b, f[1], f[2], *rowsPath)
+			}
+			fallback++
+			fmt.Fprintf(&out, "CC/cc\t%s\t%s\t%s\t%s\t%s\n", f[1], f[2], f[3], f[4], f[5])
+		}
+		dst := filepath.Join(filepath.Dir(b), "scores-CC.tsv")
+		if err := os.WriteFile(dst, []byte(out.String()), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "fold-scores: %s: %d molecules, %d over 600 nt scored by the centroid\n", dst, n, fallback)
 	}
 	return nil
 }

@@ -60,8 +60,14 @@ func readSupports(path string) (map[string]*consensus.Support, error) {
 // candidate decodes (-consensus-w, -consensus-gamma: rna.DecodeMEA's
 // gamma, 0 the centroid); a molecule whose template the network sees
 // (hasTemplate) is decoded from P alone by the MEA decoder, as the
-// blends are (trial 10's amendment).
-func consensusRows(name string, m *ssnet.Model, set []ssnet.Molecule) ([]string, error) {
+// blends are (trial 10's amendment), and so is a molecule of more than
+// ssnet.ConsensusMaxLen bases, which has no support (rna-consensus run
+// -max-len 600; the rule written before the ArchiveII folds' read).
+//
+// For an ensemble (more than one model) P is the mean of the members'
+// probabilities, as the network method averages them.
+func consensusRows(name string, ms []*ssnet.Model, set []ssnet.Molecule) ([]string, error) {
+	m := ms[0]
 	sups, err := readSupports(*consFlag)
 	if err != nil {
 		return nil, err
@@ -71,18 +77,23 @@ func consensusRows(name string, m *ssnet.Model, set []ssnet.Molecule) ([]string,
 		return nil, fmt.Errorf("-consensus-w %g (want 0..1), -consensus-gamma %g (want >= 0)", w, gamma)
 	}
 	for k := range set {
-		if sups[normalSeq(set[k].Seq)] == nil {
+		if len(set[k].Seq) <= ssnet.ConsensusMaxLen && sups[normalSeq(set[k].Seq)] == nil {
 			return nil, fmt.Errorf("-consensus %s: no support for %s", *consFlag, set[k].Name)
 		}
 	}
 	t0 := time.Now()
 	label := name + "/cc"
 	scores, err := ssnet.Evaluate(set, func(mol *ssnet.Molecule) (*rna.Structure, error) {
-		p, err := m.ProbabilitiesFor(mol, 1)
-		if err != nil {
-			return nil, err
+		qs := make([][]float32, len(ms))
+		for k, mk := range ms {
+			q, err := mk.ProbabilitiesFor(mol, 1)
+			if err != nil {
+				return nil, err
+			}
+			qs[k] = q
 		}
-		if hasTemplate(m, mol) {
+		p := ssnet.MeanProbabilities(qs)
+		if hasTemplate(m, mol) || len(mol.Seq) > ssnet.ConsensusMaxLen {
 			return ssnet.MEA.Decode(mol.Name, mol.Seq, p)
 		}
 		q, err := sups[normalSeq(mol.Seq)].Consensus(p)

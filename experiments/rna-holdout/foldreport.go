@@ -22,13 +22,21 @@ var foldRows = []struct{ key, name string }{{"mfe", "MFE"}, {"centroid", "centro
 // mean (the mean of the family means, the published tables' number) and
 // the mean over all molecules. A family without its fold's files is
 // listed as missing, and the means are then over the families present.
-func foldReport(w io.Writer, dir, name, decoder string) error {
-	other := map[string]string{"mea": "greedy", "greedy": "mea"}[decoder]
+//
+// extra are further columns (NAME/DECODER, comma-separated: another
+// predictor's scores in the folds' files, as the consensus's CC/cc)
+// after the network's two.
+func foldReport(w io.Writer, dir, name, decoder, extra string) error {
+	other := map[string]string{"mea": "greedy", "greedy": "mea", "cc": "mea"}[decoder]
 	if strings.HasPrefix(decoder, "b") && len(decoder) > 1 {
 		other = "mea" // a blend of -score -blend, beside the network's own MEA
 	}
 	if other == "" {
-		return fmt.Errorf("-fold-decoder %q: want mea, greedy or a blend bW", decoder)
+		return fmt.Errorf("-fold-decoder %q: want mea, greedy, cc (the consensus of -consensus) or a blend bW", decoder)
+	}
+	var extras []string
+	if extra != "" {
+		extras = strings.Split(extra, ",")
 	}
 	lists, err := filepath.Glob(filepath.Join(dir, "*.exclude.txt"))
 	if err != nil {
@@ -39,7 +47,7 @@ func foldReport(w io.Writer, dir, name, decoder string) error {
 	}
 	sort.Strings(lists)
 	net, alt := name+"/"+decoder, name+"/"+other
-	cols := append([]string{net, alt}, func() []string {
+	cols := append(append([]string{net, alt}, extras...), func() []string {
 		var k []string
 		for _, r := range foldRows {
 			k = append(k, r.key)
@@ -47,6 +55,9 @@ func foldReport(w io.Writer, dir, name, decoder string) error {
 		return k
 	}()...)
 	fmt.Fprintf(w, "| family | molecules | %s | %s |", net, alt)
+	for _, e := range extras {
+		fmt.Fprintf(w, " %s |", e)
+	}
 	for _, r := range foldRows {
 		fmt.Fprintf(w, " %s |", r.name)
 	}

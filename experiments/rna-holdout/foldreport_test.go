@@ -42,7 +42,7 @@ func TestFoldReport(t *testing.T) {
 	write(filepath.Join(dir, "b", "baselines.tsv"), base(map[string]float64{"b1": 0.4}))
 	write(filepath.Join(dir, "b", "scores-E.tsv"), header+"E/mea\tb1\t10\t0.0\t0\t0\nE/greedy\tb1\t10\t0.1\t0\t0\n")
 	var out strings.Builder
-	if err := foldReport(&out, dir, "E", "mea"); err != nil {
+	if err := foldReport(&out, dir, "E", "mea", ""); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -57,7 +57,24 @@ func TestFoldReport(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
-	if err := foldReport(&out, dir, "E", "other"); err == nil {
+	if err := foldReport(&out, dir, "E", "other", ""); err == nil {
 		t.Error("an unknown decoder: no error")
+	}
+	// An extra column, from another file of the folds; the consensus
+	// decoder's other column is the network's MEA.
+	write(filepath.Join(dir, "a", "scores-CC.tsv"), header+"CC/cc\ta1\t10\t0.3\t0\t0\nCC/cc\ta2\t10\t0.7\t0\t0\nE/cc\ta1\t10\t0.8\t0\t0\nE/cc\ta2\t10\t0.6\t0\t0\n")
+	write(filepath.Join(dir, "b", "scores-CC.tsv"), header+"CC/cc\tb1\t10\t0.9\t0\t0\nE/cc\tb1\t10\t0.2\t0\t0\n")
+	out.Reset()
+	if err := foldReport(&out, dir, "E", "cc", "CC/cc"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| family | molecules | E/cc | E/mea | CC/cc | MFE |",
+		"| a | 2 | 0.700 | 0.750 | 0.500 | 0.200 |",
+		"| **family-fold mean** (2 families) | 3 | 0.450 | 0.375 | 0.700 | 0.300 |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
 	}
 }

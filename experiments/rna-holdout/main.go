@@ -61,6 +61,7 @@ var (
 	foldF1Flag  = flag.Float64("fold-f1", 0.45, "-folds: the structure test's SpanF1 (the clustering's chosen F1, report.md)")
 	foldRepFlag = flag.String("fold-report", "", "instead of clustering: the ArchiveII family-fold table from each fold's scores (-out/archiveII-folds/FAMILY/baselines.tsv and scores-NAME.tsv) of this network NAME, under -fold-decoder")
 	foldDecFlag = flag.String("fold-decoder", "mea", "-fold-report: the network's decoder named by the protocol (the other is reported beside it)")
+	foldXFlag   = flag.String("fold-extra", "", "-fold-report: further columns, NAME/DECODER comma-separated, from the folds' score files (the model-free consensus: CC/cc)")
 	foldSetFlag = flag.String("fold-sets", "", "instead of clustering: write each ArchiveII fold's training, selection and test sets (foldSets) into this directory, one folder per family")
 	setsFlag    = flag.String("sets", "", "-score, -baselines: the directory holding train.dbn.gz and the scored set (default: -out)")
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
@@ -120,7 +121,7 @@ func main() {
 		return
 	}
 	if *foldRepFlag != "" {
-		check(foldReport(os.Stdout, filepath.Join(*outFlag, "archiveII-folds"), *foldRepFlag, *foldDecFlag))
+		check(foldReport(os.Stdout, filepath.Join(*outFlag, "archiveII-folds"), *foldRepFlag, *foldDecFlag, *foldXFlag))
 		return
 	}
 	if *foldSetFlag != "" {
@@ -968,10 +969,7 @@ func score(ctx context.Context, spec string) error {
 			rows = append(rows, more...)
 		}
 		if *consFlag != "" {
-			if len(ms) > 1 {
-				return fmt.Errorf("-score %s: -consensus scores one network, not an ensemble", name)
-			}
-			more, err := consensusRows(name, m, valid)
+			more, err := consensusRows(name, ms, valid)
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/contactmap/contactmap/pipeline/search"
+	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -36,8 +38,18 @@ type EvalConfig struct {
 	EnsembleCache string
 	// Baselines adds the model-free baselines (ssnet.Baselines).
 	Baselines bool
-	Workers   int // goroutines per convolution (0: runtime.GOMAXPROCS(0))
-	Shipped   Shipped
+	// DB, when set, is a FASTA file of RNA sequences searched by nhmmer
+	// for each molecule's homologs (as rna predict --db): each model and
+	// decoder gets a second row, "..., with the consensus" (the
+	// network's probabilities averaged with the homologs' ensembles,
+	// ssnet.ConsensusMap, decoded by ssnet.DecodeConsensus; a molecule
+	// whose template a network sees, or over ssnet.ConsensusMaxLen,
+	// decoded as the first row decodes it), and with Baselines the
+	// consensus method is a baseline row. SearchBin is nhmmer's program
+	// ("": nhmmer on PATH).
+	DB, SearchBin string
+	Workers       int // goroutines per convolution (0: runtime.GOMAXPROCS(0))
+	Shipped       Shipped
 	// Log, when set, gets the evaluation's notes (a stale fold seed, a
 	// baseline left out); Progress reports each row's molecules and the
 	// MFE folds.
@@ -106,6 +118,16 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		}
 		return nil
 	}
+	var homologs ssnet.HomologFinder
+	if cfg.DB != "" {
+		srch, err := search.New(search.Options{Tool: search.Nhmmer, Bin: cfg.SearchBin, DB: cfg.DB, Threads: 1})
+		if err != nil {
+			return nil, fmt.Errorf("--db: %w", err)
+		}
+		defer srch.Close()
+		homologs = homologFinder(srch)
+		fmt.Fprintf(log, "contactmap rna eval: homologs by %s (nhmmer) in %s, %s\n", srch.Version(), cfg.DB, consensusRule)
+	}
 	templated := false
 	var ensembled *ssnet.EnsembleFold // the rule of the attached ensemble channels
 	for _, path := range cfg.Models {
@@ -173,12 +195,31 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		for k, d := range cfg.Decoders {
 			addRow(fmt.Sprintf("%s, %s", name, d), params, scores[k])
 		}
+		if homologs == nil {
+			continue
+		}
+		for _, d := range cfg.Decoders {
+			row := fmt.Sprintf("%s, %s, with the consensus", name, d)
+			tick, end := cfg.Progress.Start(len(set), row)
+			scores, err := ssnet.Evaluate(set, consensusOfNetworks(ctx, ms, d, homologs, cfg.Workers), tick)
+			end()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			addRow(row, params, scores)
+		}
 	}
 	if !cfg.Baselines {
 		return report, nil
 	}
-	for _, b := range ssnet.Baselines() {
-		o := ssnet.MethodOptions{Refs: refs}
+	baselines := ssnet.Baselines()
+	if homologs != nil {
+		m, _ := ssnet.MethodNamed(ssnet.MethodConsensus)
+		m.Row = "consensus (Turner 2004 ensembles of the molecule and its homologs)"
+		baselines = append(baselines, m)
+	}
+	for _, b := range baselines {
+		o := ssnet.MethodOptions{Refs: refs, Homologs: homologs, Workers: cfg.Workers}
 		if b.Needs&ssnet.NeedsMFE != 0 {
 			if err := attachMFE(); err != nil {
 				return nil, err
@@ -227,4 +268,37 @@ func networkName(r ssnet.Record) string {
 		name += fmt.Sprintf(", ensemble global to %d nt", r.EnsembleFold().GlobalLen())
 	}
 	return name
+}
+
+// consensusOfNetworks is rna eval's consensus row of an ensemble ms
+// under decoder d: the mean of the members' probabilities, averaged
+// with the homologs' ensembles and decoded by ssnet.DecodeConsensus,
+// or decoded by d where a member sees the molecule's template or it is
+// over ssnet.ConsensusMaxLen (as rna predict --db predicts).
+func consensusOfNetworks(ctx context.Context, ms []*ssnet.Model, d ssnet.Decoder, homologs ssnet.HomologFinder, workers int) ssnet.Predictor {
+	return func(mol *ssnet.Molecule) (*rna.Structure, error) {
+		qs := make([][]float32, len(ms))
+		seen := false
+		for k, m := range ms {
+			q, err := m.ProbabilitiesFor(mol, workers)
+			if err != nil {
+				return nil, err
+			}
+			qs[k] = q
+			seen = seen || ssnet.SeesTemplate(m.Record, mol.Template)
+		}
+		p := ssnet.MeanProbabilities(qs)
+		if seen || len(mol.Seq) > ssnet.ConsensusMaxLen {
+			return d.Decode(mol.Name, mol.Seq, p)
+		}
+		hs, err := homologs(ctx, mol.Name, mol.Seq)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", mol.Name, err)
+		}
+		q, err := ssnet.ConsensusMap(ctx, mol.Name, mol.Seq, p, hs, workers)
+		if err != nil {
+			return nil, err
+		}
+		return ssnet.DecodeConsensus(mol.Name, mol.Seq, q)
+	}
 }

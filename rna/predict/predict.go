@@ -13,7 +13,9 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/outset"
+	"github.com/contactmap/contactmap/pipeline/search"
 	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/consensus"
 	"github.com/contactmap/contactmap/rna/homology"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -80,6 +82,13 @@ type Config struct {
 	Stdin io.Reader
 	// Shipped resolves the models and their references.
 	Shipped Shipped
+	// DB is a FASTA file of RNA sequences (plain or gzip) searched for
+	// each molecule's homologs by nhmmer (pipeline/search); the network
+	// method then predicts from the consensus of its probabilities with
+	// the homologs' ensembles (ssnet.MethodOptions.Homologs), and the
+	// consensus method needs it. "": no search. SearchBin is nhmmer's
+	// program ("": nhmmer on PATH).
+	DB, SearchBin string
 
 	// OnStart, when set, is called once the inputs are read, before any
 	// prediction, with the molecules of this shard and where the
@@ -106,7 +115,11 @@ type Outcome struct {
 	Files  []string
 	// Method is the predictor, for the summary: the method, and for the
 	// network its models ("network rna-scnn+rna-scnn-seq").
-	Method    string
+	Method string
+	// Homologs is the number of homologs the consensus used (DB), -1
+	// where none was searched for (no DB, a template the network sees,
+	// a molecule over ssnet.ConsensusMaxLen).
+	Homologs  int
 	Structure *rna.Structure // the prediction, with its energy where it folds
 	Known     *rna.Structure // the input's own structure, if any
 	Warnings  []string       // what the user should know; the outputs were written
@@ -239,6 +252,21 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	if len(nets) > 0 {
 		from += fmt.Sprintf("; decoder %s", decoder)
 	}
+	var homologs ssnet.HomologFinder
+	switch {
+	case cfg.DB != "" && method != ssnet.MethodNetwork && method != ssnet.MethodConsensus:
+		return nil, fmt.Errorf("%w: --db is read by the network and consensus methods, not by %s", ssnet.ErrUsage, method)
+	case cfg.DB != "":
+		srch, err := search.New(search.Options{Tool: search.Nhmmer, Bin: cfg.SearchBin, DB: cfg.DB, Threads: 1})
+		if err != nil {
+			return nil, fmt.Errorf("--db: %w", err)
+		}
+		defer srch.Close()
+		homologs = homologFinder(srch)
+		from += fmt.Sprintf("; homologs by %s (nhmmer, E-value %g) in %s, %s", srch.Version(), search.DefaultEValue, cfg.DB, consensusRule)
+	case method == ssnet.MethodConsensus:
+		return nil, fmt.Errorf("%w: --method consensus needs a sequence database to search: give --db", ssnet.ErrUsage)
+	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
@@ -260,7 +288,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	for i, in := range all {
 		base := outset.SafeName(in.Name) // the protein outputs' rule
 		key := strings.ToLower(base)
-		j := job{in: in}
+		j := job{in: in, homologs: -1}
 		if n := used[key]; n > 0 {
 			j.warnings = append(j.warnings, fmt.Sprintf("name used before; writing %s_%d", base, n+1))
 			base = fmt.Sprintf("%s_%d", base, n+1)
@@ -283,7 +311,7 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	}
 	r := runner{cfg: cfg, method: m, nets: nets, specs: specs, threads: threads, summary: summaryMethod(method, specs)}
 	r.predict = m.New(ssnet.MethodOptions{Workers: threads, MaxSpan: cfg.MaxSpan, Map: slices.Contains(cfg.Formats, ssnet.PNG), Energy: true,
-		Refs: refs, Networks: r.members(), Decoder: decoder, OnFold: cfg.OnFold, OnNetwork: cfg.OnNetwork})
+		Refs: refs, Networks: r.members(), Decoder: decoder, OnFold: cfg.OnFold, OnNetwork: cfg.OnNetwork, Homologs: homologs})
 	queue := make(chan *job)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -338,6 +366,7 @@ type job struct {
 	files    []string
 	skipped  bool
 	err      error
+	homologs int // of the consensus; -1: none searched
 }
 
 // runner predicts the molecules of a run.
@@ -361,7 +390,16 @@ func (r *runner) members() []ssnet.Network {
 }
 
 func (r *runner) outcome(j *job) Outcome {
-	return Outcome{Name: j.in.Name, Length: len(j.in.Seq), Base: j.base, Files: j.files, Method: r.summary,
+	method := r.summary
+	switch {
+	case j.homologs >= 0 && r.method.Name == ssnet.MethodConsensus:
+		method = fmt.Sprintf("consensus of %d homologs", j.homologs)
+	case j.homologs >= 0:
+		method += fmt.Sprintf(", consensus of %d homologs", j.homologs)
+	case r.cfg.DB != "" && j.err == nil && !j.skipped:
+		method += fmt.Sprintf(", no consensus (a template the network sees, or over %d nt)", ssnet.ConsensusMaxLen)
+	}
+	return Outcome{Name: j.in.Name, Length: len(j.in.Seq), Base: j.base, Files: j.files, Method: method, Homologs: j.homologs,
 		Structure: j.s, Known: j.in.Known, Warnings: j.warnings, Skipped: j.skipped, Err: j.err}
 }
 
@@ -412,7 +450,7 @@ func (r *runner) run(ctx context.Context, j *job) {
 		j.err, j.skipped = err, isTooLarge(err)
 		return
 	}
-	s, p, err := r.predict(ctx, &ssnet.Molecule{Structure: &rna.Structure{Name: in.Name, Seq: in.Seq}})
+	s, p, err := r.predict(context.WithValue(ctx, jobKey{}, j), &ssnet.Molecule{Structure: &rna.Structure{Name: in.Name, Seq: in.Seq}})
 	if err == nil {
 		j.files, err = ssnet.WriteOutputs(ctx, cfg.Out, j.base, s, p, in.Known, cfg.Formats)
 	}
@@ -458,4 +496,34 @@ func checkOutputs(dir, base string, formats []ssnet.Format, force bool) error {
 		}
 	}
 	return nil
+}
+
+// consensusRule says how the homologs are chosen and used, for the
+// run's header.
+var consensusRule = fmt.Sprintf("at most %d homologs covering half of the query, under %.0f%% identical to it and to each other; the consensus decoded by MEA gamma %d; none over %d nt or where a network sees a template",
+	consensus.DefaultSelect.Max, 100*consensus.DefaultSelect.MaxIdentity, ssnet.ConsensusGamma, ssnet.ConsensusMaxLen)
+
+// jobKey is the context key of the job a prediction is for, so that the
+// homolog finder records the homologs it found.
+type jobKey struct{}
+
+// homologFinder searches a molecule's homologs with s and keeps those
+// consensus.Select keeps, recording their number in the molecule's job.
+// The tool's output is kept only for an error (its last line).
+func homologFinder(s *search.Searcher) ssnet.HomologFinder {
+	return func(ctx context.Context, name, seq string) ([]consensus.Homolog, error) {
+		a, err := s.Search(ctx, search.Query{Name: "query", Seq: seq}, io.Discard)
+		if err != nil {
+			return nil, fmt.Errorf("homolog search: %w", err)
+		}
+		hs, err := consensus.Homologs(a.Names, a.Rows)
+		if err != nil {
+			return nil, fmt.Errorf("homolog search: %w", err)
+		}
+		kept := consensus.Select(hs, consensus.DefaultSelect)
+		if j, ok := ctx.Value(jobKey{}).(*job); ok {
+			j.homologs = len(kept)
+		}
+		return kept, nil
+	}
 }

@@ -16,6 +16,10 @@ import (
 // decoded by MethodOptions.Decoder.
 const MethodNetwork = "network"
 
+// MethodConsensus is the name of the consensus method (consensusPredictor):
+// model-free, it needs MethodOptions.Homologs.
+const MethodConsensus = "consensus"
+
 // A Method is one way to predict a secondary structure: the network, or
 // a model-free predictor (homology transfer, the Turner 2004 folds, the
 // stacking heuristic). Methods lists them; rna predict's --method names
@@ -107,6 +111,14 @@ type MethodOptions struct {
 	// last member, and once more with end set when the networks are done
 	// or stopped.
 	OnNetwork func(name string, l int, flops float64) func(done float64, end bool)
+	// Homologs, when set, finds each molecule's homologs in a sequence
+	// database (rna predict --db): the consensus method needs it, and
+	// the network method then predicts from the consensus of the
+	// networks' probabilities with the homologs' ensembles
+	// (ConsensusMap, DecodeConsensus), except for a molecule whose
+	// template a network sees (SeesTemplate) or of more than
+	// ConsensusMaxLen bases, decoded by Decoder from the networks alone.
+	Homologs HomologFinder
 }
 
 // A Network is one model of the network method, with the references
@@ -146,6 +158,8 @@ var methods = []Method{
 	{Name: "mea-pf", About: "model-free: the maximum expected accuracy structure of the Turner 2004 ensemble's pair probabilities (RNAfold --MEA)",
 		Row: "MEA (Turner 2004 ensemble, gamma 1)", Baseline: 4, Needs: NeedsMEAs, Folds: true, Fold: fold.MethodMEA,
 		New: func(o MethodOptions) MethodPredictor { return ensemblePredictor(o, true) }},
+	{Name: MethodConsensus, About: "model-free: the MEA structure (gamma 2) of the mean of the Turner 2004 ensembles of the molecule and of its homologs in a sequence database (--db), mapped through nhmmer's alignment",
+		New: consensusPredictor},
 	{Name: "stacking", About: "model-free: the most stacked canonical pairs, hairpins of at least three bases",
 		Row: "stacking", Baseline: 1,
 		New: func(o MethodOptions) MethodPredictor { return withMap(BaselinePredictor(), o.Map) }},
@@ -179,11 +193,14 @@ options, package rna/fold), centroid (model-free: the pairs of
 probability above 1/2 in the Turner 2004 ensemble, as RNAfold -p;
 the PNG shows the pair probabilities), mea-pf (model-free: the maximum
 expected accuracy structure of those probabilities, as RNAfold --MEA),
-or stacking (model-free: the most stacked canonical pairs).
+consensus (model-free, with --db: the MEA structure, gamma 2, of the
+mean of the Turner 2004 ensembles of the molecule and of its homologs
+found by nhmmer in the database), or stacking (model-free: the most
+stacked canonical pairs).
 `
 
 // MethodNames lists the methods' names for a message or a help text:
-// "network, homology, mfe, centroid, mea-pf or stacking".
+// "network, homology, mfe, centroid, mea-pf, consensus or stacking".
 func MethodNames() string {
 	names := make([]string, len(methods))
 	for i, m := range methods {
@@ -387,6 +404,24 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 		}
 		end() // before the decoder
 		p := MeanProbabilities(qs)
+		seen := false
+		for i, n := range nets {
+			seen = seen || SeesTemplate(n.Model.Record, ts[i])
+		}
+		if o.Homologs != nil && !seen && len(seq) <= ConsensusMaxLen {
+			hs, err := o.Homologs(ctx, name, seq)
+			if err != nil {
+				return nil, nil, err
+			}
+			if p, err = ConsensusMap(ctx, name, seq, p, hs, o.Workers); err != nil {
+				return nil, nil, err
+			}
+			s, err := DecodeConsensus(name, seq, p)
+			if err != nil || !o.Map {
+				return s, nil, err
+			}
+			return s, p, nil
+		}
 		s, err := o.Decoder.Decode(name, seq, p)
 		if err != nil || !o.Map {
 			return s, nil, err

@@ -41,7 +41,7 @@ func TestMembersAfter(t *testing.T) {
 // The registry lists the methods in --method's order, and the baselines
 // of rna eval and rna compare in theirs, with their rows' names.
 func TestMethodRegistry(t *testing.T) {
-	if got, want := MethodNames(), "network, homology, mfe, centroid, mea-pf or stacking"; got != want {
+	if got, want := MethodNames(), "network, homology, mfe, centroid, mea-pf, consensus or stacking"; got != want {
 		t.Errorf("MethodNames %q, want %q", got, want)
 	}
 	var got []string
