@@ -152,6 +152,11 @@ func TestNhmmer(t *testing.T) {
 			t.Errorf("hit %s: residues %s are not a stretch of its sequence", a.Names[k], res)
 		}
 	}
+	// A query without U or T (an ArchiveII SRP RNA's letters): nhmmer
+	// cannot guess its alphabet unless told.
+	if _, err := s.Search(context.Background(), Query{Name: "acg", Seq: "CCGGCAAGCGGGGAGGAGCGGGCCCAACCGCAACCGCCAGCGAGGCCGAACC"}, &log); err != nil {
+		t.Errorf("a query of A, C and G: %v", err)
+	}
 	if _, err := s.Search(context.Background(), Query{Name: "p", Seq: "MKVLE"}, &log); !errors.Is(err, ErrQuery) {
 		t.Errorf("protein query: %v", err)
 	}

@@ -382,8 +382,9 @@ func (s *Searcher) Search(ctx context.Context, q Query, log io.Writer) (*Alignme
 		}
 		e := fmt.Sprint(o.EValue)
 		// Reporting and inclusion at one threshold, so that the table
-		// lists the alignment's hits.
-		args := []string{"--watson", "-E", e, "--incE", e, "--tblout", tbl}
+		// lists the alignment's hits. --rna: a query of only A, C and G
+		// leaves nhmmer unable to guess its alphabet.
+		args := []string{"--rna", "--watson", "-E", e, "--incE", e, "--tblout", tbl}
 		if o.Threads > 0 {
 			args = append(args, "--cpu", strconv.Itoa(o.Threads))
 		}
