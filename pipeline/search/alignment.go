@@ -124,32 +124,9 @@ func ParseA3M(data []byte, path string) (*Alignment, error) {
 // lower-cased, and their gaps dropped. Blocks are joined by name; markup
 // (#=G*) lines and comments are skipped.
 func ParseStockholm(data []byte, path string) (*Alignment, error) {
-	var names []string
-	seqs := map[string][]byte{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), msa.MaxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := bytes.TrimSpace(sc.Bytes())
-		if len(t) == 0 || t[0] == '#' {
-			continue
-		}
-		if bytes.Equal(t, []byte("//")) {
-			break
-		}
-		f := bytes.Fields(t)
-		if len(f) != 2 {
-			return nil, fmt.Errorf("%s line %d: %w: a Stockholm sequence line has a name and a sequence, found %d fields", path, line, ErrFormat, len(f))
-		}
-		name := string(f[0])
-		if _, ok := seqs[name]; !ok {
-			names = append(names, name)
-		}
-		seqs[name] = append(seqs[name], f[1]...)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s line %d: %w", path, line+1, err)
+	names, seqs, _, err := readStockholm(data, path)
+	if err != nil {
+		return nil, err
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: %w: no sequences", path, ErrFormat)
@@ -371,39 +348,9 @@ func ParseStockholmRF(data []byte, path, name, seq string, first int) (*Alignmen
 	if seq == "" || strings.IndexFunc(seq, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
 		return nil, fmt.Errorf("%s: the query %.20q is not a sequence of upper-case letters", path, seq)
 	}
-	var names []string
-	seqs := map[string][]byte{}
-	var rf []byte
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), msa.MaxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := bytes.TrimSpace(sc.Bytes())
-		if len(t) == 0 {
-			continue
-		}
-		if t[0] == '#' {
-			if f := bytes.Fields(t); len(f) == 3 && string(f[0]) == "#=GC" && string(f[1]) == "RF" {
-				rf = append(rf, f[2]...)
-			}
-			continue
-		}
-		if bytes.Equal(t, []byte("//")) {
-			break
-		}
-		f := bytes.Fields(t)
-		if len(f) != 2 {
-			return nil, fmt.Errorf("%s line %d: %w: a Stockholm sequence line has a name and a sequence, found %d fields", path, line, ErrFormat, len(f))
-		}
-		n := string(f[0])
-		if _, ok := seqs[n]; !ok {
-			names = append(names, n)
-		}
-		seqs[n] = append(seqs[n], f[1]...)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s line %d: %w", path, line+1, err)
+	names, seqs, rf, err := readStockholm(data, path)
+	if err != nil {
+		return nil, err
 	}
 	a := &Alignment{Names: []string{name}, Rows: []string{seq}}
 	if len(names) == 0 {
@@ -475,4 +422,44 @@ func NhmmerFirstState(tbl []byte, path string) (int, error) {
 		}
 	}
 	return max(first, 1), nil
+}
+
+// readStockholm reads a Stockholm alignment's sequence lines, blocks
+// joined by name (names in their first order), and its "#=GC RF" line
+// joined likewise; other markup and comments are skipped, and reading
+// stops at "//".
+func readStockholm(data []byte, path string) (names []string, seqs map[string][]byte, rf []byte, err error) {
+	seqs = map[string][]byte{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), msa.MaxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := bytes.TrimSpace(sc.Bytes())
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] == '#' {
+			if f := bytes.Fields(t); len(f) == 3 && string(f[0]) == "#=GC" && string(f[1]) == "RF" {
+				rf = append(rf, f[2]...)
+			}
+			continue
+		}
+		if bytes.Equal(t, []byte("//")) {
+			break
+		}
+		f := bytes.Fields(t)
+		if len(f) != 2 {
+			return nil, nil, nil, fmt.Errorf("%s line %d: %w: a Stockholm sequence line has a name and a sequence, found %d fields", path, line, ErrFormat, len(f))
+		}
+		n := string(f[0])
+		if _, ok := seqs[n]; !ok {
+			names = append(names, n)
+		}
+		seqs[n] = append(seqs[n], f[1]...)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s line %d: %w", path, line+1, err)
+	}
+	return names, seqs, rf, nil
 }
