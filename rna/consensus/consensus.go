@@ -150,3 +150,13 @@ func Select(hs []Homolog, o SelectOptions) []Homolog {
 	}
 	return kept
 }
+
+// FromAlignment is Homologs then Select under DefaultSelect: the
+// homologs a search's query-anchored alignment gives the consensus.
+func FromAlignment(names, rows []string) ([]Homolog, error) {
+	hs, err := Homologs(names, rows)
+	if err != nil {
+		return nil, err
+	}
+	return Select(hs, DefaultSelect), nil
+}

@@ -4,31 +4,53 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/contactmap/contactmap/rna/consensus"
 	"github.com/contactmap/contactmap/rna/predict"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
-// An ArchiveII tRNA (H. salinarum tRNA-Ala), not in the database.
-const trna = "GGGCUCGUAGAUCAGCGGUAGAUCGCUUCCUUCGCAAGGAAGAGGCCCUGGGUUCAAAUCCCAGCGAGUCCACCA"
+// An ArchiveII tRNA (H. salinarum tRNA-Ala) and its structure.
+const (
+	trna    = "GGGCUCGUAGAUCAGCGGUAGAUCGCUUCCUUCGCAAGGAAGAGGCCCUGGGUUCAAAUCCCAGCGAGUCCACCA"
+	trnaDBN = "(((((((..((((.......)))).(((((.......))))).....(((((.......))))))))))))...."
+)
 
-// --db with the real nhmmer: the consensus method finds the tRNA's
-// homologs and says how many it used; the network method says when a
-// template kept the consensus out; --db is refused where no method
-// reads it, and the consensus method without it.
-func TestRunWithDB(t *testing.T) {
-	if _, err := exec.LookPath("nhmmer"); err != nil {
-		t.Skip("nhmmer not on PATH (Debian package hmmer)")
+// fixedHomologs is a finder that gives every query two homologs of the
+// tRNA (a gap and an insertion in one, substitutions in the other), as
+// a search would, and counts its calls.
+func fixedHomologs(t *testing.T, calls *int) ssnet.HomologFinder {
+	t.Helper()
+	q := trna
+	h2 := []byte(q)
+	h2[3], h2[40], h2[60] = 'A', 'C', 'G'
+	all, err := consensus.Homologs([]string{"q", "h1", "h2"}, []string{q, q[:10] + "--" + q[12:30] + "aa" + q[30:], string(h2)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	db := filepath.Join("testdata", "trna.db.fasta")
-	run := func(method, db string) (predict.Outcome, error) {
+	hs := all[1:]
+	return func(ctx context.Context, name, seq string) ([]consensus.Homolog, error) {
+		*calls++
+		if seq != trna {
+			return nil, nil
+		}
+		return hs, nil
+	}
+}
+
+// With a finder the consensus method says how many homologs it used;
+// the network method says whether the consensus was used; a finder is
+// refused where no method reads it, and the consensus method needs one.
+func TestRunWithHomologs(t *testing.T) {
+	calls := 0
+	find := fixedHomologs(t, &calls)
+	run := func(method string, find ssnet.HomologFinder) (predict.Outcome, error) {
 		t.Helper()
-		cfg := predict.Config{Method: method, DB: db, Out: t.TempDir(), Formats: []ssnet.Format{ssnet.DotBracket}, Workers: 1, Threads: 1,
+		cfg := predict.Config{Method: method, Homologs: find, HomologsFrom: "fixed", Out: t.TempDir(), Formats: []ssnet.Format{ssnet.DotBracket}, Workers: 1, Threads: 1,
 			Stdin: strings.NewReader(">trna\n" + trna + "\n"), Shipped: shippedRNA}
 		out, err := predict.Run(context.Background(), cfg, []string{"-"})
 		if err != nil {
@@ -39,40 +61,34 @@ func TestRunWithDB(t *testing.T) {
 		}
 		return out[0], out[0].Err
 	}
-	o, err := run(ssnet.MethodConsensus, db)
+	o, err := run(ssnet.MethodConsensus, find)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Homologs < 1 || o.Method != "consensus of "+strconv.Itoa(o.Homologs)+" homologs" {
-		t.Fatalf("homologs %d, method %q", o.Homologs, o.Method)
+	if calls != 1 || o.Homologs != 2 || o.Method != "consensus of "+strconv.Itoa(o.Homologs)+" homologs" {
+		t.Fatalf("%d searches, homologs %d, method %q", calls, o.Homologs, o.Method)
 	}
 	if len(o.Structure.Pairs()) < 15 {
 		t.Errorf("a tRNA with %d pairs", len(o.Structure.Pairs()))
 	}
-	n, err := run("", db)
+	n, err := run("", find)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(n.Method, "consensus of") && !strings.Contains(n.Method, "no consensus (a template") {
+	if !strings.Contains(n.Method, "consensus of 2 homologs") && !strings.Contains(n.Method, "no consensus (a template") {
 		t.Errorf("the network's method %q says nothing of the consensus", n.Method)
 	}
-	if _, err := run("mfe", db); !errors.Is(err, ssnet.ErrUsage) {
-		t.Errorf("--db with mfe: %v", err)
+	if _, err := run("mfe", find); !errors.Is(err, ssnet.ErrUsage) {
+		t.Errorf("homologs with mfe: %v", err)
 	}
-	if _, err := run(ssnet.MethodConsensus, ""); !errors.Is(err, ssnet.ErrUsage) {
-		t.Errorf("consensus without --db: %v", err)
-	}
-	if _, err := run(ssnet.MethodConsensus, filepath.Join(t.TempDir(), "none.fasta")); err == nil || !strings.Contains(err.Error(), "--db") {
-		t.Errorf("a database that is not there: %v", err)
+	if _, err := run(ssnet.MethodConsensus, nil); !errors.Is(err, ssnet.ErrUsage) {
+		t.Errorf("consensus without homologs: %v", err)
 	}
 }
 
-// rna eval --db adds a consensus row per model and decoder and the
-// consensus baseline.
-func TestEvalWithDB(t *testing.T) {
-	if _, err := exec.LookPath("nhmmer"); err != nil {
-		t.Skip("nhmmer not on PATH (Debian package hmmer)")
-	}
+// rna eval with a finder adds a consensus row per model and decoder and
+// the consensus baseline.
+func TestEvalWithHomologs(t *testing.T) {
 	dir := t.TempDir()
 	m, err := ssnet.NewModel(ssnet.CNN, ssnet.FamiliesEnsemble, 1)
 	if err != nil {
@@ -89,10 +105,11 @@ func TestEvalWithDB(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(set, ">trna\n"+trna+"\n"+"(((((((..((((.......)))).(((((.......))))).....(((((.......))))))))))))....\n")
+	write(set, ">trna\n"+trna+"\n"+trnaDBN+"\n")
 	write(train, ">r\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n")
+	calls := 0
 	rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{modelFile}, Set: set, Train: train,
-		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Baselines: true, DB: filepath.Join("testdata", "trna.db.fasta"),
+		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Baselines: true, Homologs: fixedHomologs(t, &calls), HomologsFrom: "fixed",
 		Shipped: predict.Shipped{Load: loadFile}})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +119,7 @@ func TestEvalWithDB(t *testing.T) {
 		names = append(names, r.Name)
 	}
 	joined := strings.Join(names, "\n")
-	if !strings.Contains(joined, "greedy, with the consensus") || !strings.Contains(joined, "baseline: consensus") {
-		t.Fatalf("rows:\n%s", joined)
+	if !strings.Contains(joined, "greedy, with the consensus") || !strings.Contains(joined, "baseline: consensus") || calls != 2 {
+		t.Fatalf("%d searches; rows:\n%s", calls, joined)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/contactmap/contactmap/pipeline/search"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
@@ -38,18 +37,18 @@ type EvalConfig struct {
 	EnsembleCache string
 	// Baselines adds the model-free baselines (ssnet.Baselines).
 	Baselines bool
-	// DB, when set, is a FASTA file of RNA sequences searched by nhmmer
-	// for each molecule's homologs (as rna predict --db): each model and
+	// Homologs, when set, finds each molecule's homologs (as rna predict
+	// --db; HomologsFrom says from where): each model and
 	// decoder gets a second row, "..., with the consensus" (the
 	// network's probabilities averaged with the homologs' ensembles,
 	// ssnet.ConsensusMap, decoded by ssnet.DecodeConsensus; a molecule
 	// whose template a network sees, or over ssnet.ConsensusMaxLen,
 	// decoded as the first row decodes it), and with Baselines the
-	// consensus method is a baseline row. SearchBin is nhmmer's program
-	// ("": nhmmer on PATH).
-	DB, SearchBin string
-	Workers       int // goroutines per convolution (0: runtime.GOMAXPROCS(0))
-	Shipped       Shipped
+	// consensus method is a baseline row.
+	Homologs     ssnet.HomologFinder
+	HomologsFrom string
+	Workers      int // goroutines per convolution (0: runtime.GOMAXPROCS(0))
+	Shipped      Shipped
 	// Log, when set, gets the evaluation's notes (a stale fold seed, a
 	// baseline left out); Progress reports each row's molecules and the
 	// MFE folds.
@@ -118,15 +117,9 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		}
 		return nil
 	}
-	var homologs ssnet.HomologFinder
-	if cfg.DB != "" {
-		srch, err := search.New(search.Options{Tool: search.Nhmmer, Bin: cfg.SearchBin, DB: cfg.DB, Threads: 1})
-		if err != nil {
-			return nil, fmt.Errorf("--db: %w", err)
-		}
-		defer srch.Close()
-		homologs = homologFinder(srch)
-		fmt.Fprintf(log, "contactmap rna eval: homologs by %s (nhmmer) in %s, %s\n", srch.Version(), cfg.DB, consensusRule)
+	homologs := cfg.Homologs
+	if homologs != nil {
+		fmt.Fprintf(log, "contactmap rna eval: homologs %s, %s\n", cfg.HomologsFrom, consensusRule)
 	}
 	templated := false
 	var ensembled *ssnet.EnsembleFold // the rule of the attached ensemble channels

@@ -13,7 +13,6 @@ import (
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/outset"
-	"github.com/contactmap/contactmap/pipeline/search"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/consensus"
 	"github.com/contactmap/contactmap/rna/homology"
@@ -82,13 +81,14 @@ type Config struct {
 	Stdin io.Reader
 	// Shipped resolves the models and their references.
 	Shipped Shipped
-	// DB is a FASTA file of RNA sequences (plain or gzip) searched for
-	// each molecule's homologs by nhmmer (pipeline/search); the network
-	// method then predicts from the consensus of its probabilities with
-	// the homologs' ensembles (ssnet.MethodOptions.Homologs), and the
-	// consensus method needs it. "": no search. SearchBin is nhmmer's
-	// program ("": nhmmer on PATH).
-	DB, SearchBin string
+	// Homologs, when set, finds each molecule's homologs (rna predict
+	// --db: an nhmmer search of a sequence database, wired by the
+	// command); the network method then predicts from the consensus of
+	// its probabilities with the homologs' ensembles
+	// (ssnet.MethodOptions.Homologs), and the consensus method needs it.
+	// HomologsFrom says where they come from, for the run's header.
+	Homologs     ssnet.HomologFinder
+	HomologsFrom string
 
 	// OnStart, when set, is called once the inputs are read, before any
 	// prediction, with the molecules of this shard and where the
@@ -254,16 +254,11 @@ func Run(ctx context.Context, cfg Config, args []string) ([]Outcome, error) {
 	}
 	var homologs ssnet.HomologFinder
 	switch {
-	case cfg.DB != "" && method != ssnet.MethodNetwork && method != ssnet.MethodConsensus:
+	case cfg.Homologs != nil && method != ssnet.MethodNetwork && method != ssnet.MethodConsensus:
 		return nil, fmt.Errorf("%w: --db is read by the network and consensus methods, not by %s", ssnet.ErrUsage, method)
-	case cfg.DB != "":
-		srch, err := search.New(search.Options{Tool: search.Nhmmer, Bin: cfg.SearchBin, DB: cfg.DB, Threads: 1})
-		if err != nil {
-			return nil, fmt.Errorf("--db: %w", err)
-		}
-		defer srch.Close()
-		homologs = homologFinder(srch)
-		from += fmt.Sprintf("; homologs by %s (nhmmer, E-value %g) in %s, %s", srch.Version(), search.DefaultEValue, cfg.DB, consensusRule)
+	case cfg.Homologs != nil:
+		homologs = counted(cfg.Homologs)
+		from += fmt.Sprintf("; homologs %s, %s", cfg.HomologsFrom, consensusRule)
 	case method == ssnet.MethodConsensus:
 		return nil, fmt.Errorf("%w: --method consensus needs a sequence database to search: give --db", ssnet.ErrUsage)
 	}
@@ -396,7 +391,7 @@ func (r *runner) outcome(j *job) Outcome {
 		method = fmt.Sprintf("consensus of %d homologs", j.homologs)
 	case j.homologs >= 0:
 		method += fmt.Sprintf(", consensus of %d homologs", j.homologs)
-	case r.cfg.DB != "" && j.err == nil && !j.skipped:
+	case r.cfg.Homologs != nil && j.err == nil && !j.skipped:
 		method += fmt.Sprintf(", no consensus (a template the network sees, or over %d nt)", ssnet.ConsensusMaxLen)
 	}
 	return Outcome{Name: j.in.Name, Length: len(j.in.Seq), Base: j.base, Files: j.files, Method: method, Homologs: j.homologs,
@@ -507,23 +502,17 @@ var consensusRule = fmt.Sprintf("at most %d homologs covering half of the query,
 // homolog finder records the homologs it found.
 type jobKey struct{}
 
-// homologFinder searches a molecule's homologs with s and keeps those
-// consensus.Select keeps, recording their number in the molecule's job.
-// The tool's output is kept only for an error (its last line).
-func homologFinder(s *search.Searcher) ssnet.HomologFinder {
+// counted is find recording the number of homologs it found in the
+// molecule's job (the context's jobKey), for the summary.
+func counted(find ssnet.HomologFinder) ssnet.HomologFinder {
 	return func(ctx context.Context, name, seq string) ([]consensus.Homolog, error) {
-		a, err := s.Search(ctx, search.Query{Name: "query", Seq: seq}, io.Discard)
+		hs, err := find(ctx, name, seq)
 		if err != nil {
 			return nil, fmt.Errorf("homolog search: %w", err)
 		}
-		hs, err := consensus.Homologs(a.Names, a.Rows)
-		if err != nil {
-			return nil, fmt.Errorf("homolog search: %w", err)
-		}
-		kept := consensus.Select(hs, consensus.DefaultSelect)
 		if j, ok := ctx.Value(jobKey{}).(*job); ok {
-			j.homologs = len(kept)
+			j.homologs = len(hs)
 		}
-		return kept, nil
+		return hs, nil
 	}
 }
