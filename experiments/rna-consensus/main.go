@@ -53,9 +53,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contactmap/contactmap/pairnet/memcheck"
 	"github.com/contactmap/contactmap/pipeline/search"
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/consensus"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -292,6 +294,18 @@ func run(ctx context.Context, args []string) error {
 		default:
 			todo = append(todo, k)
 		}
+	}
+	// One fold at a time per thread, of the longest molecule (a homolog
+	// may be a little longer: its insertions), beside the query's dense
+	// maps (P, Q and each blend, float32).
+	longest := 0
+	for _, k := range todo {
+		longest = max(longest, len(mols[k].Seq))
+	}
+	n := int64(longest) + 100
+	need := int64(max(1, *threads)) * (fold.MemoryEstimate(fold.MethodPartition, int(n), 0) + 3*4*n*n)
+	if lim, err := memcheck.Available(); err == nil && need > lim.Bytes {
+		return fmt.Errorf("run: %d folds of about %d nt at once need about %d MiB, %d MiB available (%s): use fewer -threads or a lower -max-len", max(1, *threads), n, need>>20, lim.Bytes>>20, lim.Source)
 	}
 	fmt.Fprintf(os.Stderr, "run: %d molecules, %d done before, %d to do, %d skipped; %s\n", len(mols), len(done), len(todo), len(skipped), s.Version())
 	var mu sync.Mutex
