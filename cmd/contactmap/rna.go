@@ -167,17 +167,11 @@ split (or --set, a five-line file).`,
 	var err error
 	cfg := rnapredict.EvalConfig{Models: models, Train: *trainFile, DefaultTrain: ssnet.TrainFile, Set: *setFile, Split: *split, MFECache: *mfeCache, CentroidCache: *centroidCache,
 		EnsembleCache: *ensembleCache, FoldSeed: *foldSeed, Baselines: *baseline, Workers: *workers, Shipped: shipped.RNAShipped(), Log: stderr, Progress: progress.Ticker}
-	if *searchBin != "" && *db == "" {
-		return usage.Errorf("--search-bin without --db: nothing is searched")
+	closeSearch, err := rnaHomologs(*db, *searchBin, &cfg.Homologs, &cfg.HomologsFrom)
+	if err != nil {
+		return err
 	}
-	if *db != "" {
-		find, from, closeSearch, err := rnaHomologs(*db, *searchBin)
-		if err != nil {
-			return err
-		}
-		defer closeSearch()
-		cfg.Homologs, cfg.HomologsFrom = find, from
-	}
+	defer closeSearch()
 	if cfg.Decoders, err = ssnet.ParseDecoders(*decoders); err != nil {
 		return usage.Errorf("--decoders: %v", err)
 	}
@@ -337,17 +331,11 @@ built in (` + shipped.RNARefs16S + `). --refs replaces them.
 	}
 	cfg := rnapredict.Config{Method: *method, Models: pf.Models, Refs: *refsFile, MaxSpan: *maxSpan, Threads: *threads, Stdin: os.Stdin,
 		Shipped: shipped.RNAShipped(), OnNetwork: progress.NetworkBar, OnFold: progress.FoldBar}
-	if *searchBin != "" && *db == "" {
-		return usage.Errorf("--search-bin without --db: nothing is searched")
+	closeSearch, err := rnaHomologs(*db, *searchBin, &cfg.Homologs, &cfg.HomologsFrom)
+	if err != nil {
+		return err
 	}
-	if *db != "" {
-		find, from, closeSearch, err := rnaHomologs(*db, *searchBin)
-		if err != nil {
-			return err
-		}
-		defer closeSearch()
-		cfg.Homologs, cfg.HomologsFrom = find, from
-	}
+	defer closeSearch()
 	if flagGiven(fs, "decoder") {
 		if cfg.Decoder, err = ssnet.ParseDecoder(*decoderName); err != nil {
 			return usage.Errorf("--decoder: %v", err)
