@@ -37,6 +37,10 @@ func TestCheckRNAMemoryHints(t *testing.T) {
 		{"mfe", 20000, 0, png, "skipped (--max-span 200 and a --format without png fold it in about 0.12 GiB; --force tries anyway)"},
 		{"centroid", 20000, 200, png, "skipped (a --format without png folds it in about 0.50 GiB; --force tries anyway)"},
 		{"mea-pf", 200000, 200, bp, "skipped (--force tries anyway)"},
+		// consensus folds by a rule of its own (ssnet.ConsensusFold), so
+		// --max-span is no hint and changes nothing; its dense maps do not fit.
+		{"consensus", 20000, 0, bp, "skipped (--force tries anyway)"},
+		{"consensus", 20000, 200, bp, "skipped (--force tries anyway)"},
 	} {
 		_, err := CheckFoldMemory(c.method, c.l, c.span, c.formats, false)
 		if err == nil || !strings.HasSuffix(err.Error(), c.want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("%s of %d nt needs about", c.method, c.l)) {
@@ -45,6 +49,9 @@ func TestCheckRNAMemoryHints(t *testing.T) {
 	}
 	if w, err := CheckFoldMemory("mfe", 20000, 0, bp, true); err != nil || !strings.HasSuffix(w, "folding it anyway (--force)") {
 		t.Errorf("--force: %q, %v", w, err)
+	}
+	if w, err := CheckFoldMemory("consensus", 600, 0, png, false); err != nil || w != "" {
+		t.Errorf("consensus of 600 nt in 1 GiB: %q, %v", w, err)
 	}
 	if w, err := CheckFoldMemory("network", 20000, 0, bp, false); err != nil || w != "" {
 		t.Errorf("network: %q, %v", w, err)

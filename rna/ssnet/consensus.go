@@ -31,6 +31,22 @@ const (
 // up to 600 bases, as the trials' (and the shipped network's channel).
 var ConsensusFold = EnsembleFold{Global: 600}
 
+// ConsensusBytes is the consensus method's peak memory for a molecule
+// of l bases: the query's fold under ConsensusFold (the homologs are
+// folded one at a time after it, each of about the query's length), its
+// dense float32 map, the MEA decoder's table and its candidate pairs (4
+// bytes a pair each); and for a molecule of at most ConsensusMaxLen
+// bases the consensus map (4 more) and the homologs' summed pairs (at
+// most one map entry a pair, about 48 bytes each, half the pairs).
+func ConsensusBytes(l int) int64 {
+	n := int64(l)
+	b := ConsensusFold.Bytes(l) + 12*n*n
+	if l <= ConsensusMaxLen {
+		b += 4*n*n + 24*n*n
+	}
+	return b
+}
+
 // ConsensusMap folds the homologs hs of the molecule (name, seq) under
 // ConsensusFold and returns consensus.Support.Consensus of the query's
 // own map p with them: for each pair of columns the mean of the query's

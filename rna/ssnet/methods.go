@@ -42,6 +42,10 @@ type Method struct {
 	// MethodOptions.MaxSpan limits its pairs.
 	Folds bool
 	Fold  fold.Method
+	// Bytes, where set, is the peak memory of a method that folds by a
+	// rule of its own, whatever MethodOptions.MaxSpan says (consensus:
+	// ConsensusBytes), for a molecule of l bases.
+	Bytes func(l int) int64
 	// New builds the method's predictor; it reads the fields of o the
 	// method uses.
 	New func(o MethodOptions) MethodPredictor
@@ -159,7 +163,7 @@ var methods = []Method{
 		Row: "MEA (Turner 2004 ensemble, gamma 1)", Baseline: 4, Needs: NeedsMEAs, Folds: true, Fold: fold.MethodMEA,
 		New: func(o MethodOptions) MethodPredictor { return ensemblePredictor(o, true) }},
 	{Name: MethodConsensus, About: "model-free: the MEA structure (gamma 2) of the mean of the Turner 2004 ensembles of the molecule and of its homologs in a sequence database (--db), mapped through nhmmer's alignment",
-		New: consensusPredictor},
+		Bytes: ConsensusBytes, New: consensusPredictor},
 	{Name: "stacking", About: "model-free: the most stacked canonical pairs, hairpins of at least three bases",
 		Row: "stacking", Baseline: 1,
 		New: func(o MethodOptions) MethodPredictor { return withMap(BaselinePredictor(), o.Map) }},
