@@ -12,12 +12,41 @@ import (
 // starting point, with every kernel set of this CPU.
 func BenchmarkEval(b *testing.B) {
 	a := benchAlignment(b)
-	defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, []float64)) {
+	defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, int, []float64)) {
 		gatherTile, scatterColumn = g, s
 	}(gatherTile, scatterColumn)
 	for _, k := range rowKernels() {
 		b.Run(k.name, func(b *testing.B) {
 			gatherTile, scatterColumn = k.gather, k.scatter
+			p, _ := newProblem(a, Options{}.withDefaults())
+			x := p.initial()
+			for k := a.L() * q; k < len(x); k += 7 {
+				x[k] = 0.01 * float64(k%13-6)
+			}
+			g := make([]float64, len(x))
+			b.ResetTimer()
+			for range b.N {
+				p.eval(x, g)
+			}
+		})
+	}
+}
+
+// BenchmarkScatterChunk times one evaluation of the default kernels, as
+// BenchmarkEval, with the scatter's sequences in one chunk (every
+// column's residuals read from wherever they are cached, as before
+// chunks) and in chunks of scatterChunk, side by side. Its ratio shows
+// only where a column's residuals outgrow the L2 cache: a deep family,
+// CONTACTMAP_PLM_BENCH=1pkoA (24,318 rows) or 1fnaA.
+func BenchmarkScatterChunk(b *testing.B) {
+	a := benchAlignment(b)
+	defer func(c int) { scatterChunk = c }(scatterChunk)
+	for _, c := range []struct {
+		name  string
+		chunk int
+	}{{"one-chunk", a.N()}, {"chunked", scatterChunk}} {
+		b.Run(c.name, func(b *testing.B) {
+			scatterChunk = c.chunk
 			p, _ := newProblem(a, Options{}.withDefaults())
 			x := p.initial()
 			for k := a.L() * q; k < len(x); k += 7 {

@@ -230,7 +230,8 @@ type problem struct {
 	offT []int32
 	xT   []uint8 // l x n: xT[j*n+s] = x[s*l+j]
 	// cols[j] lists the sequences sorted stably by their state at
-	// column j (scatterColumn's layout).
+	// column j within each chunk of scatterChunk (scatterColumn's
+	// layout); every column has the same chunks.
 	cols    []column
 	w       []float64
 	lh, lj  float64
@@ -284,7 +285,7 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 	perm := make([]int32, len(ux))
 	cols := make([]column, l)
 	for j := range cols {
-		cols[j] = newColumn(func(s int) uint8 { return ux[s*l+j] }, nu, perm[j*nu:])
+		cols[j] = newColumn(func(s int) uint8 { return ux[s*l+j] }, nu, perm[j*nu:], scatterChunk)
 	}
 	p := &problem{
 		l: l, n: nu, x: ux, offT: offT, xT: xT, cols: cols, w: uw,
@@ -455,9 +456,11 @@ func (p *problem) eval(x, g []float64) float64 {
 		}
 		copy(g[i*q:(i+1)*q], gh[:q])
 		gti := p.gt[i*l*qp : (i+1)*l*qp]
-		for j := 0; j < l; j++ {
-			if j != i { // the diagonal block is no parameter
-				scatterColumn(gti[j*qp:], &p.cols[j], eb)
+		for c := range p.cols[0].chunks() { // a chunk's residuals stay in the L2 cache over the columns
+			for j := 0; j < l; j++ {
+				if j != i { // the diagonal block is no parameter
+					scatterColumn(gti[j*qp:], &p.cols[j], c, eb)
+				}
 			}
 		}
 	})

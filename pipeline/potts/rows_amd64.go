@@ -17,13 +17,13 @@ import (
 func gatherTileAVX512(e *float64, jt *float32, off *int32, n, t int)
 
 //go:noescape
-func scatterColumnAVX512(grad *float64, perm *int32, bounds *int32, res *float64)
+func scatterColumnAVX512(grad *float64, perm *int32, bounds *int32, res *float64, add int)
 
 //go:noescape
 func gatherTileAVX2(e *float64, jt *float32, off *int32, n, t int)
 
 //go:noescape
-func scatterColumnAVX2(grad *float64, perm *int32, bounds *int32, res *float64)
+func scatterColumnAVX2(grad *float64, perm *int32, bounds *int32, res *float64, add int)
 
 func gatherAVX512(e []float64, jt []float32, off []int32, n, t int) {
 	checkTile(off, n, t, len(jt), len(e))
@@ -32,10 +32,10 @@ func gatherAVX512(e []float64, jt []float32, off []int32, n, t int) {
 	}
 }
 
-func scatterAVX512(g []float64, c *column, r []float64) {
-	checkColumn(c, len(r))
+func scatterAVX512(g []float64, c *column, chunk int, r []float64) {
+	checkColumn(c, chunk, len(r))
 	g = g[:qp]
-	scatterColumnAVX512(&g[0], unsafe.SliceData(c.perm), &c.bounds[0], unsafe.SliceData(r))
+	scatterColumnAVX512(&g[0], unsafe.SliceData(c.perm), &c.bounds[chunk*(q+1)], unsafe.SliceData(r), chunk)
 }
 
 func gatherAVX2(e []float64, jt []float32, off []int32, n, t int) {
@@ -45,10 +45,10 @@ func gatherAVX2(e []float64, jt []float32, off []int32, n, t int) {
 	}
 }
 
-func scatterAVX2(g []float64, c *column, r []float64) {
-	checkColumn(c, len(r))
+func scatterAVX2(g []float64, c *column, chunk int, r []float64) {
+	checkColumn(c, chunk, len(r))
 	g = g[:qp]
-	scatterColumnAVX2(&g[0], unsafe.SliceData(c.perm), &c.bounds[0], unsafe.SliceData(r))
+	scatterColumnAVX2(&g[0], unsafe.SliceData(c.perm), &c.bounds[chunk*(q+1)], unsafe.SliceData(r), chunk)
 }
 
 // rowKernels lists the kernel sets this CPU runs, the default first.

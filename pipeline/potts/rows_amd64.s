@@ -43,20 +43,32 @@ gather512col:
 	VZEROUPPER
 	RET
 
-// func scatterColumnAVX512(grad *float64, perm *int32, bounds *int32, res *float64)
-// For b in [0, 21): g[b*24 : b*24+24] = +0 + r[o : o+24] summed over o in
-// perm[bounds[b]:bounds[b+1]] in order, the row held in registers.
-TEXT ·scatterColumnAVX512(SB), NOSPLIT, $0-32
+// func scatterColumnAVX512(grad *float64, perm *int32, bounds *int32, res *float64, add int)
+// For b in [0, 21): g[b*24 : b*24+24] = (add != 0 ? g[b*24 : b*24+24] :
+// +0) + r[o : o+24] summed over o in perm[bounds[b]:bounds[b+1]] in
+// order, the row held in registers.
+TEXT ·scatterColumnAVX512(SB), NOSPLIT, $0-40
 	MOVQ grad+0(FP), DI
 	MOVQ perm+8(FP), BX
 	MOVQ bounds+16(FP), DX
 	MOVQ res+24(FP), SI
+	MOVQ add+32(FP), R11
 	MOVQ $21, CX
 
 scatter512state:
+	TESTQ R11, R11
+	JNZ scatter512load
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
+	JMP scatter512bounds
+
+scatter512load:
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+
+scatter512bounds:
 	MOVLQSX 0(DX), R9
 	MOVLQSX 4(DX), R10
 	CMPQ R9, R10
@@ -133,21 +145,35 @@ gather2col:
 	VZEROUPPER
 	RET
 
-// func scatterColumnAVX2(grad *float64, perm *int32, bounds *int32, res *float64)
-TEXT ·scatterColumnAVX2(SB), NOSPLIT, $0-32
+// func scatterColumnAVX2(grad *float64, perm *int32, bounds *int32, res *float64, add int)
+TEXT ·scatterColumnAVX2(SB), NOSPLIT, $0-40
 	MOVQ grad+0(FP), DI
 	MOVQ perm+8(FP), BX
 	MOVQ bounds+16(FP), DX
 	MOVQ res+24(FP), SI
+	MOVQ add+32(FP), R11
 	MOVQ $21, CX
 
 scatter2state:
+	TESTQ R11, R11
+	JNZ scatter2load
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
+	JMP scatter2bounds
+
+scatter2load:
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+
+scatter2bounds:
 	MOVLQSX 0(DX), R9
 	MOVLQSX 4(DX), R10
 	CMPQ R9, R10

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/pipeline/msa"
 )
 
 // Every kernel set gives the Go loops' sums bit for bit, over every tile
@@ -57,16 +59,43 @@ func TestRowKernels(t *testing.T) {
 			}
 		}
 	}
-	// The sequences sorted by state, stably, by column.
-	perm := make([]int32, l*n)
-	cols := make([]column, l)
-	for j := range cols {
-		cols[j] = newColumn(func(s int) uint8 { return x[j*n+s] }, n, perm[j*n:])
-		for b := 0; b < q; b++ {
-			for k := cols[j].bounds[b]; k < cols[j].bounds[b+1]; k++ {
-				s := int(cols[j].perm[k]) / lanes
-				if x[j*n+s] != uint8(b) || k > cols[j].bounds[b] && cols[j].perm[k-1] >= cols[j].perm[k] {
-					t.Fatalf("column %d: sequence %d (state %d) at %d, among state %d or out of order", j, s, x[j*n+s], k, b)
+	// The sequences sorted by state, stably, by column, within chunks
+	// of every size: one chunk, several with a short last one, one
+	// sequence each.
+	for _, chunk := range []int{n, 5, 1} {
+		perm := make([]int32, l*n)
+		cols := make([]column, l)
+		for j := range cols {
+			cols[j] = newColumn(func(s int) uint8 { return x[j*n+s] }, n, perm[j*n:], chunk)
+			c := &cols[j]
+			if want := (n + chunk - 1) / chunk; c.chunks() != want {
+				t.Fatalf("chunks of %d: %d chunks, want %d", chunk, c.chunks(), want)
+			}
+			for ch := range c.chunks() {
+				bounds := c.bounds[ch*(q+1):][:q+1]
+				if int(bounds[0]) != ch*chunk || int(bounds[q]) != min(n, (ch+1)*chunk) {
+					t.Fatalf("chunks of %d: chunk %d spans %d..%d", chunk, ch, bounds[0], bounds[q])
+				}
+				for b := 0; b < q; b++ {
+					for k := bounds[b]; k < bounds[b+1]; k++ {
+						s := int(c.perm[k]) / lanes
+						if x[j*n+s] != uint8(b) || s/chunk != ch || k > bounds[b] && c.perm[k-1] >= c.perm[k] {
+							t.Fatalf("chunks of %d: column %d: sequence %d (state %d) at %d, among chunk %d's state %d or out of order", chunk, j, s, x[j*n+s], k, ch, b)
+						}
+					}
+				}
+			}
+		}
+		for _, k := range rowKernels() {
+			g := append([]float64(nil), g0...)
+			for ch := range cols[0].chunks() {
+				for j := 0; j < l; j++ {
+					k.scatter(g[j*qp:], &cols[j], ch, res)
+				}
+			}
+			for i := range g {
+				if g[i] != wantG[i] {
+					t.Fatalf("%s, chunks of %d: scatter: g[%d] = %v, want %v", k.name, chunk, i, g[i], wantG[i])
 				}
 			}
 		}
@@ -85,15 +114,6 @@ func TestRowKernels(t *testing.T) {
 				}
 			}
 		}
-		g := append([]float64(nil), g0...)
-		for j := 0; j < l; j++ {
-			k.scatter(g[j*qp:], &cols[j], res)
-		}
-		for i := range g {
-			if g[i] != wantG[i] {
-				t.Fatalf("%s: scatter: g[%d] = %v, want %v", k.name, i, g[i], wantG[i])
-			}
-		}
 		// No rows: nothing moves.
 		e := append([]float64(nil), e0...)
 		k.gather(e, jt, off, 0, 4)
@@ -105,8 +125,9 @@ func TestRowKernels(t *testing.T) {
 		}
 		// No sequences: the column's rows are set to zero, and the
 		// rows beyond it left alone.
-		g = append(g[:0], g0...)
-		k.scatter(g, &column{maxOff: -1}, res)
+		g := append([]float64(nil), g0...)
+		empty := newColumn(nil, 0, nil, 4)
+		k.scatter(g, &empty, 0, res)
 		for i := range g {
 			if want := g0[i] * b2f(i >= qp); g[i] != want {
 				t.Fatalf("%s: an empty column: g[%d] = %v, want %v", k.name, i, g[i], want)
@@ -136,8 +157,17 @@ func TestTileBounds(t *testing.T) {
 					t.Errorf("%s: scatter past the residuals did not panic", k.name)
 				}
 			}()
-			c := newColumn(func(int) uint8 { return 0 }, 2, make([]int32, 2))
-			k.scatter(make([]float64, qp), &c, make([]float64, lanes))
+			c := newColumn(func(int) uint8 { return 0 }, 2, make([]int32, 2), 4)
+			k.scatter(make([]float64, qp), &c, 0, make([]float64, lanes))
+		}()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: scatter of a chunk past the column's did not panic", k.name)
+				}
+			}()
+			c := newColumn(func(int) uint8 { return 0 }, 2, make([]int32, 2), 1)
+			k.scatter(make([]float64, qp), &c, 2, make([]float64, 2*lanes))
 		}()
 	}
 }
@@ -145,7 +175,7 @@ func TestTileBounds(t *testing.T) {
 // f and the gradient are the same, bit for bit, on every kernel set.
 func TestEvalKernelsAgree(t *testing.T) {
 	a := parse(t, randomAlignment(23, 40, 3))
-	defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, []float64)) {
+	defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, int, []float64)) {
 		gatherTile, scatterColumn = g, s
 	}(gatherTile, scatterColumn)
 	var f0 float64
@@ -175,34 +205,40 @@ func TestEvalKernelsAgree(t *testing.T) {
 }
 
 // The tiled evaluation gives, bit for bit, the sums of a plain loop by
-// column and sequence (referenceEval): the tiles and the kernels change
-// the order of the memory accesses, not of any sum.
+// column and sequence (referenceEval): the tiles, the scatter's chunks
+// (the default, several with a short last one, one sequence each) and
+// the kernels change the order of the memory accesses, not of any sum.
 func TestEvalMatchesPlainLoops(t *testing.T) {
 	a := parse(t, randomAlignment(23, 40, 4))
-	for _, k := range rowKernels() {
-		func() {
-			defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, []float64)) {
-				gatherTile, scatterColumn = g, s
-			}(gatherTile, scatterColumn)
-			gatherTile, scatterColumn = k.gather, k.scatter
-			p, _ := newProblem(a, Options{Threads: 3}.withDefaults())
-			x := perturbed(p)
-			g := make([]float64, len(x))
-			f := p.eval(x, g)
-			wantG := make([]float64, len(x))
-			wantF := referenceEval(p, x, wantG)
-			if f != wantF {
-				t.Errorf("%s: f = %v, the plain loops %v", k.name, f, wantF)
-			}
-			for i := range g {
-				if g[i] != wantG[i] {
-					t.Fatalf("%s: gradient %d: %v, the plain loops %v", k.name, i, g[i], wantG[i])
-				}
-			}
-			if f2 := p.eval(x, nil); f2 != f {
-				t.Errorf("%s: f without the gradient %v, with it %v", k.name, f2, f)
-			}
-		}()
+	for _, chunk := range []int{scatterChunk, 7, 1} {
+		for _, k := range rowKernels() {
+			evalMatchesPlainLoops(t, a, k, chunk)
+		}
+	}
+}
+
+func evalMatchesPlainLoops(t *testing.T, a *msa.Alignment, k rowKernel, chunk int) {
+	t.Helper()
+	defer func(g func([]float64, []float32, []int32, int, int), s func([]float64, *column, int, []float64), c int) {
+		gatherTile, scatterColumn, scatterChunk = g, s, c
+	}(gatherTile, scatterColumn, scatterChunk)
+	gatherTile, scatterColumn, scatterChunk = k.gather, k.scatter, chunk
+	p, _ := newProblem(a, Options{Threads: 3}.withDefaults())
+	x := perturbed(p)
+	g := make([]float64, len(x))
+	f := p.eval(x, g)
+	wantG := make([]float64, len(x))
+	wantF := referenceEval(p, x, wantG)
+	if f != wantF {
+		t.Errorf("%s, chunks of %d: f = %v, the plain loops %v", k.name, chunk, f, wantF)
+	}
+	for i := range g {
+		if g[i] != wantG[i] {
+			t.Fatalf("%s, chunks of %d: gradient %d: %v, the plain loops %v", k.name, chunk, i, g[i], wantG[i])
+		}
+	}
+	if f2 := p.eval(x, nil); f2 != f {
+		t.Errorf("%s, chunks of %d: f without the gradient %v, with it %v", k.name, chunk, f2, f)
 	}
 }
 
