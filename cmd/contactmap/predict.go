@@ -93,12 +93,13 @@ one failure list; standard output stays empty.`,
 	var sf searchFlags
 	sf.bind(fs, "search this database for an alignment of each input that is not an alignment file (a FASTA file, plain or gzip, for jackhmmer and mmseqs; an HH-suite prefix for hhblits; as contactmap msa), kept in --msa-dir or OUT/msa and reused, and predict the chain from it with the msa network (docs/msa.md)")
 	fs.IntVar(&cfg.PlmMaxRows, "plm-max-rows", 0, "fit plmDCA (--method plm, and the msa network's co-evolution channel) on at most this many distinct sequences of an alignment: the query and draws of the others in proportion to their sequence weights, at the same Neff; 0: every sequence")
+	fs.Float64Var(&cfg.PlmMaxIdentity, "plm-max-identity", 0, "fit plmDCA (the same two) on the rows of an alignment that a greedy redundancy filter keeps: the query, then each row not the same, gaps included, in more than this fraction of the columns as a row kept before it (hhfilter -id 90 before GREMLIN: 0.9), the sequence weights of the rows kept; 0: every row")
 	fs.StringVar(&cfg.Method, "method", "", "predictor: network (the models; alignment files go to the shipped MSA model msa when no --model is named) or plm (plmDCA on the input's alignment, no model); default: network, and plm for alignment files where the named models read none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := checkRanges(fs, map[string]string{"rr-min-sep": atLeast1, "plm-max-rows": nonNeg}); err != nil {
+	if err := checkRanges(fs, map[string]string{"rr-min-sep": atLeast1, "plm-max-rows": nonNeg, "plm-max-identity": fraction}); err != nil {
 		return err
 	}
 	if err := pf.check(fs); err != nil {

@@ -73,11 +73,7 @@ func Weights(x []uint8, n, l int, id Identity, threads int) ([]float64, float64)
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	idthres := int(math.Ceil(id.Fraction * float64(l)))
-	maxMis := l - idthres - 1 // same in > idthres columns <=> mismatches <= l-idthres-1
-	if id.AtLeast {
-		maxMis = l - idthres // same in >= idthres columns
-	}
+	maxMis := maxMismatches(id, l)
 	counts := make([][]int32, threads)
 	var wg sync.WaitGroup
 	for t := 0; t < threads; t++ {
@@ -113,6 +109,53 @@ func Weights(x []uint8, n, l int, id Identity, threads int) ([]float64, float64)
 		neff += w[s]
 	}
 	return w, neff
+}
+
+// maxMismatches returns the most columns, of l, in which two sequences
+// may differ and still be neighbours at id.
+func maxMismatches(id Identity, l int) int {
+	idthres := int(math.Ceil(id.Fraction * float64(l)))
+	if id.AtLeast {
+		return l - idthres // same in >= idthres columns
+	}
+	return l - idthres - 1 // same in > idthres columns <=> mismatches <= l-idthres-1
+}
+
+// NonRedundant returns the rows of an encoded alignment x (n x l) that a
+// greedy pass keeps, in their order: row 0 (the query) always, then each
+// row unless a row kept before it is its neighbour at id (the
+// neighbours of Weights: the same state, gaps included, in more than
+// ceil(Fraction*l) columns, or at least that many under AtLeast). It is
+// the redundancy filter of hhfilter -id (HH-suite) with CCMpred's
+// measure of identity and the alignment's order, which are not
+// hhfilter's:
+//
+//	kept := []int{0}
+//	for s := 1; s < n; s++ {
+//		if no k in kept is a neighbour of s {
+//			kept = append(kept, s)
+//		}
+//	}
+func NonRedundant(x []uint8, n, l int, id Identity) []int {
+	if n == 0 {
+		return nil
+	}
+	maxMis := maxMismatches(id, l)
+	kept := []int{0}
+	for s := 1; s < n; s++ {
+		xs := x[s*l : (s+1)*l]
+		redundant := false
+		for _, k := range kept {
+			if withinMismatches(xs, x[k*l:(k+1)*l], maxMis) {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
 
 // Neff is the effective number of sequences of a at DefaultIdentity

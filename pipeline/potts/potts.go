@@ -64,6 +64,12 @@
 // weight, was tried first and lost precision on deep families: its
 // rare high-weight rows make the estimate noisy; experiments/msa-search.)
 //
+// Redundancy. Options.MaxIdentity fits only the rows a greedy pass keeps
+// (msa.NonRedundant: the query, then each row with no row kept before it
+// the same in more than that fraction of the columns), as GREMLIN's and
+// trRosetta's users run hhfilter -id 90 before the fit, with the weights
+// of the rows kept. Off by default (experiments/msa-search measures it).
+//
 // Filters. Predict can first drop sequences covering less than
 // Options.MinCoverage of the columns (hhfilter -cov, as CCMpred's users
 // run it) and columns with more than Options.MaxGapColumn gaps (GREMLIN's
@@ -114,6 +120,13 @@ type Options struct {
 	// fraction of non-gap columns is below this, as hhfilter -cov does
 	// before CCMpred (-cov 75: 0.75). 0: every sequence.
 	MinCoverage float64
+	// MaxIdentity: where in (0, 1), fit only the rows that
+	// msa.NonRedundant keeps at this identity (the query, then each row
+	// not a neighbour of a row kept before it: the same state, gaps
+	// included, in more than ceil(MaxIdentity*L) columns), as hhfilter
+	// -id 90 does before GREMLIN's fit (0.9); the sequence weights are
+	// those of the rows kept. 0: every row.
+	MaxIdentity float64
 	// MaxRows: fit at most this many distinct sequences, the query and
 	// MaxRows-1 draws of the others in proportion to their weights, at the
 	// same N_eff (see the package doc); at least 2 are fitted. 0: every
@@ -205,7 +218,8 @@ type Model struct {
 	J []float32
 
 	N, Unique int     // sequences, distinct sequences
-	Fitted    int     // distinct sequences fitted (Unique, or at most Options.MaxRows)
+	Kept      int     // sequences kept by Options.MaxIdentity (N without it)
+	Fitted    int     // distinct sequences fitted (of those kept, at most Options.MaxRows)
 	Neff      float64 // sum of the sequence weights
 	LambdaH   float64
 	LambdaJ   float64
@@ -255,6 +269,14 @@ type problem struct {
 func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 	n, l := a.N(), a.L()
 	x := a.Encode()
+	all := n
+	if opt.MaxIdentity > 0 && opt.MaxIdentity < 1 {
+		keep := msa.NonRedundant(x, n, l, msa.Identity{Fraction: opt.MaxIdentity})
+		for k, s := range keep {
+			copy(x[k*l:(k+1)*l], x[s*l:(s+1)*l]) // s >= k: in place, in order
+		}
+		n, x = len(keep), x[:len(keep)*l]
+	}
 	w, neff := msa.Weights(x, n, l, msa.Identity{Fraction: opt.Identity}, opt.Threads)
 	// Merge identical sequences, in order of first appearance.
 	idx := map[string]int{}
@@ -294,7 +316,7 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 		jt:      alignedFloat32(l * l * qp),
 		fcol:    make([]float64, l),
 	}
-	return p, &Model{L: l, N: n, Unique: len(idx), Fitted: p.n, Neff: neff, LambdaH: p.lh, LambdaJ: p.lj}
+	return p, &Model{L: l, N: all, Kept: n, Unique: len(idx), Fitted: p.n, Neff: neff, LambdaH: p.lh, LambdaJ: p.lj}
 }
 
 // subsample returns the first of the distinct sequences x (l columns

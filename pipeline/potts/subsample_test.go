@@ -2,8 +2,12 @@ package potts
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/contactmap/contactmap/pipeline/msa"
 )
 
 // A cap at or above the distinct sequences changes nothing: the same
@@ -113,4 +117,72 @@ func TestSubsampleByWeight(t *testing.T) {
 	if f := heavy / all; math.Abs(f-0.75) > 0.01 {
 		t.Errorf("%.3f of the draws on the rows of weight 3, want 0.75", f)
 	}
+}
+
+// MaxIdentity fits the alignment of the rows msa.NonRedundant keeps:
+// the same model, bit for bit, as a fit of those rows alone, with the
+// counts of Model saying so; 0 and 1 keep every row.
+func TestMaxIdentityFitsTheRowsKept(t *testing.T) {
+	a := parse(t, nearCopies(30, 120, 5))
+	x := a.Encode()
+	keep := msa.NonRedundant(x, a.N(), a.L(), msa.Identity{Fraction: 0.9})
+	if len(keep) < 10 || len(keep) > a.N()-10 {
+		t.Fatalf("%d of %d rows kept: the alignment does not test the filter", len(keep), a.N())
+	}
+	kept := &msa.Alignment{Path: a.Path, Format: a.Format}
+	for _, s := range keep {
+		kept.Rows = append(kept.Rows, a.Rows[s])
+	}
+	got, err := Fit(a, Options{Threads: 2, MaxIdentity: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Fit(kept, Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.J, want.J) || !slices.Equal(got.H, want.H) || got.Neff != want.Neff {
+		t.Error("MaxIdentity 0.9 is not the fit of the rows kept")
+	}
+	if got.N != a.N() || got.Kept != len(keep) || want.Kept != len(keep) {
+		t.Errorf("N %d, Kept %d: want %d and %d", got.N, got.Kept, a.N(), len(keep))
+	}
+	full, _ := Fit(a, Options{Threads: 2})
+	for _, f := range []float64{0, 1} {
+		m, _ := Fit(a, Options{Threads: 2, MaxIdentity: f})
+		if !slices.Equal(m.J, full.J) || m.Kept != a.N() {
+			t.Errorf("MaxIdentity %g changed the fit (kept %d of %d)", f, m.Kept, a.N())
+		}
+	}
+}
+
+// nearCopies is a PSICOV alignment of n rows of l residues: a random
+// query and rows each copied from an earlier one with a few changes
+// (from none to most of the columns), as a family's redundant rows are.
+func nearCopies(l, n int, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 9))
+	const letters = "ACDEFGHIKLMNPQRSTVWY-"
+	rows := make([][]byte, n)
+	for s := range rows {
+		rows[s] = make([]byte, l)
+		if s == 0 {
+			for i := range rows[s] {
+				rows[s][i] = letters[r.IntN(20)]
+			}
+			continue
+		}
+		copy(rows[s], rows[r.IntN(s)])
+		rate := []float64{0, 0.03, 0.1, 0.3}[r.IntN(4)]
+		for i := range rows[s] {
+			if r.Float64() < rate {
+				rows[s][i] = letters[r.IntN(len(letters))]
+			}
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		b.Write(row)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -177,7 +177,7 @@ func readAll(r io.Reader, path string) ([]byte, error) {
 // plmOptions are the plmDCA fit's options for a run, for --method plm and
 // for the msa network's co-evolution channel alike.
 func (cfg Config) plmOptions(threads int) potts.Options {
-	return potts.Options{Threads: threads, MaxRows: cfg.PlmMaxRows}
+	return potts.Options{Threads: threads, MaxRows: cfg.PlmMaxRows, MaxIdentity: cfg.PlmMaxIdentity}
 }
 
 // PlmEstimate is the memory check's estimate for a plmDCA fit of an
@@ -313,6 +313,10 @@ func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
 		o.Metrics = &cm
 	}
 	m := r.Model
-	method := fmt.Sprintf("contactmap plmDCA (pseudo-likelihood Potts model, %d sequences, Neff %.1f at 80%% identity, %d L-BFGS iterations; APC-corrected Frobenius norms, calibrated to probabilities)", m.N, m.Neff, m.Iterations)
+	rows := fmt.Sprintf("%d sequences", m.N)
+	if m.Kept < m.N {
+		rows = fmt.Sprintf("%d of %d sequences (at most %.0f%% identical)", m.Kept, m.N, 100*cfg.PlmMaxIdentity)
+	}
+	method := fmt.Sprintf("contactmap plmDCA (pseudo-likelihood Potts model, %s, Neff %.1f at 80%% identity, %d L-BFGS iterations; APC-corrected Frobenius norms, calibrated to probabilities)", rows, m.Neff, m.Iterations)
 	return writeOutputs(cfg, t, o, p, truth, method, PlmContacts.String())
 }

@@ -65,6 +65,11 @@ type Config struct {
 	// weights, at the same N_eff (potts.Options.MaxRows). 0: every
 	// sequence.
 	PlmMaxRows int
+	// PlmMaxIdentity, where in (0, 1), fits plmDCA (the same two) on the
+	// rows a greedy redundancy filter keeps at this identity, the
+	// weights recomputed on them (potts.Options.MaxIdentity; hhfilter -id
+	// 90 before GREMLIN is 0.9). 0: every row.
+	PlmMaxIdentity float64
 	// AlignmentModels, when Models were trained without alignments,
 	// predict the inputs that are alignment files (the CLI gives the
 	// shipped MSA model when no --model is named); they must have been
