@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -244,5 +245,60 @@ func TestPredictPlmMSADir(t *testing.T) {
 	code, _, errOut = runCLI(t, "predict", "--method", "plm", "--force", "--pdb-dir", "../../data/pdb", "--msa-dir", filepath.Join(dir, "msa"), "--out", filepath.Join(dir, "out"), "1ENH_A")
 	if code != 1 || !strings.Contains(errOut, "is not the chain's sequence") {
 		t.Errorf("mismatched query: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// plmDCA is fitted on the rows of at most 90% identity by default
+// (--plm-max-identity 0.9): an alignment of 1CTF_A's rows and, after
+// them, a near-copy of each (one residue changed of 68) gives the map of
+// 1CTF_A's rows alone, and the METHOD line says so; --plm-max-identity 0
+// fits every row and gives another map.
+func TestPredictPlmRedundancyFilter(t *testing.T) {
+	dir := t.TempDir()
+	a, err := msa.ReadFile(filepath.Join(msaTestdata, "1CTF_A.fasta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := potts.Predict(a, potts.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := predict.PlmProbabilities(r.Scores, a.L())
+	var b strings.Builder
+	for k, row := range a.Rows {
+		fmt.Fprintf(&b, ">row%d\n%s\n", k, row)
+	}
+	for k, row := range a.Rows {
+		c := []byte(string(row))
+		c[k%len(c)] = map[bool]byte{true: 'W', false: 'C'}[c[k%len(c)] != 'W']
+		fmt.Fprintf(&b, ">copy%d\n%s\n", k, c)
+	}
+	in := filepath.Join(dir, "1CTF_A.fasta")
+	os.WriteFile(in, []byte(b.String()), 0o644)
+	for _, c := range []struct {
+		flags []string
+		same  bool
+		rows  string
+	}{
+		{nil, true, fmt.Sprintf("%d of %d sequences (at most 90%% identical)", a.N(), 2*a.N())},
+		{[]string{"--plm-max-identity", "0"}, false, fmt.Sprintf("%d sequences,", 2*a.N())},
+	} {
+		out := filepath.Join(dir, fmt.Sprint(len(c.flags)))
+		args := append([]string{"predict", "--method", "plm", "--out", out, "--format", "npy,rr"}, c.flags...)
+		if code, _, errOut := runCLI(t, append(args, in)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.flags, code, errOut)
+		}
+		got := readNPY(t, filepath.Join(out, "1CTF_A.npy"))
+		same := len(got) == len(want)
+		for k := 0; same && k < len(got); k++ {
+			same = got[k] == want[k]
+		}
+		if same != c.same {
+			t.Errorf("%v: the map of 1CTF_A's rows alone: %v, want %v", c.flags, same, c.same)
+		}
+		rr, _ := os.ReadFile(filepath.Join(out, "1CTF_A.rr"))
+		if !strings.Contains(string(rr), c.rows) {
+			t.Errorf("%v: the RR's METHOD line does not say %q:\n%.400s", c.flags, c.rows, rr)
+		}
 	}
 }

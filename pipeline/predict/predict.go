@@ -111,6 +111,16 @@ type Config struct {
 	ctx context.Context
 }
 
+// DefaultPlmMaxIdentity is the CLI's Config.PlmMaxIdentity: plmDCA
+// fitted on the rows at most 90% identical to a row kept before them, as
+// GREMLIN's users run hhfilter -id 90. Selected on the 21 validation
+// families of experiments/msa-search ("plmDCA redundancy-filter
+// trial"): the msa network's long-range top-L/5 from searched
+// alignments 0.759 against 0.762 with every row (-0.002 [-0.013,
+// +0.009]), and no query over 60 s (the deepest, 16,879 rows, 56 s from
+// search to contacts, against 70 s with every row).
+const DefaultPlmMaxIdentity = 0.9
+
 // DefaultRRMinSep: RR files list pairs with |i-j| >= 6 by default, the
 // smallest separation the field scores (CASP's short range).
 const DefaultRRMinSep = 6
