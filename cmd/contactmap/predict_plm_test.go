@@ -42,15 +42,7 @@ func readNPY(t *testing.T, path string) []float32 {
 // gets a warning. Without --method the shipped MSA model predicts it.
 func TestPredictAlignmentFile(t *testing.T) {
 	dir := t.TempDir()
-	a, err := msa.ReadFile(filepath.Join(msaTestdata, "1CTF_A.fasta"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := potts.Predict(a, potts.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := predict.PlmProbabilities(r.Scores, a.L())
+	a, want := plm1CTF(t)
 	l := a.L()
 	for k, name := range []string{"1CTF_A.fasta", "1CTF_A.a3m", "1CTF_A.sto", "1CTF_A.fasta.gz", "1CTF_A.a3m.gz", "1CTF_A.sto.gz"} {
 		// A name that says nothing of the format: content decides.
@@ -248,13 +240,10 @@ func TestPredictPlmMSADir(t *testing.T) {
 	}
 }
 
-// plmDCA is fitted on the rows of at most 90% identity by default
-// (--plm-max-identity 0.9): an alignment of 1CTF_A's rows and, after
-// them, a near-copy of each (one residue changed of 68) gives the map of
-// 1CTF_A's rows alone, and the METHOD line says so; --plm-max-identity 0
-// fits every row and gives another map.
-func TestPredictPlmRedundancyFilter(t *testing.T) {
-	dir := t.TempDir()
+// plm1CTF returns the alignment 1CTF_A.fasta and the map of a plmDCA fit
+// of every row of it (potts.Predict through PlmProbabilities).
+func plm1CTF(t *testing.T) (*msa.Alignment, []float32) {
+	t.Helper()
 	a, err := msa.ReadFile(filepath.Join(msaTestdata, "1CTF_A.fasta"))
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +252,17 @@ func TestPredictPlmRedundancyFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := predict.PlmProbabilities(r.Scores, a.L())
+	return a, predict.PlmProbabilities(r.Scores, a.L())
+}
+
+// plmDCA is fitted on the rows of at most 90% identity by default
+// (--plm-max-identity 0.9): an alignment of 1CTF_A's rows and, after
+// them, a near-copy of each (one residue changed of 68) gives the map of
+// 1CTF_A's rows alone, and the METHOD line says so; --plm-max-identity 0
+// fits every row and gives another map.
+func TestPredictPlmRedundancyFilter(t *testing.T) {
+	dir := t.TempDir()
+	a, want := plm1CTF(t)
 	var b strings.Builder
 	for k, row := range a.Rows {
 		fmt.Fprintf(&b, ">row%d\n%s\n", k, row)

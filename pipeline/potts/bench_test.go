@@ -18,16 +18,7 @@ func BenchmarkEval(b *testing.B) {
 	for _, k := range rowKernels() {
 		b.Run(k.name, func(b *testing.B) {
 			gatherTile, scatterColumn = k.gather, k.scatter
-			p, _ := newProblem(a, Options{}.withDefaults())
-			x := p.initial()
-			for k := a.L() * q; k < len(x); k += 7 {
-				x[k] = 0.01 * float64(k%13-6)
-			}
-			g := make([]float64, len(x))
-			b.ResetTimer()
-			for range b.N {
-				p.eval(x, g)
-			}
+			benchEvals(b, a)
 		})
 	}
 }
@@ -47,17 +38,24 @@ func BenchmarkScatterChunk(b *testing.B) {
 	}{{"one-chunk", a.N()}, {"chunked", scatterChunk}} {
 		b.Run(c.name, func(b *testing.B) {
 			scatterChunk = c.chunk
-			p, _ := newProblem(a, Options{}.withDefaults())
-			x := p.initial()
-			for k := a.L() * q; k < len(x); k += 7 {
-				x[k] = 0.01 * float64(k%13-6)
-			}
-			g := make([]float64, len(x))
-			b.ResetTimer()
-			for range b.N {
-				p.eval(x, g)
-			}
+			benchEvals(b, a)
 		})
+	}
+}
+
+// benchEvals times evaluations of a's objective and gradient at the
+// starting point, its couplings perturbed a little, under the kernels
+// and chunks set.
+func benchEvals(b *testing.B, a *msa.Alignment) {
+	p, _ := newProblem(a, Options{}.withDefaults())
+	x := p.initial()
+	for k := a.L() * q; k < len(x); k += 7 {
+		x[k] = 0.01 * float64(k%13-6)
+	}
+	g := make([]float64, len(x))
+	b.ResetTimer()
+	for range b.N {
+		p.eval(x, g)
 	}
 }
 
