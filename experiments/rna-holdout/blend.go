@@ -128,12 +128,7 @@ func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Mol
 		if err != nil {
 			return nil, err
 		}
-		for _, sc := range scores {
-			rows = append(rows, fmt.Sprintf("%s\t%s\t%d\t%.6f\t%.6f\t%.6f", label, sc.Name, sc.Len, sc.Exact.F1, sc.Exact.MCC, sc.Shift.F1))
-		}
-		s := ssnet.Summarize(scores)
-		fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", label, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
-		logf("%s: %s", label, time.Since(t0).Round(time.Second))
+		rows = append(rows, scoreRows(label, scores, t0)...)
 	}
 	return rows, nil
 }

@@ -112,14 +112,21 @@ func consensusRows(name string, ms []*ssnet.Model, set []ssnet.Molecule) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	var rows []string
+	return scoreRows(label, scores, t0), nil
+}
+
+// scoreRows returns a predictor's rows of a scores-*.tsv file (label,
+// molecule, length, F1, MCC, F1 with a one-base slip), after printing
+// its mean row of the table and logging the time since t0.
+func scoreRows(label string, scores []ssnet.MolScore, t0 time.Time) []string {
+	rows := make([]string, 0, len(scores))
 	for _, sc := range scores {
 		rows = append(rows, fmt.Sprintf("%s\t%s\t%d\t%.6f\t%.6f\t%.6f", label, sc.Name, sc.Len, sc.Exact.F1, sc.Exact.MCC, sc.Shift.F1))
 	}
 	s := ssnet.Summarize(scores)
 	fmt.Printf("| %s | %.3f | %.3f | %.3f |\n", label, s[0].Exact.F1, s[0].Exact.MCC, s[0].Shift.F1)
 	logf("%s: %s", label, time.Since(t0).Round(time.Second))
-	return rows, nil
+	return rows
 }
 
 // normalSeq is a sequence as rna-consensus keys it.

@@ -3,8 +3,6 @@ package predict_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,24 +87,7 @@ func TestRunWithHomologs(t *testing.T) {
 // rna eval with a finder adds a consensus row per model and decoder and
 // the consensus baseline.
 func TestEvalWithHomologs(t *testing.T) {
-	dir := t.TempDir()
-	m, err := ssnet.NewModel(ssnet.CNN, ssnet.FamiliesEnsemble, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	modelFile := filepath.Join(dir, "model.scnn")
-	if err := m.Save(modelFile); err != nil {
-		t.Fatal(err)
-	}
-	set := filepath.Join(dir, "set.dbn")
-	train := filepath.Join(dir, "train.dbn")
-	write := func(path, text string) {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(set, ">trna\n"+trna+"\n"+trnaDBN+"\n")
-	write(train, ">r\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n")
+	modelFile, set, train := evalFixture(t, t.TempDir(), ">trna\n"+trna+"\n"+trnaDBN+"\n")
 	calls := 0
 	rep, err := predict.Eval(context.Background(), predict.EvalConfig{Models: []string{modelFile}, Set: set, Train: train,
 		Decoders: []ssnet.Decoder{ssnet.Greedy}, Workers: 1, Baselines: true, Homologs: fixedHomologs(t, &calls), HomologsFrom: "fixed",

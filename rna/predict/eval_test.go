@@ -12,28 +12,34 @@ import (
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
+// evalFixture writes into dir an untrained families-ensemble CNN, the
+// evaluated set (dot-bracket text) and a one-molecule training set, and
+// returns their paths.
+func evalFixture(t *testing.T, dir, setText string) (modelFile, set, train string) {
+	t.Helper()
+	m, err := ssnet.NewModel(ssnet.CNN, ssnet.FamiliesEnsemble, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelFile = filepath.Join(dir, "model.scnn")
+	if err := m.Save(modelFile); err != nil {
+		t.Fatal(err)
+	}
+	set, train = filepath.Join(dir, "set.dbn"), filepath.Join(dir, "train.dbn")
+	for path, text := range map[string]string{set: setText, train: ">r\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return modelFile, set, train
+}
+
 // rna eval of a network with the ensemble channel computes each
 // molecule's channel once into --ensemble-cache, and a second eval that
 // reads the cache scores every molecule as the eval that computed them.
 func TestEvalEnsembleCache(t *testing.T) {
 	dir := t.TempDir()
-	m, err := ssnet.NewModel(ssnet.CNN, ssnet.FamiliesEnsemble, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	modelFile := filepath.Join(dir, "model.scnn")
-	if err := m.Save(modelFile); err != nil {
-		t.Fatal(err)
-	}
-	set := filepath.Join(dir, "set.dbn")
-	train := filepath.Join(dir, "train.dbn")
-	write := func(path, text string) {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(set, ">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n")
-	write(train, ">r\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n")
+	modelFile, set, train := evalFixture(t, dir, ">a\nGGGGAAACCCCAUGGCCUUCGGGCCA\n((((...))))...((((....))))\n>b\nGCGGAUUUAGCUCAGUUGGGAGAGC\n(((((...........)))))....\n")
 	cache := filepath.Join(dir, "ensemble.tsv.gz")
 	eval := func(cacheFile string) *ssnet.EvalReport {
 		t.Helper()
