@@ -279,7 +279,7 @@ func TestPredictPlmRedundancyFilter(t *testing.T) {
 		same  bool
 		rows  string
 	}{
-		{nil, true, fmt.Sprintf("%d of %d sequences (at most 90%% identical)", a.N(), 2*a.N())},
+		{nil, true, fmt.Sprintf("%d of %d sequences, filtered for redundancy at 90%% identity", a.N(), 2*a.N())},
 		{[]string{"--plm-max-identity", "0"}, false, fmt.Sprintf("%d sequences,", 2*a.N())},
 	} {
 		out := filepath.Join(dir, fmt.Sprint(len(c.flags)))

@@ -10,7 +10,8 @@ import (
 // NonRedundant is the greedy filter its doc writes out: no two rows kept
 // are neighbours, each row dropped has a neighbour among the rows kept
 // before it, and the kept rows are those of the plain loop, on families
-// of near-copies at every rate and both identity rules.
+// of near-copies at every rate and both identity rules, over every
+// block size and number of threads.
 func TestNonRedundant(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const l, n = 61, 150
@@ -51,15 +52,24 @@ func TestNonRedundant(t *testing.T) {
 				want = append(want, s)
 			}
 		}
-		got := NonRedundant(x, n, l, id)
-		if !slices.Equal(got, want) {
-			t.Fatalf("%+v: kept %v, want %v", id, got, want)
+		var got []int
+		for _, block := range []int{nonRedundantBlock, 7, 1, n} {
+			for _, threads := range []int{1, 2, 3} {
+				func() {
+					defer func(b int) { nonRedundantBlock = b }(nonRedundantBlock)
+					nonRedundantBlock = block
+					got = NonRedundant(x, n, l, id, threads)
+				}()
+				if !slices.Equal(got, want) {
+					t.Fatalf("%+v, blocks of %d, %d threads: kept %v, want %v", id, block, threads, got, want)
+				}
+			}
 		}
 		if len(got) == n && id.Fraction < 1 || len(got) < 2 {
 			t.Fatalf("%+v: kept %d of %d: the family does not test the filter", id, len(got), n)
 		}
 	}
-	if got := NonRedundant(nil, 0, l, Identity{Fraction: 0.9}); got != nil {
+	if got := NonRedundant(nil, 0, l, Identity{Fraction: 0.9}, 2); got != nil {
 		t.Errorf("no rows: %v", got)
 	}
 }

@@ -136,27 +136,59 @@ func maxMismatches(id Identity, l int) int {
 //			kept = append(kept, s)
 //		}
 //	}
-func NonRedundant(x []uint8, n, l int, id Identity) []int {
+//
+// The work is split over up to threads goroutines (0: GOMAXPROCS); the
+// rows kept do not depend on it. The candidates come in blocks of
+// nonRedundantBlock rows: the rows of a block are compared with every
+// row kept before the block in parallel, and those with no neighbour
+// there are then compared in order with the rows of the block kept
+// before them, which is the loop above.
+func NonRedundant(x []uint8, n, l int, id Identity, threads int) []int {
 	if n == 0 {
 		return nil
 	}
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
 	maxMis := maxMismatches(id, l)
-	kept := []int{0}
-	for s := 1; s < n; s++ {
-		xs := x[s*l : (s+1)*l]
-		redundant := false
+	row := func(s int) []uint8 { return x[s*l : (s+1)*l] }
+	near := func(s int, kept []int) bool {
 		for _, k := range kept {
-			if withinMismatches(xs, x[k*l:(k+1)*l], maxMis) {
-				redundant = true
-				break
+			if withinMismatches(row(s), row(k), maxMis) {
+				return true
 			}
 		}
-		if !redundant {
-			kept = append(kept, s)
+		return false
+	}
+	kept := []int{0}
+	seen := make([]bool, nonRedundantBlock)
+	for lo := 1; lo < n; lo += nonRedundantBlock {
+		hi := min(n, lo+nonRedundantBlock)
+		before := kept // the rows kept before the block, read by every worker
+		var wg sync.WaitGroup
+		for t := range threads {
+			wg.Add(1)
+			go func(t int) {
+				defer wg.Done()
+				for s := lo + t; s < hi; s += threads {
+					seen[s-lo] = near(s, before)
+				}
+			}(t)
+		}
+		wg.Wait()
+		first := len(kept)
+		for s := lo; s < hi; s++ {
+			if !seen[s-lo] && !near(s, kept[first:]) {
+				kept = append(kept, s)
+			}
 		}
 	}
 	return kept
 }
+
+// nonRedundantBlock is NonRedundant's block of candidate rows; a
+// variable for the tests.
+var nonRedundantBlock = 256
 
 // Neff is the effective number of sequences of a at DefaultIdentity
 // (Weights' sum), computed by up to threads goroutines.

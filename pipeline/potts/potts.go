@@ -271,7 +271,7 @@ func newProblem(a *msa.Alignment, opt Options) (*problem, *Model) {
 	x := a.Encode()
 	all := n
 	if opt.MaxIdentity > 0 && opt.MaxIdentity < 1 {
-		keep := msa.NonRedundant(x, n, l, msa.Identity{Fraction: opt.MaxIdentity})
+		keep := msa.NonRedundant(x, n, l, msa.Identity{Fraction: opt.MaxIdentity}, opt.Threads)
 		for k, s := range keep {
 			copy(x[k*l:(k+1)*l], x[s*l:(s+1)*l]) // s >= k: in place, in order
 		}
@@ -697,7 +697,7 @@ type Result struct {
 	// pair.
 	Scores  []float64
 	Columns []int        // the columns fitted (MaxGapColumn), increasing
-	Kept    int          // the sequences fitted (MinCoverage)
+	Kept    int          // the sequences Filter keeps (MinCoverage); of those, Model.Kept pass MaxIdentity
 	Warn    *msa.Warning // Neff/L below 1, else nil
 }
 

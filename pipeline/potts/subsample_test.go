@@ -125,7 +125,7 @@ func TestSubsampleByWeight(t *testing.T) {
 func TestMaxIdentityFitsTheRowsKept(t *testing.T) {
 	a := parse(t, nearCopies(30, 120, 5))
 	x := a.Encode()
-	keep := msa.NonRedundant(x, a.N(), a.L(), msa.Identity{Fraction: 0.9})
+	keep := msa.NonRedundant(x, a.N(), a.L(), msa.Identity{Fraction: 0.9}, 2)
 	if len(keep) < 10 || len(keep) > a.N()-10 {
 		t.Fatalf("%d of %d rows kept: the alignment does not test the filter", len(keep), a.N())
 	}

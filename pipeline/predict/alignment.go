@@ -315,7 +315,7 @@ func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
 	m := r.Model
 	rows := fmt.Sprintf("%d sequences", m.N)
 	if m.Kept < m.N {
-		rows = fmt.Sprintf("%d of %d sequences (at most %.0f%% identical)", m.Kept, m.N, 100*cfg.PlmMaxIdentity)
+		rows = fmt.Sprintf("%d of %d sequences, filtered for redundancy at %.0f%% identity", m.Kept, m.N, 100*cfg.PlmMaxIdentity)
 	}
 	method := fmt.Sprintf("contactmap plmDCA (pseudo-likelihood Potts model, %s, Neff %.1f at 80%% identity, %d L-BFGS iterations; APC-corrected Frobenius norms, calibrated to probabilities)", rows, m.Neff, m.Iterations)
 	return writeOutputs(cfg, t, o, p, truth, method, PlmContacts.String())

@@ -33,7 +33,9 @@ var ConsensusFold = EnsembleFold{Global: 600}
 
 // ConsensusBytes is the consensus method's peak memory for a molecule
 // of l bases: the query's fold under ConsensusFold (the homologs are
-// folded one at a time after it, each of about the query's length), its
+// folded one at a time after it; a homolog is taken to be of about the
+// query's length, and one with long insertions needs more than this
+// counts, banded above 600 nt as the query is), its
 // dense float32 map, the MEA decoder's table and its candidate pairs (4
 // bytes a pair each); and for a molecule of at most ConsensusMaxLen
 // bases the consensus map (4 more) and the homologs' summed pairs (at
