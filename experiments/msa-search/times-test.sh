@@ -9,7 +9,7 @@
 set -u
 B=${B:-/tmp/msa-search/contactmap}
 DB=${DB:-/tmp/msa-search/db.fasta}
-out=experiments/msa-search/times-test-id90.tsv
+out=${OUT:-experiments/msa-search/times-test-id90.tsv}
 echo -e "family\tL\tdepth\tsearch_s\tpredict_s\ttotal_s\tpredict_rss_mib" > $out
 while IFS=$'\t' read -r fam st; do
   d=/tmp/tt/$fam; rm -rf $d; mkdir -p $d
