@@ -220,7 +220,7 @@ func (a *Alignment) LowDepth(neff float64) *Warning {
 	return &Warning{Path: a.Path, N: a.N(), L: a.L(), Neff: neff}
 }
 
-// withinMismatches reports whether a and b (of one length) differ in at
+// withinMismatchesGo reports whether a and b (of one length) differ in at
 // most maxMis places:
 //
 //	mis := 0
@@ -236,7 +236,7 @@ func (a *Alignment) LowDepth(neff float64) *Warning {
 // top bits counts the differing bytes of the word. It stops as soon as
 // the count passes maxMis, which most pairs of an alignment do within
 // their first few words.
-func withinMismatches(a, b []byte, maxMis int) bool {
+func withinMismatchesGo(a, b []byte, maxMis int) bool {
 	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	b = b[:len(a)]
 	mis := 0

@@ -18,25 +18,29 @@ func mismatchesLoop(a, b []byte, maxMis int) bool {
 	return mis <= maxMis
 }
 
-// The word-at-a-time count agrees with the byte loop at every length
-// (whole words, a tail, shorter than a word), every threshold, and for
-// byte values that differ only in the top bit or the low bits.
+// Every kernel (the word loop, AVX2, AVX-512) agrees with the byte loop
+// at every length (whole steps, a tail, shorter than a word or a step),
+// every threshold, for byte values that differ only in the top bit or
+// the low bits (rows that end where an unreadable page begins:
+// TestMismatchesPageEnd).
 func TestWithinMismatches(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	vals := []byte{0, 1, 20, 0x7f, 0x80, 0xff}
-	for l := 0; l <= 40; l++ {
-		for trial := 0; trial < 200; trial++ {
-			a, b := make([]byte, l), make([]byte, l)
-			for i := range a {
-				a[i] = vals[r.IntN(len(vals))]
-				b[i] = a[i]
-				if r.IntN(3) == 0 {
-					b[i] = vals[r.IntN(len(vals))]
+	for _, k := range mismatchKernels() {
+		for l := 0; l <= 200; l++ {
+			for trial := 0; trial < 30; trial++ {
+				a, b := make([]byte, l), make([]byte, l)
+				for i := range a {
+					a[i] = vals[r.IntN(len(vals))]
+					b[i] = a[i]
+					if r.IntN(3) == 0 {
+						b[i] = vals[r.IntN(len(vals))]
+					}
 				}
-			}
-			for maxMis := -1; maxMis <= l+1; maxMis++ {
-				if got, want := withinMismatches(a, b, maxMis), mismatchesLoop(a, b, maxMis); got != want {
-					t.Fatalf("l %d, max %d, a %v, b %v: %t, want %t", l, maxMis, a, b, got, want)
+				for maxMis := -1; maxMis <= l+1; maxMis++ {
+					if got, want := k.within(a, b, maxMis), mismatchesLoop(a, b, maxMis); got != want {
+						t.Fatalf("%s: l %d, max %d, a %v, b %v: %t, want %t", k.name, l, maxMis, a, b, got, want)
+					}
 				}
 			}
 		}
@@ -91,8 +95,8 @@ func TestWeightsMatchByteLoop(t *testing.T) {
 	}
 }
 
-// BenchmarkMismatches compares the kernel with the byte loop it
-// replaced (early exit included) on rows like an alignment's: 2,000
+// BenchmarkMismatches compares every kernel of this CPU with the byte
+// loop the word loop replaced (early exit included) on rows like an alignment's: 2,000
 // rows of 188 columns, most pairs unrelated, a few close.
 func BenchmarkMismatches(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 10))
@@ -118,10 +122,17 @@ func BenchmarkMismatches(b *testing.B) {
 		}
 		return mis <= maxMis
 	}
-	for _, k := range []struct {
+	kernels := []struct {
 		name string
 		f    func(a, c []byte) bool
-	}{{"kernel", func(a, c []byte) bool { return withinMismatches(a, c, maxMis) }}, {"byte-loop", byteLoop}} {
+	}{{"byte-loop", byteLoop}}
+	for _, k := range mismatchKernels() {
+		kernels = append(kernels, struct {
+			name string
+			f    func(a, c []byte) bool
+		}{k.name, func(a, c []byte) bool { return k.within(a, c, maxMis) }})
+	}
+	for _, k := range kernels {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				m := 0
