@@ -436,12 +436,14 @@ bench-deps:
 		echo "make bench: installing Debian's python3-torch for the PyTorch reference"; \
 		$(SUDO) apt-get install -y python3-torch || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-torch; }; }
 
-# The Go micro-benchmarks of the scnn layers (go test -bench), and the
+# The Go micro-benchmarks of the scnn layers (go test -bench), the
 # plmDCA scatter in one chunk against chunks, side by side on the deepest
-# PSICOV family (skipped without ../shared/data).
+# PSICOV family (skipped without ../shared/data), and the sequence
+# weights' mismatch kernels against the byte loop.
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./scnn/
 	CONTACTMAP_PLM_BENCH=1pkoA $(GO) test -run '^$$' -bench ScatterChunk -benchtime 3x ./pipeline/potts/
+	$(GO) test -run '^$$' -bench Mismatches ./pipeline/msa/
 
 clean:
 	$(GO) clean ./...
