@@ -36,9 +36,9 @@ trials on the validation families (experiments/msa-search: the msa
 network's long-range top-L/5 0.762 from its alignments against 0.603 from
 MMseqs2's, 7 s a search; docs/msa.md).
 
-The hits are filtered here, as hhfilter does: --min-coverage, --max-identity,
---max-depth; the tools' own output filters are off (MMseqs2 --filter-msa 0,
-HHblits -all).
+The hits are filtered here, as hhfilter does: --min-coverage,
+--max-identity, --max-pair-identity, --max-depth; the tools' own output
+filters are off (MMseqs2 --filter-msa 0, HHblits -all).
 
 Outputs per query, in --out: NAME.a3m (or .aln, .sto: --format), the
 query first, named as predict names its outputs; NAME.log, the tool's
@@ -70,13 +70,14 @@ listed at the end and the others go on.`,
 	fs.IntVar(&opt.Threads, "threads", 0, "threads of each search; 0: the tool's default (jackhmmer --cpu 2, mmseqs every core, hhblits -cpu 2)")
 	fs.Float64Var(&filter.MinCoverage, "min-coverage", 0, "keep hits covering at least this fraction of the query's columns (hhfilter -cov/100; 0 keeps all, as jackhmmer does)")
 	fs.Float64Var(&filter.MaxIdentity, "max-identity", 1, "keep hits at most this identical to the query over the columns they cover (1 keeps all)")
+	fs.Float64Var(&filter.MaxPairIdentity, "max-pair-identity", 1, "drop hits the same as a row kept before them (the query first, then the tool's order) in more than this fraction of the query's columns, gaps included: hhfilter -id/100's redundancy filter (0.9 as GREMLIN's users run it; 1 keeps all)")
 	fs.IntVar(&filter.MaxDepth, "max-depth", 0, "keep at most this many rows, the query's included, the best first in the tool's order; 0 keeps all (mmseqs's prefilter passes on the larger of this and 10000 hits, --max-seqs)")
 	fs.StringVar(&pdbDir, "pdb-dir", "data/pdb", "local PDB mirror for PDB IDs")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := checkRanges(fs, map[string]string{"iterations": nonNeg, "evalue": positive, "threads": nonNeg, "min-coverage": fraction, "max-identity": fraction, "max-depth": nonNeg}); err != nil {
+	if err := checkRanges(fs, map[string]string{"iterations": nonNeg, "evalue": positive, "threads": nonNeg, "min-coverage": fraction, "max-identity": fraction, "max-pair-identity": fraction, "max-depth": nonNeg}); err != nil {
 		return err
 	}
 	if err := pf.check(fs); err != nil {

@@ -184,6 +184,12 @@ type Filter struct {
 	// (identical residues over the query columns the hit covers); 1
 	// keeps every hit.
 	MaxIdentity float64
+	// MaxPairIdentity, where in (0, 1), drops the hits of which a row
+	// kept before them (the query first, then the tool's order) is the
+	// same in more than this fraction of the query's columns, gaps
+	// included (msa.NonRedundant): hhfilter -id/100's redundancy filter,
+	// with CCMpred's identity. 0 or 1 keeps every hit.
+	MaxPairIdentity float64
 	// MaxDepth is the most rows kept, the query's included, the first
 	// in the tool's order (best E-value first); 0 keeps all.
 	MaxDepth int
@@ -191,16 +197,19 @@ type Filter struct {
 
 // String names the filter's settings, for the manifest.
 func (f Filter) String() string {
-	return fmt.Sprintf("min-coverage=%g max-identity=%g max-depth=%d", f.MinCoverage, f.MaxIdentity, f.MaxDepth)
+	return fmt.Sprintf("min-coverage=%g max-identity=%g max-pair-identity=%g max-depth=%d", f.MinCoverage, f.MaxIdentity, f.MaxPairIdentity, f.MaxDepth)
 }
 
-// Apply returns the alignment with the hits f selects, in their order.
+// Apply returns the alignment with the hits f selects, in their order:
+// those of the coverage and the identity to the query, then of those
+// the rows the redundancy filter keeps, then the first MaxDepth.
 func (a *Alignment) Apply(f Filter) *Alignment {
 	out := &Alignment{Names: a.Names[:1:1], Rows: a.Rows[:1:1]}
 	q := a.Rows[0]
 	l := len(q)
+	pairs := f.MaxPairIdentity > 0 && f.MaxPairIdentity < 1
 	for k := 1; k < len(a.Rows); k++ {
-		if f.MaxDepth > 0 && out.N() >= f.MaxDepth {
+		if f.MaxDepth > 0 && out.N() >= f.MaxDepth && !pairs {
 			break
 		}
 		m := matches(a.Rows[k])
@@ -223,6 +232,19 @@ func (a *Alignment) Apply(f Filter) *Alignment {
 		}
 		out.Names = append(out.Names, a.Names[k])
 		out.Rows = append(out.Rows, a.Rows[k])
+	}
+	if pairs {
+		m := out.Matches()
+		keep := msa.NonRedundant(m.Encode(), m.N(), m.L(), msa.Identity{Fraction: f.MaxPairIdentity}, 0)
+		kept := &Alignment{}
+		for _, k := range keep {
+			kept.Names = append(kept.Names, out.Names[k])
+			kept.Rows = append(kept.Rows, out.Rows[k])
+		}
+		out = kept
+	}
+	if f.MaxDepth > 0 && out.N() > f.MaxDepth {
+		out.Names, out.Rows = out.Names[:f.MaxDepth], out.Rows[:f.MaxDepth]
 	}
 	return out
 }

@@ -54,21 +54,33 @@ func TestParseA3MMMseqsEntry(t *testing.T) {
 
 func TestFilter(t *testing.T) {
 	a := &Alignment{
-		Names: []string{"q", "same", "half", "far", "ins"},
-		Rows:  []string{"ACDEFGHIKL", "ACDEFGHIKL", "ACDEF-----", "MMMMMMMMMM", "ACDkkkEFGHIKL"},
+		Names: []string{"q", "same", "half", "far", "ins", "far2", "far9"},
+		Rows:  []string{"ACDEFGHIKL", "ACDEFGHIKL", "ACDEF-----", "MMMMMMMMMM", "ACDkkkEFGHIKL", "MMMMMMMMMM", "MMMMMMMMMA"},
 	}
 	names := func(b *Alignment) string { return strings.Join(b.Names, ",") }
-	if got := names(a.Apply(Filter{MaxIdentity: 1})); got != "q,same,half,far,ins" {
+	if got := names(a.Apply(Filter{MaxIdentity: 1})); got != "q,same,half,far,ins,far2,far9" {
 		t.Errorf("no filter: %s", got)
 	}
-	if got := names(a.Apply(Filter{MinCoverage: 0.6, MaxIdentity: 1})); got != "q,same,far,ins" {
+	if got := names(a.Apply(Filter{MinCoverage: 0.6, MaxIdentity: 1})); got != "q,same,far,ins,far2,far9" {
 		t.Errorf("coverage 0.6: %s", got)
 	}
-	if got := names(a.Apply(Filter{MaxIdentity: 0.9})); got != "q,far" {
+	if got := names(a.Apply(Filter{MaxIdentity: 0.9})); got != "q,far,far2,far9" {
 		t.Errorf("identity 0.9: %s", got)
 	}
 	if got := names(a.Apply(Filter{MaxIdentity: 1, MaxDepth: 3})); got != "q,same,half" {
 		t.Errorf("depth 3: %s", got)
+	}
+	// The redundancy filter: same and ins (the query's residues) and far2
+	// (far's) are copies of a row kept before them; far9 is 9 of 10, not
+	// more than 90%. The depth counts the rows it keeps.
+	if got := names(a.Apply(Filter{MaxIdentity: 1, MaxPairIdentity: 0.9})); got != "q,half,far,far9" {
+		t.Errorf("pair identity 0.9: %s", got)
+	}
+	if got := names(a.Apply(Filter{MaxIdentity: 1, MaxPairIdentity: 0.9, MaxDepth: 3})); got != "q,half,far" {
+		t.Errorf("pair identity 0.9, depth 3: %s", got)
+	}
+	if got := names(a.Apply(Filter{MaxIdentity: 1, MaxPairIdentity: 1})); got != "q,same,half,far,ins,far2,far9" {
+		t.Errorf("pair identity 1: %s", got)
 	}
 }
 
