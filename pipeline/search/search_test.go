@@ -470,3 +470,35 @@ func TestReportAndFinished(t *testing.T) {
 		t.Error("ManifestFile")
 	}
 }
+
+// MMseqs2 with Options.DBIndex (--db-index): the first search builds the
+// database and its index in that directory, not beside the FASTA; a
+// second searcher finds it there and builds nothing; both find the
+// family.
+func TestMMseqsDBIndex(t *testing.T) {
+	needTool(t, "mmseqs", MMseqs.Package())
+	db, q := testDB(t)
+	dir := filepath.Join(t.TempDir(), "index")
+	for k, want := range []string{"# building the MMseqs2 database and index of", "# MMseqs2 database and index: " + dir} {
+		s, err := New(Options{Tool: MMseqs, DB: db, DBIndex: dir, Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log bytes.Buffer
+		a, err := s.Search(context.Background(), q, &log)
+		s.Close()
+		if err != nil {
+			t.Fatalf("search %d: %v\n%s", k+1, err, log.String())
+		}
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("search %d: the log does not say %q:\n%s", k+1, want, log.String())
+		}
+		checkFamily(t, a, q)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "db.dbtype")); err != nil {
+		t.Errorf("no database in --db-index: %v", err)
+	}
+	if _, err := os.Stat(db + ".mmseqs"); err == nil {
+		t.Errorf("an index was built beside the database too")
+	}
+}
