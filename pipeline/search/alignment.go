@@ -207,11 +207,7 @@ func (a *Alignment) Apply(f Filter) *Alignment {
 	out := &Alignment{Names: a.Names[:1:1], Rows: a.Rows[:1:1]}
 	q := a.Rows[0]
 	l := len(q)
-	pairs := f.MaxPairIdentity > 0 && f.MaxPairIdentity < 1
 	for k := 1; k < len(a.Rows); k++ {
-		if f.MaxDepth > 0 && out.N() >= f.MaxDepth && !pairs {
-			break
-		}
 		m := matches(a.Rows[k])
 		covered, same := 0, 0
 		for i, c := range m {
@@ -233,7 +229,7 @@ func (a *Alignment) Apply(f Filter) *Alignment {
 		out.Names = append(out.Names, a.Names[k])
 		out.Rows = append(out.Rows, a.Rows[k])
 	}
-	if pairs {
+	if f.MaxPairIdentity > 0 && f.MaxPairIdentity < 1 {
 		m := out.Matches()
 		keep := msa.NonRedundant(m.Encode(), m.N(), m.L(), msa.Identity{Fraction: f.MaxPairIdentity}, 0)
 		kept := &Alignment{}

@@ -28,10 +28,9 @@ func FoldExtra(l int, formats []ssnet.Format) int64 {
 const hintSpan = 200
 
 // CheckFoldMemory checks, before a molecule of l bases is folded by
-// method (one that folds: ssnet.Method.Folds, or has a Bytes of its
-// own; other methods pass) with pairs spanning at most span bases (0:
-// any), that the fold (fold.MemoryEstimate, or the method's Bytes) and
-// the run's own buffers (FoldExtra) fit in the
+// method (one that folds: ssnet.Method.FoldBytes above 0; other methods
+// pass) with pairs spanning at most span bases (0: any), that the fold
+// (FoldBytes) and the run's own buffers (FoldExtra) fit in the
 // memory available (memcheck.Check, with its margin for the garbage
 // collector): a molecule that does not fit is refused with the method,
 // the estimate, the memory available and its source, and what would fit
@@ -39,14 +38,11 @@ const hintSpan = 200
 // let through with that as a warning.
 func CheckFoldMemory(method string, l, span int, formats []ssnet.Format, force bool) (warning string, err error) {
 	m, ok := ssnet.MethodNamed(method)
-	if !ok || !m.Folds && m.Bytes == nil {
+	if !ok || m.FoldBytes(l, span) == 0 {
 		return "", nil
 	}
 	need := func(span int, formats []ssnet.Format) int64 {
-		if m.Bytes != nil {
-			return m.Bytes(l) + FoldExtra(l, formats)
-		}
-		return fold.MemoryEstimate(m.Fold, l, span) + FoldExtra(l, formats)
+		return m.FoldBytes(l, span) + FoldExtra(l, formats)
 	}
 	err = memcheck.Check("", nil, l, 1, need(span, formats))
 	var tl *memcheck.TooLargeError
@@ -59,7 +55,7 @@ func CheckFoldMemory(method string, l, span int, formats []ssnet.Format, force b
 	}
 	// What would fit: the local fold, and without the PNG's L x L map.
 	noPNG := slices.DeleteFunc(slices.Clone(formats), func(f ssnet.Format) bool { return f == ssnet.PNG })
-	local := (span <= 0 || span >= l) && l > hintSpan && m.Bytes == nil // a rule of its own ignores --max-span
+	local := m.Folds && (span <= 0 || span >= l) && l > hintSpan // only the Turner folds take --max-span
 	hint := ""
 	for _, c := range []struct {
 		ok      bool

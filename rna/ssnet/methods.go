@@ -169,6 +169,20 @@ var methods = []Method{
 		New: func(o MethodOptions) MethodPredictor { return withMap(BaselinePredictor(), o.Map) }},
 }
 
+// FoldBytes is the peak memory of the method's folds for a molecule of
+// l bases with pairs spanning at most span bases (0: any): Bytes for a
+// rule of its own (the span ignored), fold.MemoryEstimate of Fold for a
+// method that Folds, and 0 for a method that folds nothing.
+func (m Method) FoldBytes(l, span int) int64 {
+	switch {
+	case m.Bytes != nil:
+		return m.Bytes(l)
+	case m.Folds:
+		return fold.MemoryEstimate(m.Fold, l, span)
+	}
+	return 0
+}
+
 // Methods returns every method, in the order --method lists them
 // (network first).
 func Methods() []Method { return slices.Clone(methods) }
