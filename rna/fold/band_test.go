@@ -94,11 +94,11 @@ func TestBandMatchesSquare(t *testing.T) {
 					}
 				}
 
-				es, err := p.partition(ctx, seq, 2, false, 0, true)
+				es, err := p.partition(ctx, seq, 2, pfOptions{square: true})
 				if err != nil {
 					t.Fatal(err)
 				}
-				eb, err := p.partition(ctx, seq, 2, false, 0, false)
+				eb, err := p.partition(ctx, seq, 2, pfOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}

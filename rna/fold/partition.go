@@ -58,14 +58,55 @@ func Partition(seq string) (*Ensemble, error) {
 // on their number. The sequence is normalised as rna.NormalizeSequence
 // does; N pairs with nothing.
 func (p *Params) Partition(seq string, threads int) (*Ensemble, error) {
-	return p.partition(context.Background(), seq, threads, false, 0, false)
+	return p.partition(context.Background(), seq, threads, pfOptions{})
 }
 
 // PartitionContext is Partition stopped by ctx: it looks at ctx between
 // the spans of each dynamic programme and returns ctx.Err() once it is
 // done.
 func (p *Params) PartitionContext(ctx context.Context, seq string, threads int) (*Ensemble, error) {
-	return p.partition(ctx, seq, threads, false, 0, false)
+	return p.partition(ctx, seq, threads, pfOptions{})
+}
+
+// PairBonus is a bonus of base pairs in units of kT: the Boltzmann
+// weight of a structure is multiplied by exp(PairBonus(i, j)) for each of
+// its pairs (i, j), 0-based, i < j. It is a pseudo-energy of
+// -kT PairBonus(i, j) per pair, as ViennaRNA's soft constraints of base
+// pairs (vrna_sc_add_bp) give, and the way a learned pair score enters a
+// thermodynamic model (MXfold2's hybrid of Turner energies and network
+// scores).
+type PairBonus func(i, j int) float64
+
+// PartitionBonus is PartitionContext with the bonus of every pair that
+// may form: the ensemble of the structures weighted by exp(-E/kT) times
+// exp(bonus(i, j)) for each pair. Its pair probabilities are then the
+// derivatives of ln Z with respect to the bonuses, the gradient of a
+// conditional likelihood with the bonuses as parameters. A nil bonus is
+// PartitionContext. Of the Ensemble, FreeEnergy is -kT ln Z with the
+// bonuses; MFE and MFEEnergy are the Turner 2004 structure and energy
+// without them, so that MFEFrequency and StructureProbability, which
+// compare the two, do not apply. A bonus must be finite and at most
+// MaxPairBonus in magnitude; NaN or more is an error.
+func (p *Params) PartitionBonus(ctx context.Context, seq string, bonus PairBonus, threads int) (*Ensemble, error) {
+	return p.partition(ctx, seq, threads, pfOptions{bonus: bonus})
+}
+
+// MaxPairBonus bounds the magnitude of a PairBonus (in kT). The scale of
+// the weights (see Partition) counts the bonuses of the MFE structure's
+// pairs and grows while the weights overflow; a bonus of MaxPairBonus on
+// every pair of 600 nt stays in float64's range, one on every pair of
+// 1,500 nt does not (an error wrapping ErrOverflow).
+const MaxPairBonus = 20
+
+// pfOptions are the variants of partition: the Boltzmann factors of the
+// MFE energies when mfeLike (see boltz), the scale s multiplied by
+// scaleFactor (0: 1), square tables even with a span limit when square,
+// and the pair bonus (nil: none).
+type pfOptions struct {
+	mfeLike     bool
+	scaleFactor float64
+	square      bool
+	bonus       PairBonus
 }
 
 // PartitionBytes returns the memory Partition allocates for a sequence
@@ -84,11 +125,8 @@ func (p *Params) PartitionBytes(n int) int64 {
 	return 33*w*w + 128*w + 1<<19
 }
 
-// partition is PartitionContext with the Boltzmann factors of the MFE
-// energies when mfeLike (see boltz), the scale s multiplied by
-// scaleFactor (0: 1), and square tables even with a span limit when
-// square.
-func (p *Params) partition(ctx context.Context, seq string, threads int, mfeLike bool, scaleFactor float64, square bool) (*Ensemble, error) {
+// partition is PartitionContext with the variants of o.
+func (p *Params) partition(ctx context.Context, seq string, threads int, o pfOptions) (*Ensemble, error) {
 	s, norm, err := encode(seq)
 	if err != nil {
 		return nil, err
@@ -96,29 +134,55 @@ func (p *Params) partition(ctx context.Context, seq string, threads int, mfeLike
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	mfe, emfe, err := p.fold(ctx, norm, threads, square)
+	mfe, emfe, err := p.fold(ctx, norm, threads, o.square)
 	if err != nil {
 		return nil, err
 	}
 	n := len(norm)
-	b := newBoltz(p, mfeLike)
-	// ViennaRNA's vrna_exp_params_rescale with the MFE
+	b := newBoltz(p, o.mfeLike)
+	// ViennaRNA's vrna_exp_params_rescale with the MFE; with a bonus, the
+	// MFE structure's energy with the bonus of its pairs
+	estimate := emfe * 1000 // cal/mol
+	for _, q := range mfe.Pairs() {
+		if o.bonus != nil {
+			estimate -= o.bonus(q[0], q[1]) * b.kT
+		}
+	}
 	scale := 1.0
 	if n > 0 {
-		scale = math.Exp(-(sfact * emfe * 1000 / float64(n)) / b.kT)
+		scale = math.Exp(-(sfact * estimate / float64(n)) / b.kT)
 	}
 	scale = max(scale, 1)
-	if scaleFactor > 0 {
-		scale *= scaleFactor
+	if o.scaleFactor > 0 {
+		scale *= o.scaleFactor
 	}
-	m := newPF(p, b, s, norm, scale, square)
-	if err := m.inside(ctx, threads); err != nil {
-		return nil, err
+	var bonus []float64
+	maxBonus := 0.0 // the largest bonus of a pair that may form
+	if o.bonus != nil {
+		if bonus, maxBonus, err = bonusTable(p, s, n, o.bonus); err != nil {
+			return nil, err
+		}
+	}
+	var m *pf
+	for attempt := 0; ; attempt++ {
+		m = newPF(p, b, s, norm, scale, o.square)
+		m.bonus = bonus
+		if err := m.inside(ctx, threads); err != nil {
+			return nil, err
+		}
+		z := m.z5[n]
+		if z > 0 && !math.IsInf(z, 0) {
+			break
+		}
+		// The MFE structure's estimate may fall short of an ensemble with
+		// large bonuses: each base may carry up to half the largest bonus
+		// more, and the weights are scaled up again while they overflow.
+		if bonus == nil || attempt == 3 || z == 0 {
+			return nil, fmt.Errorf("%w: scaled Z = %g for %d nt", ErrOverflow, z, n)
+		}
+		scale *= math.Exp(max(maxBonus/2, 1) * float64(int(1)<<attempt))
 	}
 	z := m.z5[n]
-	if !(z > 0) || math.IsInf(z, 0) {
-		return nil, fmt.Errorf("%w: scaled Z = %g for %d nt", ErrOverflow, z, n)
-	}
 	if err := m.outside(ctx, threads); err != nil {
 		return nil, err
 	}
@@ -172,6 +236,10 @@ type pf struct {
 	qmT    []float64
 	qm1T   []float64
 	rT     []float64
+	// bonus is exp(PairBonus) of the pair (i, j) at up(i, j), nil without
+	// a bonus: it multiplies QB(i, j), and QBo(i, j) is stored times it,
+	// the factor every structure enclosed by the pair carries
+	bonus  []float64
 	sc     []float64 // sc[k] = scale^-k
 	b1     float64   // expMLbase / scale: an unpaired base of a multiloop
 	z5, z3 []float64 // exterior loop: prefix [1, j] and suffix [i, n]
@@ -222,6 +290,30 @@ func newPF(p *Params, b *boltz, s []int8, seq string, scale float64, square bool
 		}
 	}
 	return m
+}
+
+// bonusTable returns exp(bonus(i, j)) of the pairs that may form in the
+// layout of the pf tables of s under p (at i*s1 + j, 1-based), and the
+// largest bonus, at least 0.
+func bonusTable(p *Params, s []int8, n int, bonus PairBonus) ([]float64, float64, error) {
+	st := p.stride(n)
+	s1, dmax := st-1, min(n-1, st-1)
+	t := make([]float64, (n+2)*st)
+	top := 0.0
+	for i := 1; i <= n; i++ {
+		for j := i + minHairpin + 1; j <= min(n, i+dmax); j++ {
+			if pairType[s[i]][s[j]] == 0 {
+				continue
+			}
+			v := bonus(i-1, j-1)
+			if !(math.Abs(v) <= MaxPairBonus) {
+				return nil, 0, fmt.Errorf("fold: pair bonus of (%d, %d) is %g (want at most %d in magnitude)", i-1, j-1, v, MaxPairBonus)
+			}
+			t[i*s1+j] = math.Exp(v)
+			top = max(top, v)
+		}
+	}
+	return t, top, nil
 }
 
 // canStack reports whether (i, j) may pair under --noLP: (i-1, j+1) or
@@ -399,6 +491,9 @@ func (m *pf) insideCell(i, j int, qmp2, qmpOut, unp1, unpOut []float64) {
 		if v := qmp2[i+1]; v != 0 {
 			qbv += v * m.mlCloseAt(i, j)
 		}
+		if m.bonus != nil {
+			qbv *= m.bonus[i*s1+j]
+		}
 	}
 	qb[i*s1+j] = qbv
 	// QM1(i, j) = QM1(i, j-1) expMLbase + QB(i, j) mlstem
@@ -528,6 +623,9 @@ func (m *pf) outsideCell(i, j int, aPrev, bPrev, aCur, bCur []float64) {
 			}
 		}
 	}
+	if m.bonus != nil {
+		v *= m.bonus[i*s1+j]
+	}
 	qbo[(j+1)*s1+i] = v
 }
 
@@ -541,6 +639,9 @@ func (m *pf) probabilities() error {
 			var pr float64
 			if m.ptype[i*s1+j] != 0 {
 				pr = m.qb[i*s1+j] * m.qbo[(j+1)*s1+i] / z
+				if m.bonus != nil {
+					pr /= m.bonus[i*s1+j] // QBo was stored times it
+				}
 				if math.IsNaN(pr) || math.IsInf(pr, 0) {
 					return fmt.Errorf("%w: probability of (%d, %d) is %g", ErrOverflow, i, j, pr)
 				}

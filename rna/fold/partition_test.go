@@ -74,7 +74,7 @@ func TestPartitionBruteForce(t *testing.T) {
 				count++
 			}
 			for _, threads := range []int{1, 3} {
-				ens, err := p.partition(context.Background(), seq, threads, true, 0, false)
+				ens, err := p.partition(context.Background(), seq, threads, pfOptions{mfeLike: true})
 				if err != nil {
 					t.Fatalf("%s %s: %v", mod.name, seq, err)
 				}
@@ -143,7 +143,7 @@ func TestPartitionConsistency(t *testing.T) {
 					}
 				}
 				// another scale
-				e2, err := p.partition(context.Background(), seq, 2, false, 1.1, false)
+				e2, err := p.partition(context.Background(), seq, 2, pfOptions{scaleFactor: 1.1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -220,7 +220,7 @@ func TestPartitionLong(t *testing.T) {
 		}
 		var ref *Ensemble
 		if gc {
-			if ref, err = DefaultParams().partition(context.Background(), seq, 0, false, 1.05, false); err != nil {
+			if ref, err = DefaultParams().partition(context.Background(), seq, 0, pfOptions{scaleFactor: 1.05}); err != nil {
 				t.Fatal(err)
 			}
 			if d := math.Abs(ref.FreeEnergy - e.FreeEnergy); d > 1e-9*math.Abs(e.FreeEnergy) {
