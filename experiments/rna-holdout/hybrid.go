@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contactmap/contactmap/rna"
+	"github.com/contactmap/contactmap/rna/ssnet"
+)
+
+// hybridMaxLen is the longest molecule trial 18's hybrid folds (globally);
+// a longer one is decoded from the network's probabilities alone.
+const hybridMaxLen = 600
+
+// parseAlphas reads -hybrid's exponents.
+func parseAlphas(spec string) ([]float64, error) {
+	var as []float64
+	seen := map[int]bool{}
+	for _, f := range strings.Split(spec, ",") {
+		a, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(a > 0) {
+			return nil, fmt.Errorf("-hybrid %q: exponent %q, want a positive number", spec, f)
+		}
+		if k := int(math.Round(100 * a)); seen[k] {
+			return nil, fmt.Errorf("-hybrid %q: two exponents named h%d", spec, k)
+		} else {
+			seen[k] = true
+		}
+		as = append(as, a)
+	}
+	return as, nil
+}
+
+// hybridRows scores trial 18's predictors NAME/hA on the set: for each
+// exponent alpha of -hybrid (A = 100 alpha), each molecule's network
+// probabilities P (the members' mean for an ensemble, computed once per
+// molecule) as the pair bonuses alpha logit P of Turner 2004's global
+// ensemble (ssnet.HybridProbabilities), decoded by the MEA decoder. A
+// molecule of more than hybridMaxLen bases, or whose template the
+// network sees (hasTemplate), is decoded from P alone by the MEA
+// decoder, as the blends and the consensus rows are.
+func hybridRows(ctx context.Context, name string, ms []*ssnet.Model, set []ssnet.Molecule) ([]string, error) {
+	alphas, err := parseAlphas(*hybridFlag)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	memo := map[*ssnet.Molecule][]float32{}
+	probs := func(mol *ssnet.Molecule) ([]float32, error) {
+		mu.Lock()
+		p := memo[mol]
+		mu.Unlock()
+		if p != nil {
+			return p, nil
+		}
+		qs := make([][]float32, len(ms))
+		for k, mk := range ms {
+			q, err := mk.ProbabilitiesFor(mol, 1)
+			if err != nil {
+				return nil, err
+			}
+			qs[k] = q
+		}
+		p = ssnet.MeanProbabilities(qs)
+		mu.Lock()
+		memo[mol] = p
+		mu.Unlock()
+		return p, nil
+	}
+	var rows []string
+	for _, alpha := range alphas {
+		t0 := time.Now()
+		label := fmt.Sprintf("%s/h%d", name, int(math.Round(100*alpha)))
+		scores, err := ssnet.Evaluate(set, func(mol *ssnet.Molecule) (*rna.Structure, error) {
+			p, err := probs(mol)
+			if err != nil {
+				return nil, err
+			}
+			if hasTemplate(ms[0], mol) || len(mol.Seq) > hybridMaxLen {
+				return ssnet.MEA.Decode(mol.Name, mol.Seq, p)
+			}
+			h, err := ssnet.HybridProbabilities(ctx, mol.Seq, p, alpha, 1)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", mol.Name, err)
+			}
+			return ssnet.MEA.Decode(mol.Name, mol.Seq, h)
+		}, nil)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, scoreRows(label, scores, t0)...)
+	}
+	return rows, nil
+}
