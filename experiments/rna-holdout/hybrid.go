@@ -49,6 +49,9 @@ func hybridRows(ctx context.Context, name string, ms []*ssnet.Model, set []ssnet
 	if err != nil {
 		return nil, err
 	}
+	if ms[0].Record.Hybrid {
+		return nil, fmt.Errorf("-hybrid %s: a model trained as a hybrid gives its ensemble's probabilities already (NAME/mea is its trial-18 form with alpha 1)", name)
+	}
 	var mu sync.Mutex
 	memo := map[*ssnet.Molecule][]float32{}
 	probs := func(mol *ssnet.Molecule) ([]float32, error) {
@@ -84,7 +87,7 @@ func hybridRows(ctx context.Context, name string, ms []*ssnet.Model, set []ssnet
 			if hasTemplate(ms[0], mol) || len(mol.Seq) > hybridMaxLen {
 				return ssnet.MEA.Decode(mol.Name, mol.Seq, p)
 			}
-			h, err := ssnet.HybridProbabilities(ctx, mol.Seq, p, alpha, 1)
+			h, err := ssnet.HybridProbabilities(ctx, mol.Seq, p, alpha, 0, 1)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", mol.Name, err)
 			}

@@ -129,7 +129,7 @@ func TestPartitionBonusGradient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return -e.FreeEnergy / e.kT
+			return e.LogZ()
 		}
 		ens, err := p.PartitionBonus(context.Background(), seq, func(i, j int) float64 { return tab[i*n+j] }, 1)
 		if err != nil {

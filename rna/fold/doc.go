@@ -66,6 +66,16 @@
 // Lawrence (2005); ViennaRNA's MEA objective is CONTRAfold's (Do, Woods
 // and Batzoglou 2006), unlike that of rna.DecodeMEA (see Ensemble.MEA).
 //
+// Params.PartitionBonus is the same ensemble with a bonus in kT for each
+// pair (a PairBonus: the pseudo-energy of ViennaRNA's base-pair soft
+// constraints): each structure's weight times exp of its pairs' bonuses.
+// Its pair probabilities are the derivatives of ln Z (Ensemble.LogZ)
+// with respect to the bonuses, so that learned pair scores can be
+// trained through the thermodynamic model by its conditional likelihood,
+// as the hybrid network of rna/ssnet is. The tests compare it with the
+// sum over every structure of short sequences and with finite
+// differences of ln Z.
+//
 // The tests compare structures, energies, ensemble energies, centroid and
 // MEA structures and pair probabilities with the expected outputs of
 // RNAfold's own test suite (testdata/README.md), and the partition

@@ -674,6 +674,10 @@ type Ensemble struct {
 // Len returns the length of the sequence.
 func (e *Ensemble) Len() int { return e.n }
 
+// LogZ returns ln Z, the natural logarithm of the partition function
+// (-FreeEnergy/kT).
+func (e *Ensemble) LogZ() float64 { return -e.FreeEnergy / e.kT }
+
 // MaxSpan returns the span limit of the ensemble: the largest j - i + 1
 // of a pair (i, j) it holds (the sequence length without a limit).
 func (e *Ensemble) MaxSpan() int { return e.dmax + 1 }

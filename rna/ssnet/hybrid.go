@@ -23,7 +23,11 @@ const HybridClamp = 1e-4
 // Akiyama and Sakakibara 2021), untrained: alpha 0 is McCaskill's
 // ensemble, a large alpha the network's own map made nested. p is the
 // network's symmetric n x n map of seq's n bases; the result is one too.
-func HybridProbabilities(ctx context.Context, seq string, p []float32, alpha float64, workers int) ([]float32, error) {
+// A span limit W > 0 folds the structures whose pairs all have
+// j - i + 1 <= W (fold.Params.WithMaxSpan); 0 folds globally. A model
+// trained as a hybrid (Record.Hybrid) gives these probabilities with
+// alpha 1 for its logits' sigmoid.
+func HybridProbabilities(ctx context.Context, seq string, p []float32, alpha float64, span, workers int) ([]float32, error) {
 	n := len(seq)
 	if len(p) != n*n {
 		return nil, fmt.Errorf("ssnet: hybrid: %d probabilities for %d bases", len(p), n)
@@ -35,7 +39,11 @@ func HybridProbabilities(ctx context.Context, seq string, p []float32, alpha flo
 		q := min(max(float64(p[i*n+j]), HybridClamp), 1-HybridClamp)
 		return alpha * math.Log(q/(1-q))
 	}
-	e, err := fold.DefaultParams().PartitionBonus(ctx, seq, bonus, workers)
+	par := fold.DefaultParams()
+	if span > 0 {
+		par = par.WithMaxSpan(span)
+	}
+	e, err := par.PartitionBonus(ctx, seq, bonus, workers)
 	if err != nil {
 		return nil, fmt.Errorf("ssnet: hybrid: %w", err)
 	}

@@ -33,7 +33,7 @@ func TestHybridProbabilities(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := ens.Probabilities()
-	got, err := HybridProbabilities(ctx, seq, net, 0, 1)
+	got, err := HybridProbabilities(ctx, seq, net, 0, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestHybridProbabilities(t *testing.T) {
 		t.Fatalf("Turner 2004's ensemble: hairpins at %.4f and %.4f, want both above 0.99", mean(ref, want), prev)
 	}
 	for _, alpha := range []float64{0.5, 1, 2} {
-		h, err := HybridProbabilities(ctx, seq, net, alpha, 1)
+		h, err := HybridProbabilities(ctx, seq, net, alpha, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,11 +77,11 @@ func TestHybridProbabilities(t *testing.T) {
 	if prev > 0.1 {
 		t.Errorf("alpha 2: the doubted hairpin at %.4f", prev)
 	}
-	if _, err := HybridProbabilities(ctx, seq, net[:n], 1, 1); err == nil {
+	if _, err := HybridProbabilities(ctx, seq, net[:n], 1, 0, 1); err == nil {
 		t.Error("a map of the wrong size: no error")
 	}
 	for _, a := range []float64{-1, math.NaN(), 3} {
-		if _, err := HybridProbabilities(ctx, seq, net, a, 1); err == nil {
+		if _, err := HybridProbabilities(ctx, seq, net, a, 0, 1); err == nil {
 			t.Errorf("alpha %g: no error", a)
 		}
 	}

@@ -46,6 +46,10 @@ type Record struct {
 	// are zero at inference too, whatever the references hold, so that
 	// it never sees an input it was not trained on.
 	NoTemplate bool `json:"no_template,omitempty"`
+	// Hybrid is whether the logits are the pair bonuses of Turner 2004's
+	// ensemble (Protocol.Hybrid): the pair probabilities are then
+	// HybridProbabilities' with alpha 1, not the logits' sigmoid.
+	Hybrid bool `json:"hybrid,omitempty"`
 }
 
 // EnsembleFold is the rule of the network's ensemble channel.
@@ -81,6 +85,9 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if p.EnsemblePrior && !p.Ensemble {
 		return nil, fmt.Errorf("ssnet: protocol %s: the ensemble prior without the ensemble channel", p.Name)
 	}
+	if p.Hybrid && (p.PairCrops || p.Buckets || p.EnsemblePrior) {
+		return nil, fmt.Errorf("ssnet: protocol %s: a hybrid trains on contiguous windows (no pair crops or buckets) without the ensemble prior", p.Name)
+	}
 	if p.EnsembleGlobal < 0 || p.EnsembleGlobal > MaxEnsembleGlobal {
 		return nil, fmt.Errorf("ssnet: protocol %s: ensemble_global %d (want 0..%d)", p.Name, p.EnsembleGlobal, MaxEnsembleGlobal)
 	}
@@ -90,7 +97,7 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 		return nil, err
 	}
 	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal, EnsemblePrior: p.EnsemblePrior,
-		NoTemplate: p.Template && p.TemplateDrop >= 1}}, nil
+		NoTemplate: p.Template && p.TemplateDrop >= 1, Hybrid: p.Hybrid}}, nil
 }
 
 // Save writes the model atomically.
@@ -333,6 +340,11 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens [
 			v := float32(1 / (1 + math.Exp(-float64(z[at]))))
 			p[i*l+j], p[j*l+i] = v, v
 		}
+	}
+	if m.Record.Hybrid {
+		// the logits are pair bonuses: the probabilities are the
+		// ensemble's, under the span rule of the ensemble channel
+		return HybridProbabilities(context.Background(), seq, p, 1, m.Record.EnsembleFold().Span(l), workers)
 	}
 	return p, nil
 }

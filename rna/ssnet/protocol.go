@@ -86,6 +86,13 @@ type Protocol struct {
 	Mutate       float64 `json:"mutate,omitempty"`
 	MutateRate   float64 `json:"mutate_rate,omitempty"`
 	MutateMaxLen int     `json:"mutate_max_len,omitempty"`
+	// Hybrid trains the network's logits as the pair bonuses of Turner
+	// 2004's ensemble (trial 19 of experiments/rna-holdout): the loss is
+	// the negative log-likelihood of each window's target structure
+	// under that ensemble (hybridLoss), not the BCE, and the windows are
+	// contiguous (neither PairCrops nor Buckets). Its model is decoded
+	// through the ensemble (HybridProbabilities with alpha 1).
+	Hybrid bool `json:"hybrid,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -240,8 +247,18 @@ var FamiliesEnsembleLong = withName(FamiliesEnsemble, "families-ensemble-long", 
 	p.Steps, p.HalveEvery = 6000, 2000
 })
 
+// FamiliesEnsembleGlobalHybrid is FamiliesEnsembleGlobal trained as a
+// hybrid (Hybrid): its logits are the pair bonuses of Turner 2004's
+// ensemble, learned by the structured loss on contiguous windows of up
+// to 128 bases, validated once, at the last step, which is the model
+// kept (the loop's greedy validation does not measure a hybrid; trial
+// 19 of experiments/rna-holdout).
+var FamiliesEnsembleGlobalHybrid = withName(FamiliesEnsembleGlobal, "families-ensemble-global-hybrid", func(p *Protocol) {
+	p.Hybrid, p.PairCrops, p.Crop, p.EvalEvery = true, false, 128, p.Steps
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

@@ -501,7 +501,13 @@ func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions,
 	if err != nil {
 		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
 	}
-	v, g, err := loss.Forward(out, b.Labels, b.Mask)
+	var v float64
+	var g *scnn.Tensor
+	if p.Hybrid {
+		v, g, err = hybridLoss(context.Background(), out, ws)
+	} else {
+		v, g, err = loss.Forward(out, b.Labels, b.Mask)
+	}
 	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
 		err = fmt.Errorf("loss is %v", v)
 	}
