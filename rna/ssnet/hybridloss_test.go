@@ -171,4 +171,13 @@ func TestHybridModelProbabilities(t *testing.T) {
 	if _, err := NewModel(SCNN, p, 1); err == nil {
 		t.Error("a hybrid with pair crops: no error")
 	}
+	// buckets hold only whole molecules when MaxLen is at most 2 Crop
+	p = FamiliesEnsembleGlobalHybridWhole
+	if _, err := NewModel(SCNN, p, 1); err != nil {
+		t.Errorf("%s: %v", p.Name, err)
+	}
+	p.MaxLen = 2*p.Crop + 1
+	if _, err := NewModel(SCNN, p, 1); err == nil {
+		t.Error("a hybrid with buckets of crops: no error")
+	}
 }

@@ -85,8 +85,11 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if p.EnsemblePrior && !p.Ensemble {
 		return nil, fmt.Errorf("ssnet: protocol %s: the ensemble prior without the ensemble channel", p.Name)
 	}
-	if p.Hybrid && (p.PairCrops || p.Buckets || p.EnsemblePrior) {
-		return nil, fmt.Errorf("ssnet: protocol %s: a hybrid trains on contiguous windows (no pair crops or buckets) without the ensemble prior", p.Name)
+	if p.Hybrid && (p.PairCrops || p.Buckets && !(p.MaxLen > 0 && p.MaxLen <= 2*p.Crop) || p.EnsemblePrior) {
+		return nil, fmt.Errorf("ssnet: protocol %s: a hybrid trains on contiguous windows (no pair crops, buckets only of whole molecules) without the ensemble prior", p.Name)
+	}
+	if p.MaxLen < 0 {
+		return nil, fmt.Errorf("ssnet: protocol %s: max_len %d", p.Name, p.MaxLen)
 	}
 	if p.EnsembleGlobal < 0 || p.EnsembleGlobal > MaxEnsembleGlobal {
 		return nil, fmt.Errorf("ssnet: protocol %s: ensemble_global %d (want 0..%d)", p.Name, p.EnsembleGlobal, MaxEnsembleGlobal)

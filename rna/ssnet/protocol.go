@@ -93,6 +93,11 @@ type Protocol struct {
 	// contiguous (neither PairCrops nor Buckets). Its model is decoded
 	// through the ensemble (HybridProbabilities with alpha 1).
 	Hybrid bool `json:"hybrid,omitempty"`
+	// MaxLen, when positive, trains on the training molecules of at most
+	// MaxLen bases only (their templates still come from every training
+	// molecule); with Buckets and MaxLen at most 2*Crop every window is
+	// a whole molecule.
+	MaxLen int `json:"max_len,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -257,8 +262,15 @@ var FamiliesEnsembleGlobalHybrid = withName(FamiliesEnsembleGlobal, "families-en
 	p.Hybrid, p.PairCrops, p.Crop, p.EvalEvery = true, false, 128, p.Steps
 })
 
+// FamiliesEnsembleGlobalHybridWhole is FamiliesEnsembleGlobalHybrid
+// trained on whole molecules: those of at most 200 nt, in
+// length-bucketed batches (trial 20 of experiments/rna-holdout).
+var FamiliesEnsembleGlobalHybridWhole = withName(FamiliesEnsembleGlobalHybrid, "families-ensemble-global-hybrid-whole", func(p *Protocol) {
+	p.Buckets, p.Crop, p.MaxLen = true, 100, 200
+})
+
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid, FamiliesEnsembleGlobalHybridWhole}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
