@@ -21,8 +21,18 @@ func (o TrainOptions) Plan() (string, error) {
 	if o.Protocol.HalveEvery > 0 {
 		halving = fmt.Sprintf(", learning rate halved every %d steps", o.Protocol.HalveEvery)
 	}
-	return s + fmt.Sprintf("%d training and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
-		len(o.Train), len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving), nil
+	drawn := ""
+	if l := o.Protocol.MaxLen; l > 0 {
+		n := 0
+		for _, m := range o.Train {
+			if len(m.Seq) <= l {
+				n++
+			}
+		}
+		drawn = fmt.Sprintf(" (%d of at most %d nt, the ones drawn)", n, l)
+	}
+	return s + fmt.Sprintf("%d training%s and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
+		len(o.Train), drawn, len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving), nil
 }
 
 // String is a validation's line of a training run, as rna train prints
