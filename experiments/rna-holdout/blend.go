@@ -31,6 +31,30 @@ func parseBlend(spec string) ([]float64, error) {
 	return ws, nil
 }
 
+// perMolecule returns f computed once per molecule (by its address),
+// safe for concurrent use: the predictors of one network scored under
+// several settings share its probabilities.
+func perMolecule[T any](f func(*ssnet.Molecule) (T, error)) func(*ssnet.Molecule) (T, error) {
+	var mu sync.Mutex
+	memo := map[*ssnet.Molecule]T{}
+	return func(mol *ssnet.Molecule) (T, error) {
+		mu.Lock()
+		v, ok := memo[mol]
+		mu.Unlock()
+		if ok {
+			return v, nil
+		}
+		v, err := f(mol)
+		if err != nil {
+			return v, err
+		}
+		mu.Lock()
+		memo[mol] = v
+		mu.Unlock()
+		return v, nil
+	}
+}
+
 // blendProbs returns (1 - w) p + w q for the symmetric n x n map p and
 // the pairs q (I < J), as a new map.
 func blendProbs(p []float32, n int, q []ssnet.PairProb, w float64) []float32 {
@@ -80,23 +104,7 @@ func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Mol
 		p []float32
 		q []ssnet.PairProb
 	}
-	var mu sync.Mutex
-	memo := map[int]*probs{}
-	index := map[*ssnet.Molecule]int{}
-	for i := range set {
-		index[&set[i]] = i
-	}
-	get := func(mol *ssnet.Molecule) (*probs, error) {
-		i, ok := index[mol]
-		if !ok {
-			return nil, fmt.Errorf("%s: not a molecule of the scored set", mol.Name)
-		}
-		mu.Lock()
-		pr := memo[i]
-		mu.Unlock()
-		if pr != nil {
-			return pr, nil
-		}
+	get := perMolecule(func(mol *ssnet.Molecule) (*probs, error) {
 		p, err := m.ProbabilitiesFor(mol, 1)
 		if err != nil {
 			return nil, err
@@ -105,12 +113,8 @@ func blendRows(ctx context.Context, name string, m *ssnet.Model, set []ssnet.Mol
 		if err != nil {
 			return nil, err
 		}
-		pr = &probs{p, q}
-		mu.Lock()
-		memo[i] = pr
-		mu.Unlock()
-		return pr, nil
-	}
+		return &probs{p, q}, nil
+	})
 	var rows []string
 	for _, w := range ws {
 		t0 := time.Now()

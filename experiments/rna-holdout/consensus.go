@@ -84,15 +84,10 @@ func consensusRows(name string, ms []*ssnet.Model, set []ssnet.Molecule) ([]stri
 	t0 := time.Now()
 	label := name + "/cc"
 	scores, err := ssnet.Evaluate(set, func(mol *ssnet.Molecule) (*rna.Structure, error) {
-		qs := make([][]float32, len(ms))
-		for k, mk := range ms {
-			q, err := mk.ProbabilitiesFor(mol, 1)
-			if err != nil {
-				return nil, err
-			}
-			qs[k] = q
+		p, err := memberMean(ms, mol)
+		if err != nil {
+			return nil, err
 		}
-		p := ssnet.MeanProbabilities(qs)
 		if hasTemplate(m, mol) || len(mol.Seq) > ssnet.ConsensusMaxLen {
 			return ssnet.MEA.Decode(mol.Name, mol.Seq, p)
 		}
@@ -113,6 +108,20 @@ func consensusRows(name string, ms []*ssnet.Model, set []ssnet.Molecule) ([]stri
 		return nil, err
 	}
 	return scoreRows(label, scores, t0), nil
+}
+
+// memberMean returns the mean of the models' probabilities of mol (one
+// model's own for one), as the network method averages an ensemble's.
+func memberMean(ms []*ssnet.Model, mol *ssnet.Molecule) ([]float32, error) {
+	qs := make([][]float32, len(ms))
+	for k, m := range ms {
+		q, err := m.ProbabilitiesFor(mol, 1)
+		if err != nil {
+			return nil, err
+		}
+		qs[k] = q
+	}
+	return ssnet.MeanProbabilities(qs), nil
 }
 
 // scoreRows returns a predictor's rows of a scores-*.tsv file (label,

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
@@ -52,29 +51,7 @@ func hybridRows(ctx context.Context, name string, ms []*ssnet.Model, set []ssnet
 	if ms[0].Record.Hybrid {
 		return nil, fmt.Errorf("-hybrid %s: a model trained as a hybrid gives its ensemble's probabilities already (NAME/mea is its trial-18 form with alpha 1)", name)
 	}
-	var mu sync.Mutex
-	memo := map[*ssnet.Molecule][]float32{}
-	probs := func(mol *ssnet.Molecule) ([]float32, error) {
-		mu.Lock()
-		p := memo[mol]
-		mu.Unlock()
-		if p != nil {
-			return p, nil
-		}
-		qs := make([][]float32, len(ms))
-		for k, mk := range ms {
-			q, err := mk.ProbabilitiesFor(mol, 1)
-			if err != nil {
-				return nil, err
-			}
-			qs[k] = q
-		}
-		p = ssnet.MeanProbabilities(qs)
-		mu.Lock()
-		memo[mol] = p
-		mu.Unlock()
-		return p, nil
-	}
+	probs := perMolecule(func(mol *ssnet.Molecule) ([]float32, error) { return memberMean(ms, mol) })
 	var rows []string
 	for _, alpha := range alphas {
 		t0 := time.Now()

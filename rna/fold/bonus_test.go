@@ -42,26 +42,7 @@ func TestPartitionBonusBruteForce(t *testing.T) {
 		for _, mod := range models {
 			p := mod.p
 			kT := (p.temperature + 273.15) * gasConst
-			var z float64
-			pz := make([]float64, n*n)
-			for _, st := range all {
-				if !allowedPF(p, seq, st) {
-					continue
-				}
-				e, err := p.EvalDcal(seq, st)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lw := -float64(e) * 10 / kT
-				for _, q := range st {
-					lw += tab[q[0]*n+q[1]]
-				}
-				wt := math.Exp(lw)
-				z += wt
-				for _, q := range st {
-					pz[q[0]*n+q[1]] += wt
-				}
-			}
+			z, pz, _ := bruteForce(t, p, seq, all, tab)
 			for _, threads := range []int{1, 3} {
 				ens, err := p.partition(context.Background(), seq, threads, pfOptions{mfeLike: true, bonus: bonus})
 				if err != nil {

@@ -26,6 +26,41 @@ func allowedPF(p *Params, seq string, st [][2]int) bool {
 	return true
 }
 
+// bruteForce sums the Boltzmann weights (the energies of EvalDcal, times
+// exp of the pairs' bonuses in the n x n table bonus, nil for none) of
+// the structures all of seq that p's partition function allows: Z, the
+// weight of every pair (i, j) at i*n+j, and the number of structures.
+func bruteForce(t *testing.T, p *Params, seq string, all [][][2]int, bonus []float64) (float64, []float64, int) {
+	t.Helper()
+	n := len(seq)
+	kT := (p.temperature + 273.15) * gasConst // cal/mol
+	var z float64
+	pz := make([]float64, n*n)
+	count := 0
+	for _, st := range all {
+		if !allowedPF(p, seq, st) {
+			continue
+		}
+		e, err := p.EvalDcal(seq, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lw := -float64(e) * 10 / kT
+		for _, q := range st {
+			if bonus != nil {
+				lw += bonus[q[0]*n+q[1]]
+			}
+		}
+		wt := math.Exp(lw)
+		z += wt
+		for _, q := range st {
+			pz[q[0]*n+q[1]] += wt
+		}
+		count++
+	}
+	return z, pz, count
+}
+
 // TestPartitionBruteForce enumerates every structure of sequences of 5
 // to 18 nt and compares the sum of their Boltzmann weights, with the energies of
 // EvalDcal, and the probability of every pair with the dynamic programme
@@ -56,23 +91,8 @@ func TestPartitionBruteForce(t *testing.T) {
 		for _, mod := range models {
 			p := mod.p
 			kT := (p.temperature + 273.15) * gasConst // cal/mol
-			var z float64
-			pz := make([]float64, n*n)
-			for _, st := range all {
-				if !allowedPF(p, seq, st) {
-					continue
-				}
-				e, err := p.EvalDcal(seq, st)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wt := math.Exp(-float64(e) * 10 / kT)
-				z += wt
-				for _, q := range st {
-					pz[q[0]*n+q[1]] += wt
-				}
-				count++
-			}
+			z, pz, k := bruteForce(t, p, seq, all, nil)
+			count += k
 			for _, threads := range []int{1, 3} {
 				ens, err := p.partition(context.Background(), seq, threads, pfOptions{mfeLike: true})
 				if err != nil {
