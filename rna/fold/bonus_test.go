@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -72,7 +73,8 @@ func TestPartitionBonusBruteForce(t *testing.T) {
 }
 
 // TestPartitionBonusZero checks that a zero bonus gives Partition's
-// ensemble bit for bit, globally and with a span limit.
+// ensemble bit for bit, globally and with a span limit, and with a span
+// limit in square tables too.
 func TestPartitionBonusZero(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	seq := randomSeq(r, 150, false)
@@ -93,76 +95,37 @@ func TestPartitionBonusZero(t *testing.T) {
 				t.Fatalf("span %d: probability at %d is %v, want %v", p.MaxSpan(), i, got.prob[i], want.prob[i])
 			}
 		}
-	}
-}
-
-// TestPartitionBonusGradient checks on a 70-nt sequence, globally and
-// with a span limit, that the pair probabilities are the derivatives of
-// ln Z with respect to the bonuses, by central differences.
-func TestPartitionBonusGradient(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	seq := randomSeq(r, 70, true)
-	n := len(seq)
-	for _, p := range []*Params{DefaultParams(), DefaultParams().WithMaxSpan(30)} {
-		_, tab := tableBonus(r, n, 1)
-		lnZ := func() float64 {
-			e, err := p.PartitionBonus(context.Background(), seq, func(i, j int) float64 { return tab[i*n+j] }, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return e.LogZ()
-		}
-		ens, err := p.PartitionBonus(context.Background(), seq, func(i, j int) float64 { return tab[i*n+j] }, 1)
+		sq, err := p.partition(context.Background(), seq, 2, pfOptions{square: true, bonus: func(int, int) float64 { return 0 }})
 		if err != nil {
 			t.Fatal(err)
 		}
-		checked := 0
-		for _, q := range ens.Pairs(0.01) {
-			const h = 1e-4
-			k := q.I*n + q.J
-			v := tab[k]
-			tab[k] = v + h
-			up := lnZ()
-			tab[k] = v - h
-			down := lnZ()
-			tab[k] = v
-			if fd := (up - down) / (2 * h); math.Abs(fd-q.P) > 1e-6 {
-				t.Errorf("span %d: d lnZ / d bonus(%d, %d) = %.9f, probability %.9f", p.MaxSpan(), q.I, q.J, fd, q.P)
+		for i := 0; i < len(seq); i++ {
+			for j := i + 1; j < len(seq); j++ {
+				if g, w := sq.Prob(i, j), want.Prob(i, j); math.Abs(g-w) > 1e-12*max(w, 1e-300) {
+					t.Fatalf("span %d, square tables: P(%d, %d) = %v, want %v", p.MaxSpan(), i, j, sq.Prob(i, j), want.Prob(i, j))
+				}
 			}
-			if checked++; checked == 25 {
-				break
-			}
-		}
-		if checked < 5 {
-			t.Fatalf("span %d: only %d pairs above 0.01", p.MaxSpan(), checked)
 		}
 	}
 }
 
-// TestPartitionBonusBounds checks that a large bonus on every pair of a
-// long sequence stays in range, and that a bonus out of bounds or NaN is
-// an error.
-func TestPartitionBonusBounds(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	seq := randomSeq(r, 600, false)
-	for _, b := range []float64{MaxPairBonus, -MaxPairBonus, 10} {
-		e, err := DefaultParams().PartitionBonus(context.Background(), seq, func(int, int) float64 { return b }, 0)
-		if err != nil {
-			t.Fatalf("bonus %g on every pair of %d nt: %v", b, len(seq), err)
+// TestPartitionBonusRescale checks the scale's search on an ensemble
+// far from its MFE estimate: 250 G can pair with the C of two regions,
+// the bonuses disfavour every pair but those of one helix, (k, 499-k),
+// and 600 nt come out finite, with that helix formed.
+func TestPartitionBonusRescale(t *testing.T) {
+	seq := []byte(strings.Repeat("G", 250) + strings.Repeat("C", 350))
+	bonus := func(i, j int) float64 {
+		if i+j == 499 {
+			return 9.21 // the hybrid network's clamp (ssnet.HybridClamp)
 		}
-		var sum float64
-		for i := 0; i < len(seq); i++ {
-			for j := i + 1; j < len(seq); j++ {
-				sum += e.Prob(i, j)
-			}
-		}
-		if !(sum >= 0 && sum <= float64(len(seq))/2) {
-			t.Errorf("bonus %g: expected pairs %g", b, sum)
-		}
+		return -9.21
 	}
-	for _, b := range []float64{math.NaN(), MaxPairBonus + 1, math.Inf(-1)} {
-		if _, err := DefaultParams().PartitionBonus(context.Background(), "GGGGAAACCCC", func(int, int) float64 { return b }, 1); err == nil {
-			t.Errorf("bonus %g: no error", b)
-		}
+	e, err := DefaultParams().PartitionBonus(context.Background(), string(seq), bonus, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := e.Prob(10, 489); !(p > 0.99) {
+		t.Errorf("P(10, 489) = %v", p)
 	}
 }

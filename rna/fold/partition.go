@@ -93,10 +93,15 @@ func (p *Params) PartitionBonus(ctx context.Context, seq string, bonus PairBonus
 
 // MaxPairBonus bounds the magnitude of a PairBonus (in kT). The scale of
 // the weights (see Partition) counts the bonuses of the MFE structure's
-// pairs and grows while the weights overflow; a bonus of MaxPairBonus on
-// every pair of 600 nt stays in float64's range, one on every pair of
-// 1,500 nt does not (an error wrapping ErrOverflow).
+// pairs, and is searched (at most maxRescales more inside passes) while
+// the weights overflow or underflow; a bonus of MaxPairBonus on every
+// pair of 600 nt stays in float64's range, one on every pair of 1,500 nt
+// does not (an error wrapping ErrOverflow).
 const MaxPairBonus = 20
+
+// maxRescales bounds the inside passes PartitionBonus repeats to find a
+// scale in range.
+const maxRescales = 40
 
 // pfOptions are the variants of partition: the Boltzmann factors of the
 // MFE energies when mfeLike (see boltz), the scale s multiplied by
@@ -159,13 +164,21 @@ func (p *Params) partition(ctx context.Context, seq string, threads int, o pfOpt
 	var bonus []float64
 	maxBonus := 0.0 // the largest bonus of a pair that may form
 	if o.bonus != nil {
-		if bonus, maxBonus, err = bonusTable(p, s, n, o.bonus); err != nil {
+		if bonus, maxBonus, err = bonusTable(p, s, n, o.square, o.bonus); err != nil {
 			return nil, err
 		}
 	}
+	// With a bonus, the MFE structure's estimate may fall short of the
+	// ensemble (or overshoot it): the log of the scale per base is then
+	// moved up while the weights overflow (by half the largest bonus at
+	// first, the step doubling), down while they underflow, and bisected
+	// once both are known.
 	var m *pf
+	ls := math.Log(scale)
+	over, under := math.Inf(-1), math.Inf(1) // log-scales known to overflow, to underflow
+	step := max(maxBonus/2, 1)
 	for attempt := 0; ; attempt++ {
-		m = newPF(p, b, s, norm, scale, o.square)
+		m = newPF(p, b, s, norm, math.Exp(ls), o.square)
 		m.bonus = bonus
 		if err := m.inside(ctx, threads); err != nil {
 			return nil, err
@@ -174,14 +187,26 @@ func (p *Params) partition(ctx context.Context, seq string, threads int, o pfOpt
 		if z > 0 && !math.IsInf(z, 0) {
 			break
 		}
-		// The MFE structure's estimate may fall short of an ensemble with
-		// large bonuses: each base may carry up to half the largest bonus
-		// more, and the weights are scaled up again while they overflow.
-		if bonus == nil || attempt == 3 || z == 0 {
+		if bonus == nil || attempt == maxRescales {
 			return nil, fmt.Errorf("%w: scaled Z = %g for %d nt", ErrOverflow, z, n)
 		}
-		scale *= math.Exp(max(maxBonus/2, 1) * float64(int(1)<<attempt))
+		if z == 0 {
+			under = ls
+		} else {
+			over = ls // infinite, or NaN from an infinite weight
+		}
+		switch {
+		case !math.IsInf(over, 0) && !math.IsInf(under, 0):
+			ls = (over + under) / 2
+		case math.IsInf(under, 1):
+			ls = over + step
+			step *= 2
+		default:
+			ls = under - step
+			step *= 2
+		}
 	}
+	scale = math.Exp(ls)
 	z := m.z5[n]
 	if err := m.outside(ctx, threads); err != nil {
 		return nil, err
@@ -293,10 +318,13 @@ func newPF(p *Params, b *boltz, s []int8, seq string, scale float64, square bool
 }
 
 // bonusTable returns exp(bonus(i, j)) of the pairs that may form in the
-// layout of the pf tables of s under p (at i*s1 + j, 1-based), and the
-// largest bonus, at least 0.
-func bonusTable(p *Params, s []int8, n int, bonus PairBonus) ([]float64, float64, error) {
+// layout of the pf tables of s under p (at i*s1 + j, 1-based; square as
+// newPF's), and the largest bonus, at least 0.
+func bonusTable(p *Params, s []int8, n int, square bool, bonus PairBonus) ([]float64, float64, error) {
 	st := p.stride(n)
+	if square {
+		st = n + 2
+	}
 	s1, dmax := st-1, min(n-1, st-1)
 	t := make([]float64, (n+2)*st)
 	top := 0.0
@@ -641,6 +669,10 @@ func (m *pf) probabilities() error {
 				pr = m.qb[i*s1+j] * m.qbo[(j+1)*s1+i] / z
 				if m.bonus != nil {
 					pr /= m.bonus[i*s1+j] // QBo was stored times it
+					if math.IsInf(pr, 0) || math.IsNaN(pr) {
+						// QB QBo out of range where the ratios are not (large bonuses)
+						pr = (m.qb[i*s1+j] / m.bonus[i*s1+j]) * (m.qbo[(j+1)*s1+i] / z)
+					}
 				}
 				if math.IsNaN(pr) || math.IsInf(pr, 0) {
 					return fmt.Errorf("%w: probability of (%d, %d) is %g", ErrOverflow, i, j, pr)

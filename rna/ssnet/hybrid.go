@@ -14,8 +14,7 @@ import (
 const HybridClamp = 1e-4
 
 // HybridProbabilities returns the pair probabilities of a product of
-// experts: Turner 2004's ensemble of seq (RNAfold's defaults, without a
-// span limit) in which every structure's Boltzmann weight is multiplied,
+// experts: Turner 2004's ensemble of seq (RNAfold's defaults) in which every structure's Boltzmann weight is multiplied,
 // for each of its pairs (i, j), by the network's odds p_ij / (1 - p_ij)
 // to the power alpha (fold.Params.PartitionBonus with the bonus
 // alpha logit p_ij, p clamped to HybridClamp). This is the nested
@@ -26,7 +25,8 @@ const HybridClamp = 1e-4
 // A span limit W > 0 folds the structures whose pairs all have
 // j - i + 1 <= W (fold.Params.WithMaxSpan); 0 folds globally. A model
 // trained as a hybrid (Record.Hybrid) gives these probabilities with
-// alpha 1 for its logits' sigmoid.
+// alpha 1 for its logits' sigmoid, under its ensemble channel's span
+// rule (EnsembleFold.Span; training folds its windows globally).
 func HybridProbabilities(ctx context.Context, seq string, p []float32, alpha float64, span, workers int) ([]float32, error) {
 	n := len(seq)
 	if len(p) != n*n {

@@ -21,8 +21,11 @@ var hybridMaxLogit = math.Log((1 - HybridClamp) / HybridClamp)
 // HybridTarget returns the part of a structure that Turner 2004's
 // nested model can hold, the target of the hybrid's loss: its canonical
 // pairs, less those crossing a pair kept before them and those closing a
-// hairpin of fewer than 3 bases (loglinear.Representable; an interior
-// loop beyond 30 bases is kept).
+// hairpin of fewer than 3 bases (loglinear.Representable). A target
+// with an interior loop of more than 30 bases is kept as it is, though
+// Turner's ensemble gives it probability 0: its loss is then not a
+// log-likelihood, and only the clamp of the bonuses bounds it (trials 19
+// and 20 trained so; how many windows it touched was not counted).
 func HybridTarget(s *rna.Structure) *rna.Structure {
 	t, _, _ := loglinear.Representable(s)
 	return t

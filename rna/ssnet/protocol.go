@@ -90,8 +90,9 @@ type Protocol struct {
 	// 2004's ensemble (trial 19 of experiments/rna-holdout): the loss is
 	// the negative log-likelihood of each window's target structure
 	// under that ensemble (hybridLoss), not the BCE, and the windows are
-	// contiguous (neither PairCrops nor Buckets). Its model is decoded
-	// through the ensemble (HybridProbabilities with alpha 1).
+	// contiguous: no PairCrops, and Buckets only with MaxLen at most
+	// 2*Crop (whole molecules). Its model is decoded through the
+	// ensemble (HybridProbabilities with alpha 1).
 	Hybrid bool `json:"hybrid,omitempty"`
 	// MaxLen, when positive, trains on the training molecules of at most
 	// MaxLen bases only (their templates still come from every training
@@ -255,9 +256,9 @@ var FamiliesEnsembleLong = withName(FamiliesEnsemble, "families-ensemble-long", 
 // FamiliesEnsembleGlobalHybrid is FamiliesEnsembleGlobal trained as a
 // hybrid (Hybrid): its logits are the pair bonuses of Turner 2004's
 // ensemble, learned by the structured loss on contiguous windows of up
-// to 128 bases, validated once, at the last step, which is the model
-// kept (the loop's greedy validation does not measure a hybrid; trial
-// 19 of experiments/rna-holdout).
+// to 128 bases, validated once, after its 3,000 steps, which is the
+// model kept (trial 19 of experiments/rna-holdout; `rna train --steps`
+// keeps the validations every 3,000 steps).
 var FamiliesEnsembleGlobalHybrid = withName(FamiliesEnsembleGlobal, "families-ensemble-global-hybrid", func(p *Protocol) {
 	p.Hybrid, p.PairCrops, p.Crop, p.EvalEvery = true, false, 128, p.Steps
 })
