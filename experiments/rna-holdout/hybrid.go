@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
-	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -23,8 +22,8 @@ func parseAlphas(spec string) ([]float64, error) {
 	seen := map[int]bool{}
 	for _, f := range strings.Split(spec, ",") {
 		a, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if top := fold.MaxPairBonus / math.Log((1-ssnet.HybridClamp)/ssnet.HybridClamp); err != nil || !(a > 0 && a <= top) {
-			return nil, fmt.Errorf("-hybrid %q: exponent %q, want a number in (0, %.2f]", spec, f, top)
+		if err != nil || !(a > 0 && a <= ssnet.HybridMaxAlpha) {
+			return nil, fmt.Errorf("-hybrid %q: exponent %q, want a number in (0, %.2f]", spec, f, ssnet.HybridMaxAlpha)
 		}
 		if k := int(math.Round(100 * a)); seen[k] {
 			return nil, fmt.Errorf("-hybrid %q: two exponents named h%d", spec, k)

@@ -148,8 +148,8 @@ func (p *Params) partition(ctx context.Context, seq string, threads int, o pfOpt
 	// ViennaRNA's vrna_exp_params_rescale with the MFE; with a bonus, the
 	// MFE structure's energy with the bonus of its pairs
 	estimate := emfe * 1000 // cal/mol
-	for _, q := range mfe.Pairs() {
-		if o.bonus != nil {
+	if o.bonus != nil {
+		for _, q := range mfe.Pairs() {
 			estimate -= o.bonus(q[0], q[1]) * b.kT
 		}
 	}

@@ -13,6 +13,15 @@ import (
 // 1 - HybridClamp], so that |logit P| is at most 9.2.
 const HybridClamp = 1e-4
 
+// HybridMaxLogit is the largest |z| of a logit taken as a pair bonus,
+// logit(1 - HybridClamp), so that training and HybridProbabilities clamp
+// alike; HybridMaxAlpha is the largest alpha whose bonuses stay within
+// fold.MaxPairBonus.
+var (
+	HybridMaxLogit = math.Log((1 - HybridClamp) / HybridClamp)
+	HybridMaxAlpha = fold.MaxPairBonus / HybridMaxLogit
+)
+
 // HybridProbabilities returns the pair probabilities of a product of
 // experts: Turner 2004's ensemble of seq (RNAfold's defaults) in which every structure's Boltzmann weight is multiplied,
 // for each of its pairs (i, j), by the network's odds p_ij / (1 - p_ij)
@@ -32,8 +41,8 @@ func HybridProbabilities(ctx context.Context, seq string, p []float32, alpha flo
 	if len(p) != n*n {
 		return nil, fmt.Errorf("ssnet: hybrid: %d probabilities for %d bases", len(p), n)
 	}
-	if !(alpha >= 0) || alpha*math.Log((1-HybridClamp)/HybridClamp) > fold.MaxPairBonus {
-		return nil, fmt.Errorf("ssnet: hybrid: alpha %g (want 0..%.2f)", alpha, fold.MaxPairBonus/math.Log((1-HybridClamp)/HybridClamp))
+	if !(alpha >= 0 && alpha <= HybridMaxAlpha) {
+		return nil, fmt.Errorf("ssnet: hybrid: alpha %g (want 0..%.2f)", alpha, HybridMaxAlpha)
 	}
 	bonus := func(i, j int) float64 {
 		q := min(max(float64(p[i*n+j]), HybridClamp), 1-HybridClamp)

@@ -4,19 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/contactmap/contactmap/rna"
 	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/loglinear"
 	"github.com/contactmap/contactmap/scnn"
 )
-
-// hybridMaxLogit is the largest |z| of a logit taken as a pair bonus:
-// logit(1 - HybridClamp), so that training and HybridProbabilities clamp
-// alike.
-var hybridMaxLogit = math.Log((1 - HybridClamp) / HybridClamp)
 
 // HybridTarget returns the part of a structure that Turner 2004's
 // nested model can hold, the target of the hybrid's loss: its canonical
@@ -35,7 +28,7 @@ func HybridTarget(s *rna.Structure) *rna.Structure {
 // Hybrid) on a batch of contiguous windows: each window's sequence is
 // folded alone by Turner 2004's global ensemble with the bonus z_ij of
 // each pair (the logit of the window's upper-triangle entry, clamped to
-// |z| <= hybridMaxLogit; fold.Params.PartitionBonus), and its loss is
+// |z| <= HybridMaxLogit; fold.Params.PartitionBonus), and its loss is
 // ln Z(z) - sum over the target's pairs of z_ij (HybridTarget of the
 // window's pairs), the negative log-likelihood of the target up to its
 // Turner energy. The gradient with respect to z_ij is P_ij - y_ij (0
@@ -55,33 +48,22 @@ func hybridLoss(ctx context.Context, z *scnn.Tensor, ws []Window) (float64, *scn
 		half = 0.5
 	}
 	grad := scnn.ZerosLike(z)
-	losses, errs := make([]float64, len(ws)), make([]error, len(ws))
+	losses := make([]float64, len(ws))
 	bases := 0
 	for _, w := range ws {
 		bases += w.Size()
 	}
-	var wg sync.WaitGroup
-	next := make(chan int, len(ws))
-	for s := range ws {
-		next <- s
+	err := forEachMolecule(len(ws), evalParallel(len(ws)), nil, func(s int) error {
+		var err error
+		losses[s], err = hybridWindow(ctx, z, grad, ws[s], s, at, half)
+		return err
+	})
+	if err != nil {
+		return 0, nil, err
 	}
-	close(next)
-	for range min(runtime.GOMAXPROCS(0), len(ws)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range next {
-				losses[s], errs[s] = hybridWindow(ctx, z, grad, ws[s], s, at, half)
-			}
-		}()
-	}
-	wg.Wait()
 	var sum float64
-	for s := range ws {
-		if errs[s] != nil {
-			return 0, nil, errs[s]
-		}
-		sum += losses[s]
+	for _, v := range losses {
+		sum += v // in window order, whatever the goroutines
 	}
 	if bases == 0 {
 		return 0, grad, nil
@@ -109,7 +91,7 @@ func hybridWindow(ctx context.Context, z, grad *scnn.Tensor, w Window, s int, at
 	}
 	y := HybridTarget(&rna.Structure{Name: w.Mol.Name, Seq: seq, Partner: partner})
 	bonus := func(i, j int) float64 {
-		return min(max(float64(z.Data[at(s, i, j)]), -hybridMaxLogit), hybridMaxLogit)
+		return min(max(float64(z.Data[at(s, i, j)]), -HybridMaxLogit), HybridMaxLogit)
 	}
 	e, err := fold.DefaultParams().PartitionBonus(ctx, seq, bonus, 1)
 	if err != nil {
@@ -121,7 +103,7 @@ func hybridWindow(ctx context.Context, z, grad *scnn.Tensor, w Window, s int, at
 			loss -= bonus(i, j)
 		}
 	}
-	inRange := func(i, j int) bool { return math.Abs(float64(z.Data[at(s, i, j)])) <= hybridMaxLogit }
+	inRange := func(i, j int) bool { return math.Abs(float64(z.Data[at(s, i, j)])) <= HybridMaxLogit }
 	for _, q := range e.Pairs(0) {
 		if inRange(q.I, q.J) {
 			grad.Data[at(s, q.I, q.J)] = float32(half * q.P)

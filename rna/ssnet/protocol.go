@@ -185,6 +185,21 @@ var FamiliesNoEnergy = withName(Families, "families-noenergy", func(p *Protocol)
 	p.Energy = false
 })
 
+// drawn returns the molecules of set that training draws windows from:
+// those of at most MaxLen bases when MaxLen is positive, else all.
+func (p Protocol) drawn(set []Molecule) []Molecule {
+	if p.MaxLen <= 0 {
+		return set
+	}
+	var short []Molecule
+	for _, mol := range set {
+		if len(mol.Seq) <= p.MaxLen {
+			short = append(short, mol)
+		}
+	}
+	return short
+}
+
 func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	p := base
 	p.Name = name

@@ -268,16 +268,9 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		}
 	}
 	if p.MaxLen > 0 {
-		var short []Molecule
-		for _, mol := range o.Train {
-			if len(mol.Seq) <= p.MaxLen {
-				short = append(short, mol)
-			}
-		}
-		if len(short) == 0 {
+		if o.Train = p.drawn(o.Train); len(o.Train) == 0 {
 			return nil, nil, fmt.Errorf("ssnet: protocol %s: no training molecule of at most %d nt", p.Name, p.MaxLen)
 		}
-		o.Train = short
 	}
 	t := &rnaTask{m: m, o: o, st: &ts, loss: scnn.WeightedBCE{PosWeight: p.PosWeight, Workers: o.Workers}}
 	cfg := loop.Config{Task: t, Params: m.Net.Params(), Optimizer: scnn.NewAdam(m.Net.Params(), p.LR(o.Kind), p.L2),

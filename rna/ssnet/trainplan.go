@@ -23,13 +23,7 @@ func (o TrainOptions) Plan() (string, error) {
 	}
 	drawn := ""
 	if l := o.Protocol.MaxLen; l > 0 {
-		n := 0
-		for _, m := range o.Train {
-			if len(m.Seq) <= l {
-				n++
-			}
-		}
-		drawn = fmt.Sprintf(" (%d of at most %d nt, the ones drawn)", n, l)
+		drawn = fmt.Sprintf(" (%d of at most %d nt, the ones drawn)", len(o.Protocol.drawn(o.Train)), l)
 	}
 	return s + fmt.Sprintf("%d training%s and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
 		len(o.Train), drawn, len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving), nil
