@@ -61,6 +61,37 @@ func bruteForce(t *testing.T, p *Params, seq string, all [][][2]int, bonus []flo
 	return z, pz, count
 }
 
+// checkBruteForce compares the ensemble's Z and pair probabilities with
+// bruteForce's z and pair weights pz (relative differences above 1e-9
+// are errors) and checks the probabilities' symmetry; it returns the
+// relative difference of Z and the largest of the probabilities.
+func checkBruteForce(t *testing.T, model string, ens *Ensemble, z float64, pz []float64) (relZ, worstP float64) {
+	t.Helper()
+	seq, n := ens.Seq, ens.Len()
+	zdp := math.Exp(ens.LogZ())
+	relZ = math.Abs(zdp-z) / z
+	if relZ > 1e-9 {
+		t.Errorf("%s %s: Z = %.12g, brute force %.12g (rel %.2g)", model, seq, zdp, z, relZ)
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			want, got := pz[i*n+j]/z, ens.Prob(i, j)
+			if got != ens.Prob(j, i) {
+				t.Fatalf("%s %s: P not symmetric at (%d, %d)", model, seq, i, j)
+			}
+			d := math.Abs(got - want)
+			if want > 0 {
+				d /= want
+			}
+			worstP = max(worstP, d)
+			if d > 1e-9 {
+				t.Errorf("%s %s: P(%d,%d) = %.12g, brute force %.12g", model, seq, i, j, got, want)
+			}
+		}
+	}
+	return relZ, worstP
+}
+
 // TestPartitionBruteForce enumerates every structure of sequences of 5
 // to 18 nt and compares the sum of their Boltzmann weights, with the energies of
 // EvalDcal, and the probability of every pair with the dynamic programme
@@ -87,10 +118,8 @@ func TestPartitionBruteForce(t *testing.T) {
 	for trial := 0; trial < trials; trial++ {
 		seq := randomSeq(r, 5+r.IntN(14), trial%2 == 0)
 		all := allStructures(seq)
-		n := len(seq)
 		for _, mod := range models {
 			p := mod.p
-			kT := (p.temperature + 273.15) * gasConst // cal/mol
 			z, pz, k := bruteForce(t, p, seq, all, nil)
 			count += k
 			for _, threads := range []int{1, 3} {
@@ -98,29 +127,8 @@ func TestPartitionBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s %s: %v", mod.name, seq, err)
 				}
-				zdp := math.Exp(-ens.FreeEnergy * 1000 / kT)
-				rel := math.Abs(zdp-z) / z
-				worstZ = max(worstZ, rel)
-				if rel > 1e-9 {
-					t.Errorf("%s %s: Z = %.12g, brute force %.12g (rel %.2g)", mod.name, seq, zdp, z, rel)
-				}
-				for i := 0; i < n; i++ {
-					for j := i + 1; j < n; j++ {
-						want := pz[i*n+j] / z
-						got := ens.Prob(i, j)
-						if got != ens.Prob(j, i) {
-							t.Fatalf("%s %s: P not symmetric at (%d, %d)", mod.name, seq, i, j)
-						}
-						d := math.Abs(got - want)
-						if want > 0 {
-							d /= want
-						}
-						worstP = max(worstP, d)
-						if d > 1e-9 {
-							t.Errorf("%s %s: P(%d,%d) = %.12g, brute force %.12g", mod.name, seq, i, j, got, want)
-						}
-					}
-				}
+				rel, worst := checkBruteForce(t, mod.name, ens, z, pz)
+				worstZ, worstP = max(worstZ, rel), max(worstP, worst)
 			}
 		}
 	}
