@@ -73,3 +73,18 @@ func TestReadClusters(t *testing.T) {
 		}
 	}
 }
+
+func TestParseGammas(t *testing.T) {
+	gs, err := parseGammas("0.5, 1.5,4")
+	if err != nil || len(gs) != 3 || gs[0] != 0.5 || gs[1] != 1.5 || gs[2] != 4 {
+		t.Fatalf("parseGammas: %v, %v", gs, err)
+	}
+	if l := gammaLabel(0.5); l != "g0.5" {
+		t.Errorf("gammaLabel(0.5) = %q", l)
+	}
+	for _, bad := range []string{"1", "0", "-2", "x", "2,2", "101", "NaN", ""} {
+		if _, err := parseGammas(bad); err == nil {
+			t.Errorf("parseGammas(%q) accepted", bad)
+		}
+	}
+}

@@ -75,6 +75,7 @@ var (
 	consWFlag   = flag.Float64("consensus-w", 1, "-consensus: the weight w of the consensus Q in (1 - w) P + w Q (trial 16's selected candidate)")
 	consGFlag   = flag.Float64("consensus-gamma", 0, "-consensus: the decoder of the blend, rna.DecodeMEA's gamma; 0 the centroid, pairs over 0.5 (trial 16's selected candidate)")
 	hybridFlag  = flag.String("hybrid", "", "-score: also trial 18's predictors NAME/hA: the network's probabilities P as the pair bonuses alpha logit P of Turner 2004's global ensemble (molecules of at most 600 nt without a template the network sees; others P alone), MEA-decoded, for each exponent alpha here (comma-separated, A = 100 alpha)")
+	gammasFlag  = flag.String("gammas", "", "-score: also trial 21's predictors NAME/gG: the network's probabilities (the members' mean for an ensemble) decoded by rna.DecodeMEA at each gamma G here (comma-separated, not 1: NAME/mea is gamma 1)")
 	blendGlob   = flag.Int("blend-global", 600, "-blend: the rule of Q (ssnet.EnsembleFold: molecules of at most this many bases fold globally)")
 	withGlbFlag = flag.String("with-global", "", "instead of clustering: write the model file IN to OUT (IN=OUT) under -ensemble-global's rule of the ensemble channel, its parameters unchanged (trials.md, trial 10: EG)")
 	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
@@ -971,6 +972,13 @@ func score(ctx context.Context, spec string) error {
 		}
 		if *hybridFlag != "" {
 			more, err := hybridRows(ctx, name, ms, valid)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, more...)
+		}
+		if *gammasFlag != "" {
+			more, err := gammaRows(name, ms, valid)
 			if err != nil {
 				return err
 			}
