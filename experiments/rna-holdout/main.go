@@ -67,6 +67,7 @@ var (
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
 	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the rule of the channels computed (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
 	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases")
+	ensTempFlag = flag.Float64("ensemble-temp", ssnet.DefaultEnsembleTemp, "-ensembles: the temperature of the channels computed, degrees Celsius (ssnet.EnsembleFold.Temperature; trial 22's further channels)")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
 	longFlag    = flag.String("long-split", "", "instead of clustering: write split2 into this directory: -out's validation set plus whole training clusters of clusters.tsv (of at most -max-cluster molecules) with a molecule over 200 nt, drawn until -long-want such molecules (trials.md, trial 10); the report to standard output")
 	longWant    = flag.Int("long-want", 300, "-long-split: the drawn molecules of more than 200 nt wanted")
@@ -78,7 +79,7 @@ var (
 	gammasFlag  = flag.String("gammas", "", "-score: also trial 21's predictors NAME/gG: the network's probabilities (the members' mean for an ensemble) decoded by rna.DecodeMEA at each gamma G here (comma-separated, not 1: NAME/mea is gamma 1)")
 	blendGlob   = flag.Int("blend-global", 600, "-blend: the rule of Q (ssnet.EnsembleFold: molecules of at most this many bases fold globally)")
 	withGlbFlag = flag.String("with-global", "", "instead of clustering: write the model file IN to OUT (IN=OUT) under -ensemble-global's rule of the ensemble channel, its parameters unchanged (trials.md, trial 10: EG)")
-	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
+	ensFlag     = flag.String("ensembles", "", "instead of clustering: compute the ensemble channel (ssnet.EnsembleFold.Pairs, under -ensemble-global, at -ensemble-temp) of the training and validation molecules (train.dbn.gz, valid.dbn.gz in -out, and -16s) into this cache file, resumable (what is there is kept)")
 )
 
 // mol is a molecule of any set.
@@ -857,8 +858,11 @@ func ensembles(ctx context.Context, path string) error {
 	logf("%d molecules, %d in the cache", len(set), cache.Len())
 	t0 := time.Now()
 	n := 0
-	f := ssnet.EnsembleFold{Global: *ensGlobFlag}
-	logf("the rule: molecules of at most %d bases fold globally", max(f.Global, ssnet.EnsembleSpan))
+	if t := *ensTempFlag; t != ssnet.DefaultEnsembleTemp && !ssnet.ValidEnsembleTemp(t) {
+		return fmt.Errorf("-ensemble-temp %g: want a temperature in (%d, %d] C", t, ssnet.MinEnsembleTemp, ssnet.MaxEnsembleTemp)
+	}
+	f := ssnet.EnsembleFold{Global: *ensGlobFlag}.At(*ensTempFlag)
+	logf("the rule: molecules of at most %d bases fold globally, at %g C", max(f.Global, ssnet.EnsembleSpan), f.TemperatureC())
 	err = ssnet.AttachEnsembleFold(ctx, f, set, cache, path, 1, func() {
 		if n++; n%500 == 0 {
 			logf("%d molecules in %s", n, time.Since(t0).Round(time.Second))
@@ -890,7 +894,7 @@ func score(ctx context.Context, spec string) error {
 		return err
 	}
 	var templatesDone, mfeDone bool
-	var ensDone *ssnet.EnsembleFold // the rule of the attached channels
+	var ensCache *ssnet.EnsembleCache // read once, for the first network with the ensemble channel
 	for _, nf := range strings.Split(spec, ",") {
 		name, file, ok := strings.Cut(nf, "=")
 		if !ok {
@@ -933,16 +937,17 @@ func score(ctx context.Context, spec string) error {
 			logf("MFE: %d of %d molecules not in %s, folded", ssnet.AttachSeededMFE(valid, cache), len(valid), *mfeFlag)
 			mfeDone = true
 		}
-		f := m.Record.EnsembleFold()
-		if c.Ensemble && (ensDone == nil || !ensDone.Same(f)) {
-			cache, err := ssnet.ReadEnsembleCache(*ensCacheFlg)
-			if err != nil {
+		// every ensemble channel of the network (trial 22: at further
+		// temperatures too); a molecule attached under a rule keeps it
+		for _, f := range m.Record.EnsembleFolds() {
+			if ensCache == nil {
+				if ensCache, err = ssnet.ReadEnsembleCache(*ensCacheFlg); err != nil {
+					return err
+				}
+			}
+			if err := ssnet.AttachEnsembleFold(ctx, f, valid, ensCache, *ensCacheFlg, 1, nil); err != nil {
 				return err
 			}
-			if err := ssnet.AttachEnsembleFold(ctx, f, valid, cache, *ensCacheFlg, 1, nil); err != nil {
-				return err
-			}
-			ensDone = &f
 		}
 		var rows []string
 		t0 := time.Now()

@@ -122,7 +122,6 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		fmt.Fprintf(log, "contactmap rna eval: homologs %s, %s\n", cfg.HomologsFrom, consensusRule)
 	}
 	templated := false
-	var ensembled *ssnet.EnsembleFold // the rule of the attached ensemble channels
 	for _, path := range cfg.Models {
 		_, ms, _, err := cfg.Shipped.loadMembers(path)
 		if err != nil {
@@ -152,28 +151,36 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 				return nil, err
 			}
 		}
-		if f := r.EnsembleFold(); r.Inputs2D().Ensemble && (ensembled == nil || !ensembled.Same(f)) {
-			cache, err := ssnet.ReadEnsembleCache(cfg.EnsembleCache)
-			if err != nil {
-				return nil, err
-			}
+		// Every ensemble channel of the network (its further ones at
+		// other temperatures too), those not attached under its rules.
+		for _, f := range r.EnsembleFolds() {
 			missing := 0 // AttachEnsembleFold ticks once for each, cached or computed
 			for k := range set {
 				if !set[k].HasEnsemble(f) {
 					missing++
 				}
 			}
+			if missing == 0 {
+				continue
+			}
+			cache, err := ssnet.ReadEnsembleCache(cfg.EnsembleCache)
+			if err != nil {
+				return nil, err
+			}
 			parallel := cfg.Workers
 			if parallel <= 0 {
 				parallel = runtime.GOMAXPROCS(0)
 			}
-			tick, end := cfg.Progress.Start(missing, "ensemble channels (pair probabilities)")
+			what := "ensemble channels (pair probabilities)"
+			if f.TemperatureC() != ssnet.DefaultEnsembleTemp {
+				what = fmt.Sprintf("ensemble channels at %g C (pair probabilities)", f.TemperatureC())
+			}
+			tick, end := cfg.Progress.Start(missing, what)
 			err = ssnet.AttachEnsembleFold(ctx, f, set, cache, cfg.EnsembleCache, parallel, tick)
 			end()
 			if err != nil {
 				return nil, err
 			}
-			ensembled = &f
 		}
 		name := names[0]
 		if len(ms) > 1 {

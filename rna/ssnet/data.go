@@ -39,6 +39,11 @@ type Molecule struct {
 	// EnsembleRule is the rule Ensemble was computed under
 	// (AttachEnsembleFold): a network of another rule does not read it.
 	EnsembleRule EnsembleFold
+	// EnsembleAt are the molecule's further ensemble channels, at the
+	// temperatures of a network's Record.EnsembleTemps, each with the
+	// rule it was computed under (AttachEnsembleFold under a rule at a
+	// temperature other than 37 C; EnsembleUnder reads them).
+	EnsembleAt []RuleEnsemble
 	// Group is the index of the file the molecule was read from
 	// (ReadSets): training draws a group uniformly, then a molecule of
 	// it, so that a small set is not drowned by a large one.
@@ -198,10 +203,14 @@ type Batch struct {
 
 // NewBatch builds the network inputs and labels of windows (a pair is a
 // label when both bases lie in its window). With spec's 2D input
-// (Inputs2D), every window's molecule must carry its Template and MFE
+// (Inputs2D), every window's molecule must carry its Template, MFE and ensemble channels
 // as the channels need them: cut to the window, they are the 2D input,
 // in the spec's layout.
-func NewBatch(ws []Window, spec pairnet.Spec) (*Batch, error) {
+// The layout is r's: its Spec and its further ensemble channels
+// (Record.ExtraEnsembleFolds), so that a width that reads two ways
+// (Inputs2D) is read as the network's.
+func NewBatch(ws []Window, r Record) (*Batch, error) {
+	spec, extra := r.Spec, r.ExtraEnsembleFolds()
 	l := 0
 	for _, w := range ws {
 		l = max(l, w.Size())
@@ -230,7 +239,7 @@ func NewBatch(ws []Window, spec pairnet.Spec) (*Batch, error) {
 		}
 	}
 	if spec.In2D > 0 {
-		x2, err := window2D(ws, l, spec)
+		x2, err := window2D(ws, l, spec, extra)
 		if err != nil {
 			return nil, err
 		}

@@ -36,11 +36,14 @@ const EnergyChannels = 2
 // Inputs2D names the 2D input channels of a network: the homology
 // template's (TemplateChannels, first when present), the energy
 // model's (EnergyChannels, after them) and the ensemble's
-// (EnsembleChannels, last).
+// (EnsembleChannels, last), followed by Temps further ensemble channels
+// (the ensemble at the temperatures of Record.EnsembleTemps, in their
+// order).
 type Inputs2D struct {
 	Template bool
 	Energy   bool
 	Ensemble bool
+	Temps    int
 }
 
 // Width is the number of 2D input channels.
@@ -53,15 +56,40 @@ func (c Inputs2D) Width() int {
 		w += EnergyChannels
 	}
 	if c.Ensemble {
-		w += EnsembleChannels
+		w += EnsembleChannels * (1 + c.Temps)
 	}
 	return w
 }
 
+// ensembleOffset is the offset of the 37 C ensemble channel in a pixel
+// of Width channels; the further ones follow it.
+func (c Inputs2D) ensembleOffset() int { return c.Width() - EnsembleChannels*(1+c.Temps) }
+
 // valid reports whether the channels can be told from their width
 // (inputs2DOf): the energy and ensemble channels together need the
 // template's, since their width alone is the template's.
-func (c Inputs2D) valid() bool { return !(c.Energy && c.Ensemble && !c.Template) }
+func (c Inputs2D) valid() bool {
+	return !(c.Energy && c.Ensemble && !c.Template) && c.Temps >= 0 && (c.Temps == 0 || c.Ensemble)
+}
+
+// inputs2DWith reads the channels from a network's 2D input width and
+// its number of further ensemble channels (len(Record.EnsembleTemps)):
+// inputs2DOf of the width less them, which must include the ensemble
+// channel when there are any.
+func inputs2DWith(width, temps int) (c Inputs2D, ok bool) {
+	if temps == 0 {
+		return inputs2DOf(width)
+	}
+	if temps < 0 {
+		return c, false
+	}
+	c, ok = inputs2DOf(width - temps*EnsembleChannels)
+	if !ok || !c.Ensemble {
+		return Inputs2D{}, false
+	}
+	c.Temps = temps
+	return c, true
+}
 
 // inputs2DOf reads the channels from a network's 2D input width: 0, 3
 // (template), 2 (energy), 5 (both), 1 (ensemble), 4 (template and

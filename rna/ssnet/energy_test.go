@@ -46,7 +46,7 @@ func TestEnergyChannels(t *testing.T) {
 	energyOnly := Inputs2D{Energy: true}
 	spec := Default.Spec(CNN)
 	spec.In2D = energyOnly.Width()
-	full, err := window2D([]Window{w}, 60, spec)
+	full, err := window2D([]Window{w}, 60, spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestEnergyChannels(t *testing.T) {
 	}
 	sym := Default.Spec(SCNN)
 	sym.In2D = spec.In2D
-	packed, err := window2D([]Window{w}, 60, sym)
+	packed, err := window2D([]Window{w}, 60, sym, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,11 +96,11 @@ func TestEnergyChannels(t *testing.T) {
 	if err := AttachTemplates(context.Background(), set, ix, false, 0); err != nil {
 		t.Fatal(err)
 	}
-	both, err := window2D([]Window{w}, 60, Families.Spec(CNN))
+	both, err := window2D([]Window{w}, 60, Families.Spec(CNN), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl, err := window2D([]Window{w}, 60, Template.Spec(CNN))
+	tmpl, err := window2D([]Window{w}, 60, Template.Spec(CNN), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestEnergyChannels(t *testing.T) {
 	}
 	// A molecule without its MFE attached is refused.
 	set[0].MFE = nil
-	if _, err := window2D([]Window{w}, 60, Families.Spec(CNN)); err == nil || !strings.Contains(err.Error(), "phe: no MFE") {
+	if _, err := window2D([]Window{w}, 60, Families.Spec(CNN), nil); err == nil || !strings.Contains(err.Error(), "phe: no MFE") {
 		t.Fatalf("%v, want an error naming the molecule", err)
 	}
 }

@@ -32,6 +32,10 @@ import (
 // (EnergyChannels) give one structure, the MFE, this one gives the whole
 // ensemble's evidence: the centroid's pairs are those above 0.5, and the
 // alternatives a single structure hides are there with their weight.
+//
+// A network may take further ensemble channels after it, each the same
+// channel at another temperature (Record.EnsembleTemps: Turner 2004's
+// free energies at that temperature from its enthalpies, as RNAfold -T).
 const EnsembleChannels = 1
 
 // EnsembleSpan is the largest base-pair span j-i+1 of the ensemble
@@ -58,9 +62,54 @@ type PairProb struct {
 // more folds in the band, so that its long-range pairs (a tmRNA's or an
 // RNase P's closing helices) are missing from the channel. A network's
 // record names its rule (Record.EnsembleGlobal).
+//
+// Temperature is the temperature of the energies in degrees Celsius
+// (fold.Params.WithTemperature, as RNAfold -T), 0 meaning 37, the
+// channel's own: a network's further ensemble channels are its ensemble
+// at other temperatures (Record.EnsembleTemps), each under the record's
+// Global.
 type EnsembleFold struct {
-	Global int
+	Global      int
+	Temperature float64
 }
+
+// MinEnsembleTemp and MaxEnsembleTemp bound a further ensemble
+// channel's temperature (a record's, a protocol's, ValidEnsembleTemp),
+// in degrees Celsius: RNA in liquid water, the range over which Turner's
+// enthalpies extrapolate sensibly. The lower bound is exclusive, since
+// EnsembleFold.Temperature 0 means 37.
+const (
+	MinEnsembleTemp = 0
+	MaxEnsembleTemp = 100
+)
+
+// ValidEnsembleTemp reports whether t (degrees Celsius) is a temperature
+// of an ensemble channel: in (MinEnsembleTemp, MaxEnsembleTemp].
+func ValidEnsembleTemp(t float64) bool { return t > MinEnsembleTemp && t <= MaxEnsembleTemp }
+
+// DefaultEnsembleTemp is the temperature of the ensemble channel, as
+// RNAfold's default (EnsembleFold.Temperature 0).
+const DefaultEnsembleTemp = 37.0
+
+// temperature is the rule's temperature, 37 for 0.
+func (f EnsembleFold) temperature() float64 {
+	if f.Temperature == 0 {
+		return DefaultEnsembleTemp
+	}
+	return f.Temperature
+}
+
+// At is the rule at temperature t (degrees Celsius).
+func (f EnsembleFold) At(t float64) EnsembleFold {
+	f.Temperature = t
+	if t == DefaultEnsembleTemp {
+		f.Temperature = 0
+	}
+	return f
+}
+
+// TemperatureC is the rule's temperature in degrees Celsius.
+func (f EnsembleFold) TemperatureC() float64 { return f.temperature() }
 
 // MaxEnsembleGlobal bounds EnsembleFold.Global (a record's, a
 // protocol's): a global partition function of 4,000 bases takes minutes
@@ -69,13 +118,57 @@ const MaxEnsembleGlobal = 4000
 
 // HasEnsemble reports whether the molecule's ensemble channel is
 // attached under the rule f (or one the same as f).
-func (m *Molecule) HasEnsemble(f EnsembleFold) bool {
-	return m.Ensemble != nil && m.EnsembleRule.Same(f)
+func (m *Molecule) HasEnsemble(f EnsembleFold) bool { return m.EnsembleUnder(f) != nil }
+
+// RuleEnsemble is an ensemble channel's pairs and the rule they were
+// computed under.
+type RuleEnsemble struct {
+	Rule  EnsembleFold
+	Pairs []PairProb
+}
+
+// EnsembleUnder is the molecule's ensemble channel attached under the
+// rule f (or one the same as f): Ensemble at 37 C, else the one of
+// EnsembleAt at f's temperature; nil if none is.
+func (m *Molecule) EnsembleUnder(f EnsembleFold) []PairProb {
+	if f.temperature() == DefaultEnsembleTemp {
+		if m.Ensemble != nil && m.EnsembleRule.Same(f) {
+			return m.Ensemble
+		}
+		return nil
+	}
+	for _, e := range m.EnsembleAt {
+		if e.Pairs != nil && e.Rule.Same(f) {
+			return e.Pairs
+		}
+	}
+	return nil
+}
+
+// SetEnsemble attaches ps as the molecule's channel under the rule f:
+// Ensemble and EnsembleRule at 37 C, else the entry of EnsembleAt at
+// f's temperature, replacing one there under another rule. EnsembleAt
+// is rebuilt, not changed in place, so that a copy of the molecule
+// keeps its own.
+func (m *Molecule) SetEnsemble(f EnsembleFold, ps []PairProb) {
+	if f.temperature() == DefaultEnsembleTemp {
+		m.Ensemble, m.EnsembleRule = ps, f
+		return
+	}
+	at := make([]RuleEnsemble, 0, len(m.EnsembleAt)+1)
+	for _, e := range m.EnsembleAt {
+		if e.Rule.temperature() != f.temperature() {
+			at = append(at, e)
+		}
+	}
+	m.EnsembleAt = append(at, RuleEnsemble{Rule: f, Pairs: ps})
 }
 
 // Same reports whether two rules give every molecule the same channel
 // (the zero value is Global EnsembleSpan).
-func (f EnsembleFold) Same(g EnsembleFold) bool { return f.global() == g.global() }
+func (f EnsembleFold) Same(g EnsembleFold) bool {
+	return f.global() == g.global() && f.temperature() == g.temperature()
+}
 
 // GlobalLen is the longest molecule the rule folds globally.
 func (f EnsembleFold) GlobalLen() int { return f.global() }
@@ -109,6 +202,9 @@ func (f EnsembleFold) keySpan(n int) int {
 // params are the energy model and span for a sequence of n bases.
 func (f EnsembleFold) params(n int) *fold.Params {
 	p := fold.DefaultParams()
+	if t := f.temperature(); t != DefaultEnsembleTemp {
+		p = p.WithTemperature(t)
+	}
 	if s := f.Span(n); s > 0 {
 		p = p.WithMaxSpan(s)
 	}
@@ -183,8 +279,13 @@ func checkEnsemble(m *Molecule) error {
 	if m.Ensemble == nil {
 		return fmt.Errorf("ssnet: %s: no ensemble attached", m.Name)
 	}
+	return checkPairs(m, m.Ensemble)
+}
+
+// checkPairs checks that an ensemble channel's pairs fit the molecule.
+func checkPairs(m *Molecule, ps []PairProb) error {
 	n := int32(len(m.Seq))
-	for _, p := range m.Ensemble {
+	for _, p := range ps {
 		if p.I < 0 || p.J <= p.I || p.J >= n {
 			return fmt.Errorf("ssnet: %s: an ensemble pair (%d, %d) for a sequence of %d bases", m.Name, p.I, p.J, n)
 		}
@@ -212,8 +313,16 @@ type EnsembleCache struct {
 // NewEnsembleCache is an empty cache.
 func NewEnsembleCache() *EnsembleCache { return &EnsembleCache{m: map[string][]PairProb{}} }
 
+// ensembleKey is the cache key of seq's channel under f: the fold
+// fingerprint of f's temperature (FoldFingerprint at 37, so that the
+// entries written before temperatures keep their keys), the span f gives
+// seq, the cut and the sequence.
 func ensembleKey(f EnsembleFold, seq string) string {
-	h := sha256.Sum256([]byte("ensemble\x00" + FoldFingerprint() + "\x00" + strconv.Itoa(f.keySpan(len(seq))) + "\x00" + strconv.FormatFloat(EnsembleCut, 'g', -1, 64) + "\x00" + seq))
+	fp := FoldFingerprint()
+	if t := f.temperature(); t != DefaultEnsembleTemp {
+		fp = fingerprintAt(t)
+	}
+	h := sha256.Sum256([]byte("ensemble\x00" + fp + "\x00" + strconv.Itoa(f.keySpan(len(seq))) + "\x00" + strconv.FormatFloat(EnsembleCut, 'g', -1, 64) + "\x00" + seq))
 	return hex.EncodeToString(h[:16])
 }
 
@@ -462,7 +571,7 @@ func AttachEnsembleFold(ctx context.Context, f EnsembleFold, set []Molecule, cac
 				if err != nil {
 					errs[k] = fmt.Errorf("ssnet: %s: ensemble: %w", set[k].Name, err)
 				} else {
-					set[k].Ensemble, set[k].EnsembleRule = ps, f
+					set[k].SetEnsemble(f, ps)
 				}
 				mu.Lock()
 				done++
@@ -530,9 +639,10 @@ func (c *EnsembleCache) has(f EnsembleFold, seq string) bool {
 	if c == nil {
 		return false
 	}
+	key := ensembleKey(f, seq) // outside the lock: a new temperature's fingerprint folds
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, ok := c.m[ensembleKey(f, seq)]
+	_, ok := c.m[key]
 	return ok
 }
 

@@ -45,11 +45,11 @@ func TestEnsembleChannel(t *testing.T) {
 	if spec.In2D != TemplateChannels+EnergyChannels+EnsembleChannels {
 		t.Fatalf("In2D %d", spec.In2D)
 	}
-	full, err := window2D([]Window{w}, 60, spec)
+	full, err := window2D([]Window{w}, 60, spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	energy, err := window2D([]Window{w}, 60, Families.Spec(CNN))
+	energy, err := window2D([]Window{w}, 60, Families.Spec(CNN), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestEnsembleChannel(t *testing.T) {
 		t.Fatal("no probable pair in the window")
 	}
 	sym := FamiliesEnsemble.Spec(SCNN)
-	packed, err := window2D([]Window{w}, 60, sym)
+	packed, err := window2D([]Window{w}, 60, sym, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestEnsembleChannel(t *testing.T) {
 		t.Fatal("packed ensemble channels differ from the packed full map")
 	}
 	set[0].Ensemble = nil
-	if _, err := window2D([]Window{w}, 60, spec); err == nil || !strings.Contains(err.Error(), "phe: no ensemble") {
+	if _, err := window2D([]Window{w}, 60, spec, nil); err == nil || !strings.Contains(err.Error(), "phe: no ensemble") {
 		t.Fatalf("%v, want an error naming the molecule", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -415,6 +416,8 @@ func SameInputs(a, b *Model) error {
 	switch {
 	case ra.Spec.In2D != rb.Spec.In2D:
 		return fmt.Errorf("%w: an ensemble's networks take other 2D inputs (in_2d %d and %d)", ErrUsage, ra.Spec.In2D, rb.Spec.In2D)
+	case !slices.Equal(ra.EnsembleTemps, rb.EnsembleTemps):
+		return fmt.Errorf("%w: an ensemble's networks take their further ensemble channels at other temperatures (%v C and %v C)", ErrUsage, ra.EnsembleTemps, rb.EnsembleTemps)
 	case ra.Inputs2D().Ensemble && !ra.EnsembleFold().Same(rb.EnsembleFold()):
 		return fmt.Errorf("%w: an ensemble's networks compute their ensemble channel under other rules (global to %d and %d nt)", ErrUsage, ra.EnsembleFold().GlobalLen(), rb.EnsembleFold().GlobalLen())
 	}

@@ -41,6 +41,18 @@ func FoldFingerprint() string {
 	return fingerprint
 }
 
+var fingerprints sync.Map // temperature (float64) -> fingerprintOf at it
+
+// fingerprintAt is FoldFingerprint of the default parameters at
+// temperature t (degrees Celsius), computed once per temperature.
+func fingerprintAt(t float64) string {
+	if v, ok := fingerprints.Load(t); ok {
+		return v.(string)
+	}
+	v, _ := fingerprints.LoadOrStore(t, fingerprintOf(fold.DefaultParams().WithTemperature(t)))
+	return v.(string)
+}
+
 // fingerprintOf is FoldFingerprint's hash of folding with p.
 func fingerprintOf(p *fold.Params) string {
 	h := sha256.New()

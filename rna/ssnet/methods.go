@@ -373,22 +373,26 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 				break
 			}
 		}
-		// The ensemble channel's partition function, once for all the
-		// members of one rule (EnsembleFold), stopped by ctx.
-		ens := map[int][]PairProb{} // by the rule's span for seq
+		// The ensemble channels' partition functions, once for all the
+		// members of one rule (EnsembleFold: its span for seq and its
+		// temperature), stopped by ctx.
+		type foldKey struct {
+			span int
+			temp float64
+		}
+		key := func(f EnsembleFold) foldKey { return foldKey{f.Span(len(seq)), f.TemperatureC()} }
+		ens := map[foldKey][]PairProb{}
 		for _, n := range nets {
-			if !n.Model.Record.Inputs2D().Ensemble {
-				continue
+			for _, f := range n.Model.Record.EnsembleFolds() {
+				if _, ok := ens[key(f)]; ok {
+					continue
+				}
+				ps, err := f.Pairs(ctx, seq, o.Workers)
+				if err != nil {
+					return nil, nil, err
+				}
+				ens[key(f)] = ps
 			}
-			f := n.Model.Record.EnsembleFold()
-			if _, ok := ens[f.Span(len(seq))]; ok {
-				continue
-			}
-			ps, err := f.Pairs(ctx, seq, o.Workers)
-			if err != nil {
-				return nil, nil, err
-			}
-			ens[f.Span(len(seq))] = ps
 		}
 		var report func(float64, bool)
 		if o.OnNetwork != nil {
@@ -408,10 +412,14 @@ func networkPredictor(o MethodOptions) MethodPredictor {
 				m = mfe
 			}
 			var e []PairProb
+			var at []RuleEnsemble
 			if n.Model.Record.Inputs2D().Ensemble {
-				e = ens[n.Model.Record.EnsembleFold().Span(len(seq))]
+				e = ens[key(n.Model.Record.EnsembleFold())]
+				for _, f := range n.Model.Record.ExtraEnsembleFolds() {
+					at = append(at, RuleEnsemble{Rule: f, Pairs: ens[key(f)]})
+				}
 			}
-			q, err := n.Model.ProbabilitiesAfterInputs(seq, ts[i], m, e, o.Workers, MembersAfter(ctx, report, works, i))
+			q, err := n.Model.ProbabilitiesAfterEnsembles(seq, ts[i], m, e, at, o.Workers, MembersAfter(ctx, report, works, i))
 			if err != nil {
 				if len(nets) > 1 {
 					err = fmt.Errorf("%s: %w", n.Name, err)

@@ -105,7 +105,13 @@ func mustStructure(t *testing.T, name, seq, db string) *rna.Structure {
 // are the model's own, and a cancelled context stops the molecule
 // before the network runs.
 func TestNetworkMethodEnsembleContext(t *testing.T) {
-	model, err := NewModel(CNN, FamiliesEnsemble, 1)
+	for _, p := range []Protocol{FamiliesEnsemble, FamiliesEnsembleTemps} { // the latter: its channels at 25 and 50 C too
+		t.Run(p.Name, func(t *testing.T) { testNetworkMethodEnsembleContext(t, p) })
+	}
+}
+
+func testNetworkMethodEnsembleContext(t *testing.T, proto Protocol) {
+	model, err := NewModel(CNN, proto, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/contactmap/contactmap/internal/fileio"
 	"github.com/contactmap/contactmap/internal/modelkind"
@@ -50,6 +51,48 @@ type Record struct {
 	// ensemble (Protocol.Hybrid): the pair probabilities are then
 	// HybridProbabilities' with alpha 1, not the logits' sigmoid.
 	Hybrid bool `json:"hybrid,omitempty"`
+	// EnsembleTemps are the temperatures (degrees Celsius) of the
+	// network's further ensemble channels, after the 37 C one
+	// (Protocol.EnsembleTemps): the ensemble at each, under the
+	// record's rule (ExtraEnsembleFolds).
+	EnsembleTemps []float64 `json:"ensemble_temps,omitempty"`
+}
+
+// MaxEnsembleTemps bounds Record.EnsembleTemps (and a protocol's).
+const MaxEnsembleTemps = 4
+
+// checkEnsembleTemps checks a record's or a protocol's further
+// temperatures: at most MaxEnsembleTemps, each ValidEnsembleTemp, none 37 C (the ensemble channel's own) and none
+// twice.
+func checkEnsembleTemps(ts []float64) error {
+	if len(ts) > MaxEnsembleTemps {
+		return fmt.Errorf("ensemble_temps: %d temperatures (at most %d)", len(ts), MaxEnsembleTemps)
+	}
+	for k, t := range ts {
+		if !ValidEnsembleTemp(t) || t == DefaultEnsembleTemp || slices.Contains(ts[:k], t) {
+			return fmt.Errorf("ensemble_temps: %v (want distinct temperatures in (%d, %d] C other than %g)", ts, MinEnsembleTemp, MaxEnsembleTemp, DefaultEnsembleTemp)
+		}
+	}
+	return nil
+}
+
+// ExtraEnsembleFolds are the rules of the network's further ensemble
+// channels: the record's rule at each of EnsembleTemps, in order.
+func (r Record) ExtraEnsembleFolds() []EnsembleFold {
+	var fs []EnsembleFold
+	for _, t := range r.EnsembleTemps {
+		fs = append(fs, r.EnsembleFold().At(t))
+	}
+	return fs
+}
+
+// EnsembleFolds are the rules of every ensemble channel of the network:
+// EnsembleFold, then ExtraEnsembleFolds; none without the channel.
+func (r Record) EnsembleFolds() []EnsembleFold {
+	if !r.Inputs2D().Ensemble {
+		return nil
+	}
+	return append([]EnsembleFold{r.EnsembleFold()}, r.ExtraEnsembleFolds()...)
 }
 
 // EnsembleFold is the rule of the network's ensemble channel.
@@ -57,7 +100,7 @@ func (r Record) EnsembleFold() EnsembleFold { return EnsembleFold{Global: r.Ense
 
 // Inputs2D is the network's 2D input channels.
 func (r Record) Inputs2D() Inputs2D {
-	c, _ := inputs2DOf(r.Spec.In2D)
+	c, _ := inputs2DWith(r.Spec.In2D, len(r.EnsembleTemps))
 	return c
 }
 
@@ -82,6 +125,12 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if c := (Inputs2D{Template: p.Template, Energy: p.Energy, Ensemble: p.Ensemble}); !c.valid() {
 		return nil, fmt.Errorf("ssnet: protocol %s: the energy and ensemble channels without the template's (their width is the template's)", p.Name)
 	}
+	if err := checkEnsembleTemps(p.EnsembleTemps); err != nil {
+		return nil, fmt.Errorf("ssnet: protocol %s: %w", p.Name, err)
+	}
+	if len(p.EnsembleTemps) > 0 && !p.Ensemble {
+		return nil, fmt.Errorf("ssnet: protocol %s: ensemble_temps without the ensemble channel", p.Name)
+	}
 	if p.EnsemblePrior && !p.Ensemble {
 		return nil, fmt.Errorf("ssnet: protocol %s: the ensemble prior without the ensemble channel", p.Name)
 	}
@@ -100,7 +149,7 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 		return nil, err
 	}
 	return &Model{Net: net, Record: Record{Format: RecordFormat, Kind: k, Protocol: p.Name, Spec: spec, Seed: seed, MinIdentity: p.MinIdentity, EnsembleGlobal: p.EnsembleGlobal, EnsemblePrior: p.EnsemblePrior,
-		NoTemplate: p.Template && p.TemplateDrop >= 1, Hybrid: p.Hybrid}}, nil
+		NoTemplate: p.Template && p.TemplateDrop >= 1, Hybrid: p.Hybrid, EnsembleTemps: slices.Clone(p.EnsembleTemps)}}, nil
 }
 
 // Save writes the model atomically.
@@ -185,7 +234,12 @@ func readRecord(arch []byte, name string) (Record, error) {
 		return Record{}, fmt.Errorf("ssnet: %s: kind %q (want cnn or scnn)", name, rec.Kind)
 	case sp.Symmetric != (rec.Kind == SCNN):
 		return Record{}, fmt.Errorf("ssnet: %s: kind %s with a network of symmetric=%v", name, rec.Kind, sp.Symmetric)
-	case sp.In1D != InChannels || !validIn2D(sp.In2D) || sp.Fixed2D != 0:
+	case len(rec.EnsembleTemps) > MaxEnsembleTemps:
+		return Record{}, fmt.Errorf("ssnet: %s: %d ensemble_temps (at most %d)", name, len(rec.EnsembleTemps), MaxEnsembleTemps)
+	case len(rec.EnsembleTemps) > 0 && !validIn2DWith(sp.In2D, len(rec.EnsembleTemps)):
+		return Record{}, fmt.Errorf("ssnet: %s: in_2d %d with %d further ensemble channels (ensemble_temps; want the ensemble channel's widths %d, %d or %d plus them)",
+			name, sp.In2D, len(rec.EnsembleTemps), EnsembleChannels, TemplateChannels+EnsembleChannels, TemplateChannels+EnergyChannels+EnsembleChannels)
+	case sp.In1D != InChannels || len(rec.EnsembleTemps) == 0 && !validIn2D(sp.In2D) || sp.Fixed2D != 0:
 		return Record{}, fmt.Errorf("ssnet: %s: network inputs in_1d %d, in_2d %d, fixed_2d %d (want %d; 0, %d, %d, %d, %d, %d or %d; 0: the one-hot bases, then the template, energy and ensemble channels)",
 			name, sp.In1D, sp.In2D, sp.Fixed2D, InChannels, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels,
 			EnsembleChannels, TemplateChannels+EnsembleChannels, TemplateChannels+EnergyChannels+EnsembleChannels)
@@ -200,6 +254,9 @@ func readRecord(arch []byte, name string) (Record, error) {
 	case rec.EnsembleGlobal < 0 || rec.EnsembleGlobal > MaxEnsembleGlobal:
 		return Record{}, fmt.Errorf("ssnet: %s: ensemble_global %d (want 0..%d)", name, rec.EnsembleGlobal, MaxEnsembleGlobal)
 	}
+	if err := checkEnsembleTemps(rec.EnsembleTemps); err != nil {
+		return Record{}, fmt.Errorf("ssnet: %s: %w", name, err)
+	}
 	if err := sp.Check(); err != nil {
 		return Record{}, fmt.Errorf("ssnet: %s: %w", name, err)
 	}
@@ -208,14 +265,15 @@ func readRecord(arch []byte, name string) (Record, error) {
 
 func validIn2D(w int) bool { _, ok := inputs2DOf(w); return ok }
 
+func validIn2DWith(w, temps int) bool { _, ok := inputs2DWith(w, temps); return ok }
+
 // withPrior is the network's output logits with the ensemble prior added
 // when its record says so (Record.EnsemblePrior), else z.
 func (m *Model) withPrior(z, x2 *scnn.Tensor) (*scnn.Tensor, error) {
 	if !m.Record.EnsemblePrior {
 		return z, nil
 	}
-	c := m.Record.Inputs2D()
-	return addEnsemblePrior(z, x2, c.Width()-EnsembleChannels)
+	return addEnsemblePrior(z, x2, m.Record.Inputs2D().ensembleOffset())
 }
 
 // Probabilities returns the symmetric L x L pair probabilities (row-major)
@@ -239,7 +297,14 @@ func (m *Model) ProbabilitiesFor(mol *Molecule, workers int) ([]float32, error) 
 	if f := m.Record.EnsembleFold(); m.Record.Inputs2D().Ensemble && mol.Ensemble != nil && !mol.HasEnsemble(f) {
 		return nil, fmt.Errorf("ssnet: %s: its ensemble channel was attached under the rule %+v, the model's is %+v (AttachEnsembleFold)", mol.Name, mol.EnsembleRule, f)
 	}
-	return m.probabilities(mol.Seq, mol.Template, mol.MFE, mol.Ensemble, workers, nil)
+	for _, f := range m.Record.ExtraEnsembleFolds() {
+		for _, e := range mol.EnsembleAt {
+			if e.Rule.TemperatureC() == f.TemperatureC() && !e.Rule.Same(f) {
+				return nil, fmt.Errorf("ssnet: %s: its ensemble channel at %g C was attached under the rule %+v, the model's is %+v (AttachEnsembleFold)", mol.Name, f.TemperatureC(), e.Rule, f)
+			}
+		}
+	}
+	return m.probabilitiesAt(mol.Seq, mol.Template, mol.MFE, mol.Ensemble, mol.EnsembleAt, workers, nil)
 }
 
 // ProbabilitiesWith is Probabilities for a network with a 2D input: t
@@ -278,18 +343,35 @@ func (m *Model) ProbabilitiesAfterMFE(seq string, t *homology.Template, mfe []in
 // stoppable) for a network with that channel: an ensemble's members share
 // one partition function, computed under the caller's context.
 func (m *Model) ProbabilitiesAfterInputs(seq string, t *homology.Template, mfe []int, ens []PairProb, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
+	return m.ProbabilitiesAfterEnsembles(seq, t, mfe, ens, nil, workers, afterLayer)
+}
+
+// ProbabilitiesAfterEnsembles is ProbabilitiesAfterInputs with the
+// further ensemble channels given too (at, by rule: those of the
+// network's ExtraEnsembleFolds it lacks are computed here, not
+// stoppable), so that an ensemble's members share their partition
+// functions at every temperature.
+func (m *Model) ProbabilitiesAfterEnsembles(seq string, t *homology.Template, mfe []int, ens []PairProb, at []RuleEnsemble, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	if mfe != nil && len(mfe) != len(seq) {
 		return nil, fmt.Errorf("ssnet: MFE partners of %d bases for a sequence of %d", len(mfe), len(seq))
 	}
-	for _, p := range ens {
-		if p.I < 0 || p.J <= p.I || int(p.J) >= len(seq) {
-			return nil, fmt.Errorf("ssnet: an ensemble pair (%d, %d) for a sequence of %d", p.I, p.J, len(seq))
+	for _, e := range append([]RuleEnsemble{{Pairs: ens}}, at...) {
+		for _, p := range e.Pairs {
+			if p.I < 0 || p.J <= p.I || int(p.J) >= len(seq) {
+				return nil, fmt.Errorf("ssnet: an ensemble pair (%d, %d) for a sequence of %d", p.I, p.J, len(seq))
+			}
 		}
 	}
-	return m.probabilities(seq, t, mfe, ens, workers, afterLayer)
+	return m.probabilitiesAt(seq, t, mfe, ens, at, workers, afterLayer)
 }
 
 func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens []PairProb, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
+	return m.probabilitiesAt(seq, t, mfe, ens, nil, workers, afterLayer)
+}
+
+// probabilitiesAt is probabilities with the further ensemble channels
+// at (those the network takes and at lacks are computed).
+func (m *Model) probabilitiesAt(seq string, t *homology.Template, mfe []int, ens []PairProb, at []RuleEnsemble, workers int, afterLayer func(done, total float64) error) ([]float32, error) {
 	in := OneHot([]string{seq})
 	if c := m.Record.Inputs2D(); c.Width() > 0 {
 		if t == nil || t.Identity < m.Record.MinIdentity || m.Record.NoTemplate {
@@ -310,8 +392,18 @@ func (m *Model) probabilities(seq string, t *homology.Template, mfe []int, ens [
 				return nil, err
 			}
 		}
-		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe, Ensemble: ens, EnsembleRule: m.Record.EnsembleFold()}
-		x2, err := window2D([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec)
+		mol := &Molecule{Structure: &rna.Structure{Seq: seq}, Template: t, MFE: mfe, Ensemble: ens, EnsembleRule: m.Record.EnsembleFold(), EnsembleAt: at}
+		extra := m.Record.ExtraEnsembleFolds()
+		for _, f := range extra {
+			if !mol.HasEnsemble(f) {
+				ps, err := f.Pairs(context.Background(), seq, workers)
+				if err != nil {
+					return nil, err
+				}
+				mol.SetEnsemble(f, ps)
+			}
+		}
+		x2, err := window2D([]Window{{Mol: mol, Len: len(seq)}}, len(seq), m.Net.Spec, extra)
 		if err != nil {
 			return nil, err
 		}

@@ -60,16 +60,17 @@ func Mutant(mol *Molecule, rate float64, rng *rand.Rand) *Molecule {
 	s.Energy = nil
 	out := *mol
 	out.Structure = &s
-	out.MFE, out.Ensemble = nil, nil
+	out.MFE, out.Ensemble, out.EnsembleAt = nil, nil, nil
 	return &out
 }
 
 // MutantChannels computes a molecule's energy and ensemble channels from
 // its own sequence, as AttachMFE and AttachEnsemble would without a
 // cache: the MFE partners (fold's defaults) when energy is set, the
-// ensemble channel's pairs under the rule f (f.Pairs) when ensemble is
-// set, each on one goroutine.
-func MutantChannels(ctx context.Context, mol *Molecule, energy, ensemble bool, f EnsembleFold) error {
+// ensemble channel's pairs under each rule of ensembles (f.Pairs; the
+// 37 C one and a network's further ones, Record.EnsembleFolds), each on
+// one goroutine.
+func MutantChannels(ctx context.Context, mol *Molecule, energy bool, ensembles []EnsembleFold) error {
 	if energy {
 		mfe, err := MFEPartners(mol.Seq, 1)
 		if err != nil {
@@ -77,12 +78,12 @@ func MutantChannels(ctx context.Context, mol *Molecule, energy, ensemble bool, f
 		}
 		mol.MFE = mfe
 	}
-	if ensemble {
+	for _, f := range ensembles {
 		ps, err := f.Pairs(ctx, mol.Seq, 1)
 		if err != nil {
 			return fmt.Errorf("ssnet: %s (mutant): %w", mol.Name, err)
 		}
-		mol.Ensemble, mol.EnsembleRule = ps, f
+		mol.SetEnsemble(f, ps)
 	}
 	return nil
 }

@@ -100,7 +100,7 @@ func TestMutantChannels(t *testing.T) {
 	if mut.Seq == mol.Seq {
 		t.Fatal("the mutant is the molecule")
 	}
-	if err := MutantChannels(context.Background(), mut, true, true, EnsembleFold{}); err != nil {
+	if err := MutantChannels(context.Background(), mut, true, []EnsembleFold{{}}); err != nil {
 		t.Fatal(err)
 	}
 	mfe, err := MFEPartners(mut.Seq, 1)
@@ -122,7 +122,7 @@ func TestMutantChannels(t *testing.T) {
 		t.Error("the mutant folds as the molecule: the test says nothing")
 	}
 	only := Mutant(mol, 0.5, rand.New(rand.NewPCG(3, 4)))
-	if err := MutantChannels(context.Background(), only, true, false, EnsembleFold{}); err != nil || only.MFE == nil || only.Ensemble != nil {
+	if err := MutantChannels(context.Background(), only, true, nil); err != nil || only.MFE == nil || only.Ensemble != nil {
 		t.Errorf("energy only: MFE %v, ensemble %v, %v", only.MFE != nil, only.Ensemble != nil, err)
 	}
 }

@@ -3,6 +3,7 @@ package ssnet
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/contactmap/contactmap/pairnet"
@@ -78,6 +79,11 @@ type Protocol struct {
 	// inference: the network learns a correction of the pair
 	// probabilities rather than the probabilities. It needs Ensemble.
 	EnsemblePrior bool `json:"ensemble_prior,omitempty"`
+	// EnsembleTemps are further ensemble channels: the ensemble at each
+	// of these temperatures (degrees Celsius, fold.Params.WithTemperature)
+	// under the EnsembleGlobal rule, after the 37 C channel, recorded in
+	// the model (Record.EnsembleTemps). They need Ensemble.
+	EnsembleTemps []float64 `json:"ensemble_temps,omitempty"`
 	// Mutate is the share of training windows whose molecule, when of at
 	// most MutateMaxLen bases, is replaced by a structure-preserving
 	// mutant (Mutant, each pair and unpaired base changed with
@@ -207,6 +213,7 @@ func withName(base Protocol, name string, edit func(*Protocol)) Protocol {
 	p.Block2 = append([]int(nil), base.Block2...)
 	p.Widths1 = append([]int(nil), base.Widths1...)
 	p.Widths2 = append([]int(nil), base.Widths2...)
+	p.EnsembleTemps = slices.Clone(base.EnsembleTemps)
 	edit(&p)
 	return p
 }
@@ -268,6 +275,29 @@ var FamiliesEnsembleLong = withName(FamiliesEnsemble, "families-ensemble-long", 
 	p.Steps, p.HalveEvery = 6000, 2000
 })
 
+// FamiliesEnsembleTemps is FamiliesEnsemble with two further ensemble
+// channels, the ensemble at 25 C and at 50 C under the same rule
+// (trials.md, trial 22): which helices hold as the temperature rises and
+// which alternatives appear as it falls.
+var FamiliesEnsembleTemps = withName(FamiliesEnsemble, "families-ensemble-temps", func(p *Protocol) {
+	p.EnsembleTemps = []float64{25, 50}
+})
+
+// ensembleFolds are the rules of the protocol's ensemble channels: the
+// EnsembleGlobal rule at 37 C, then at each of EnsembleTemps; none
+// without the channel.
+func (p Protocol) ensembleFolds() []EnsembleFold {
+	if !p.Ensemble {
+		return nil
+	}
+	f := EnsembleFold{Global: p.EnsembleGlobal}
+	fs := []EnsembleFold{f}
+	for _, t := range p.EnsembleTemps {
+		fs = append(fs, f.At(t))
+	}
+	return fs
+}
+
 // FamiliesEnsembleGlobalHybrid is FamiliesEnsembleGlobal trained as a
 // hybrid (Hybrid): its logits are the pair bonuses of Turner 2004's
 // ensemble, learned by the structured loss on contiguous windows of up
@@ -286,7 +316,7 @@ var FamiliesEnsembleGlobalHybridWhole = withName(FamiliesEnsembleGlobalHybrid, "
 })
 
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid, FamiliesEnsembleGlobalHybridWhole}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid, FamiliesEnsembleGlobalHybridWhole, FamiliesEnsembleTemps}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {
@@ -328,7 +358,7 @@ func (p Protocol) Spec(k Kind) pairnet.Spec {
 		Blocks: []pairnet.Block{{Kernels: p.Block1, Widths: p.Widths1}, {Kernels: p.Block2, Widths: p.Widths2},
 			pairnet.Uniform(p.Width3, p.Block3)},
 		Reinject: &pairnet.MapSpec{}, OutKernel: 3}
-	s.In2D = Inputs2D{Template: p.Template, Energy: p.Energy, Ensemble: p.Ensemble}.Width()
+	s.In2D = Inputs2D{Template: p.Template, Energy: p.Energy, Ensemble: p.Ensemble, Temps: len(p.EnsembleTemps)}.Width()
 	if k == SCNN {
 		s.Pair = pairnet.MapSpec{Width: p.PairWidth, BN: true, ReLU: true}
 		s.Reinject = &pairnet.MapSpec{Width: p.ReinjectWidth, BN: true, ReLU: true}

@@ -44,7 +44,7 @@ func TestFamilyAndBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &Molecule{Structure: s}
-	b, err := NewBatch([]Window{{Mol: m, Start: 1, Len: 7}, {Mol: m, Start: 0, Len: 4}}, Default.Spec(CNN))
+	b, err := NewBatch([]Window{{Mol: m, Start: 1, Len: 7}, {Mol: m, Start: 0, Len: 4}}, Record{Spec: Default.Spec(CNN)})
 	if err != nil {
 		t.Fatal(err)
 	}

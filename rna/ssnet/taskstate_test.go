@@ -27,7 +27,7 @@ var (
 	taskKeysEver     = []string{"record", "protocol", "workers", "precision", "train_sha256", "valid_sha256", "valid", "budget_ns"}
 	protocolKeysEver = []string{"name", "crop", "steps", "batch", "lr_cnn", "lr_scnn", "l2", "pos_weight", "eval_every",
 		"halve_every", "pair_crops", "buckets", "template", "min_identity", "template_drop", "energy", "ensemble",
-		"ensemble_global", "ensemble_prior", "mutate", "mutate_rate", "mutate_max_len", "hybrid", "max_len"}
+		"ensemble_global", "ensemble_prior", "mutate", "mutate_rate", "mutate_max_len", "hybrid", "max_len", "ensemble_temps"}
 )
 
 // fullTaskState is a task state with every field set, its protocol's
@@ -38,6 +38,7 @@ func fullTaskState() taskState {
 	p.Energy, p.Ensemble, p.EnsembleGlobal, p.EnsemblePrior = true, true, 600, true
 	p.Mutate, p.MutateRate, p.MutateMaxLen = 0.5, 0.1, 200
 	p.Hybrid, p.MaxLen = true, 300
+	p.EnsembleTemps = []float64{25}
 	return taskState{Record: Record{Format: RecordFormat, Kind: SCNN, Protocol: p.Name, Spec: p.Spec(SCNN), Seed: 1, Data: "train.dbn"},
 		Protocol: p, Workers: 2, Precision: "bfloat16", TrainSum: "ab12", ValidSum: "cd34", Valid: "valid.dbn", Budget: time.Hour}
 }

@@ -126,11 +126,15 @@ func templatePixels(dst []float32, stride, c int, seq string, t *homology.Templa
 // Template, zero for a window with NoTemplate or a molecule without a
 // reference) and the energy channels (its attached MFE), as spec's 2D
 // width says (Inputs2D).
-func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
-	in, ok := inputs2DOf(spec.In2D)
+//
+// The further ensemble channels (Inputs2D.Temps), one for each rule of
+// extra, are the molecule's channels attached under them
+// (Molecule.EnsembleUnder).
+func window2D(ws []Window, l int, spec pairnet.Spec, extra []EnsembleFold) (*scnn.Tensor, error) {
+	in, ok := inputs2DWith(spec.In2D, len(extra))
 	if !ok || spec.In2D == 0 {
-		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels (want %d for templates, %d for energies, %d for both, or with the ensemble channel %d, %d or %d)",
-			spec.In2D, TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels,
+		return nil, fmt.Errorf("ssnet: a network with %d 2D input channels and %d further ensemble channels (want %d for templates, %d for energies, %d for both, or with the ensemble channel %d, %d or %d, and the further ones)",
+			spec.In2D, len(extra), TemplateChannels, EnergyChannels, TemplateChannels+EnergyChannels,
 			EnsembleChannels, TemplateChannels+EnsembleChannels, TemplateChannels+EnergyChannels+EnsembleChannels)
 	}
 	c := in.Width()
@@ -150,6 +154,17 @@ func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
 				return nil, err
 			}
 		}
+		var at [][]PairProb
+		for _, f := range extra {
+			ps := mol.EnsembleUnder(f)
+			if ps == nil {
+				return nil, fmt.Errorf("ssnet: %s: no ensemble channel at %g C attached under the rule (molecules of at most %d nt global)", mol.Name, f.TemperatureC(), f.GlobalLen())
+			}
+			if err := checkPairs(mol, ps); err != nil {
+				return nil, err
+			}
+			at = append(at, ps)
+		}
 		idx := make([]int, w.Size())
 		for k := range idx {
 			idx[k] = w.Index(k)
@@ -166,7 +181,11 @@ func window2D(ws []Window, l int, spec pairnet.Spec) (*scnn.Tensor, error) {
 			energyPixels(dst, l, c, off, mol.Seq, mol.MFE, idx)
 		}
 		if in.Ensemble {
-			ensemblePixels(dst, l, c, c-EnsembleChannels, len(mol.Seq), mol.Ensemble, idx)
+			off := in.ensembleOffset()
+			ensemblePixels(dst, l, c, off, len(mol.Seq), mol.Ensemble, idx)
+			for k, ps := range at {
+				ensemblePixels(dst, l, c, off+(1+k)*EnsembleChannels, len(mol.Seq), ps, idx)
+			}
 		}
 	}
 	if spec.Symmetric {

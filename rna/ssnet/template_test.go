@@ -41,7 +41,7 @@ func TestPairWindowsLabelTheirPairs(t *testing.T) {
 	if split < 10 {
 		t.Fatalf("%d of 40 windows are pair crops", split)
 	}
-	b, err := NewBatch(ws, Default.Spec(SCNN))
+	b, err := NewBatch(ws, Record{Spec: Default.Spec(SCNN)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,11 +82,11 @@ func TestTemplateChannels(t *testing.T) {
 		t.Fatalf("template of a reference itself: identity %g", q[0].Template.Identity)
 	}
 	w := Window{Mol: &q[0], Start: 100, Len: 60, Start2: 700, Len2: 60}
-	full, err := window2D([]Window{w}, 120, Template.Spec(CNN))
+	full, err := window2D([]Window{w}, 120, Template.Spec(CNN), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	packed, err := window2D([]Window{w}, 120, Template.Spec(SCNN))
+	packed, err := window2D([]Window{w}, 120, Template.Spec(SCNN), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,6 +351,9 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 		if set[k].Ensemble == nil {
 			set[k].Ensemble = []PairProb{}
 		}
+		for _, temp := range FamiliesEnsembleTemps.EnsembleTemps { // the further channels, the same pairs
+			set[k].SetEnsemble(EnsembleFold{}.At(temp), set[k].Ensemble)
+		}
 	}
 	for _, p := range Protocols {
 		for _, k := range []Kind{CNN, SCNN} {
@@ -359,7 +362,7 @@ func TestEveryParameterGetsAGradient(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			b, err := NewBatch(RandomPairWindows(set, 2, 20, rng), m.Net.Spec)
+			b, err := NewBatch(RandomPairWindows(set, 2, 20, rng), m.Record)
 			if err != nil {
 				t.Fatal(err)
 			}

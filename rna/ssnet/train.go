@@ -263,7 +263,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		}
 	}
 	if p.Ensemble && !finished {
-		if err := attachEnsemble(ctx, o, EnsembleFold{Global: p.EnsembleGlobal}); err != nil {
+		if err := attachEnsemble(ctx, o, p.ensembleFolds()); err != nil {
 			return nil, nil, setupErr(ctx, err)
 		}
 	}
@@ -400,7 +400,7 @@ func attachMFE(ctx context.Context, o TrainOptions) error {
 
 // attachEnsemble attaches the ensemble channel of the training and
 // validation molecules under the rule f through o's cache file.
-func attachEnsemble(ctx context.Context, o TrainOptions, f EnsembleFold) error {
+func attachEnsemble(ctx context.Context, o TrainOptions, folds []EnsembleFold) error {
 	cache, err := ReadEnsembleCache(o.EnsembleCache)
 	if o.EnsembleCache == "" {
 		cache, err = NewEnsembleCache(), nil
@@ -408,9 +408,11 @@ func attachEnsemble(ctx context.Context, o TrainOptions, f EnsembleFold) error {
 	if err != nil {
 		return err
 	}
-	for _, set := range [][]Molecule{o.Train, o.Valid} {
-		if err := AttachEnsembleFold(ctx, f, set, cache, o.EnsembleCache, max(o.Workers, 1), nil); err != nil {
-			return err
+	for _, f := range folds {
+		for _, set := range [][]Molecule{o.Train, o.Valid} {
+			if err := AttachEnsembleFold(ctx, f, set, cache, o.EnsembleCache, max(o.Workers, 1), nil); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -488,13 +490,13 @@ func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions,
 				continue
 			}
 			mut := Mutant(ws[k].Mol, p.MutateRate, rng)
-			if err := MutantChannels(context.Background(), mut, p.Energy, p.Ensemble, EnsembleFold{Global: p.EnsembleGlobal}); err != nil {
+			if err := MutantChannels(context.Background(), mut, p.Energy, p.ensembleFolds()); err != nil {
 				return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
 			}
 			ws[k].Mol = mut
 		}
 	}
-	b, err := NewBatch(ws, m.Net.Spec)
+	b, err := NewBatch(ws, m.Record)
 	if err != nil {
 		return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
 	}
