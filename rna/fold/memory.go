@@ -10,6 +10,7 @@ const (
 	MethodPartition               // Params.Partition: the ensemble and its pair probabilities
 	MethodCentroid                // Partition, then Ensemble.Centroid
 	MethodMEA                     // Partition, then Ensemble.MEA
+	MethodPartitionBonus          // Params.PartitionBonus: the ensemble with pair bonuses
 )
 
 func (m Method) String() string {
@@ -22,6 +23,8 @@ func (m Method) String() string {
 		return "centroid"
 	case MethodMEA:
 		return "mea"
+	case MethodPartitionBonus:
+		return "partition function with pair bonuses"
 	}
 	return "fold method?"
 }
@@ -59,7 +62,10 @@ func MemoryEstimate(m Method, n, span int) int64 {
 //     Ensemble keeps one float64 table;
 //   - Centroid: Partition's, and its pair list (16 bytes a base);
 //   - MEA: Partition's, and its O(n) vectors and pair lists
-//     (meaPairsPerBase).
+//     (meaPairsPerBase);
+//   - PartitionBonus: Partition's, and the bonuses' float64 table in
+//     the partition function's layout, 8 bytes a cell (one pass: a
+//     rescaled retry frees the first pass's tables).
 //
 // With a span W below n (the local fold, Params.WithMaxSpan) the tables
 // are bands of (n+2) W cells in place of (n+2)^2, and the partition
@@ -92,6 +98,8 @@ func (p *Params) MemoryEstimate(m Method, n, span int) int64 {
 		return pf + 16*w + 4<<10
 	case MethodMEA:
 		return pf + 4*8*w + meaPairsPerBase*64*9/4*w
+	case MethodPartitionBonus:
+		return max(fold, (pfBytes+8)*cells+128*w+512<<10+vectors)
 	}
 	return pf
 }

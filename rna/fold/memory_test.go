@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"context"
 	"math/rand"
 	"runtime"
 	"testing"
@@ -47,12 +48,21 @@ func TestMemoryEstimateMeasured(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			bonus := allocated(func() {
+				_, err = p.PartitionBonus(context.Background(), seq, func(i, j int) float64 { return 0.5 }, 1)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			cent := allocated(func() { e.Centroid() })
 			mea := allocated(func() { _, _, err = e.MEA(1) })
 			if err != nil {
 				t.Fatal(err)
 			}
 			est := func(m Method) int64 { return p.MemoryEstimate(m, n, span) }
+			if e := est(MethodPartitionBonus); e < bonus-mfe || e > bonus || e <= est(MethodPartition) {
+				t.Errorf("n %d, span %d: partition-with-bonuses estimate %d, measured %d after its fold's %d (partition's estimate %d)", n, span, e, bonus-mfe, mfe, est(MethodPartition))
+			}
 			t.Logf("n %d, span %d: mfe %d <= %d; partition %d (%d after its fold) <= %d; centroid +%d, mea +%d <= +%d",
 				n, span, mfe, est(MethodMFE), part, part-mfe, est(MethodPartition), cent, mea, est(MethodMEA)-est(MethodPartition))
 			if e := est(MethodMFE); e < mfe || float64(e) > 1.1*float64(mfe)+64<<10 {
@@ -74,7 +84,7 @@ func TestMemoryEstimateMeasured(t *testing.T) {
 // The span limit's bands: O(n W) in place of O(n^2), and the global
 // estimate for a span of n or more, or none.
 func TestMemoryEstimateSpan(t *testing.T) {
-	for _, m := range []Method{MethodMFE, MethodPartition, MethodCentroid, MethodMEA} {
+	for _, m := range []Method{MethodMFE, MethodPartition, MethodCentroid, MethodMEA, MethodPartitionBonus} {
 		global := MemoryEstimate(m, 1000, 0)
 		if MemoryEstimate(m, 1000, 1000) != global || MemoryEstimate(m, 1000, 5000) != global || MemoryEstimate(m, 1000, -1) != global {
 			t.Errorf("%v: a span of n or more, or none, is not the global fold's estimate", m)

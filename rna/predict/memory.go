@@ -94,8 +94,19 @@ func (e *foldTooLarge) Unwrap() error { return e.TooLargeError }
 // pair, and an ensemble's mean, 8 more; a network with energy channels
 // also folds the sequence (fold.FoldBytes: 16 bytes a pair), and one
 // with the ensemble channel computes its partition function
-// (ssnet.EnsembleFold.Bytes: the largest of the networks' rules).
-func networkExtra(l int, members int, energy bool, ensemble []ssnet.EnsembleFold) int64 {
+// (ssnet.EnsembleFold.Bytes: the largest of the networks' rules; the
+// further channels at other temperatures, computed one after another,
+// take the same), and a hybrid network (Record.Hybrid) folds its scores
+// with Turner's energies (fold.MethodPartitionBonus under its rule's
+// span) into a probability map of its own, 4 bytes a pair more, with a
+// copy of the energy parameters for its span (fold.Params is about 600
+// KB of tables; hybridParamsBytes).
+// hybridParamsBytes bounds the copy of fold's parameters a hybrid fold
+// makes for its span (Params.WithMaxSpan copies the tables: 612,648
+// bytes in this build).
+const hybridParamsBytes = 1 << 20
+
+func networkExtra(l int, members int, energy bool, ensemble, hybrid []ssnet.EnsembleFold) int64 {
 	n := int64(l)
 	extra := 32 * n * n
 	if members > 1 {
@@ -109,7 +120,11 @@ func networkExtra(l int, members int, energy bool, ensemble []ssnet.EnsembleFold
 		ens = max(ens, f.Bytes(l))
 	}
 	extra += ens
-	return extra
+	var hy int64
+	for _, f := range hybrid {
+		hy = max(hy, fold.MemoryEstimate(fold.MethodPartitionBonus, l, f.Span(l))+4*n*n+hybridParamsBytes)
+	}
+	return extra + hy
 }
 
 // CheckNetworkMemory checks, before a molecule of l bases is predicted
@@ -121,15 +136,18 @@ func networkExtra(l int, members int, energy bool, ensemble []ssnet.EnsembleFold
 func CheckNetworkMemory(nets []ssnet.Network, l, workers int, force bool) (warning string, err error) {
 	var specs []pairnet.Spec
 	energy := false
-	var ensemble []ssnet.EnsembleFold
+	var ensemble, hybrid []ssnet.EnsembleFold
 	for _, n := range nets {
+		if n.Model.Record.Hybrid {
+			hybrid = append(hybrid, n.Model.Record.EnsembleFold())
+		}
 		specs = append(specs, n.Model.Net.Spec)
 		energy = energy || n.Model.Record.UsesEnergy()
 		if n.Model.Record.Inputs2D().Ensemble {
 			ensemble = append(ensemble, n.Model.Record.EnsembleFold())
 		}
 	}
-	err = memcheck.Check("", specs, l, workers, networkExtra(l, len(nets), energy, ensemble))
+	err = memcheck.Check("", specs, l, workers, networkExtra(l, len(nets), energy, ensemble, hybrid))
 	var tl *memcheck.TooLargeError
 	if !errors.As(err, &tl) {
 		return "", err

@@ -1,13 +1,17 @@
 package predict
 
 import (
+	"context"
 	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/contactmap/contactmap/internal/memavail"
 	"github.com/contactmap/contactmap/pairnet/memcheck"
+	"github.com/contactmap/contactmap/rna/fold"
 	"github.com/contactmap/contactmap/rna/ssnet"
 )
 
@@ -55,5 +59,44 @@ func TestCheckRNAMemoryHints(t *testing.T) {
 	}
 	if w, err := CheckFoldMemory("network", 20000, 0, bp, false); err != nil || w != "" {
 		t.Errorf("network: %q, %v", w, err)
+	}
+}
+
+// A hybrid network's fold (ssnet.HybridProbabilities) is counted in the
+// run's memory: of the bytes it allocates for a 300-nt molecule in one
+// pass (bonuses 0, no rescaling), globally and in the 200-nt band, all
+// but its MFE fold's (whose tables are garbage before the partition
+// function's are made) are under what networkExtra adds for it.
+func TestNetworkExtraHybrid(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := make([]byte, 300)
+	for i := range b {
+		b[i] = "ACGU"[r.IntN(4)]
+	}
+	seq, n := string(b), len(b)
+	p := make([]float32, n*n)
+	for k := range p {
+		p[k] = 0.5 // bonus 0: one pass
+	}
+	for _, f := range []ssnet.EnsembleFold{{Global: 600}, {}} { // global, then the 200-nt band
+		// once before, so that what the first call builds once per
+		// process (the default parameters' tables) is not counted
+		if _, err := ssnet.HybridProbabilities(context.Background(), seq, p, 1, f.Span(n), 1); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := ssnet.HybridProbabilities(context.Background(), seq, p, 1, f.Span(n), 1); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		used := int64(after.TotalAlloc - before.TotalAlloc)
+		counted := networkExtra(n, 1, false, nil, []ssnet.EnsembleFold{f}) - networkExtra(n, 1, false, nil, nil)
+		t.Logf("span %d: allocated %d, counted %d", f.Span(n), used, counted)
+		mfe := fold.MemoryEstimate(fold.MethodMFE, n, f.Span(n))
+		if counted < used-mfe || counted > used {
+			t.Errorf("span %d: the hybrid fold allocates %d bytes (%d of them its MFE fold's, estimated), networkExtra counts %d", f.Span(n), used, mfe, counted)
+		}
 	}
 }
