@@ -6,11 +6,11 @@ import "math"
 type Method int
 
 const (
-	MethodMFE       Method = iota // Params.Fold: the minimum free energy structure
-	MethodPartition               // Params.Partition: the ensemble and its pair probabilities
-	MethodCentroid                // Partition, then Ensemble.Centroid
-	MethodMEA                     // Partition, then Ensemble.MEA
-	MethodPartitionBonus          // Params.PartitionBonus: the ensemble with pair bonuses
+	MethodMFE            Method = iota // Params.Fold: the minimum free energy structure
+	MethodPartition                    // Params.Partition: the ensemble and its pair probabilities
+	MethodCentroid                     // Partition, then Ensemble.Centroid
+	MethodMEA                          // Partition, then Ensemble.MEA
+	MethodPartitionBonus               // Params.PartitionBonus: the ensemble with pair bonuses
 )
 
 func (m Method) String() string {
