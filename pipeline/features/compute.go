@@ -1,6 +1,7 @@
 package features
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -56,11 +57,13 @@ const TrainedPlmEpsilon = 1e-4
 // (nil: sequence-only profile, no co-evolution). It never sees
 // coordinates.
 func Compute(id, seq string, ss SS, aln *msa.Alignment) (*Chain, error) {
-	return ComputeWith(id, seq, ss, aln, Options{})
+	return ComputeWith(context.Background(), id, seq, ss, aln, Options{})
 }
 
 // ComputeWith is Compute with options.
-func ComputeWith(id, seq string, ss SS, aln *msa.Alignment, opt Options) (*Chain, error) {
+//
+// ctx stops the plmDCA fit (potts.FitContext) of a chain with Plm.
+func ComputeWith(ctx context.Context, id, seq string, ss SS, aln *msa.Alignment, opt Options) (*Chain, error) {
 	seq = strings.ToUpper(seq)
 	if err := ValidSequence(seq); err != nil {
 		return nil, fmt.Errorf("features: %s: %w", id, err)
@@ -106,7 +109,7 @@ func ComputeWith(id, seq string, ss SS, aln *msa.Alignment, opt Options) (*Chain
 		}
 	}
 	if aln != nil {
-		if err := addMSA(c, aln, opt); err != nil {
+		if err := addMSA(ctx, c, aln, opt); err != nil {
 			return nil, fmt.Errorf("features: %s: %w", id, err)
 		}
 	}
@@ -162,7 +165,7 @@ func QueryPairs(seq string, aln *msa.Alignment) ([][2]int, error) {
 	return pairs, nil
 }
 
-func addMSA(c *Chain, aln *msa.Alignment, opt Options) error {
+func addMSA(ctx context.Context, c *Chain, aln *msa.Alignment, opt Options) error {
 	pairs, err := QueryPairs(c.Seq, aln)
 	if err != nil {
 		return err
@@ -174,8 +177,11 @@ func addMSA(c *Chain, aln *msa.Alignment, opt Options) error {
 	lq := co.L
 	coevo := co.DCA
 	if opt.Plm {
-		r, err := potts.Predict(aln, opt.Potts)
+		r, err := potts.PredictContext(ctx, aln, opt.Potts)
 		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("plmDCA: %w", err) // stopped, not a bad alignment
+			}
 			return fmt.Errorf("%w: plmDCA: %w", ErrMSA, err)
 		}
 		coevo = r.Scores

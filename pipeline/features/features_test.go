@@ -552,7 +552,7 @@ func TestPlmChannel(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := Options{Plm: true, Potts: potts.Options{Threads: 2}}
-	c, err := ComputeWith(id, ch.Sequence(), nil, aln, opt)
+	c, err := ComputeWith(context.Background(), id, ch.Sequence(), nil, aln, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +587,7 @@ func TestPlmChannel(t *testing.T) {
 	// stops elsewhere than potts' default (0.01).
 	opt2 := opt
 	opt2.Potts.Epsilon = TrainedPlmEpsilon
-	c2, err := ComputeWith(id, ch.Sequence(), nil, aln, opt2)
+	c2, err := ComputeWith(context.Background(), id, ch.Sequence(), nil, aln, opt2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -424,7 +424,7 @@ func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSour
 			return skip(ReasonBadMSA, err)
 		}
 	}
-	c, err := ComputeWith(id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1), Epsilon: cfg.PlmEpsilon}})
+	c, err := ComputeWith(ctx, id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1), Epsilon: cfg.PlmEpsilon}})
 	if err != nil {
 		if errors.Is(err, ErrMSA) {
 			return skip(ReasonBadMSA, err)

@@ -1,6 +1,7 @@
 package potts
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/optimize"
@@ -108,7 +109,10 @@ func (p *problem) dot(a, b []float64) float64 {
 }
 
 // minimize runs L-BFGS from x0 (whose slice it may reuse).
-func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
+//
+// ctx stops it before the next evaluation of the objective (each one
+// pass over the alignment), with res.Err ctx's error.
+func (p *problem) minimize(ctx context.Context, x0 []float64, opt Options) (res lbfgsResult) {
 	x, n := x0, len(x0)
 	defer func() { res.X = x }()
 	g := make([]float64, n)
@@ -127,6 +131,10 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 	stored, newest := 0, -1
 
 	res.Iterations = 1
+	if err := ctx.Err(); err != nil {
+		res.Status, res.Err = optimize.Failure, err
+		return res
+	}
 	f := p.eval(x, g)
 	if math.IsInf(f, 1) || math.IsNaN(f) {
 		res.F, res.Status, res.Err = f, optimize.Failure, optimize.ErrFunc(f)
@@ -181,6 +189,10 @@ func (p *problem) minimize(x0 []float64, opt Options) (res lbfgsResult) {
 			})
 			if moved == 0 {
 				res.Status, res.Err = optimize.Failure, optimize.ErrNoProgress
+				return res
+			}
+			if err := ctx.Err(); err != nil {
+				res.Status, res.Err = optimize.Failure, err
 				return res
 			}
 			ft = p.eval(xt, gt)

@@ -1,6 +1,8 @@
 package potts
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -26,7 +28,7 @@ func TestMinimizeMatchesGonum(t *testing.T) {
 			a := parse(t, tc.rows)
 			opt := Options{Threads: 2, Epsilon: tc.eps}.withDefaults()
 			p, _ := newProblem(a, opt)
-			got := p.minimize(p.initial(), opt)
+			got := p.minimize(context.Background(), p.initial(), opt)
 
 			q, _ := newProblem(a, opt)
 			var gx []float64
@@ -82,4 +84,48 @@ func (g *gonumConverger) Init(int) { g.c.hist = g.c.hist[:0] }
 
 func (g *gonumConverger) Converged(loc *optimize.Location) optimize.Status {
 	return g.c.checkNorm(loc.F, g.p.maxAbs(loc.Gradient))
+}
+
+// countdown is a context whose Err is nil for its first n calls, then
+// context.Canceled: a cancellation at a fixed point of a fit.
+type countdown struct {
+	context.Context
+	n int
+}
+
+func (c *countdown) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A cancelled fit stops before its next evaluation: minimize evaluates
+// at most as often as the context said yes, and FitContext returns the
+// context's error and no model; an uncancelled one is Fit.
+func TestFitContextStops(t *testing.T) {
+	a := parse(t, randomAlignment(23, 40, 5))
+	opt := Options{Threads: 1}.withDefaults()
+	for _, n := range []int{0, 1, 5} {
+		p, _ := newProblem(a, opt)
+		res := p.minimize(&countdown{Context: context.Background(), n: n}, p.initial(), opt)
+		if !errors.Is(res.Err, context.Canceled) || p.evals > n {
+			t.Errorf("cancelled after %d checks: %d evaluations, %v", n, p.evals, res.Err)
+		}
+		m, err := FitContext(&countdown{Context: context.Background(), n: n}, a, opt)
+		if !errors.Is(err, context.Canceled) || m != nil {
+			t.Errorf("FitContext cancelled after %d checks: %v, model %v", n, err, m != nil)
+		}
+	}
+	full, err := Fit(a, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newProblem(a, opt)
+	if res := p.minimize(context.Background(), p.initial(), opt); res.Err != nil && !errors.Is(res.Err, optimize.ErrLinesearcherFailure) || p.evals <= 5 {
+		t.Fatalf("the uncancelled fit: %d evaluations, %v (the test needs more than 5)", p.evals, res.Err)
+	}
+	if full.Evaluations <= 5 {
+		t.Fatalf("Fit: %d evaluations", full.Evaluations)
+	}
 }

@@ -78,6 +78,7 @@
 package potts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -585,6 +586,13 @@ func (c *converger) checkNorm(f, gnorm float64) optimize.Status {
 
 // Fit fits the model to an alignment (at least 2 sequences, L >= 2).
 func Fit(a *msa.Alignment, opt Options) (*Model, error) {
+	return FitContext(context.Background(), a, opt)
+}
+
+// FitContext is Fit stopped by ctx: before each evaluation of the
+// pseudo-likelihood (one pass over the alignment) it returns ctx's error
+// if ctx is done, and no model.
+func FitContext(ctx context.Context, a *msa.Alignment, opt Options) (*Model, error) {
 	opt = opt.withDefaults()
 	if a.N() < 2 || a.L() < 2 {
 		return nil, fmt.Errorf("potts: need at least 2 sequences and 2 columns, have %d x %d", a.N(), a.L())
@@ -595,8 +603,11 @@ func Fit(a *msa.Alignment, opt Options) (*Model, error) {
 		}
 	}
 	p, m := newProblem(a, opt)
-	res := p.minimize(p.initial(), opt)
+	res := p.minimize(ctx, p.initial(), opt)
 	err := res.Err
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, fmt.Errorf("potts: the fit of %d sequences x %d columns stopped after %d evaluations: %w", a.N(), a.L(), p.evals, err)
+	}
 	// A line search that cannot improve further (the couplings are
 	// float32) ends the fit at the best point found: not a failure.
 	p.gt, p.ebuf, p.zbuf = nil, nil, nil
@@ -751,11 +762,16 @@ func Filter(a *msa.Alignment, opt Options) (*msa.Alignment, []int) {
 // Predict fits the model to the alignment (after Filter) and scores the
 // pairs of all its columns.
 func Predict(a *msa.Alignment, opt Options) (*Result, error) {
+	return PredictContext(context.Background(), a, opt)
+}
+
+// PredictContext is Predict with the fit stopped by ctx (FitContext).
+func PredictContext(ctx context.Context, a *msa.Alignment, opt Options) (*Result, error) {
 	f, cols := Filter(a, opt)
 	if len(cols) < 2 {
 		return nil, fmt.Errorf("potts: %d of %d columns have at most %.0f%% gaps: nothing to fit", len(cols), a.L(), 100*opt.MaxGapColumn)
 	}
-	m, err := Fit(f, opt)
+	m, err := FitContext(ctx, f, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -295,7 +295,7 @@ func predictPlm(cfg Config, threads int, t Target, o Outcome) Outcome {
 			o.Warnings = append(o.Warnings, err.Error()+": predicting it anyway")
 		}
 	}
-	r, err := potts.Predict(a, cfg.plmOptions(threads))
+	r, err := potts.PredictContext(cfg.context(), a, cfg.plmOptions(threads))
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", a.Path, err))
 	}

@@ -111,6 +111,15 @@ type Config struct {
 	ctx context.Context
 }
 
+// context is Run's context (ctx), or a background one for a Config
+// used outside Run.
+func (cfg Config) context() context.Context {
+	if cfg.ctx == nil {
+		return context.Background()
+	}
+	return cfg.ctx
+}
+
 // DefaultPlmMaxIdentity is the CLI's Config.PlmMaxIdentity: plmDCA
 // fitted on the rows at most 90% identical to a row kept before them, as
 // GREMLIN's users run hhfilter -id 90. Selected on the 21 validation
@@ -731,7 +740,7 @@ func predictOne(ms, ams []*model.Model, threads int, cfg Config, ss *features.SS
 		w.Path = aln.Path
 		o.Warnings = append(o.Warnings, w.String())
 	}
-	c, err := features.ComputeWith(t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: cfg.plmOptions(threads), LowDepth: lowDepth})
+	c, err := features.ComputeWith(cfg.context(), t.ID, t.Seq, pred, aln, features.Options{Plm: m.Arch.Mode.Plm, Potts: cfg.plmOptions(threads), LowDepth: lowDepth})
 	if err != nil {
 		return fail(err)
 	}
