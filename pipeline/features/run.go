@@ -426,6 +426,9 @@ func processChain(ctx context.Context, cfg Config, mirror pdb.Mirror, ss *SSSour
 	}
 	c, err := ComputeWith(ctx, id, seq, pred, aln, Options{Plm: cfg.Plm, Potts: potts.Options{Threads: max(cfg.PlmThreads, 1), Epsilon: cfg.PlmEpsilon}})
 	if err != nil {
+		if ctx.Err() != nil { // the plmDCA fit stopped: the run's end, not the chain's fault
+			return chainOutcome{fatal: context.Cause(ctx)}
+		}
 		if errors.Is(err, ErrMSA) {
 			return skip(ReasonBadMSA, err)
 		}
