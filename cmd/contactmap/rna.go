@@ -20,7 +20,7 @@ import (
 
 // rnaProtocolHelp is rna train's --protocol help: every protocol of
 // ssnet.Protocols, each with what it is (TestRNAProtocolHelp).
-const rnaProtocolHelp = "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length), families-noenergy (families without the energy channels), families-ensemble (families with the pair probabilities of the Turner 2004 ensemble as a further channel), families-ensemble-mutate (families-ensemble with structure-preserving mutants, channels computed afresh, for half of the training windows of molecules up to 200 nt), families-ensemble-global (families-ensemble with the channel of molecules up to 600 nt from the global partition function, not the 200-nt band), families-ensemble-prior (families-ensemble whose output is a correction of the ensemble's pair probabilities: their log-odds added to the logits), families-ensemble-notemplate (families-ensemble with every homology template dropped, in training and at inference), families-ensemble-long (families-ensemble in 6,000 steps, the learning rate halved every 2,000), families-ensemble-global-hybrid (families-ensemble-global whose logits are the pair bonuses of the Turner 2004 ensemble, trained by its conditional likelihood on 128-nt windows), families-ensemble-global-hybrid-whole (the hybrid on whole molecules of at most 200 nt), families-ensemble-temps (families-ensemble with two further channels, the ensemble at 25 and at 50 C) or paper (the paper's widths, 500-nt crops, 27,500 steps)"
+const rnaProtocolHelp = "default (minutes on 2 cores), paircrop (pair crops for long-range pairs), template (paircrop with the homology template as input), template-short (template in 1,500 steps), families (template with the energy channels, for --train of several files), families-bucketed (families with length-bucketed batches: short molecules whole, batched by length), families-noenergy (families without the energy channels), families-ensemble (families with the pair probabilities of the Turner 2004 ensemble as a further channel), families-ensemble-mutate (families-ensemble with structure-preserving mutants, channels computed afresh, for half of the training windows of molecules up to 200 nt), families-ensemble-global (families-ensemble with the channel of molecules up to 600 nt from the global partition function, not the 200-nt band), families-ensemble-prior (families-ensemble whose output is a correction of the ensemble's pair probabilities: their log-odds added to the logits), families-ensemble-notemplate (families-ensemble with every homology template dropped, in training and at inference), families-ensemble-long (families-ensemble in 6,000 steps, the learning rate halved every 2,000), families-ensemble-global-hybrid (families-ensemble-global whose logits are the pair bonuses of the Turner 2004 ensemble, trained by its conditional likelihood on 128-nt windows), families-ensemble-global-hybrid-whole (the hybrid on whole molecules of at most 200 nt), families-ensemble-temps (families-ensemble with two further channels, the ensemble at 25 and at 50 C), families-ensemble-clusters (families-ensemble with each file's molecules drawn by the weight 1/sqrt of their cluster's size, --clusters), families-ensemble-clusters-pooled (the same over the files pooled) or paper (the paper's widths, 500-nt crops, 27,500 steps)"
 
 var rnaCommands = map[string]func(ctx context.Context, args []string) error{
 	"train":   runRNATrain,
@@ -64,6 +64,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	validFile := fs.String("valid", ssnet.ValidFile, "validation molecules: files as --train, comma-separated; with several, validation is the mean over the files (with --resume, the run's)")
 	mfeCache := fs.String("mfe-cache", ssnet.DefaultMFECache(), "file of cached MFE structures for protocols with energy channels (\"\": fold every molecule at every start)")
 	ensembleCache := fs.String("ensemble-cache", ssnet.DefaultEnsembleCache(), "file of cached ensemble channels (pair probabilities) for protocols with the ensemble channel (\"\": compute every molecule's at every start); appended as they are computed")
+	clusters := fs.String("clusters", "", "a families clustering of the training molecules (tab-separated, a header with name and cluster columns, as experiments/rna-holdout/clusters.tsv) for the protocols that weigh the draws by cluster")
 	fs.StringVar(&o.Out, "out", "", "run directory (default runs/rna/<protocol>/<model>-seed<seed>)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed (default 1; with --resume, the run's)")
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
@@ -118,6 +119,14 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	}
 	o.MFECache = *mfeCache
 	o.EnsembleCache = *ensembleCache
+	if *clusters != "" {
+		if o.Clusters, err = ssnet.ReadClusters(*clusters); err != nil {
+			return err
+		}
+		o.ClustersName = *clusters
+	} else if o.Protocol.ClusterWeights {
+		return usage.Errorf("--protocol %s weighs the training draws by cluster: give --clusters", o.Protocol.Name)
+	}
 	var bar progress.LossBar
 	if err := o.PrintTo(stdout, bar.Step, bar.Reset); err != nil {
 		return err

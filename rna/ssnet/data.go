@@ -44,6 +44,10 @@ type Molecule struct {
 	// rule it was computed under (AttachEnsembleFold under a rule at a
 	// temperature other than 37 C; EnsembleUnder reads them).
 	EnsembleAt []RuleEnsemble
+	// Weight is the molecule's share of the training draws within its
+	// group, relative to the others' (0, every molecule's unless a
+	// protocol weighs them: drawn uniformly; Protocol.ClusterWeights).
+	Weight float64
 	// Group is the index of the file the molecule was read from
 	// (ReadSets): training draws a group uniformly, then a molecule of
 	// it, so that a small set is not drowned by a large one.
@@ -268,15 +272,20 @@ func OneHot(seqs []string) pairnet.Inputs {
 
 // sampler draws molecules of a set: a group (Molecule.Group) uniformly,
 // then a molecule of it uniformly; a set of one group draws a molecule
-// uniformly, with one draw of the stream.
+// uniformly, with one draw of the stream. When a molecule of the set has
+// a Weight, a group's molecule is drawn by weight instead (one draw of
+// the stream, a uniform float, searched in the group's cumulative
+// weights; a molecule of weight 0 then is never drawn).
 type sampler struct {
 	set    []Molecule
 	groups [][]int
+	cum    [][]float64 // per group, the cumulative weights; nil: uniform
 }
 
 func newSampler(set []Molecule) sampler {
 	at := map[int]int{}
 	var groups [][]int
+	weighted := false
 	for i := range set {
 		g, ok := at[set[i].Group]
 		if !ok {
@@ -285,8 +294,36 @@ func newSampler(set []Molecule) sampler {
 			groups = append(groups, nil)
 		}
 		groups[g] = append(groups[g], i)
+		weighted = weighted || set[i].Weight != 0
 	}
-	return sampler{set: set, groups: groups}
+	s := sampler{set: set, groups: groups}
+	if weighted {
+		s.cum = make([][]float64, len(groups))
+		for g, members := range groups {
+			c, sum := make([]float64, len(members)), 0.0
+			for k, i := range members {
+				sum += set[i].Weight
+				c[k] = sum
+			}
+			s.cum[g] = c
+		}
+	}
+	return s
+}
+
+// pick is a member of group g: uniform, or by weight.
+func (s sampler) pick(g int, rng *rand.Rand) int {
+	members := s.groups[g]
+	if s.cum == nil {
+		return members[rng.IntN(len(members))]
+	}
+	c := s.cum[g]
+	u := rng.Float64() * c[len(c)-1]
+	k, _ := slices.BinarySearch(c, u)
+	for k < len(c)-1 && c[k] <= u { // u on a boundary, or past a weight of 0
+		k++
+	}
+	return members[k]
 }
 
 func (s sampler) draw(rng *rand.Rand) *Molecule {
@@ -298,10 +335,13 @@ func (s sampler) draw(rng *rand.Rand) *Molecule {
 // set of one group) and its index in the set, from the same draws.
 func (s sampler) drawIndex(rng *rand.Rand) (group, i int) {
 	if len(s.groups) <= 1 {
+		if s.cum != nil {
+			return 0, s.pick(0, rng)
+		}
 		return 0, rng.IntN(len(s.set))
 	}
 	g := rng.IntN(len(s.groups))
-	return g, s.groups[g][rng.IntN(len(s.groups[g]))]
+	return g, s.pick(g, rng)
 }
 
 // RandomWindows draws n windows of at most crop bases: a molecule

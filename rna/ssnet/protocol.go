@@ -105,6 +105,13 @@ type Protocol struct {
 	// molecule); with Buckets and MaxLen at most 2*Crop every window is
 	// a whole molecule.
 	MaxLen int `json:"max_len,omitempty"`
+	// ClusterWeights draws a training molecule with weight 1/sqrt(n), n
+	// the number of training molecules (of every training file) in its
+	// cluster (TrainOptions.Clusters, a families clustering; a molecule
+	// it does not name is a cluster of its own), within its file as
+	// before; PoolFiles draws from the files pooled, not a file first.
+	ClusterWeights bool `json:"cluster_weights,omitempty"`
+	PoolFiles      bool `json:"pool_files,omitempty"`
 	// Widths of the network (see Spec).
 	LSTMHidden, LSTMOut int   `json:"-"`
 	Block1, Block2      []int `json:"-"` // kernel sizes of the first two blocks
@@ -283,6 +290,19 @@ var FamiliesEnsembleTemps = withName(FamiliesEnsemble, "families-ensemble-temps"
 	p.EnsembleTemps = []float64{25, 50}
 })
 
+// FamiliesEnsembleClusters is FamiliesEnsemble with the training
+// molecules drawn by cluster weight within each file (ClusterWeights;
+// trials.md, trial 23: CW).
+var FamiliesEnsembleClusters = withName(FamiliesEnsemble, "families-ensemble-clusters", func(p *Protocol) {
+	p.ClusterWeights = true
+})
+
+// FamiliesEnsembleClustersPooled is FamiliesEnsembleClusters over the
+// training files pooled (PoolFiles; trial 23: CP).
+var FamiliesEnsembleClustersPooled = withName(FamiliesEnsembleClusters, "families-ensemble-clusters-pooled", func(p *Protocol) {
+	p.PoolFiles = true
+})
+
 // ensembleFolds are the rules of the protocol's ensemble channels: the
 // EnsembleGlobal rule at 37 C, then at each of EnsembleTemps; none
 // without the channel.
@@ -316,7 +336,8 @@ var FamiliesEnsembleGlobalHybridWhole = withName(FamiliesEnsembleGlobalHybrid, "
 })
 
 // Protocols are the named protocols.
-var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid, FamiliesEnsembleGlobalHybridWhole, FamiliesEnsembleTemps}
+var Protocols = []Protocol{Default, Paper, PairCrop, Template, TemplateShort, Families, FamiliesBucketed, FamiliesNoEnergy, FamiliesEnsemble, FamiliesEnsembleMutate, FamiliesEnsembleGlobal, FamiliesEnsemblePrior, FamiliesEnsembleNoTemplate, FamiliesEnsembleLong, FamiliesEnsembleGlobalHybrid, FamiliesEnsembleGlobalHybridWhole, FamiliesEnsembleTemps,
+	FamiliesEnsembleClusters, FamiliesEnsembleClustersPooled}
 
 // ProtocolByName returns the protocol of a name.
 func ProtocolByName(name string) (Protocol, error) {

@@ -24,10 +24,10 @@ import (
 // format 2; format 0's task states are legacy's): none has been dropped
 // or renamed.
 var (
-	taskKeysEver     = []string{"record", "protocol", "workers", "precision", "train_sha256", "valid_sha256", "valid", "budget_ns"}
+	taskKeysEver     = []string{"record", "protocol", "workers", "precision", "train_sha256", "valid_sha256", "valid", "budget_ns", "clusters_sha256"}
 	protocolKeysEver = []string{"name", "crop", "steps", "batch", "lr_cnn", "lr_scnn", "l2", "pos_weight", "eval_every",
 		"halve_every", "pair_crops", "buckets", "template", "min_identity", "template_drop", "energy", "ensemble",
-		"ensemble_global", "ensemble_prior", "mutate", "mutate_rate", "mutate_max_len", "hybrid", "max_len", "ensemble_temps"}
+		"ensemble_global", "ensemble_prior", "mutate", "mutate_rate", "mutate_max_len", "hybrid", "max_len", "ensemble_temps", "cluster_weights", "pool_files"}
 )
 
 // fullTaskState is a task state with every field set, its protocol's
@@ -39,8 +39,9 @@ func fullTaskState() taskState {
 	p.Mutate, p.MutateRate, p.MutateMaxLen = 0.5, 0.1, 200
 	p.Hybrid, p.MaxLen = true, 300
 	p.EnsembleTemps = []float64{25}
+	p.ClusterWeights, p.PoolFiles = true, true
 	return taskState{Record: Record{Format: RecordFormat, Kind: SCNN, Protocol: p.Name, Spec: p.Spec(SCNN), Seed: 1, Data: "train.dbn"},
-		Protocol: p, Workers: 2, Precision: "bfloat16", TrainSum: "ab12", ValidSum: "cd34", Valid: "valid.dbn", Budget: time.Hour}
+		Protocol: p, Workers: 2, Precision: "bfloat16", TrainSum: "ab12", ValidSum: "cd34", Valid: "valid.dbn", Budget: time.Hour, ClustersSum: "ef56"}
 }
 
 // taskCheckpoint writes a checkpoint in a new directory whose task state

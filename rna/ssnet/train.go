@@ -66,6 +66,11 @@ type TrainOptions struct {
 	// an interrupted preparation resumes); "": compute every molecule's at
 	// every start.
 	EnsembleCache string
+	// Clusters names the cluster of each training molecule by name
+	// (ReadClusters), for a protocol with ClusterWeights; ClustersName
+	// is its file, for messages.
+	Clusters     map[string]string
+	ClustersName string
 
 	OnStep func(step int, loss float64)
 	OnEval func(EvalLog)
@@ -101,6 +106,9 @@ type taskState struct {
 	ValidSum string        `json:"valid_sha256,omitempty"`
 	Valid    string        `json:"valid,omitempty"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
+	// ClustersSum is the checksum of the training molecules' clusters
+	// (clusterSum) of a ClusterWeights protocol's run.
+	ClustersSum string `json:"clusters_sha256,omitempty"`
 }
 
 // legacyState is the record of a checkpoint written before the shared
@@ -176,6 +184,13 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	// The data's checksums, before templates and MFE structures are
 	// attached.
 	trainSum, validSum := moleculeSum(o.Train), moleculeSum(o.Valid)
+	var clustersSum string
+	if p.ClusterWeights || p.PoolFiles {
+		var err error
+		if o.Train, clustersSum, _, err = weighTraining(o.Train, p, o.Clusters, o.ClustersName); err != nil {
+			return nil, nil, err
+		}
+	}
 	run, err := loop.OpenKind(o.Out, o.Resume, o.Force, modelkind.RNA, legacy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ssnet: %w", err)
@@ -191,6 +206,9 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		o.Budget = loop.Budget(&set, o.Budget, ts.Budget, ts.TrainSum != "")
 		resumeData(&set, "--train", o.DataName, trainSum, ts.Record.Data, ts.TrainSum)
 		resumeData(&set, "--valid", o.ValidName, validSum, ts.Valid, ts.ValidSum)
+		if clustersSum != ts.ClustersSum {
+			return nil, nil, fmt.Errorf("ssnet: resume: %s: the training molecules' clusters (%s) differ from the run's", ckpt, cmp.Or(o.ClustersName, "none"))
+		}
 		if err := set.Err(); err != nil {
 			return nil, nil, fmt.Errorf("ssnet: resume: %s: %w", ckpt, err)
 		}
@@ -244,6 +262,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 	ts.Workers, ts.Precision = o.Workers, o.Precision
 	ts.Protocol.Steps = p.Steps
 	ts.TrainSum, ts.ValidSum, ts.Valid, ts.Budget = trainSum, validSum, o.ValidName, max(o.Budget, 0)
+	ts.ClustersSum = clustersSum
 	rounds := p.Steps/p.EvalEvery + min(p.Steps%p.EvalEvery, 1)
 	// A finished run resumed with no more steps has nothing to train:
 	// no templates or MFE structures to prepare (minutes on large sets).

@@ -25,8 +25,16 @@ func (o TrainOptions) Plan() (string, error) {
 	if l := o.Protocol.MaxLen; l > 0 {
 		drawn = fmt.Sprintf(" (%d of at most %d nt, the ones drawn)", len(o.Protocol.drawn(o.Train)), l)
 	}
-	return s + fmt.Sprintf("%d training%s and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
-		len(o.Train), drawn, len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving), nil
+	s += fmt.Sprintf("%d training%s and %d validation molecules; %d steps of %d crops of %d nt, validation every %d steps%s\n",
+		len(o.Train), drawn, len(o.Valid), o.Protocol.Steps, o.Protocol.Batch, o.Protocol.Crop, o.Protocol.EvalEvery, halving)
+	if p := o.Protocol; p.ClusterWeights || p.PoolFiles {
+		_, _, note, err := weighTraining(o.Train, p, o.Clusters, o.ClustersName)
+		if err != nil {
+			return "", err
+		}
+		s += note + "\n"
+	}
+	return s, nil
 }
 
 // String is a validation's line of a training run, as rna train prints
