@@ -88,3 +88,30 @@ func TestParseGammas(t *testing.T) {
 		}
 	}
 }
+
+func TestPairedKeeps(t *testing.T) {
+	lengths := map[string]int{"a": 100, "b": 300, "c": 300, "d": 50}
+	hom := map[string]float64{"a": 0, "b": 0.5, "c": 0.2}
+	for _, c := range []struct {
+		minLen         int
+		homMin, homMax float64
+		want           string
+	}{
+		{0, -1, -1, "abcd"},
+		{200, -1, -1, "bc"},
+		{0, -1, 0, "a"},
+		{0, 0, -1, "bc"},
+		{0, 0, 0.3, "c"},
+		{200, 0.3, -1, "b"},
+	} {
+		got := ""
+		for _, n := range []string{"a", "b", "c", "d"} {
+			if pairedKeeps(n, lengths, hom, c.minLen, c.homMin, c.homMax) {
+				got += n
+			}
+		}
+		if got != c.want {
+			t.Errorf("min-len %d, homology in (%g, %g]: %q, want %q", c.minLen, c.homMin, c.homMax, got, c.want)
+		}
+	}
+}

@@ -67,6 +67,8 @@ var (
 	scoredFlag  = flag.String("scored", "valid.dbn.gz", "-score, -baselines: the set scored, a file in -sets")
 	ensGlobFlag = flag.Int("ensemble-global", 0, "-ensembles: the rule of the channels computed (ssnet.EnsembleFold: molecules of at most this many bases fold globally; 0: 200, the families-ensemble rule; 600: families-ensemble-global's). -score: when above 0, every network's channels under this rule instead of its record's (trial 6: a rule at inference only)")
 	minLenFlag  = flag.Int("min-len", 0, "-paired: only the molecules of more than this many bases")
+	homMaxFlag  = flag.Float64("homology-max", -1, "-paired: only the molecules whose homology-transfer F1 (baselines.tsv) is at most this (0: the molecules without a relative whose structure transfers a single pair; negative: every molecule)")
+	homMinFlag  = flag.Float64("homology-min", -1, "-paired: only the molecules whose homology-transfer F1 (baselines.tsv) is above this (0: those with a relative; negative: every molecule)")
 	ensTempFlag = flag.Float64("ensemble-temp", ssnet.DefaultEnsembleTemp, "-ensembles: the temperature of the channels computed, degrees Celsius (ssnet.EnsembleFold.Temperature; trial 22's further channels)")
 	ensSetsFlag = flag.String("ensemble-sets", "", "-ensembles: the sets computed, comma-separated (default: the split's, as -ensembles says)")
 	longFlag    = flag.String("long-split", "", "instead of clustering: write split2 into this directory: -out's validation set plus whole training clusters of clusters.tsv (of at most -max-cluster molecules) with a molecule over 200 nt, drawn until -long-want such molecules (trials.md, trial 10); the report to standard output")
@@ -1050,6 +1052,18 @@ func paired(spec string) error {
 	if *minLenFlag > 0 {
 		fmt.Printf("Molecules of more than %d nt.\n\n", *minLenFlag)
 	}
+	hom := f1["homology"]
+	if *homMaxFlag >= 0 || *homMinFlag >= 0 {
+		if hom == nil {
+			return fmt.Errorf("-homology-max, -homology-min: no homology row in %s", filepath.Join(*outFlag, "baselines.tsv"))
+		}
+		if *homMaxFlag >= 0 {
+			fmt.Printf("Molecules whose homology transfer scores F1 at most %g.\n\n", *homMaxFlag)
+		}
+		if *homMinFlag >= 0 {
+			fmt.Printf("Molecules whose homology transfer scores F1 above %g.\n\n", *homMinFlag)
+		}
+	}
 	fmt.Println("| A - B | molecules | A | B | A - B | 95% CI |")
 	fmt.Println("|---|---:|---:|---:|---:|---|")
 	for _, ab := range strings.Split(spec, ",") {
@@ -1062,7 +1076,7 @@ func paired(spec string) error {
 		}
 		var names []string
 		for n := range f1[a] {
-			if lengths[n] <= *minLenFlag && *minLenFlag > 0 {
+			if !pairedKeeps(n, lengths, hom, *minLenFlag, *homMinFlag, *homMaxFlag) {
 				continue
 			}
 			if _, ok := f1[b][n]; ok {
@@ -1083,6 +1097,18 @@ func paired(spec string) error {
 		fmt.Printf("| %s - %s | %d | %.*f | %.*f | %+.*f | [%+.*f, %+.*f] |\n", a, b, len(names), dg, ma/nn, dg, mb/nn, dg, mean, dg, lo, dg, hi)
 	}
 	return nil
+}
+
+// pairedKeeps reports whether -paired counts molecule n: of more than
+// minLen bases (minLen 0: any), its homology-transfer F1 above homMin
+// and at most homMax (negative: no bound); a molecule without a homology
+// score is left out under either bound.
+func pairedKeeps(n string, lengths map[string]int, hom map[string]float64, minLen int, homMin, homMax float64) bool {
+	if minLen > 0 && lengths[n] <= minLen {
+		return false
+	}
+	h, ok := hom[n]
+	return (homMax < 0 || ok && h <= homMax) && (homMin < 0 || ok && h > homMin)
 }
 
 // seedMean adds to f1, for a name R1+R2+.../DECODER, each molecule's mean
