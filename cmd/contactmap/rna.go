@@ -70,7 +70,7 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	fs.IntVar(&o.Workers, "workers", 0, fmt.Sprintf("goroutines per convolution (default %d; with --resume, the run's)", runtime.GOMAXPROCS(0)))
 	fs.StringVar(&o.Precision, "precision", "", "arithmetic of the convolutions and other matrix products: float32, or bfloat16 (operands rounded to bfloat16, sums and weights float32; needs a CPU with AVX512_BF16; results depend on it) (default float32; with --resume, the run's)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint; flags left out take the checkpoint's values, but for --model and --protocol (give the run's). "+
-		"Refused when they differ from the checkpoint's: --train and --valid (the molecules' checksums; the same molecules in other files are noted), --model, --protocol, --seed, --workers, --precision. "+
+		"Refused when they differ from the checkpoint's: --train and --valid (the molecules' checksums; the same molecules in other files are noted), --model, --protocol, --seed, --workers, --precision, --clusters (the training molecules' clusters). "+
 		"Applied with a note: --steps, --budget (--budget 0: no limit)")
 	fs.BoolVar(&o.Force, "force", false, "start a new run in an --out that holds one")
 	steps := fs.Int("steps", 0, fmt.Sprintf("optimiser steps, at most %d (default: the protocol's; with --resume, the run's)", maxSteps))
@@ -120,6 +120,9 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	o.MFECache = *mfeCache
 	o.EnsembleCache = *ensembleCache
 	if *clusters != "" {
+		if !o.Protocol.ClusterWeights {
+			return usage.Errorf("--clusters: --protocol %s does not weigh the training draws by cluster", o.Protocol.Name)
+		}
 		if o.Clusters, err = ssnet.ReadClusters(*clusters); err != nil {
 			return err
 		}

@@ -791,3 +791,21 @@ func TestRunRefusesChangedDirectory(t *testing.T) {
 		t.Error("--force with another seed left the manifest as it was")
 	}
 }
+
+// A plmDCA fit stopped by its context is the context's error, not a bad
+// alignment (ErrMSA): the features run ends on it instead of skipping
+// the chain.
+func TestPlmChannelStopped(t *testing.T) {
+	const id = "1CTF_A"
+	ch, _ := readChain(t, id[:4], id[5:])
+	aln, err := ReadAlignment(dataDir + "/msa/" + id + ".fasta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = ComputeWith(ctx, id, ch.Sequence(), nil, aln, Options{Plm: true, Potts: potts.Options{Threads: 1}})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrMSA) {
+		t.Fatalf("a cancelled fit: %v (want context.Canceled, not ErrMSA)", err)
+	}
+}

@@ -88,6 +88,11 @@ func (e *foldTooLarge) Error() string {
 
 func (e *foldTooLarge) Unwrap() error { return e.TooLargeError }
 
+// hybridParamsBytes bounds the copy of fold's parameters a hybrid fold
+// makes for its span (Params.WithMaxSpan copies the tables: 612,648
+// bytes in this build).
+const hybridParamsBytes = 1 << 20
+
 // networkExtra is a run's own memory for a molecule of l bases beside
 // the networks' passes: the probability map, the decoder's table, the
 // template channels (full and packed) and the PNG, about 32 bytes a
@@ -101,11 +106,6 @@ func (e *foldTooLarge) Unwrap() error { return e.TooLargeError }
 // span) into a probability map of its own, 4 bytes a pair more, with a
 // copy of the energy parameters for its span (fold.Params is about 600
 // KB of tables; hybridParamsBytes).
-// hybridParamsBytes bounds the copy of fold's parameters a hybrid fold
-// makes for its span (Params.WithMaxSpan copies the tables: 612,648
-// bytes in this build).
-const hybridParamsBytes = 1 << 20
-
 func networkExtra(l int, members int, energy bool, ensemble, hybrid []ssnet.EnsembleFold) int64 {
 	n := int64(l)
 	extra := 32 * n * n

@@ -18,8 +18,13 @@ import (
 // (ReadClusters) and of a protocol's cluster weights.
 var ErrClusters = errors.New("clusters")
 
-// maxClusterLines bounds a clusters file's lines.
-const maxClusterLines = 1 << 22
+// Bounds of a clusters file: its bytes, lines, and a name's or a
+// cluster's bytes.
+const (
+	maxClusterBytes = 64 << 20
+	maxClusterLines = 1 << 22
+	maxClusterField = 256
+)
 
 // ReadClusters reads a families clustering: tab-separated lines with a
 // header naming the columns, of which "name" (a molecule's name, as its
@@ -29,7 +34,7 @@ const maxClusterLines = 1 << 22
 func ReadClusters(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("ssnet: %w", err)
+		return nil, fmt.Errorf("ssnet: %w: %w", ErrClusters, err)
 	}
 	defer f.Close()
 	return readClusters(f, path)
@@ -39,7 +44,8 @@ func readClusters(r io.Reader, path string) (map[string]string, error) {
 	fail := func(line int, format string, a ...any) error {
 		return fmt.Errorf("ssnet: %s line %d: %w: %s", path, line, ErrClusters, fmt.Sprintf(format, a...))
 	}
-	sc := bufio.NewScanner(r)
+	lr := &io.LimitedReader{R: r, N: maxClusterBytes + 1}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	out := map[string]string{}
 	nameCol, clusterCol, width := -1, -1, 0
@@ -64,13 +70,19 @@ func readClusters(r io.Reader, path string) (map[string]string, error) {
 		if name == "" || c == "" {
 			return nil, fail(line, "an empty name or cluster")
 		}
+		if len(name) > maxClusterField || len(c) > maxClusterField {
+			return nil, fail(line, "a name or cluster of more than %d bytes", maxClusterField)
+		}
 		if old, ok := out[name]; ok && old != c {
 			return nil, fail(line, "%s in cluster %s and %s", name, old, c)
 		}
 		out[name] = c
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ssnet: %s line %d: %w", path, line+1, err)
+		return nil, fmt.Errorf("ssnet: %s line %d: %w: %w", path, line+1, ErrClusters, err)
+	}
+	if lr.N <= 0 {
+		return nil, fail(line, "more than %d bytes", maxClusterBytes)
 	}
 	if line == 0 {
 		return nil, fail(1, "empty file")
@@ -117,6 +129,9 @@ func weighTraining(set []Molecule, p Protocol, clusters map[string]string, file 
 			fmt.Fprintf(h, "%s\t%s\n", out[k].Name, label[k])
 		}
 		sum = hex.EncodeToString(h.Sum(nil)[:16])
+		if missing == len(out) {
+			return nil, "", "", fmt.Errorf("ssnet: protocol %s: %w: %s names none of the %d training molecules", p.Name, ErrClusters, file, len(out))
+		}
 	}
 	if p.PoolFiles {
 		sum += "+pooled"

@@ -159,3 +159,63 @@ func TestResumeRefusesOtherClusters(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// pickWeighted finds u's interval, never one of weight 0: at u 0 past
+// leading zeros, at a boundary the next interval, past trailing zeros
+// never.
+func TestPickWeighted(t *testing.T) {
+	for _, c := range []struct {
+		cum  []float64
+		u    float64
+		want int
+	}{
+		{[]float64{0, 0, 1, 3}, 0, 2},   // leading weights of 0
+		{[]float64{0, 0, 1, 3}, 1, 3},   // on a boundary: the next
+		{[]float64{1, 1, 3}, 1, 2},      // a weight of 0 in the middle
+		{[]float64{1, 3, 3, 3}, 2.9, 1}, // trailing weights of 0
+		{[]float64{2}, 1.5, 0},
+	} {
+		if got := pickWeighted(c.cum, c.u); got != c.want {
+			t.Errorf("pickWeighted(%v, %v) = %d, want %d", c.cum, c.u, got, c.want)
+		}
+	}
+	// A group whose weights are all 0 (or bad) is drawn uniformly; a
+	// negative weight counts as 0.
+	set := []Molecule{{Weight: 1}, {Group: 1}, {Group: 1, Weight: -3}, {Group: 1, Weight: math.NaN()}, {Group: 2, Weight: -1}, {Group: 2, Weight: 1}}
+	s := newSampler(set)
+	rng := rand.New(rand.NewPCG(5, 6))
+	count := make([]int, len(set))
+	for k := 0; k < 30000; k++ {
+		_, i := s.drawIndex(rng)
+		count[i]++
+	}
+	for _, i := range []int{1, 2, 3} { // group 1 uniformly: a third of its third each
+		if math.Abs(float64(count[i])-30000.0/9) > 600 {
+			t.Errorf("molecule %d of the all-zero group drawn %d times, want about %d", i, count[i], 30000/9)
+		}
+	}
+	if count[4] != 0 {
+		t.Errorf("a negative weight drawn %d times", count[4])
+	}
+}
+
+// A clustering that names none of the training molecules, or one with an
+// overlong field, is refused; so is a cluster-weighted protocol with
+// length buckets.
+func TestClustersRefused(t *testing.T) {
+	set := []Molecule{{Structure: &rna.Structure{Name: "a"}}, {Structure: &rna.Structure{Name: "b"}}}
+	if _, _, _, err := weighTraining(set, FamiliesEnsembleClusters, map[string]string{"z": "1"}, "c.tsv"); !errors.Is(err, ErrClusters) || !strings.Contains(err.Error(), "names none of the 2") {
+		t.Errorf("a clustering of other molecules: %v", err)
+	}
+	long := "name\tcluster\n" + strings.Repeat("x", maxClusterField+1) + "\t1\n"
+	if _, err := readClusters(strings.NewReader(long), "c.tsv"); !errors.Is(err, ErrClusters) {
+		t.Errorf("an overlong name: %v", err)
+	}
+	if _, err := ReadClusters("no-such-file.tsv"); !errors.Is(err, ErrClusters) {
+		t.Errorf("a missing file: %v", err)
+	}
+	bucketed := withName(FamiliesEnsembleClusters, "bad", func(p *Protocol) { p.Buckets = true })
+	if _, err := NewModel(CNN, bucketed, 1); err == nil {
+		t.Error("cluster weights with buckets accepted")
+	}
+}

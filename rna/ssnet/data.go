@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -275,7 +276,9 @@ func OneHot(seqs []string) pairnet.Inputs {
 // uniformly, with one draw of the stream. When a molecule of the set has
 // a Weight, a group's molecule is drawn by weight instead (one draw of
 // the stream, a uniform float, searched in the group's cumulative
-// weights; a molecule of weight 0 then is never drawn).
+// weights, pickWeighted): a molecule of weight 0 then is never drawn, a
+// weight below 0, NaN or infinite counts as 0, and a group whose
+// weights are all 0 is drawn uniformly.
 type sampler struct {
 	set    []Molecule
 	groups [][]int
@@ -302,10 +305,14 @@ func newSampler(set []Molecule) sampler {
 		for g, members := range groups {
 			c, sum := make([]float64, len(members)), 0.0
 			for k, i := range members {
-				sum += set[i].Weight
+				if w := set[i].Weight; w > 0 && !math.IsInf(w, 0) {
+					sum += w
+				}
 				c[k] = sum
 			}
-			s.cum[g] = c
+			if sum > 0 && !math.IsInf(sum, 0) {
+				s.cum[g] = c
+			} // else nil: the group uniformly
 		}
 	}
 	return s
@@ -314,16 +321,23 @@ func newSampler(set []Molecule) sampler {
 // pick is a member of group g: uniform, or by weight.
 func (s sampler) pick(g int, rng *rand.Rand) int {
 	members := s.groups[g]
-	if s.cum == nil {
+	if s.cum == nil || s.cum[g] == nil {
 		return members[rng.IntN(len(members))]
 	}
 	c := s.cum[g]
-	u := rng.Float64() * c[len(c)-1]
-	k, _ := slices.BinarySearch(c, u)
-	for k < len(c)-1 && c[k] <= u { // u on a boundary, or past a weight of 0
+	return members[pickWeighted(c, rng.Float64()*c[len(c)-1])]
+}
+
+// pickWeighted is the index k of the interval [c[k-1], c[k]) (c[-1] = 0)
+// that holds u, for cumulative weights c (non-decreasing, c[last] > 0)
+// and 0 <= u < c[last]: the first k with c[k] > u, so that an interval
+// of weight 0 (c[k] = c[k-1]) is never picked.
+func pickWeighted(c []float64, u float64) int {
+	k, _ := slices.BinarySearch(c, u) // the first c[k] >= u
+	for k < len(c)-1 && c[k] <= u {
 		k++
 	}
-	return members[k]
+	return k
 }
 
 func (s sampler) draw(rng *rand.Rand) *Molecule {
@@ -345,8 +359,8 @@ func (s sampler) drawIndex(rng *rand.Rand) (group, i int) {
 }
 
 // RandomWindows draws n windows of at most crop bases: a molecule
-// uniformly (a group first, when the set has several), then a start
-// uniformly among those that fit.
+// uniformly, or by its Weight (a group first, when the set has
+// several), then a start uniformly among those that fit.
 func RandomWindows(set []Molecule, n, crop int, rng *rand.Rand) []Window {
 	sm := newSampler(set)
 	ws := make([]Window, n)
@@ -407,8 +421,8 @@ func whole(m *Molecule) Window { return Window{Mol: m, Len: len(m.Seq)} }
 
 // RandomPairWindows draws n windows of at most 2*crop bases: half of
 // them (in expectation) contiguous, as RandomWindows draws them, and the
-// others pair crops: a molecule uniformly (a group first, when the set
-// has several), a base uniformly among those
+// others pair crops: a molecule uniformly, or by its Weight (a group
+// first, when the set has several), a base uniformly among those
 // paired to a partner more than 2*crop bases away, and the two stretches
 // of crop bases around the base and its partner, each at a uniform
 // offset (a molecule without such a pair gives a contiguous window).

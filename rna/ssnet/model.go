@@ -137,6 +137,9 @@ func NewModel(k Kind, p Protocol, seed uint64) (*Model, error) {
 	if p.Hybrid && (p.PairCrops || p.Buckets && !(p.MaxLen > 0 && p.MaxLen <= 2*p.Crop) || p.EnsemblePrior) {
 		return nil, fmt.Errorf("ssnet: protocol %s: a hybrid trains on contiguous windows (no pair crops, buckets only of whole molecules) without the ensemble prior", p.Name)
 	}
+	if p.ClusterWeights && p.Buckets {
+		return nil, fmt.Errorf("ssnet: protocol %s: cluster weights with length buckets (a bucket's companions are drawn by length, not by weight)", p.Name)
+	}
 	if p.MaxLen < 0 {
 		return nil, fmt.Errorf("ssnet: protocol %s: max_len %d", p.Name, p.MaxLen)
 	}

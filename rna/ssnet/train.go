@@ -106,8 +106,8 @@ type taskState struct {
 	ValidSum string        `json:"valid_sha256,omitempty"`
 	Valid    string        `json:"valid,omitempty"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
-	// ClustersSum is the checksum of the training molecules' clusters
-	// (clusterSum) of a ClusterWeights protocol's run.
+	// ClustersSum is the checksum of how a ClusterWeights or PoolFiles
+	// protocol's run draws its training molecules (weighTraining).
 	ClustersSum string `json:"clusters_sha256,omitempty"`
 }
 
