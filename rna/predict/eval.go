@@ -122,6 +122,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 		fmt.Fprintf(log, "contactmap rna eval: homologs %s, %s\n", cfg.HomologsFrom, consensusRule)
 	}
 	templated := false
+	var ensCache *ssnet.EnsembleCache // read once, when a network first needs a channel
 	for _, path := range cfg.Models {
 		_, ms, _, err := cfg.Shipped.loadMembers(path)
 		if err != nil {
@@ -163,9 +164,10 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			if missing == 0 {
 				continue
 			}
-			cache, err := ssnet.ReadEnsembleCache(cfg.EnsembleCache)
-			if err != nil {
-				return nil, err
+			if ensCache == nil {
+				if ensCache, err = ssnet.ReadEnsembleCache(cfg.EnsembleCache); err != nil {
+					return nil, err
+				}
 			}
 			parallel := cfg.Workers
 			if parallel <= 0 {
@@ -176,7 +178,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 				what = fmt.Sprintf("ensemble channels at %g C (pair probabilities)", f.TemperatureC())
 			}
 			tick, end := cfg.Progress.Start(missing, what)
-			err = ssnet.AttachEnsembleFold(ctx, f, set, cache, cfg.EnsembleCache, parallel, tick)
+			err = ssnet.AttachEnsembleFold(ctx, f, set, ensCache, cfg.EnsembleCache, parallel, tick)
 			end()
 			if err != nil {
 				return nil, err

@@ -303,21 +303,6 @@ var FamiliesEnsembleClustersPooled = withName(FamiliesEnsembleClusters, "familie
 	p.PoolFiles = true
 })
 
-// ensembleFolds are the rules of the protocol's ensemble channels: the
-// EnsembleGlobal rule at 37 C, then at each of EnsembleTemps; none
-// without the channel.
-func (p Protocol) ensembleFolds() []EnsembleFold {
-	if !p.Ensemble {
-		return nil
-	}
-	f := EnsembleFold{Global: p.EnsembleGlobal}
-	fs := []EnsembleFold{f}
-	for _, t := range p.EnsembleTemps {
-		fs = append(fs, f.At(t))
-	}
-	return fs
-}
-
 // FamiliesEnsembleGlobalHybrid is FamiliesEnsembleGlobal trained as a
 // hybrid (Hybrid): its logits are the pair bonuses of Turner 2004's
 // ensemble, learned by the structured loss on contiguous windows of up

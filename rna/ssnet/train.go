@@ -282,7 +282,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, *Result, error) {
 		}
 	}
 	if p.Ensemble && !finished {
-		if err := attachEnsemble(ctx, o, p.ensembleFolds()); err != nil {
+		if err := attachEnsemble(ctx, o, m.Record.EnsembleFolds()); err != nil {
 			return nil, nil, setupErr(ctx, err)
 		}
 	}
@@ -417,8 +417,9 @@ func attachMFE(ctx context.Context, o TrainOptions) error {
 	return AttachMFECached(ctx, o.MFECache, max(o.Workers, 1), nil, o.Train, o.Valid)
 }
 
-// attachEnsemble attaches the ensemble channel of the training and
-// validation molecules under the rule f through o's cache file.
+// attachEnsemble attaches the ensemble channels of the training and
+// validation molecules under each rule of folds (the network's,
+// Record.EnsembleFolds) through o's cache file.
 func attachEnsemble(ctx context.Context, o TrainOptions, folds []EnsembleFold) error {
 	cache, err := ReadEnsembleCache(o.EnsembleCache)
 	if o.EnsembleCache == "" {
@@ -509,7 +510,7 @@ func trainStep(pass *scnn.Pass, m *Model, loss scnn.WeightedBCE, o TrainOptions,
 				continue
 			}
 			mut := Mutant(ws[k].Mol, p.MutateRate, rng)
-			if err := MutantChannels(context.Background(), mut, p.Energy, p.ensembleFolds()); err != nil {
+			if err := MutantChannels(context.Background(), mut, p.Energy, m.Record.EnsembleFolds()); err != nil {
 				return 0, fmt.Errorf("ssnet: step %d: %w", step+1, err)
 			}
 			ws[k].Mol = mut
