@@ -15,20 +15,29 @@ import (
 
 // parseBlend reads -blend's weights.
 func parseBlend(spec string) ([]float64, error) {
-	var ws []float64
+	return parseValues("-blend", spec, "a weight in (0, 1]", func(w float64) bool { return w > 0 && w <= 1 },
+		func(w float64) string { return fmt.Sprintf("b%d", int(math.Round(100*w))) })
+}
+
+// parseValues reads a flag's comma-separated numbers: each one ok
+// accepts (want says which), the predictor labels label gives them
+// distinct.
+func parseValues(flag, spec, want string, ok func(float64) bool, label func(float64) string) ([]float64, error) {
+	var vs []float64
+	seen := map[string]float64{}
 	for _, f := range strings.Split(spec, ",") {
-		w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(w > 0 && w <= 1) {
-			return nil, fmt.Errorf("-blend %q: weight %q, want a number in (0, 1]", spec, f)
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !ok(v) {
+			return nil, fmt.Errorf("%s %q: %q, want %s", flag, spec, f, want)
 		}
-		for _, v := range ws {
-			if math.Round(100*v) == math.Round(100*w) {
-				return nil, fmt.Errorf("-blend %q: weights %g and %g have the same name b%d", spec, v, w, int(math.Round(100*w)))
-			}
+		l := label(v)
+		if u, dup := seen[l]; dup {
+			return nil, fmt.Errorf("%s %q: %g and %g have the same name %s", flag, spec, u, v, l)
 		}
-		ws = append(ws, w)
+		seen[l] = v
+		vs = append(vs, v)
 	}
-	return ws, nil
+	return vs, nil
 }
 
 // perMolecule returns f computed once per molecule (by its address),

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
@@ -18,21 +17,8 @@ const maxGamma = 100
 // maxGamma] and not 1 (NAME/mea is gamma 1), the labels (gG, G as
 // strconv formats it) distinct.
 func parseGammas(spec string) ([]float64, error) {
-	var gs []float64
-	seen := map[string]bool{}
-	for _, f := range strings.Split(spec, ",") {
-		g, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(g > 0 && g <= maxGamma) || g == 1 {
-			return nil, fmt.Errorf("-gammas %q: gamma %q, want a number in (0, %d] other than 1 (NAME/mea is gamma 1)", spec, f, maxGamma)
-		}
-		if l := gammaLabel(g); seen[l] {
-			return nil, fmt.Errorf("-gammas %q: gamma %g twice", spec, g)
-		} else {
-			seen[l] = true
-		}
-		gs = append(gs, g)
-	}
-	return gs, nil
+	return parseValues("-gammas", spec, fmt.Sprintf("a gamma in (0, %d] other than 1 (NAME/mea is gamma 1)", maxGamma),
+		func(g float64) bool { return g > 0 && g <= maxGamma && g != 1 }, gammaLabel)
 }
 
 // gammaLabel is the decoder part of a predictor's name for gamma g.

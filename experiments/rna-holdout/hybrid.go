@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/contactmap/contactmap/rna"
@@ -18,22 +16,12 @@ const hybridMaxLen = 600
 
 // parseAlphas reads -hybrid's exponents.
 func parseAlphas(spec string) ([]float64, error) {
-	var as []float64
-	seen := map[int]bool{}
-	for _, f := range strings.Split(spec, ",") {
-		a, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(a > 0 && a <= ssnet.HybridMaxAlpha) {
-			return nil, fmt.Errorf("-hybrid %q: exponent %q, want a number in (0, %.2f]", spec, f, ssnet.HybridMaxAlpha)
-		}
-		if k := int(math.Round(100 * a)); seen[k] {
-			return nil, fmt.Errorf("-hybrid %q: two exponents named h%d", spec, k)
-		} else {
-			seen[k] = true
-		}
-		as = append(as, a)
-	}
-	return as, nil
+	return parseValues("-hybrid", spec, fmt.Sprintf("an exponent in (0, %.2f]", ssnet.HybridMaxAlpha),
+		func(a float64) bool { return a > 0 && a <= ssnet.HybridMaxAlpha }, alphaLabel)
 }
+
+// alphaLabel is the decoder part of a predictor's name for exponent a.
+func alphaLabel(a float64) string { return fmt.Sprintf("h%d", int(math.Round(100*a))) }
 
 // hybridRows scores trial 18's predictors NAME/hA on the set: for each
 // exponent alpha of -hybrid (A = 100 alpha), each molecule's network
@@ -55,7 +43,7 @@ func hybridRows(ctx context.Context, name string, ms []*ssnet.Model, set []ssnet
 	var rows []string
 	for _, alpha := range alphas {
 		t0 := time.Now()
-		label := fmt.Sprintf("%s/h%d", name, int(math.Round(100*alpha)))
+		label := name + "/" + alphaLabel(alpha)
 		scores, err := ssnet.Evaluate(set, func(mol *ssnet.Molecule) (*rna.Structure, error) {
 			p, err := probs(mol)
 			if err != nil {
