@@ -130,11 +130,21 @@ checkpoint.scnn (resumable with --resume), train_log.tsv.`,
 	} else if o.Protocol.ClusterWeights {
 		return usage.Errorf("--protocol %s weighs the training draws by cluster: give --clusters", o.Protocol.Name)
 	}
+	// The preparation (MFE structures, ensemble channels) shows bars of
+	// its own; the loss bar starts with the first step.
+	o.Progress = progress.Ticker
 	var bar progress.LossBar
-	if err := o.PrintTo(stdout, bar.Step, bar.Reset); err != nil {
+	started := false
+	step := func(loss float64) {
+		if !started {
+			bar.Start(o.Protocol.Steps, "training")
+			started = true
+		}
+		bar.Step(loss)
+	}
+	if err := o.PrintTo(stdout, step, bar.Reset); err != nil {
 		return err
 	}
-	bar.Start(o.Protocol.Steps, "training")
 	start := time.Now()
 	_, res, err := ssnet.Train(ctx, o)
 	bar.Finish()

@@ -173,11 +173,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*ssnet.EvalReport, error) {
 			if parallel <= 0 {
 				parallel = runtime.GOMAXPROCS(0)
 			}
-			what := "ensemble channels (pair probabilities)"
-			if f.TemperatureC() != ssnet.DefaultEnsembleTemp {
-				what = fmt.Sprintf("ensemble channels at %g C (pair probabilities)", f.TemperatureC())
-			}
-			tick, end := cfg.Progress.Start(missing, what)
+			tick, end := cfg.Progress.Start(missing, f.Stage())
 			err = ssnet.AttachEnsembleFold(ctx, f, set, ensCache, cfg.EnsembleCache, parallel, tick)
 			end()
 			if err != nil {

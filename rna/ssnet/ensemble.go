@@ -111,6 +111,14 @@ func (f EnsembleFold) At(t float64) EnsembleFold {
 // TemperatureC is the rule's temperature in degrees Celsius.
 func (f EnsembleFold) TemperatureC() float64 { return f.temperature() }
 
+// Stage names the attaching of the rule's channels in a progress bar.
+func (f EnsembleFold) Stage() string {
+	if t := f.temperature(); t != DefaultEnsembleTemp {
+		return fmt.Sprintf("ensemble channels at %g C (pair probabilities)", t)
+	}
+	return "ensemble channels (pair probabilities)"
+}
+
 // MaxEnsembleGlobal bounds EnsembleFold.Global (a record's, a
 // protocol's): a global partition function of 4,000 bases takes minutes
 // and gigabytes.

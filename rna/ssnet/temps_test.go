@@ -256,3 +256,41 @@ func TestEnsembleTempsBounds(t *testing.T) {
 		}
 	}
 }
+
+// Training shows its preparation: a stage for the MFE structures and one
+// for each rule's ensemble channels, each ticked once per molecule it
+// attaches; a second run on the same molecules, now attached, shows none.
+func TestTrainPreparationProgress(t *testing.T) {
+	train, valid := realSets(t)
+	p := tinyProtocol
+	p.Steps, p.EvalEvery = 2, 2
+	p.Template, p.Energy, p.Ensemble, p.EnsembleTemps = true, true, true, []float64{25}
+	stages := map[string][2]int{} // name: total, ticks
+	progress := func(total int, name string) (func(), func()) {
+		s := stages[name]
+		s[0] += total
+		stages[name] = s
+		return func() { s := stages[name]; s[1]++; stages[name] = s }, nil
+	}
+	o := TrainOptions{Train: train, Valid: valid, Out: t.TempDir(), Kind: SCNN, Protocol: p, Workers: 1, Progress: progress}
+	if _, _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	n := len(train) + len(valid)
+	for _, name := range []string{"MFE structures", EnsembleFold{}.Stage(), EnsembleFold{}.At(25).Stage()} {
+		if s := stages[name]; s != [2]int{n, n} {
+			t.Errorf("stage %q: total %d, ticks %d; want %d molecules", name, s[0], s[1], n)
+		}
+	}
+	if len(stages) != 3 {
+		t.Errorf("stages %v", stages)
+	}
+	clear(stages)
+	o.Out = t.TempDir()
+	if _, _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if len(stages) != 0 {
+		t.Errorf("the molecules attached already: stages %v", stages)
+	}
+}

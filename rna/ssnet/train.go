@@ -71,6 +71,10 @@ type TrainOptions struct {
 	// is its file, for messages.
 	Clusters     map[string]string
 	ClustersName string
+	// Progress, when not nil, shows the preparation before the first
+	// step: the MFE structures and each rule's ensemble channels that
+	// are not attached yet (cached or computed).
+	Progress Progress
 
 	OnStep func(step int, loss float64)
 	OnEval func(EvalLog)
@@ -414,7 +418,20 @@ func (t *rnaTask) State() any { return t.st }
 // attachMFE attaches the MFE structures of the training and validation
 // molecules, from and to the options' cache file.
 func attachMFE(ctx context.Context, o TrainOptions) error {
-	return AttachMFECached(ctx, o.MFECache, max(o.Workers, 1), nil, o.Train, o.Valid)
+	missing := 0 // AttachMFE ticks for these only
+	for _, set := range [][]Molecule{o.Train, o.Valid} {
+		for k := range set {
+			if set[k].MFE == nil {
+				missing++
+			}
+		}
+	}
+	if missing == 0 {
+		return nil
+	}
+	tick, end := o.Progress.Start(missing, "MFE structures")
+	defer end()
+	return AttachMFECached(ctx, o.MFECache, max(o.Workers, 1), tick, o.Train, o.Valid)
 }
 
 // attachEnsemble attaches the ensemble channels of the training and
@@ -429,11 +446,25 @@ func attachEnsemble(ctx context.Context, o TrainOptions, folds []EnsembleFold) e
 		return err
 	}
 	for _, f := range folds {
+		missing := 0 // AttachEnsembleFold ticks for these, cached or computed
 		for _, set := range [][]Molecule{o.Train, o.Valid} {
-			if err := AttachEnsembleFold(ctx, f, set, cache, o.EnsembleCache, max(o.Workers, 1), nil); err != nil {
+			for k := range set {
+				if !set[k].HasEnsemble(f) {
+					missing++
+				}
+			}
+		}
+		if missing == 0 {
+			continue
+		}
+		tick, end := o.Progress.Start(missing, f.Stage())
+		for _, set := range [][]Molecule{o.Train, o.Valid} {
+			if err := AttachEnsembleFold(ctx, f, set, cache, o.EnsembleCache, max(o.Workers, 1), tick); err != nil {
+				end()
 				return err
 			}
 		}
+		end()
 	}
 	return nil
 }
